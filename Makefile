@@ -1,0 +1,86 @@
+# orccrash — one plain Makefile (STYLE.md 11)
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+CRASH_EXTDIR ?= /usr/lib/crash/extensions
+DESTDIR ?=
+O ?= build
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS := libkdumpfile libelf libbpf ncursesw json-c
+
+CFLAGS ?= -O2 -g
+WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes
+ifeq ($(CI),true)
+WARN += -Werror
+endif
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE -fPIC $(WARN) -MMD -MP -Isrc -Iformats -Iui \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS)) -I/usr/include/libdwarf
+LDLIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -ldwarf -lz -lpthread
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-6s %s\n' $(1) $(2);
+endif
+
+# The core: everything but the front ends.
+CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard formats/*.c)
+UI_SRC := $(wildcard ui/*.c)
+CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
+UI_OBJ := $(UI_SRC:%.c=$(O)/%.o)
+LIB := $(O)/liborccrash.a
+
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
+
+all: $(O)/orccrash
+
+$(O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$<)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(CORE_OBJ)
+	$(call msg,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
+$(O)/orccrash: $(O)/src/main.o $(UI_OBJ) $(LIB)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/tests/%: $(O)/tests/unit/%.o $(O)/tests/unit/harness.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Unit tests only (synthetic inputs, no dumps): fast.
+check-unit: $(UNIT_BIN) $(O)/orccrash
+	$(Q)tests/run-tests.sh --unit $(O)
+
+# Everything: unit tests, then the real-dump tests over the samples,
+# which `make samples` builds (a no-op when the cache is complete).
+test: all $(UNIT_BIN)
+	$(Q)tests/run-tests.sh --all $(O)
+check: test
+
+samples:
+	$(Q)samples/make-samples.sh
+
+check-asan:
+	$(MAKE) O=build-asan CC=clang \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" test
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(O)/orccrash $(DESTDIR)$(BINDIR)/orccrash
+	if [ -f docs/orccrash.1 ]; then install -m 644 docs/orccrash.1 $(DESTDIR)$(MANDIR)/man1/; fi
+
+clean:
+	rm -rf $(O) build-asan
+
+.PHONY: all test check check-unit check-asan samples install clean
+.SECONDARY:
+
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Struct layouts from the kernel's BTF, read with libbpf's BTF API:
+ * from the vmlinux .BTF section or from dump memory
+ * (__start_BTF..__stop_BTF).  Only this file's .c includes libbpf.
+ */
+#ifndef OC_FORMATS_BTF_H
+#define OC_FORMATS_BTF_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "types.h"
+
+/* @data is copied; the caller may free it afterwards. */
+struct oc_error *oc_btf_types_create(const void *data, size_t len,
+				     struct oc_types **ret);
+
+#endif /* OC_FORMATS_BTF_H */

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Crash dumps: ELF vmcores (kdump /proc/vmcore, QEMU dump-guest-memory
+ * with and without -p), kdump-compressed files, and makedumpfile's
+ * flattened format (reassembled on the fly).  Only this file's .c
+ * includes libkdumpfile.
+ *
+ * Kernel virtual addresses are translated here by our own x86-64
+ * page-table walk (4- and 5-level) over physical reads, from
+ * VMCOREINFO's init_top_pgt and phys_base: Debian's libkdumpfile 0.5.1
+ * gets KPTI and high KASLR text wrong.
+ */
+#ifndef OC_FORMATS_DUMP_H
+#define OC_FORMATS_DUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "mem.h"
+#include "unwind.h"
+
+struct oc_dump;
+
+/* One saved-register note (NT_PRSTATUS), in file order. */
+struct oc_dump_cpu_note {
+	uint32_t pid;		/* pr_pid: a task pid (kdump) or CPU + 1 (QEMU) */
+	struct oc_regs regs;
+};
+
+struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret);
+void oc_dump_close(struct oc_dump *dump);
+
+/* "elf", "kdump-compressed", "flattened kdump-compressed", ... */
+const char *oc_dump_format_name(const struct oc_dump *dump);
+const char *oc_dump_path(const struct oc_dump *dump);
+/* True if the dump was written by QEMU (note pids are CPU + 1). */
+bool oc_dump_is_qemu(const struct oc_dump *dump);
+
+/* The raw VMCOREINFO text, NUL-terminated; NULL if the dump has none. */
+const char *oc_dump_vmcoreinfo(const struct oc_dump *dump);
+/* A VMCOREINFO value ("OSRELEASE", "SYMBOL(init_top_pgt)", "KERNELOFFSET",
+ * "NUMBER(phys_base)"); NULL if absent.  Points into the dump's copy. */
+const char *oc_dump_vmcoreinfo_value(const struct oc_dump *dump,
+				     const char *key, size_t *len_ret);
+/* Parse a hex (SYMBOL, KERNELOFFSET) or decimal (NUMBER, LENGTH) value. */
+struct oc_error *oc_dump_vmcoreinfo_u64(const struct oc_dump *dump,
+					const char *key, uint64_t *ret);
+
+struct oc_error *oc_dump_read_phys(struct oc_dump *dump, uint64_t paddr,
+				   void *buf, size_t len);
+/* Translate a kernel virtual address (page-table walk, cached). */
+struct oc_error *oc_dump_virt_to_phys(struct oc_dump *dump, uint64_t vaddr,
+				      uint64_t *paddr_ret);
+/* A memory source reading kernel virtual addresses of this dump. */
+void oc_dump_mem(struct oc_dump *dump, struct oc_mem *ret);
+
+size_t oc_dump_nr_cpu_notes(const struct oc_dump *dump);
+const struct oc_dump_cpu_note *oc_dump_cpu_note(const struct oc_dump *dump,
+						size_t i);
+
+#endif /* OC_FORMATS_DUMP_H */

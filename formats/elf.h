@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vmlinux and .ko files through libelf: sections, the symbol table in
+ * kallsyms form, the build-id.  Only this file's .c includes libelf.
+ */
+#ifndef OC_FORMATS_ELF_H
+#define OC_FORMATS_ELF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "symtab.h"
+
+struct oc_elf;
+
+struct oc_elf_section {
+	const char *name;
+	uint64_t addr;		/* sh_addr */
+	uint64_t size;
+	const void *data;	/* NULL for SHT_NOBITS */
+};
+
+struct oc_error *oc_elf_open(const char *path, struct oc_elf **ret);
+void oc_elf_close(struct oc_elf *elf);
+const char *oc_elf_path(const struct oc_elf *elf);
+
+/* OC_ERR_LOOKUP if there is no such section. */
+struct oc_error *oc_elf_section(struct oc_elf *elf, const char *name,
+				struct oc_elf_section *ret);
+/*
+ * Add the symbols kallsyms would hold (functions, objects and labels;
+ * no section, file, absolute or undefined symbols) to @tab.  Per-CPU
+ * symbols (in .data..percpu, zero-based) are left out here and listed by
+ * oc_elf_percpu_symtab() instead, since KASLR does not move them.
+ */
+struct oc_error *oc_elf_symtab(struct oc_elf *elf, struct oc_symtab *tab);
+struct oc_error *oc_elf_percpu_symtab(struct oc_elf *elf,
+				      struct oc_symtab *tab);
+/* The GNU build-id note, or NULL. */
+const uint8_t *oc_elf_build_id(struct oc_elf *elf, size_t *len_ret);
+
+#endif /* OC_FORMATS_ELF_H */

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symtab.h"
+
+void oc_symtab_init(struct oc_symtab *tab)
+{
+	memset(tab, 0, sizeof(*tab));
+}
+
+void oc_symtab_deinit(struct oc_symtab *tab)
+{
+	free(tab->syms);
+	free(tab->pool);
+	free(tab->hash);
+	memset(tab, 0, sizeof(*tab));
+}
+
+struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
+			       uint64_t addr, char type)
+{
+	size_t len = strlen(name) + 1;
+
+	if (tab->nr == tab->cap) {
+		size_t cap = tab->cap ? tab->cap * 2 : 1024;
+		void *p = realloc(tab->syms, cap * sizeof(*tab->syms));
+
+		if (!p)
+			return &oc_enomem;
+		tab->syms = p;
+		tab->cap = cap;
+	}
+	if (tab->pool_len + len > tab->pool_cap) {
+		size_t cap = tab->pool_cap ? tab->pool_cap * 2 : 65536;
+		void *p;
+
+		while (cap < tab->pool_len + len)
+			cap *= 2;
+		if (cap > UINT32_MAX)
+			return oc_error_create(OC_ERR_FORMAT,
+					       "symbol names exceed 4 GiB");
+		p = realloc(tab->pool, cap);
+		if (!p)
+			return &oc_enomem;
+		tab->pool = p;
+		tab->pool_cap = cap;
+	}
+	memcpy(tab->pool + tab->pool_len, name, len);
+	tab->syms[tab->nr++] = (struct oc_symbol){
+		.addr = addr,
+		.name = (uint32_t)tab->pool_len,
+		.type = type,
+	};
+	tab->pool_len += len;
+	tab->finished = false;
+	return NULL;
+}
+
+void oc_symtab_relocate(struct oc_symtab *tab, uint64_t delta)
+{
+	for (size_t i = 0; i < tab->nr; i++)
+		tab->syms[i].addr += delta;
+}
+
+static const struct oc_symtab *sort_tab;
+
+/*
+ * Same address: prefer globals, then the name that sorts first, so a
+ * lookup is deterministic.  kallsyms keeps the order of the symbol
+ * table here; for the frames we print this rarely matters because
+ * aliases share an address and so give the same offset.
+ */
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct oc_symbol *x = a, *y = b;
+	int gx, gy;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	gx = isupper((unsigned char)x->type) != 0;
+	gy = isupper((unsigned char)y->type) != 0;
+	if (gx != gy)
+		return gy - gx;
+	return strcmp(sort_tab->pool + x->name, sort_tab->pool + y->name);
+}
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+struct oc_error *oc_symtab_finish(struct oc_symtab *tab)
+{
+	size_t n = 0;
+
+	sort_tab = tab;
+	qsort(tab->syms, tab->nr, sizeof(*tab->syms), sym_cmp);
+	sort_tab = NULL;
+	for (size_t i = 0; i < tab->nr; i++) {
+		if (n && tab->syms[n - 1].addr == tab->syms[i].addr &&
+		    !strcmp(tab->pool + tab->syms[n - 1].name,
+			    tab->pool + tab->syms[i].name))
+			continue;
+		tab->syms[n++] = tab->syms[i];
+	}
+	tab->nr = n;
+	/* kallsyms: size is the distance to the next higher address */
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i + 1;
+
+		while (j < n && tab->syms[j].addr == tab->syms[i].addr)
+			j++;
+		tab->syms[i].size = j < n ? tab->syms[j].addr - tab->syms[i].addr
+					  : 0;
+	}
+
+	free(tab->hash);
+	tab->hash_size = 16;
+	while (tab->hash_size < n * 2)
+		tab->hash_size *= 2;
+	tab->hash = calloc(tab->hash_size, sizeof(*tab->hash));
+	if (!tab->hash)
+		return &oc_enomem;
+	for (size_t i = 0; i < n; i++) {
+		const char *name = tab->pool + tab->syms[i].name;
+		size_t slot = name_hash(name) & (tab->hash_size - 1);
+
+		while (tab->hash[slot]) {
+			const struct oc_symbol *o = &tab->syms[tab->hash[slot] - 1];
+
+			if (!strcmp(tab->pool + o->name, name))
+				break;
+			slot = (slot + 1) & (tab->hash_size - 1);
+		}
+		if (!tab->hash[slot])
+			tab->hash[slot] = (uint32_t)(i + 1);
+		else if (!isupper((unsigned char)tab->syms[tab->hash[slot] - 1].type) &&
+			 isupper((unsigned char)tab->syms[i].type))
+			tab->hash[slot] = (uint32_t)(i + 1);
+	}
+	tab->finished = true;
+	return NULL;
+}
+
+const struct oc_symbol *oc_symtab_lookup(const struct oc_symtab *tab,
+					 uint64_t addr)
+{
+	size_t lo = 0, hi = tab->nr;
+	const struct oc_symbol *s;
+
+	if (!tab->nr || addr < tab->syms[0].addr)
+		return NULL;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (tab->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* first of the aliases at this address (the preferred one) */
+	while (lo && tab->syms[lo - 1].addr == tab->syms[lo].addr)
+		lo--;
+	s = &tab->syms[lo];
+	if (!s->size || addr - s->addr >= s->size)
+		return NULL;
+	return s;
+}
+
+const struct oc_symbol *oc_symtab_find(const struct oc_symtab *tab,
+				       const char *name)
+{
+	size_t slot;
+
+	if (!tab->hash)
+		return NULL;
+	slot = name_hash(name) & (tab->hash_size - 1);
+	while (tab->hash[slot]) {
+		const struct oc_symbol *s = &tab->syms[tab->hash[slot] - 1];
+
+		if (!strcmp(tab->pool + s->name, name))
+			return s;
+		slot = (slot + 1) & (tab->hash_size - 1);
+	}
+	return NULL;
+}

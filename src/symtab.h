@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * An address-sorted symbol table with kallsyms semantics: a lookup
+ * answers the nearest symbol at or below an address, and a symbol's
+ * size is the distance to the next higher symbol address (as
+ * kallsyms_lookup_size_offset() computes it), so "+0xoff/0xsize" reads
+ * exactly like the kernel's own traces.  Filled from the vmlinux ELF
+ * symbol table (formats/elf.c), from kallsyms in dump memory, or from a
+ * module's in-memory symbols.
+ */
+#ifndef OC_SYMTAB_H
+#define OC_SYMTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct oc_symbol {
+	uint64_t addr;
+	uint64_t size;		/* kallsyms-style, set by oc_symtab_finish() */
+	uint32_t name;		/* offset into the string pool */
+	char type;		/* nm-style type: 't', 'T', 'd', ... */
+};
+
+struct oc_symtab {
+	struct oc_symbol *syms;
+	size_t nr, cap;
+	char *pool;		/* names, NUL-separated */
+	size_t pool_len, pool_cap;
+	uint32_t *hash;		/* name -> index + 1, open addressing */
+	size_t hash_size;
+	bool finished;
+};
+
+void oc_symtab_init(struct oc_symtab *tab);
+void oc_symtab_deinit(struct oc_symtab *tab);
+struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
+			       uint64_t addr, char type);
+/* Sort, drop exact duplicates, compute sizes, build the name index. */
+struct oc_error *oc_symtab_finish(struct oc_symtab *tab);
+/* Add @delta to every address (KASLR); call before finishing. */
+void oc_symtab_relocate(struct oc_symtab *tab, uint64_t delta);
+
+static inline const char *oc_symtab_name(const struct oc_symtab *tab,
+					 const struct oc_symbol *sym)
+{
+	return tab->pool + sym->name;
+}
+
+/*
+ * The symbol containing @addr (nearest at or below, and below the next
+ * symbol); NULL if @addr is below the first symbol or at/after the
+ * last symbol's end.
+ */
+const struct oc_symbol *oc_symtab_lookup(const struct oc_symtab *tab,
+					 uint64_t addr);
+/* By name; when a name is not unique, the first global one wins. */
+const struct oc_symbol *oc_symtab_find(const struct oc_symtab *tab,
+				       const char *name);
+
+#endif /* OC_SYMTAB_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Struct layouts of the analysed kernel behind one small interface.
+ * Backends: the kernel's BTF (formats/btf.c, from the vmlinux .BTF
+ * section or from dump memory) and DWARF (formats/dwarf.c, lazily, for
+ * what BTF lacks).  Type names carry their kind ("struct task_struct",
+ * "union thread_union"); member paths are dotted ("thread.sp") and look
+ * through anonymous structs and unions.
+ */
+#ifndef OC_TYPES_H
+#define OC_TYPES_H
+
+#include <stdint.h>
+
+#include "error.h"
+
+struct oc_member {
+	uint64_t offset;	/* bytes from the start of the outer type */
+	uint64_t size;		/* bytes; 0 for a flexible array */
+	uint32_t bit_offset;	/* for bit fields: bits past @offset */
+	uint32_t bit_size;	/* 0 unless a bit field */
+};
+
+struct oc_types_ops {
+	struct oc_error *(*type_size)(void *arg, const char *type,
+				      uint64_t *ret);
+	struct oc_error *(*member)(void *arg, const char *type,
+				   const char *path, struct oc_member *ret);
+	/* The value of an enumerator (e.g. "ESTACK_DF"). */
+	struct oc_error *(*enum_value)(void *arg, const char *name,
+				       int64_t *ret);
+	void (*destroy)(void *arg);
+};
+
+struct oc_types {
+	const struct oc_types_ops *ops;
+	void *arg;
+	/* consulted when the first backend says OC_ERR_LOOKUP */
+	struct oc_types *fallback;
+};
+
+struct oc_error *oc_types_size(struct oc_types *types, const char *type,
+			       uint64_t *ret);
+struct oc_error *oc_types_member(struct oc_types *types, const char *type,
+				 const char *path, struct oc_member *ret);
+struct oc_error *oc_types_offsetof(struct oc_types *types, const char *type,
+				   const char *path, uint64_t *ret);
+struct oc_error *oc_types_enum_value(struct oc_types *types, const char *name,
+				     int64_t *ret);
+/* Destroys the fallback chain too. */
+void oc_types_destroy(struct oc_types *types);
+
+#endif /* OC_TYPES_H */

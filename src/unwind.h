@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The ORC walker: the kernel's unwind_next_frame()
+ * (arch/x86/kernel/unwind_orc.c) over target memory.  It never prints
+ * and never exits: it returns frames and a reason for stopping, and
+ * marks the trace reliable or not like the kernel's unwind_state.error.
+ */
+#ifndef OC_UNWIND_H
+#define OC_UNWIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "mem.h"
+#include "orc.h"
+#include "stacks.h"
+
+/* x86-64 struct pt_regs, in the kernel's order. */
+struct oc_regs {
+	uint64_t r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
+	uint64_t ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
+};
+
+enum oc_regs_kind {
+	OC_REGS_NONE = 0,
+	OC_REGS_FULL,		/* a whole pt_regs */
+	OC_REGS_PARTIAL,	/* only the iret frame: ip, cs, flags, sp, ss */
+};
+
+/* What the walker needs from the kernel model (or a test). */
+struct oc_unwind_target {
+	const struct oc_mem *mem;
+	/* The ORC entry covering @ip; false if there is none. */
+	bool (*find_orc)(void *arg, uint64_t ip, struct oc_orc_entry *ret);
+	/* __kernel_text_address(): kernel or module text. */
+	bool (*is_text)(void *arg, uint64_t addr);
+	/* get_stack_info() for the task and CPU of this walk. */
+	bool (*stack_info)(void *arg, uint64_t addr,
+			   struct oc_stack_info *ret);
+	void *arg;
+
+	enum oc_orc_version version;
+	/* Since 5.12 SP_INDIRECT means *(sp)+off; before, *(sp+off). */
+	bool sp_indirect_deref_first;
+	/* struct inactive_task_frame: size and where bp and ret_addr are */
+	uint64_t inactive_frame_size;
+	uint64_t inactive_bp_offset;
+	uint64_t inactive_ret_offset;
+	/* ret_from_fork (ret_from_fork_asm since 6.8): a new task's first
+	 * "return address" is exact, not a call site */
+	uint64_t ret_from_fork;
+};
+
+struct oc_unwind_options {
+	unsigned int max_frames;	/* 0: the default cap (256) */
+	/* Also list the unreliable text addresses found on the stack
+	 * between real frames, like show_trace_log_lvl()'s "?" lines. */
+	bool scan;
+};
+
+struct oc_frame {
+	uint64_t ip;		/* exact ip (signal) or return address */
+	uint64_t sp;		/* the unwinder's sp at this frame */
+	uint64_t bp;
+	/* where ip was found: the return address slot, or &pt_regs->ip;
+	 * 0 for the starting registers */
+	uint64_t ip_addr;
+	enum oc_stack_type stack;	/* the stack ip_addr (else sp) is on */
+	bool reliable;		/* false for "?" scan entries */
+	bool scanned;		/* a "?" entry, not an unwound frame */
+	bool signal;		/* ip is exact (interrupted), look up ip not ip-1 */
+	enum oc_regs_kind regs_kind;	/* registers crossed at this frame */
+	uint64_t regs_addr;	/* address of the pt_regs / iret frame */
+	struct oc_regs regs;
+};
+
+enum oc_stop_reason {
+	OC_STOP_END_OF_STACK,	/* clean: ORC end marker / unwind hint */
+	OC_STOP_USER_MODE,	/* clean: pt_regs from user mode */
+	OC_STOP_ERROR,		/* see ->message */
+	OC_STOP_FRAME_LIMIT,	/* the frame cap was reached */
+};
+
+struct oc_trace {
+	struct oc_frame *frames;
+	size_t nr, cap;
+	enum oc_stop_reason stop;
+	bool reliable;		/* false on any error, like state->error */
+	char message[192];	/* for OC_STOP_ERROR: what and where */
+};
+
+void oc_trace_init(struct oc_trace *trace);
+void oc_trace_deinit(struct oc_trace *trace);
+/* "end of stack", "user mode", "error: <message>", "frame limit" */
+const char *oc_trace_stop_string(const struct oc_trace *trace, char *buf,
+				 size_t size);
+
+/*
+ * Walk from full registers (a CPU at the time of the crash).  The first
+ * frame is regs->ip itself (signal).  Only allocation failure is
+ * returned as an error; everything else ends the trace with a reason.
+ */
+struct oc_error *oc_unwind_regs(const struct oc_unwind_target *target,
+				const struct oc_regs *regs,
+				const struct oc_unwind_options *opts,
+				struct oc_trace *ret);
+
+/*
+ * Walk a task that is not running, from thread.sp (its
+ * inactive_task_frame), as the kernel's unwind_start() does.
+ */
+struct oc_error *oc_unwind_blocked(const struct oc_unwind_target *target,
+				   uint64_t thread_sp,
+				   const struct oc_unwind_options *opts,
+				   struct oc_trace *ret);
+
+#endif /* OC_UNWIND_H */

@@ -1,0 +1,45 @@
+#!/bin/bash
+# The top-level test runner: runs every tier and ends with one line
+# "N passed, N failed" that CI reads.
+#   tests/run-tests.sh --unit BUILD_DIR   unit tests only
+#   tests/run-tests.sh --all BUILD_DIR    unit, golden, screen and real-dump tests
+set -u
+mode=${1:---all}
+O=${2:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+passed=0 failed=0 skipped=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# Run one test program; it prints PASS/FAIL/SKIP lines and its own
+# "N passed, N failed" line, which we add up.
+run() {
+	local name=$1; shift
+	echo "== $name"
+	"$@" >"$log" 2>&1
+	local rc=$?
+	grep -E '^(PASS|FAIL|SKIP) |^  ' "$log" | grep -v '^PASS ' || true
+	local p f s
+	p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "FAIL $name: exited $rc"; tail -n 20 "$log"; f=1
+	fi
+	echo "   $p passed, $f failed, $s skipped"
+	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+}
+
+for t in "$O"/tests/test_*; do
+	[ -x "$t" ] || continue
+	run "unit: $(basename "$t")" "$t"
+done
+
+if [ "$mode" = --all ]; then
+	for t in "$here"/golden/run.sh "$here"/realdump/run.sh "$here"/screen/run.sh "$here"/crash/run.sh; do
+		[ -x "$t" ] || continue
+		run "$(basename "$(dirname "$t")")" "$t" "$O"
+	done
+fi
+
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
