@@ -3,8 +3,8 @@
  * vmlinux and .ko files through libelf: sections, the symbol table in
  * kallsyms form, the build-id.  Only this file's .c includes libelf.
  */
-#ifndef OC_FORMATS_ELF_H
-#define OC_FORMATS_ELF_H
+#ifndef OC_FORMATS_ELFFILE_H
+#define OC_FORMATS_ELFFILE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -40,4 +40,4 @@ struct oc_error *oc_elf_percpu_symtab(struct oc_elf *elf,
 /* The GNU build-id note, or NULL. */
 const uint8_t *oc_elf_build_id(struct oc_elf *elf, size_t *len_ret);
 
-#endif /* OC_FORMATS_ELF_H */
+#endif /* OC_FORMATS_ELFFILE_H */

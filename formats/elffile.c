@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * vmlinux and .ko files through libelf.  The file is mapped, not read:
+ * a Debian -dbg vmlinux is ~600 MB, of which we touch the symbol table,
+ * .orc_*, .BTF and a few notes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elffile.h"
+
+struct oc_elf {
+	char *path;
+	int fd;
+	Elf *elf;
+	size_t shstrndx;
+	uint8_t *build_id;
+	size_t build_id_len;
+	bool build_id_done;
+	/* section index of .data..percpu, 0 if none */
+	size_t percpu_shndx;
+};
+
+static struct oc_error *elf_err(const struct oc_elf *e, const char *what)
+{
+	return oc_error_file(OC_ERR_FORMAT, e->path, "%s: %s", what,
+			     elf_errmsg(-1));
+}
+
+struct oc_error *oc_elf_open(const char *path, struct oc_elf **ret)
+{
+	struct oc_elf *e;
+	struct oc_error *err;
+	GElf_Ehdr ehdr;
+	Elf_Scn *scn = NULL;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return oc_error_format(OC_ERR_OTHER, "elf_version: %s",
+				       elf_errmsg(-1));
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return &oc_enomem;
+	e->fd = -1;
+	e->path = strdup(path);
+	if (!e->path) {
+		free(e);
+		return &oc_enomem;
+	}
+	e->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (e->fd < 0) {
+		err = oc_error_os(errno, path, "cannot open");
+		goto fail;
+	}
+	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
+	if (!e->elf) {
+		err = elf_err(e, "elf_begin");
+		goto fail;
+	}
+	if (elf_kind(e->elf) != ELF_K_ELF) {
+		err = oc_error_file(OC_ERR_FORMAT, path, "not an ELF file");
+		goto fail;
+	}
+	if (!gelf_getehdr(e->elf, &ehdr)) {
+		err = elf_err(e, "gelf_getehdr");
+		goto fail;
+	}
+	if (ehdr.e_ident[EI_CLASS] != ELFCLASS64 || ehdr.e_machine != EM_X86_64) {
+		err = oc_error_file(OC_ERR_UNSUPPORTED, path,
+				    "not an x86-64 ELF64 file");
+		goto fail;
+	}
+	if (elf_getshdrstrndx(e->elf, &e->shstrndx)) {
+		err = elf_err(e, "elf_getshdrstrndx");
+		goto fail;
+	}
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(e->elf, e->shstrndx, sh.sh_name);
+		if (name && !strcmp(name, ".data..percpu"))
+			e->percpu_shndx = elf_ndxscn(scn);
+	}
+	*ret = e;
+	return NULL;
+fail:
+	oc_elf_close(e);
+	return err;
+}
+
+void oc_elf_close(struct oc_elf *e)
+{
+	if (!e)
+		return;
+	if (e->elf)
+		elf_end(e->elf);
+	if (e->fd >= 0)
+		close(e->fd);
+	free(e->build_id);
+	free(e->path);
+	free(e);
+}
+
+const char *oc_elf_path(const struct oc_elf *e)
+{
+	return e->path;
+}
+
+static Elf_Scn *find_scn(struct oc_elf *e, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		name = elf_strptr(e->elf, e->shstrndx, sh->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+struct oc_error *oc_elf_section(struct oc_elf *e, const char *name,
+				struct oc_elf_section *ret)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_scn(e, name, &sh);
+	Elf_Data *data;
+
+	if (!scn)
+		return oc_error_file(OC_ERR_LOOKUP, e->path, "no section %s",
+				     name);
+	ret->name = elf_strptr(e->elf, e->shstrndx, sh.sh_name);
+	ret->addr = sh.sh_addr;
+	ret->size = sh.sh_size;
+	ret->data = NULL;
+	if (sh.sh_type == SHT_NOBITS)
+		return NULL;
+	data = elf_rawdata(scn, NULL);
+	if (!data)
+		return oc_error_file(OC_ERR_FORMAT, e->path,
+				     "elf_rawdata(%s): %s", name,
+				     elf_errmsg(-1));
+	if (data->d_size < sh.sh_size)
+		return oc_error_file(OC_ERR_FORMAT, e->path,
+				     "section %s is truncated (%zu of %llu bytes)",
+				     name, data->d_size,
+				     (unsigned long long)sh.sh_size);
+	ret->data = data->d_buf;
+	return NULL;
+}
+
+/* nm's type letter for a symbol, enough for kallsyms' purposes. */
+static char sym_type(const GElf_Sym *sym, const GElf_Shdr *sh)
+{
+	char c;
+
+	if (sh->sh_type == SHT_NOBITS)
+		c = 'b';
+	else if (sh->sh_flags & SHF_EXECINSTR)
+		c = 't';
+	else if (sh->sh_flags & SHF_WRITE)
+		c = 'd';
+	else
+		c = 'r';
+	if (GELF_ST_BIND(sym->st_info) == STB_WEAK)
+		return 'W';
+	if (GELF_ST_BIND(sym->st_info) != STB_LOCAL)
+		c = (char)(c - 'a' + 'A');
+	return c;
+}
+
+/*
+ * The symbols scripts/kallsyms.c would keep: nm's view of the symbol
+ * table (no section or file symbols, nothing undefined or absolute), less
+ * the names kallsyms ignores ($-prefixed mapping symbols, .L locals,
+ * __crc_, __kstrtab_ and friends).
+ */
+static bool kallsyms_ignored(const char *name)
+{
+	static const char *const prefixes[] = {
+		"$", ".L", "__crc_", "__kstrtab_", "__kstrtabns_",
+		"__ksymtab_", "__efistub_", "__kvm_nvhe_",
+	};
+
+	if (!name[0])
+		return true;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+static struct oc_error *read_symtab(struct oc_elf *e, struct oc_symtab *tab,
+				    bool percpu)
+{
+	GElf_Shdr symsh;
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	size_t n;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		if (gelf_getshdr(scn, &symsh) && symsh.sh_type == SHT_SYMTAB)
+			break;
+	}
+	if (!scn)
+		return oc_error_file(OC_ERR_LOOKUP, e->path,
+				     "no symbol table (stripped?)");
+	data = elf_getdata(scn, NULL);
+	if (!data || !symsh.sh_entsize)
+		return elf_err(e, "elf_getdata(.symtab)");
+	n = data->d_size / symsh.sh_entsize;
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Shdr sh;
+		Elf_Scn *sec;
+		const char *name;
+		struct oc_error *err;
+		int st = 0;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		st = GELF_ST_TYPE(sym.st_info);
+		if (st == STT_SECTION || st == STT_FILE)
+			continue;
+		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
+		    sym.st_shndx >= SHN_LORESERVE)
+			continue;
+		if ((sym.st_shndx == e->percpu_shndx) != percpu)
+			continue;
+		name = elf_strptr(e->elf, symsh.sh_link, sym.st_name);
+		if (!name || kallsyms_ignored(name))
+			continue;
+		sec = elf_getscn(e->elf, sym.st_shndx);
+		if (!sec || !gelf_getshdr(sec, &sh))
+			continue;
+		if (!(sh.sh_flags & SHF_ALLOC))
+			continue;
+		err = oc_symtab_add(tab, name, sym.st_value, sym_type(&sym, &sh));
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+struct oc_error *oc_elf_symtab(struct oc_elf *e, struct oc_symtab *tab)
+{
+	return read_symtab(e, tab, false);
+}
+
+struct oc_error *oc_elf_percpu_symtab(struct oc_elf *e,
+				      struct oc_symtab *tab)
+{
+	if (!e->percpu_shndx)
+		return NULL;
+	return read_symtab(e, tab, true);
+}
+
+static void find_build_id(struct oc_elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		while ((off = gelf_getnote(data, off, &nh, &name_off,
+					   &desc_off)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)data->d_buf + name_off, "GNU", 4) &&
+			    nh.n_descsz > 0 && nh.n_descsz <= 64) {
+				e->build_id = malloc(nh.n_descsz);
+				if (!e->build_id)
+					return;
+				memcpy(e->build_id,
+				       (char *)data->d_buf + desc_off,
+				       nh.n_descsz);
+				e->build_id_len = nh.n_descsz;
+				return;
+			}
+		}
+	}
+}
+
+const uint8_t *oc_elf_build_id(struct oc_elf *e, size_t *len_ret)
+{
+	if (!e->build_id_done) {
+		find_build_id(e);
+		e->build_id_done = true;
+	}
+	*len_ret = e->build_id_len;
+	return e->build_id;
+}
