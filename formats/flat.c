@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * makedumpfile's flattened format.  The layout mirrors makedumpfile's
+ * makedumpfile.h (struct makedumpfile_header, struct
+ * makedumpfile_data_header) and QEMU's include/sysemu/dump.h: all
+ * integers are big-endian int64.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "flat.h"
+
+static const char FLAT_SIGNATURE[] = "makedumpfile";
+static const int64_t FLAT_TYPE = 1, FLAT_VERSION = 1;
+static const int64_t FLAT_END = -1;
+
+static int64_t get_be64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return (int64_t)be64toh(v);
+}
+
+bool oc_flat_detect(const void *head, size_t len)
+{
+	/* signature[16], NUL-padded */
+	if (len < 16)
+		return false;
+	return !memcmp(head, FLAT_SIGNATURE, sizeof(FLAT_SIGNATURE));
+}
+
+static struct oc_error *index_add(struct oc_flat_index *index, uint64_t src,
+				  uint64_t dst, uint64_t size)
+{
+	if (index->nr == index->cap) {
+		size_t cap = index->cap ? index->cap * 2 : 256;
+		struct oc_flat_record *r;
+
+		r = realloc(index->records, cap * sizeof(*r));
+		if (!r)
+			return &oc_enomem;
+		index->records = r;
+		index->cap = cap;
+	}
+	index->records[index->nr++] = (struct oc_flat_record){ src, dst, size };
+	if (dst + size > index->out_size)
+		index->out_size = dst + size;
+	return NULL;
+}
+
+static struct oc_error *check_header(oc_flat_read_fn *read, void *arg,
+				     uint64_t file_size)
+{
+	unsigned char hdr[32];
+	struct oc_error *err;
+
+	if (file_size < OC_FLAT_HEADER_SIZE)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "truncated flattened header (%llu bytes)",
+				       (unsigned long long)file_size);
+	err = read(arg, 0, hdr, sizeof(hdr));
+	if (err)
+		return err;
+	if (!oc_flat_detect(hdr, sizeof(hdr)))
+		return oc_error_format(OC_ERR_FORMAT,
+				       "not a flattened dump (no makedumpfile signature)");
+	if (get_be64(hdr + 16) != FLAT_TYPE || get_be64(hdr + 24) != FLAT_VERSION)
+		return oc_error_format(OC_ERR_UNSUPPORTED,
+				       "flattened header type %lld version %lld (want 1, 1)",
+				       (long long)get_be64(hdr + 16),
+				       (long long)get_be64(hdr + 24));
+	return NULL;
+}
+
+struct oc_error *oc_flat_index(oc_flat_read_fn *read, void *arg,
+			       uint64_t file_size, struct oc_flat_index *ret)
+{
+	uint64_t pos = OC_FLAT_HEADER_SIZE;
+	struct oc_error *err;
+
+	memset(ret, 0, sizeof(*ret));
+	err = check_header(read, arg, file_size);
+	if (err)
+		return err;
+	/* each record takes at least 16 bytes, which bounds the loop */
+	for (;;) {
+		unsigned char rh[OC_FLAT_RECORD_HEADER_SIZE];
+		int64_t offset, size;
+
+		if (pos == file_size) {
+			err = oc_error_format(OC_ERR_FORMAT,
+					      "truncated flattened dump: no end marker after %zu records",
+					      ret->nr);
+			goto fail;
+		}
+		if (file_size - pos < sizeof(rh)) {
+			err = oc_error_format(OC_ERR_FORMAT,
+					      "truncated flattened record header at offset %llu",
+					      (unsigned long long)pos);
+			goto fail;
+		}
+		err = read(arg, pos, rh, sizeof(rh));
+		if (err)
+			goto fail;
+		offset = get_be64(rh);
+		size = get_be64(rh + 8);
+		if (offset == FLAT_END)
+			break;
+		pos += sizeof(rh);
+		if (offset < 0 || size < 0 ||
+		    (uint64_t)offset + (uint64_t)size < (uint64_t)offset) {
+			err = oc_error_format(OC_ERR_FORMAT,
+					      "bad flattened record at offset %llu (offset %lld, size %lld)",
+					      (unsigned long long)pos - sizeof(rh),
+					      (long long)offset, (long long)size);
+			goto fail;
+		}
+		if ((uint64_t)size > file_size - pos) {
+			err = oc_error_format(OC_ERR_FORMAT,
+					      "truncated flattened record at offset %llu: %lld bytes, %llu left",
+					      (unsigned long long)pos - sizeof(rh),
+					      (long long)size,
+					      (unsigned long long)(file_size - pos));
+			goto fail;
+		}
+		if (size) {
+			err = index_add(ret, pos, offset, size);
+			if (err)
+				goto fail;
+		}
+		pos += size;
+	}
+	if (!ret->nr) {
+		err = oc_error_format(OC_ERR_FORMAT, "empty flattened dump");
+		goto fail;
+	}
+	return NULL;
+fail:
+	oc_flat_index_deinit(ret);
+	return err;
+}
+
+void oc_flat_index_deinit(struct oc_flat_index *index)
+{
+	free(index->records);
+	memset(index, 0, sizeof(*index));
+}
+
+struct oc_error *oc_flat_read_fd(void *arg, uint64_t offset, void *buf,
+				 size_t len)
+{
+	int fd = *(int *)arg;
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, offset);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return oc_error_os(errno, NULL, "pread(%llu)",
+					   (unsigned long long)offset);
+		}
+		if (n == 0)
+			return oc_error_format(OC_ERR_FORMAT,
+					       "unexpected end of file at offset %llu",
+					       (unsigned long long)offset);
+		p += n;
+		len -= n;
+		offset += n;
+	}
+	return NULL;
+}
+
+static struct oc_error *write_all(int fd, const void *buf, size_t len,
+				  uint64_t offset)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, offset);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return oc_error_os(errno, NULL,
+					   "writing the reassembled dump at %llu",
+					   (unsigned long long)offset);
+		}
+		p += n;
+		len -= n;
+		offset += n;
+	}
+	return NULL;
+}
+
+struct oc_error *oc_flat_reassemble(int src_fd, const struct oc_flat_index *index,
+				    int dst_fd)
+{
+	enum { CHUNK = 1 << 20 };
+	struct oc_error *err = NULL;
+	char *buf;
+
+	/* size it first: unwritten ranges stay holes, read back as zeros */
+	if (ftruncate(dst_fd, index->out_size) < 0)
+		return oc_error_os(errno, NULL,
+				   "sizing the reassembled dump to %llu bytes",
+				   (unsigned long long)index->out_size);
+	buf = malloc(CHUNK);
+	if (!buf)
+		return &oc_enomem;
+	for (size_t i = 0; i < index->nr && !err; i++) {
+		const struct oc_flat_record *r = &index->records[i];
+
+		for (uint64_t done = 0; done < r->size && !err;) {
+			size_t n = r->size - done < CHUNK ? r->size - done : CHUNK;
+
+			err = oc_flat_read_fd(&src_fd, r->src + done, buf, n);
+			if (!err)
+				err = write_all(dst_fd, buf, n, r->dst + done);
+			done += n;
+		}
+	}
+	free(buf);
+	return err;
+}
