@@ -159,6 +159,31 @@ struct oc_error *oc_elf_section(struct oc_elf *e, const char *name,
 	return NULL;
 }
 
+struct oc_error *oc_elf_read(struct oc_elf *e, uint64_t addr, void *buf,
+			     size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e->elf, scn))) {
+		Elf_Data *data;
+
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
+		    sh.sh_type != SHT_PROGBITS)
+			continue;
+		if (addr < sh.sh_addr || addr - sh.sh_addr >= sh.sh_size ||
+		    len > sh.sh_size - (addr - sh.sh_addr))
+			continue;
+		data = elf_rawdata(scn, NULL);
+		if (!data || data->d_size < sh.sh_size)
+			break;
+		memcpy(buf, (const char *)data->d_buf + (addr - sh.sh_addr), len);
+		return NULL;
+	}
+	return oc_error_file(OC_ERR_FAULT, e->path,
+			     "no section data at 0x%llx", (unsigned long long)addr);
+}
+
 /* nm's type letter for a symbol, enough for kallsyms' purposes. */
 static char sym_type(const GElf_Sym *sym, const GElf_Shdr *sh)
 {

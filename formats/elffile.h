@@ -37,6 +37,12 @@ struct oc_error *oc_elf_section(struct oc_elf *elf, const char *name,
 struct oc_error *oc_elf_symtab(struct oc_elf *elf, struct oc_symtab *tab);
 struct oc_error *oc_elf_percpu_symtab(struct oc_elf *elf,
 				      struct oc_symtab *tab);
+/*
+ * Read @len bytes at link-time address @addr from the allocated section
+ * that holds them (e.g. linux_banner in .rodata).
+ */
+struct oc_error *oc_elf_read(struct oc_elf *elf, uint64_t addr, void *buf,
+			     size_t len);
 /* The GNU build-id note, or NULL. */
 const uint8_t *oc_elf_build_id(struct oc_elf *elf, size_t *len_ret);
 

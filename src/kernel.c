@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The kernel model: everything orccrash knows about the crashed kernel,
+ * read once from the dump (and the vmlinux when given).  Struct layouts
+ * come from BTF; nothing here hard-codes an offset that BTF can answer.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "dump.h"
+#include "elffile.h"
+#include "kernel.h"
+#include "kmodel.h"
+
+/* Caps on everything that follows a pointer in dump memory. */
+static const size_t max_tasks = 1u << 20;
+static const size_t max_modules = 4096;
+static const unsigned int max_cpus = 8192;
+static const uint64_t max_module_orcs = 1u << 22;
+static const uint64_t max_module_syms = 1u << 20;
+
+void oc_kernel_warn(struct oc_kernel *k, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (k->nr_warnings >= sizeof(k->warnings) / sizeof(k->warnings[0]))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(k->warnings[k->nr_warnings++], sizeof(k->warnings[0]), fmt,
+		  ap);
+	va_end(ap);
+}
+
+/* Note an error as a warning and destroy it. */
+static void warn_err(struct oc_kernel *k, const char *what,
+		     struct oc_error *err)
+{
+	char buf[160];
+
+	oc_error_string(err, buf, sizeof(buf));
+	oc_kernel_warn(k, "%s: %s", what, buf);
+	oc_error_destroy(err);
+}
+
+static unsigned int parse_version(const char *release)
+{
+	unsigned int a = 0, b = 0, c = 0;
+
+	if (sscanf(release, "%u.%u.%u", &a, &b, &c) < 2)
+		return 0;
+	if (c > 255)
+		c = 255;
+	return OC_KERNEL_VERSION(a, b, c);
+}
+
+/* ---- small typed readers ------------------------------------------- */
+
+struct oc_error *oc_kernel_offsetof(struct oc_kernel *k, const char *type,
+				    const char *member, uint64_t *ret)
+{
+	return oc_types_offsetof(k->types, type, member, ret);
+}
+
+/* Read an integer member of 1, 2, 4 or 8 bytes, zero-extended. */
+struct oc_error *oc_kernel_read_member(struct oc_kernel *k, uint64_t obj,
+				       const char *type, const char *member,
+				       uint64_t *ret)
+{
+	struct oc_member m;
+	struct oc_error *err = oc_types_member(k->types, type, member, &m);
+	uint8_t buf[8] = {0};
+
+	if (err)
+		return err;
+	if (!m.size || m.size > 8)
+		return oc_error_format(OC_ERR_FORMAT, "%s.%s is %" PRIu64
+				       " bytes, not an integer", type, member,
+				       m.size);
+	err = oc_mem_read(&k->mem, obj + m.offset, buf, m.size);
+	if (err)
+		return err;
+	memcpy(ret, buf, 8);
+	if (m.bit_size) {
+		*ret >>= m.bit_offset;
+		if (m.bit_size < 64)
+			*ret &= (1ull << m.bit_size) - 1;
+	}
+	return NULL;
+}
+
+uint64_t oc_kernel_symbol_addr(const struct oc_kernel *k, const char *name)
+{
+	const struct oc_symbol *s = oc_symtab_find(&k->syms, name);
+	char key[128];
+	uint64_t v;
+	struct oc_error *err;
+
+	if (s)
+		return s->addr;
+	/* VMCOREINFO exports a few symbols, already relocated */
+	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
+	err = oc_dump_vmcoreinfo_u64(k->dump, key, &v);
+	if (!err)
+		return v;
+	oc_error_destroy(err);
+	return 0;
+}
+
+static uint64_t percpu_sym(const struct oc_kernel *k, const char *name)
+{
+	const struct oc_symbol *s = oc_symtab_find(&k->percpu_syms, name);
+
+	return s ? s->addr : UINT64_MAX;
+}
+
+uint64_t oc_kernel_percpu_addr(const struct oc_kernel *k, const char *name,
+			       unsigned int cpu)
+{
+	uint64_t off = percpu_sym(k, name);
+
+	if (off == UINT64_MAX || cpu >= k->nr_cpus)
+		return 0;
+	return off + k->cpus[cpu].per_cpu_offset;
+}
+
+/* ---- opening: dump, vmlinux, symbols, types ------------------------- */
+
+static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
+{
+	struct oc_error *err;
+
+	err = oc_elf_open(vmlinux, &k->elf);
+	if (err)
+		return err;
+	err = oc_elf_symtab(k->elf, &k->syms);
+	if (!err)
+		err = oc_elf_percpu_symtab(k->elf, &k->percpu_syms);
+	if (err)
+		return oc_error_set_path(err, vmlinux);
+	oc_symtab_relocate(&k->syms, k->kaslr_offset);
+	err = oc_symtab_finish(&k->syms);
+	if (!err)
+		err = oc_symtab_finish(&k->percpu_syms);
+	return err;
+}
+
+/*
+ * The vmlinux must be the crashed kernel's: its linux_banner (release,
+ * build host, date) must equal the one in dump memory.
+ */
+static struct oc_error *check_match(struct oc_kernel *k, bool force)
+{
+	const struct oc_symbol *s = oc_symtab_find(&k->syms, "linux_banner");
+	char file_banner[256] = "", mem_banner[256] = "";
+	struct oc_error *err;
+
+	if (!s)
+		return oc_error_file(OC_ERR_MISMATCH, oc_elf_path(k->elf),
+				     "no linux_banner symbol: not a vmlinux?");
+	err = oc_elf_read(k->elf, s->addr - k->kaslr_offset, file_banner,
+			  sizeof(file_banner) - 1);
+	if (err)
+		return err;
+	file_banner[strcspn(file_banner, "\n")] = '\0';
+	err = oc_mem_read_string(&k->mem, s->addr, mem_banner,
+				 sizeof(mem_banner));
+	mem_banner[strcspn(mem_banner, "\n")] = '\0';
+	if (err || strcmp(file_banner, mem_banner)) {
+		char detail[200];
+
+		if (err) {
+			oc_error_string(err, detail, sizeof(detail));
+			oc_error_destroy(err);
+		} else {
+			snprintf(detail, sizeof(detail), "dump has \"%.80s\"",
+				 mem_banner);
+		}
+		if (!force)
+			return oc_error_file(OC_ERR_MISMATCH, oc_elf_path(k->elf),
+					     "does not match the dump (release %s; %s); use --force to go on",
+					     k->release, detail);
+		oc_kernel_warn(k, "vmlinux does not match the dump (%s)",
+			       detail);
+	}
+	snprintf(k->banner, sizeof(k->banner), "%s", mem_banner[0] ?
+		 mem_banner : file_banner);
+	return NULL;
+}
+
+static struct oc_error *read_btf(struct oc_kernel *k)
+{
+	struct oc_elf_section sec;
+	struct oc_error *err;
+
+	if (k->elf) {
+		err = oc_elf_section(k->elf, ".BTF", &sec);
+		if (!err && sec.data)
+			return oc_btf_types_create(sec.data, sec.size, &k->types);
+		oc_error_destroy(err);
+	}
+	return oc_kmodel_btf_from_memory(k);
+}
+
+static struct oc_error *read_vmlinux_orc(struct oc_kernel *k)
+{
+	struct oc_elf_section ip, orc, hdr;
+	struct oc_error *err;
+	const void *hdr_data = NULL;
+	size_t hdr_len = 0;
+
+	if (!k->elf)
+		return oc_kmodel_orc_from_memory(k);
+	err = oc_elf_section(k->elf, ".orc_unwind_ip", &ip);
+	if (!err)
+		err = oc_elf_section(k->elf, ".orc_unwind", &orc);
+	if (err) {
+		oc_error_destroy(err);
+		return oc_error_file(OC_ERR_UNSUPPORTED, oc_elf_path(k->elf),
+				     "no ORC tables (.orc_unwind_ip/.orc_unwind): kernel built without CONFIG_UNWINDER_ORC?");
+	}
+	err = oc_elf_section(k->elf, ".orc_header", &hdr);
+	if (!err) {
+		hdr_data = hdr.data;
+		hdr_len = hdr.size;
+	} else {
+		oc_error_destroy(err);
+	}
+	err = oc_orc_detect_version(hdr_data, hdr_len, k->release,
+				    &k->orc_version);
+	if (err)
+		return oc_error_set_path(err, oc_elf_path(k->elf));
+	if (!ip.data || !orc.data)
+		return oc_error_file(OC_ERR_FORMAT, oc_elf_path(k->elf),
+				     "ORC sections have no data");
+	err = oc_orc_table_parse(&k->orc, k->orc_version, ip.addr, ip.data,
+				 ip.size, orc.data, orc.size);
+	if (err)
+		return oc_error_set_path(err, oc_elf_path(k->elf));
+	oc_orc_table_relocate(&k->orc, k->kaslr_offset);
+	return NULL;
+}
+
+static void read_text_bounds(struct oc_kernel *k)
+{
+	k->text_start = oc_kernel_symbol_addr(k, "_stext");
+	k->text_end = oc_kernel_symbol_addr(k, "_etext");
+	k->sinittext = oc_kernel_symbol_addr(k, "_sinittext");
+	k->einittext = oc_kernel_symbol_addr(k, "_einittext");
+	/* ret_from_fork_asm since 6.8, ret_from_fork before */
+	k->ret_from_fork = oc_kernel_symbol_addr(k, "ret_from_fork_asm");
+	if (!k->ret_from_fork)
+		k->ret_from_fork = oc_kernel_symbol_addr(k, "ret_from_fork");
+}
+
+static struct oc_error *read_frame_layout(struct oc_kernel *k)
+{
+	struct oc_error *err;
+	uint64_t size;
+
+	err = oc_types_size(k->types, "struct inactive_task_frame",
+			    &k->inactive_frame_size);
+	if (!err)
+		err = oc_kernel_offsetof(k, "struct inactive_task_frame", "bp",
+					 &k->inactive_bp_offset);
+	if (!err)
+		err = oc_kernel_offsetof(k, "struct inactive_task_frame",
+					 "ret_addr", &k->inactive_ret_offset);
+	if (err)
+		return err;
+	err = oc_types_size(k->types, "union thread_union", &size);
+	if (err) {
+		oc_error_destroy(err);
+		size = 16384;
+		oc_kernel_warn(k, "no union thread_union: assuming THREAD_SIZE 16K");
+	}
+	k->thread_size = size;
+	return NULL;
+}
+
+struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
+				const struct oc_kernel_options *opts,
+				struct oc_kernel **ret)
+{
+	static const struct oc_kernel_options no_opts;
+	struct oc_kernel *k;
+	struct oc_error *err;
+	const char *rel;
+	size_t len;
+
+	if (!opts)
+		opts = &no_opts;
+	k = calloc(1, sizeof(*k));
+	if (!k)
+		return &oc_enomem;
+	k->panic_cpu = -1;
+	oc_symtab_init(&k->syms);
+	oc_symtab_init(&k->percpu_syms);
+	oc_orc_table_init(&k->orc);
+
+	err = oc_dump_open(vmcore, &k->dump);
+	if (err)
+		goto fail;
+	oc_dump_mem(k->dump, &k->mem);
+	if (!oc_dump_vmcoreinfo(k->dump)) {
+		err = oc_error_file(OC_ERR_FORMAT, vmcore,
+				    "the dump has no VMCOREINFO (needed for the release, KASLR offset and page tables)");
+		goto fail;
+	}
+	rel = oc_dump_vmcoreinfo_value(k->dump, "OSRELEASE", &len);
+	if (!rel || !len) {
+		err = oc_error_file(OC_ERR_FORMAT, vmcore,
+				    "VMCOREINFO has no OSRELEASE");
+		goto fail;
+	}
+	snprintf(k->release, sizeof(k->release), "%.*s", (int)len, rel);
+	k->version = parse_version(k->release);
+	err = oc_dump_vmcoreinfo_u64(k->dump, "KERNELOFFSET", &k->kaslr_offset);
+	if (err) {
+		/* absent when the kernel was not relocated */
+		oc_error_destroy(err);
+		k->kaslr_offset = 0;
+	}
+	if (oc_dump_vmcoreinfo_u64(k->dump, "CRASHTIME", &k->crash_time))
+		k->crash_time = 0;
+
+	if (vmlinux && !opts->no_vmlinux) {
+		err = read_vmlinux(k, vmlinux);
+		if (!err)
+			err = check_match(k, opts->force);
+	} else {
+		err = oc_kmodel_kallsyms(k);
+	}
+	if (err)
+		goto fail;
+	read_text_bounds(k);
+	err = read_btf(k);
+	if (!err)
+		err = read_frame_layout(k);
+	if (!err)
+		err = read_vmlinux_orc(k);
+	if (!err)
+		err = oc_kmodel_read_cpus(k);
+	if (!err)
+		err = oc_kmodel_read_stacks(k);
+	if (!err)
+		err = oc_kmodel_read_tasks(k, max_tasks);
+	if (err)
+		goto fail;
+	err = oc_kmodel_read_modules(k, max_modules, max_module_orcs,
+				     max_module_syms);
+	if (err)
+		warn_err(k, "modules", err);
+	oc_kmodel_read_regs(k);
+	*ret = k;
+	return NULL;
+fail:
+	oc_kernel_close(k);
+	return err;
+}
+
+void oc_kernel_close(struct oc_kernel *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->nr_modules; i++) {
+		oc_orc_table_deinit(&k->modules[i].orc);
+		oc_symtab_deinit(&k->modules[i].syms);
+	}
+	free(k->modules);
+	free(k->tasks);
+	free(k->cpus);
+	free(k->stacks.cpus);
+	oc_orc_table_deinit(&k->orc);
+	oc_symtab_deinit(&k->syms);
+	oc_symtab_deinit(&k->percpu_syms);
+	oc_types_destroy(k->types);
+	oc_elf_close(k->elf);
+	oc_dump_close(k->dump);
+	free(k);
+}
+
+/* ---- queries --------------------------------------------------------- */
+
+const struct oc_module *oc_kernel_module_of(const struct oc_kernel *k,
+					    uint64_t addr)
+{
+	for (size_t i = 0; i < k->nr_modules; i++) {
+		const struct oc_module *m = &k->modules[i];
+
+		if ((addr >= m->text_start && addr < m->text_end) ||
+		    (addr >= m->init_start && addr < m->init_end))
+			return m;
+	}
+	return NULL;
+}
+
+static bool in_vmlinux_text(const struct oc_kernel *k, uint64_t addr)
+{
+	return (addr >= k->text_start && addr < k->text_end) ||
+	       (addr >= k->sinittext && addr < k->einittext);
+}
+
+bool oc_kernel_is_text(const struct oc_kernel *k, uint64_t addr)
+{
+	return in_vmlinux_text(k, addr) || oc_kernel_module_of(k, addr);
+}
+
+bool oc_kernel_symbolize(const struct oc_kernel *k, uint64_t addr,
+			 struct oc_sym_result *ret)
+{
+	const struct oc_module *m = oc_kernel_module_of(k, addr);
+	const struct oc_symtab *tab = m ? &m->syms : &k->syms;
+	const struct oc_symbol *s = oc_symtab_lookup(tab, addr);
+
+	memset(ret, 0, sizeof(*ret));
+	ret->module = m ? m->name : NULL;
+	if (!s)
+		return false;
+	ret->name = oc_symtab_name(tab, s);
+	ret->offset = addr - s->addr;
+	ret->size = s->size;
+	return true;
+}
+
+const struct oc_task *oc_kernel_find_task(const struct oc_kernel *k,
+					  int32_t pid)
+{
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		if (k->tasks[i].pid == pid && !k->tasks[i].idle)
+			return &k->tasks[i];
+	/* pid 0: the boot CPU's idle task */
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		if (k->tasks[i].pid == pid)
+			return &k->tasks[i];
+	return NULL;
+}
+
+/* ---- unwinding ------------------------------------------------------- */
+
+struct walk_ctx {
+	const struct oc_kernel *k;
+	uint64_t task_stack;
+	int cpu;
+};
+
+static bool walk_find_orc(void *arg, uint64_t ip, struct oc_orc_entry *ret)
+{
+	const struct walk_ctx *w = arg;
+	const struct oc_kernel *k = w->k;
+	const struct oc_module *m;
+
+	if (in_vmlinux_text(k, ip))
+		return oc_orc_table_find(&k->orc, ip, ret, NULL);
+	m = oc_kernel_module_of(k, ip);
+	if (m)
+		return oc_orc_table_find(&m->orc, ip, ret, NULL);
+	return false;
+}
+
+static bool walk_is_text(void *arg, uint64_t addr)
+{
+	const struct walk_ctx *w = arg;
+
+	return oc_kernel_is_text(w->k, addr);
+}
+
+static bool walk_stack_info(void *arg, uint64_t addr,
+			    struct oc_stack_info *ret)
+{
+	const struct walk_ctx *w = arg;
+
+	return oc_stack_map_find(&w->k->stacks, w->cpu, w->task_stack,
+				 w->k->thread_size, addr, ret);
+}
+
+static void make_target(const struct oc_kernel *k, struct walk_ctx *w,
+			struct oc_unwind_target *t)
+{
+	*t = (struct oc_unwind_target){
+		.mem = &k->mem,
+		.find_orc = walk_find_orc,
+		.is_text = walk_is_text,
+		.stack_info = walk_stack_info,
+		.arg = w,
+		.version = k->orc_version,
+		.sp_indirect_deref_first =
+			k->version >= OC_KERNEL_VERSION(5, 12, 0),
+		.inactive_frame_size = k->inactive_frame_size,
+		.inactive_bp_offset = k->inactive_bp_offset,
+		.inactive_ret_offset = k->inactive_ret_offset,
+		.ret_from_fork = k->ret_from_fork,
+	};
+}
+
+bool oc_kernel_stack_info(const struct oc_kernel *k,
+			  const struct oc_task *task, int cpu, uint64_t addr,
+			  struct oc_stack_info *ret)
+{
+	if (!task && cpu >= 0 && (unsigned)cpu < k->nr_cpus)
+		task = k->cpus[cpu].task;
+	return oc_stack_map_find(&k->stacks, cpu, task ? task->stack : 0,
+				 k->thread_size, addr, ret);
+}
+
+struct oc_error *oc_kernel_unwind_cpu(const struct oc_kernel *k,
+				      unsigned int cpu,
+				      const struct oc_unwind_options *opts,
+				      struct oc_trace *ret)
+{
+	const struct oc_cpu *c;
+	struct walk_ctx w;
+	struct oc_unwind_target t;
+
+	if (cpu >= k->nr_cpus)
+		return oc_error_format(OC_ERR_INVALID, "no CPU %u (the dump has %u)",
+				       cpu, k->nr_cpus);
+	c = &k->cpus[cpu];
+	if (!c->has_regs)
+		return oc_error_format(OC_ERR_LOOKUP,
+				       "CPU %u: no registers saved in the dump",
+				       cpu);
+	w = (struct walk_ctx){
+		.k = k,
+		.task_stack = c->task ? c->task->stack : 0,
+		.cpu = (int)cpu,
+	};
+	make_target(k, &w, &t);
+	return oc_unwind_regs(&t, &c->regs, opts, ret);
+}
+
+struct oc_error *oc_kernel_unwind_task(const struct oc_kernel *k,
+				       const struct oc_task *task,
+				       const struct oc_unwind_options *opts,
+				       struct oc_trace *ret)
+{
+	struct walk_ctx w;
+	struct oc_unwind_target t;
+
+	if (task->running_on >= 0 && k->cpus[task->running_on].has_regs)
+		return oc_kernel_unwind_cpu(k, (unsigned)task->running_on, opts,
+					    ret);
+	w = (struct walk_ctx){ .k = k, .task_stack = task->stack, .cpu = -1 };
+	make_target(k, &w, &t);
+	return oc_unwind_blocked(&t, task->thread_sp, opts, ret);
+}

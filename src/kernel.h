@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A read-only model of the crashed kernel: release, KASLR offset,
+ * per-CPU areas, tasks, modules, stacks, ORC tables.  Built once from a
+ * dump (and a vmlinux when given); the reports, the browser and the
+ * crash extension only read it.
+ */
+#ifndef OC_KERNEL_H
+#define OC_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "mem.h"
+#include "orc.h"
+#include "stacks.h"
+#include "symtab.h"
+#include "types.h"
+#include "unwind.h"
+
+struct oc_dump;
+struct oc_elf;
+
+enum { OC_COMM_LEN = 16 };
+
+struct oc_task {
+	uint64_t addr;		/* struct task_struct * */
+	int32_t pid, tgid, ppid;
+	char comm[OC_COMM_LEN + 1];
+	char state;		/* the kernel's letter: R S D T t X Z P I */
+	uint32_t state_raw;	/* __state | exit_state */
+	int cpu;		/* task_cpu() */
+	int running_on;		/* the CPU it is current on, or -1 */
+	bool kthread;		/* PF_KTHREAD */
+	bool idle;		/* an idle task (pid 0) */
+	uint64_t stack;		/* task->stack */
+	uint64_t thread_sp;	/* task->thread.sp */
+};
+
+struct oc_cpu {
+	unsigned int cpu;
+	bool present;
+	uint64_t per_cpu_offset;
+	uint64_t current;	/* struct task_struct * current on this CPU */
+	struct oc_task *task;	/* its entry in the task list, or NULL */
+	bool has_regs;		/* registers saved in the dump */
+	struct oc_regs regs;
+};
+
+struct oc_module {
+	char name[64];
+	uint64_t addr;		/* struct module * */
+	uint64_t text_start, text_end;	/* core text */
+	uint64_t init_start, init_end;	/* init text, if still there */
+	struct oc_orc_table orc;
+	struct oc_symtab syms;
+};
+
+struct oc_kernel_options {
+	bool force;		/* go on when the vmlinux does not match */
+	bool no_vmlinux;	/* ignore the vmlinux (dump-only path) */
+};
+
+struct oc_kernel {
+	struct oc_dump *dump;
+	struct oc_elf *elf;		/* NULL without a vmlinux */
+	struct oc_mem mem;
+	struct oc_types *types;
+	struct oc_symtab syms;		/* vmlinux, relocated */
+	struct oc_symtab percpu_syms;	/* zero-based per-CPU symbols */
+
+	char release[65];
+	char banner[256];
+	uint64_t kaslr_offset;
+	unsigned int version;		/* KERNEL_VERSION(a,b,c) of release */
+
+	unsigned int nr_cpus;
+	struct oc_cpu *cpus;
+	int panic_cpu;			/* -1 if unknown */
+	char panic_message[256];
+	uint64_t crash_time;		/* VMCOREINFO CRASHTIME, 0 if absent */
+	uint64_t uptime_ns;		/* 0 if unknown */
+
+	struct oc_task *tasks;
+	size_t nr_tasks;
+	struct oc_module *modules;
+	size_t nr_modules;
+
+	struct oc_orc_table orc;	/* vmlinux */
+	enum oc_orc_version orc_version;
+	struct oc_stack_map stacks;
+	uint64_t thread_size;
+	uint64_t text_start, text_end;	/* _stext, _etext */
+	uint64_t sinittext, einittext;
+	uint64_t ret_from_fork;
+	uint64_t inactive_frame_size, inactive_bp_offset, inactive_ret_offset;
+
+	/* set when something was read with errors; each a one-line note */
+	char warnings[8][192];
+	unsigned int nr_warnings;
+};
+
+#define OC_KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + (c))
+
+struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
+				const struct oc_kernel_options *opts,
+				struct oc_kernel **ret);
+void oc_kernel_close(struct oc_kernel *k);
+
+/* A symbol for @addr: vmlinux first, then module symbols. */
+struct oc_sym_result {
+	const char *name;	/* NULL if unknown */
+	uint64_t offset, size;
+	const char *module;	/* NULL for vmlinux */
+};
+bool oc_kernel_symbolize(const struct oc_kernel *k, uint64_t addr,
+			 struct oc_sym_result *ret);
+/* Address of a vmlinux symbol (relocated); 0 if unknown. */
+uint64_t oc_kernel_symbol_addr(const struct oc_kernel *k, const char *name);
+/* The address of a per-CPU variable on @cpu; 0 if unknown. */
+uint64_t oc_kernel_percpu_addr(const struct oc_kernel *k, const char *name,
+			       unsigned int cpu);
+
+const struct oc_task *oc_kernel_find_task(const struct oc_kernel *k,
+					  int32_t pid);
+const struct oc_module *oc_kernel_module_of(const struct oc_kernel *k,
+					    uint64_t addr);
+bool oc_kernel_is_text(const struct oc_kernel *k, uint64_t addr);
+
+/*
+ * Unwind a task: from the CPU's saved registers when it was running on
+ * a CPU with registers in the dump, else from its thread.sp.
+ */
+struct oc_error *oc_kernel_unwind_task(const struct oc_kernel *k,
+				       const struct oc_task *task,
+				       const struct oc_unwind_options *opts,
+				       struct oc_trace *ret);
+/* Unwind a CPU from its saved registers. */
+struct oc_error *oc_kernel_unwind_cpu(const struct oc_kernel *k,
+				      unsigned int cpu,
+				      const struct oc_unwind_options *opts,
+				      struct oc_trace *ret);
+/* Which stack @addr is on, for @task (NULL: the CPU's current task). */
+bool oc_kernel_stack_info(const struct oc_kernel *k,
+			  const struct oc_task *task, int cpu, uint64_t addr,
+			  struct oc_stack_info *ret);
+
+#endif /* OC_KERNEL_H */

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Loaded modules: name, text ranges, symbols (mod->kallsyms) and ORC
+ * tables (mod->arch), all from dump memory: a module's tables exist only
+ * there.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmodel.h"
+
+static const char mod_t[] = "struct module";
+
+/*
+ * Text ranges: mem[MOD_TEXT] and mem[MOD_INIT_TEXT] since 6.4
+ * (struct module_memory), core_layout/init_layout before.
+ */
+static struct oc_error *module_text(struct oc_kernel *k, uint64_t mod,
+				    struct oc_module *m)
+{
+	struct oc_member mem;
+	uint64_t elem, base_off, size_off, base, size;
+	struct oc_error *err;
+
+	err = oc_types_member(k->types, mod_t, "mem", &mem);
+	if (!err) {
+		enum { MOD_TEXT = 0, MOD_INIT_TEXT = 4 };
+
+		if ((err = oc_types_size(k->types, "struct module_memory", &elem)) ||
+		    (err = oc_kernel_offsetof(k, "struct module_memory", "base", &base_off)) ||
+		    (err = oc_kernel_offsetof(k, "struct module_memory", "size", &size_off)))
+			return err;
+		if ((err = oc_mem_read_u64(&k->mem, mod + mem.offset + MOD_TEXT * elem + base_off, &base)) ||
+		    (err = oc_mem_read(&k->mem, mod + mem.offset + MOD_TEXT * elem + size_off, &size, 4)))
+			return err;
+		size &= 0xffffffff;
+		m->text_start = base;
+		m->text_end = base + size;
+		if (!oc_mem_read_u64(&k->mem, mod + mem.offset + MOD_INIT_TEXT * elem + base_off, &base) &&
+		    !oc_mem_read(&k->mem, mod + mem.offset + MOD_INIT_TEXT * elem + size_off, &size, 4) && base) {
+			m->init_start = base;
+			m->init_end = base + (size & 0xffffffff);
+		}
+		return NULL;
+	}
+	oc_error_destroy(err);
+	/* before 6.4: core_layout.base and .text_size */
+	if ((err = oc_kernel_read_member(k, mod, mod_t, "core_layout.base", &base)) ||
+	    (err = oc_kernel_read_member(k, mod, mod_t, "core_layout.text_size", &size)))
+		return err;
+	m->text_start = base;
+	m->text_end = base + size;
+	if (!oc_kernel_read_member(k, mod, mod_t, "init_layout.base", &base) &&
+	    !oc_kernel_read_member(k, mod, mod_t, "init_layout.text_size", &size) && base) {
+		m->init_start = base;
+		m->init_end = base + size;
+	}
+	return NULL;
+}
+
+/* Elf64_Sym: name u32, info u8, other u8, shndx u16, value u64, size u64 */
+enum { ELF64_SYM_SIZE = 24, STT_SECTION_ = 3, STT_FILE_ = 4 };
+
+static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
+				    struct oc_module *m, uint64_t max_syms)
+{
+	uint64_t ks, symtab, num, strtab;
+	struct oc_error *err;
+	uint8_t *syms;
+
+	if ((err = oc_kernel_read_member(k, mod, mod_t, "kallsyms", &ks)))
+		return err;
+	if (!ks)
+		return NULL;
+	if ((err = oc_kernel_read_member(k, ks, "struct mod_kallsyms", "symtab", &symtab)) ||
+	    (err = oc_kernel_read_member(k, ks, "struct mod_kallsyms", "num_symtab", &num)) ||
+	    (err = oc_kernel_read_member(k, ks, "struct mod_kallsyms", "strtab", &strtab)))
+		return err;
+	if (num > max_syms)
+		return oc_error_format(OC_ERR_FORMAT, "module %s: %" PRIu64
+				       " symbols: corrupt?", m->name, num);
+	syms = malloc(num * ELF64_SYM_SIZE + 1);
+	if (!syms)
+		return &oc_enomem;
+	err = oc_mem_read(&k->mem, symtab, syms, num * ELF64_SYM_SIZE);
+	for (uint64_t i = 1; !err && i < num; i++) {
+		const uint8_t *s = syms + i * ELF64_SYM_SIZE;
+		uint32_t name;
+		uint16_t shndx;
+		uint64_t value;
+		char buf[256];
+		struct oc_error *e2;
+		bool text;
+
+		memcpy(&name, s, 4);
+		memcpy(&shndx, s + 6, 2);
+		memcpy(&value, s + 8, 8);
+		if (!shndx || (s[4] & 0xf) == STT_SECTION_ || (s[4] & 0xf) == STT_FILE_ ||
+		    !value)
+			continue;
+		e2 = oc_mem_read_string(&k->mem, strtab + name, buf, sizeof(buf));
+		if (e2) {
+			oc_error_destroy(e2);
+			continue;
+		}
+		if (!buf[0] || buf[0] == '$' || !strncmp(buf, ".L", 2))
+			continue;
+		text = (value >= m->text_start && value < m->text_end) ||
+		       (value >= m->init_start && value < m->init_end);
+		err = oc_symtab_add(&m->syms, buf, value, text ? 't' : 'd');
+	}
+	free(syms);
+	if (!err)
+		err = oc_symtab_finish(&m->syms);
+	return err;
+}
+
+static struct oc_error *module_orc(struct oc_kernel *k, uint64_t mod,
+				   struct oc_module *m, uint64_t max_orcs)
+{
+	uint64_t num, ip, orc;
+	struct oc_error *err;
+	void *ipbuf, *orcbuf;
+
+	if ((err = oc_kernel_read_member(k, mod, mod_t, "arch.num_orcs", &num)) ||
+	    (err = oc_kernel_read_member(k, mod, mod_t, "arch.orc_unwind_ip", &ip)) ||
+	    (err = oc_kernel_read_member(k, mod, mod_t, "arch.orc_unwind", &orc)))
+		return err;
+	if (!num || !ip || !orc)
+		return NULL;
+	if (num > max_orcs)
+		return oc_error_format(OC_ERR_FORMAT, "module %s: %" PRIu64
+				       " ORC entries: corrupt?", m->name, num);
+	ipbuf = malloc(num * 4);
+	orcbuf = malloc(num * 6);
+	if (!ipbuf || !orcbuf) {
+		free(ipbuf);
+		free(orcbuf);
+		return &oc_enomem;
+	}
+	err = oc_mem_read(&k->mem, ip, ipbuf, num * 4);
+	if (!err)
+		err = oc_mem_read(&k->mem, orc, orcbuf, num * 6);
+	if (!err)
+		err = oc_orc_table_parse(&m->orc, k->orc_version, ip, ipbuf,
+					 num * 4, orcbuf, num * 6);
+	free(ipbuf);
+	free(orcbuf);
+	return err;
+}
+
+struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
+					size_t max_modules,
+					uint64_t max_orcs, uint64_t max_syms)
+{
+	uint64_t head = oc_kernel_symbol_addr(k, "modules"), node, list_off,
+		 name_off;
+	struct oc_member name_m;
+	struct oc_error *err;
+	size_t cap = 0;
+
+	if (!head)
+		return oc_error_format(OC_ERR_LOOKUP, "no symbol modules");
+	if ((err = oc_kernel_offsetof(k, mod_t, "list", &list_off)) ||
+	    (err = oc_types_member(k->types, mod_t, "name", &name_m)))
+		return err;
+	name_off = name_m.offset;
+	if ((err = oc_mem_read_u64(&k->mem, head, &node)))
+		return err;
+	while (node != head) {
+		uint64_t mod = node - list_off;
+		struct oc_module *m;
+
+		if (k->nr_modules >= max_modules)
+			return oc_error_format(OC_ERR_FORMAT,
+					       "more than %zu modules: list corrupt?",
+					       max_modules);
+		if (k->nr_modules == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			void *p = realloc(k->modules, ncap * sizeof(*k->modules));
+
+			if (!p)
+				return &oc_enomem;
+			k->modules = p;
+			cap = ncap;
+		}
+		m = &k->modules[k->nr_modules++];
+		memset(m, 0, sizeof(*m));
+		oc_symtab_init(&m->syms);
+		oc_orc_table_init(&m->orc);
+		m->addr = mod;
+		err = oc_mem_read_string(&k->mem, mod + name_off, m->name,
+					 sizeof(m->name) < name_m.size + 1 ?
+					 sizeof(m->name) : name_m.size + 1);
+		if (!err)
+			err = module_text(k, mod, m);
+		if (err)
+			return err;
+		err = module_syms(k, mod, m, max_syms);
+		if (err) {
+			char buf[160];
+
+			oc_error_string(err, buf, sizeof(buf));
+			oc_kernel_warn(k, "module %s: symbols: %s", m->name, buf);
+			oc_error_destroy(err);
+		}
+		err = module_orc(k, mod, m, max_orcs);
+		if (err) {
+			char buf[160];
+
+			oc_error_string(err, buf, sizeof(buf));
+			oc_kernel_warn(k, "module %s: ORC: %s", m->name, buf);
+			oc_error_destroy(err);
+		}
+		if ((err = oc_mem_read_u64(&k->mem, node, &node)))
+			return err;
+	}
+	return NULL;
+}

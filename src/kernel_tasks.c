@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Every task: all threads of all processes (init_task.tasks, then each
+ * process's signal->thread_head), and the idle task of every CPU, which
+ * no list holds but the runqueue.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kmodel.h"
+
+struct task_layout {
+	uint64_t size;
+	struct oc_member pid, tgid, comm, state, exit_state, flags, stack,
+		thread_sp, tasks, signal, thread_node, cpu, real_parent;
+	uint64_t thread_head;	/* in struct signal_struct */
+	bool have_threads;
+};
+
+static const uint64_t pf_kthread = 0x00200000;
+static const uint64_t max_task_struct = 65536;
+
+static struct oc_error *member(struct oc_kernel *k, const char *type,
+			       const char *name, struct oc_member *ret)
+{
+	return oc_types_member(k->types, type, name, ret);
+}
+
+static struct oc_error *read_layout(struct oc_kernel *k, struct task_layout *l)
+{
+	static const char ts[] = "struct task_struct";
+	struct oc_error *err;
+
+	err = oc_types_size(k->types, ts, &l->size);
+	if (err)
+		return err;
+	if (l->size > max_task_struct)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "implausible sizeof(task_struct) %" PRIu64,
+				       l->size);
+	if ((err = member(k, ts, "pid", &l->pid)) ||
+	    (err = member(k, ts, "tgid", &l->tgid)) ||
+	    (err = member(k, ts, "comm", &l->comm)) ||
+	    (err = member(k, ts, "exit_state", &l->exit_state)) ||
+	    (err = member(k, ts, "flags", &l->flags)) ||
+	    (err = member(k, ts, "stack", &l->stack)) ||
+	    (err = member(k, ts, "thread.sp", &l->thread_sp)) ||
+	    (err = member(k, ts, "tasks", &l->tasks)) ||
+	    (err = member(k, ts, "real_parent", &l->real_parent)))
+		return err;
+	/* __state since 5.14, state before */
+	err = member(k, ts, "__state", &l->state);
+	if (err) {
+		oc_error_destroy(err);
+		if ((err = member(k, ts, "state", &l->state)))
+			return err;
+	}
+	/* x86 keeps the CPU in thread_info since 5.16 */
+	err = member(k, ts, "thread_info.cpu", &l->cpu);
+	if (err) {
+		oc_error_destroy(err);
+		if ((err = member(k, ts, "cpu", &l->cpu)))
+			return err;
+	}
+	err = member(k, ts, "signal", &l->signal);
+	if (!err)
+		err = member(k, ts, "thread_node", &l->thread_node);
+	if (!err)
+		err = oc_kernel_offsetof(k, "struct signal_struct",
+					 "thread_head", &l->thread_head);
+	if (err) {
+		oc_error_destroy(err);
+		oc_kernel_warn(k, "no signal->thread_head: listing group leaders only");
+	} else {
+		l->have_threads = true;
+	}
+	return NULL;
+}
+
+static uint64_t get(const uint8_t *buf, const struct oc_member *m)
+{
+	uint64_t v = 0;
+
+	if (m->size && m->size <= 8)
+		memcpy(&v, buf + m->offset, m->size);
+	return v;
+}
+
+/* __task_state_index(): the letter sysrq-t and ps print. */
+static char state_letter(uint32_t state, uint32_t exit_state)
+{
+	static const char letters[] = "RSDTtXZPI";
+	uint32_t s = (state | exit_state) & 0x7f;	/* TASK_REPORT */
+	int idx = 0;
+
+	if (state == 0x402)			/* TASK_IDLE */
+		return 'I';
+	if (state & 0x1000)			/* TASK_RTLOCK_WAIT */
+		s = 2;
+	while (s) {
+		idx++;
+		s >>= 1;
+	}
+	return letters[idx];
+}
+
+/* A set of task addresses, so no task is listed twice and no loop runs on. */
+struct addr_set {
+	uint64_t *slots;
+	size_t size, nr;
+};
+
+static bool set_add(struct addr_set *set, uint64_t addr)
+{
+	size_t i;
+
+	if (set->nr * 2 >= set->size) {
+		struct addr_set bigger = { .size = set->size ? set->size * 2 : 1024 };
+
+		bigger.slots = calloc(bigger.size, sizeof(uint64_t));
+		if (!bigger.slots)
+			return false;
+		for (size_t j = 0; j < set->size; j++)
+			if (set->slots[j])
+				set_add(&bigger, set->slots[j]);
+		free(set->slots);
+		*set = bigger;
+	}
+	i = (addr * 0x9e3779b97f4a7c15ull >> 20) & (set->size - 1);
+	while (set->slots[i]) {
+		if (set->slots[i] == addr)
+			return false;
+		i = (i + 1) & (set->size - 1);
+	}
+	set->slots[i] = addr;
+	set->nr++;
+	return true;
+}
+
+struct task_reader {
+	struct oc_kernel *k;
+	struct task_layout l;
+	uint8_t *buf;
+	struct addr_set seen;
+	size_t cap, max;
+	unsigned int bad;
+};
+
+static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
+{
+	struct oc_kernel *k = r->k;
+	struct oc_task *t;
+	struct oc_error *err;
+	uint64_t parent;
+
+	if (!addr || !set_add(&r->seen, addr))
+		return NULL;
+	if (k->nr_tasks >= r->max)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "more than %zu tasks: task list corrupt?",
+				       r->max);
+	err = oc_mem_read(&k->mem, addr, r->buf, r->l.size);
+	if (err) {
+		r->bad++;
+		oc_error_destroy(err);
+		return NULL;
+	}
+	if (k->nr_tasks == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 256;
+		void *p = realloc(k->tasks, cap * sizeof(*k->tasks));
+
+		if (!p)
+			return &oc_enomem;
+		k->tasks = p;
+		r->cap = cap;
+	}
+	t = &k->tasks[k->nr_tasks++];
+	memset(t, 0, sizeof(*t));
+	t->addr = addr;
+	t->pid = (int32_t)get(r->buf, &r->l.pid);
+	t->tgid = (int32_t)get(r->buf, &r->l.tgid);
+	memcpy(t->comm, r->buf + r->l.comm.offset,
+	       r->l.comm.size < OC_COMM_LEN ? r->l.comm.size : OC_COMM_LEN);
+	t->comm[OC_COMM_LEN] = '\0';
+	t->state_raw = (uint32_t)get(r->buf, &r->l.state) |
+		       (uint32_t)get(r->buf, &r->l.exit_state);
+	t->state = state_letter((uint32_t)get(r->buf, &r->l.state),
+				(uint32_t)get(r->buf, &r->l.exit_state));
+	t->cpu = (int)get(r->buf, &r->l.cpu);
+	t->running_on = -1;
+	t->kthread = get(r->buf, &r->l.flags) & pf_kthread;
+	t->stack = get(r->buf, &r->l.stack);
+	t->thread_sp = get(r->buf, &r->l.thread_sp);
+	parent = get(r->buf, &r->l.real_parent);
+	t->ppid = 0;
+	if (parent && parent != addr) {
+		uint32_t ppid = 0;
+
+		err = oc_mem_read(&k->mem, parent + r->l.pid.offset, &ppid, 4);
+		if (!err)
+			t->ppid = (int32_t)ppid;
+		oc_error_destroy(err);
+	}
+	return NULL;
+}
+
+/* Follow a list_head chain from @head, calling add_task on each entry. */
+static struct oc_error *walk_list(struct task_reader *r, uint64_t head,
+				  uint64_t link_off, bool include_head_owner)
+{
+	struct oc_kernel *k = r->k;
+	uint64_t node;
+	struct oc_error *err;
+	size_t steps = 0;
+
+	if (include_head_owner && (err = add_task(r, head - link_off)))
+		return err;
+	err = oc_mem_read_u64(&k->mem, head, &node);
+	if (err)
+		return err;
+	while (node != head) {
+		if (++steps > r->max)
+			return oc_error_format(OC_ERR_FORMAT,
+					       "list at 0x%" PRIx64 " does not end: corrupt?",
+					       head);
+		if (!node || node - link_off == 0)
+			return oc_error_fault(node, "null pointer in task list at 0x%" PRIx64,
+					      head);
+		err = add_task(r, node - link_off);
+		if (err)
+			return err;
+		err = oc_mem_read_u64(&k->mem, node, &node);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+static struct oc_error *add_threads(struct task_reader *r, uint64_t task)
+{
+	struct oc_kernel *k = r->k;
+	uint64_t sig;
+	struct oc_error *err;
+
+	if (!r->l.have_threads)
+		return add_task(r, task);
+	err = oc_mem_read_u64(&k->mem, task + r->l.signal.offset, &sig);
+	if (err || !sig) {
+		oc_error_destroy(err);
+		return add_task(r, task);
+	}
+	err = add_task(r, task);
+	if (!err)
+		err = walk_list(r, sig + r->l.thread_head, r->l.thread_node.offset,
+				false);
+	return err;
+}
+
+struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
+{
+	struct task_reader r = { .k = k, .max = max_tasks };
+	uint64_t init_task = oc_kernel_symbol_addr(k, "init_task");
+	uint64_t head, node, rq_idle = 0;
+	struct oc_error *err;
+	size_t steps = 0;
+
+	if (!init_task)
+		return oc_error_format(OC_ERR_LOOKUP, "no symbol init_task");
+	err = read_layout(k, &r.l);
+	if (err)
+		return err;
+	r.buf = malloc(r.l.size);
+	if (!r.buf)
+		return &oc_enomem;
+
+	/* every process, from init_task around the tasks list */
+	head = init_task + r.l.tasks.offset;
+	node = head;
+	do {
+		if (++steps > max_tasks) {
+			err = oc_error_format(OC_ERR_FORMAT,
+					      "task list does not end: corrupt?");
+			break;
+		}
+		err = add_threads(&r, node - r.l.tasks.offset);
+		if (err)
+			break;
+		err = oc_mem_read_u64(&k->mem, node, &node);
+		if (err)
+			break;
+	} while (node != head && node);
+	if (err) {
+		/* keep what was read; say the list is incomplete */
+		char buf[160];
+
+		oc_error_string(err, buf, sizeof(buf));
+		oc_kernel_warn(k, "task list incomplete: %s", buf);
+		if (err == &oc_enomem) {
+			free(r.buf);
+			free(r.seen.slots);
+			return err;
+		}
+		oc_error_destroy(err);
+	}
+
+	/* idle tasks (rq->idle) and whatever else is current on a CPU */
+	err = oc_kernel_offsetof(k, "struct rq", "idle", &rq_idle);
+	if (err) {
+		oc_error_destroy(err);
+		rq_idle = UINT64_MAX;
+	}
+	for (unsigned int i = 0; i < k->nr_cpus; i++) {
+		uint64_t rq = oc_kernel_percpu_addr(k, "runqueues", i), idle = 0;
+
+		if (rq && rq_idle != UINT64_MAX) {
+			err = oc_mem_read_u64(&k->mem, rq + rq_idle, &idle);
+			oc_error_destroy(err);
+			err = add_task(&r, idle);
+			if (err)
+				break;
+		}
+		err = add_task(&r, k->cpus[i].current);
+		if (err)
+			break;
+	}
+	free(r.buf);
+	free(r.seen.slots);
+	if (err)
+		return err;
+	if (r.bad)
+		oc_kernel_warn(k, "%u task_structs could not be read", r.bad);
+
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		struct oc_task *t = &k->tasks[i];
+
+		t->idle = t->pid == 0;
+		for (unsigned int c = 0; c < k->nr_cpus; c++) {
+			if (k->cpus[c].current == t->addr) {
+				t->running_on = (int)c;
+				k->cpus[c].task = t;
+			}
+		}
+	}
+	return NULL;
+}

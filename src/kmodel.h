@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Internal to the kernel model (src/kernel*.c): the reading steps. */
+#ifndef OC_KMODEL_H
+#define OC_KMODEL_H
+
+#include "kernel.h"
+
+void oc_kernel_warn(struct oc_kernel *k, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+struct oc_error *oc_kernel_offsetof(struct oc_kernel *k, const char *type,
+				    const char *member, uint64_t *ret);
+struct oc_error *oc_kernel_read_member(struct oc_kernel *k, uint64_t obj,
+				       const char *type, const char *member,
+				       uint64_t *ret);
+
+/* kernel_cpus.c: CPUs, per-CPU offsets, current tasks, stacks, registers */
+struct oc_error *oc_kmodel_read_cpus(struct oc_kernel *k);
+struct oc_error *oc_kmodel_read_stacks(struct oc_kernel *k);
+void oc_kmodel_read_regs(struct oc_kernel *k);
+/* kernel_tasks.c */
+struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks);
+/* kernel_modules.c */
+struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
+					size_t max_modules,
+					uint64_t max_orcs, uint64_t max_syms);
+/* kernel_nov.c: the dump-only path (no vmlinux) */
+struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k);
+struct oc_error *oc_kmodel_btf_from_memory(struct oc_kernel *k);
+struct oc_error *oc_kmodel_orc_from_memory(struct oc_kernel *k);
+
+#endif /* OC_KMODEL_H */
