@@ -1,0 +1,150 @@
+#!/bin/busybox sh
+# /init of the orccrash sample initramfs (busybox sh, PID 1 in the guest).
+# make-samples.sh boots it with "orccrash=<scenario>" on the kernel command
+# line; the scenario decides how the guest crashes. The host watches the serial
+# log for the ORCCRASH-* markers printed here and for the kernel's panic.
+#
+# Runs inside the guest only: nothing here touches the host.
+
+/bin/busybox mkdir -p /bin /sbin /usr/bin /usr/sbin /proc /sys /dev /tmp
+/bin/busybox --install -s
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+
+scenario=$(sed -n 's/.*orccrash=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
+say() { echo "ORCCRASH-$*" > /dev/ttyS0; }
+say "INIT scenario=$scenario kernel=$(uname -r)"
+
+# Modules in dependency order (listed by make-samples.sh). qemu_fw_cfg lets
+# the kernel publish its VMCOREINFO note to QEMU's -device vmcoreinfo, so QEMU
+# dumps carry it.
+while read -r m; do
+	[ -n "$m" ] && insmod "/lib/modules/$m" || say "INSMOD-FAILED $m"
+done < /lib/modules/order
+
+echo 8 > /proc/sys/kernel/printk
+echo 1 > /proc/sys/kernel/sysrq
+ip link set lo up 2>/dev/null
+
+# User tasks blocked in different syscalls, each with its own kernel stack
+# shape; "dd" keeps a CPU busy so sysrq-l / the crash NMI catch it running.
+blocked_tasks() {
+	sleep 10000 &				# nanosleep
+	mkfifo /tmp/fifo
+	cat /tmp/fifo > /dev/null &		# open() of a FIFO with no writer
+	nc -l -p 4242 > /dev/null 2>&1 &	# accept
+	sh -c 'sleep 10001; echo done' &	# the shell in wait4
+	sleep 10002 | cat > /dev/null &		# cat in pipe read
+}
+busy() {
+	dd if=/dev/zero of=/dev/null bs=4096 2>/dev/null &
+}
+
+orc_proc=/proc/orccrash_test
+case "$scenario" in
+process)
+	blocked_tasks
+	busy
+	sleep 2
+	say "SYSRQ-T"
+	echo t > /proc/sysrq-trigger
+	sleep 2
+	say "SYSRQ-L"
+	echo l > /proc/sysrq-trigger
+	sleep 2
+	say "CRASH"
+	echo c > /proc/sysrq-trigger
+	;;
+hardirq)
+	# The host sends Alt+SysRq+C to the emulated PS/2 keyboard: the i8042
+	# interrupt handler runs sysrq_handle_crash in hard-IRQ context. Both
+	# CPUs run dd so the interrupt lands on a busy task, not only on idle.
+	blocked_tasks
+	busy
+	busy
+	sleep 2
+	say "READY-SENDKEY"
+	;;
+kdump)
+	# Load this same kernel as the crash kernel; the panic then kexecs
+	# into it and its /init (scenario "capture") saves /proc/vmcore.
+	if ! kexec -p /boot/vmlinuz --initrd=/boot/capture.cpio \
+		--append="console=ttyS0,115200 orccrash=capture nr_cpus=1 irqpoll reset_devices panic=1 no_timer_check" \
+		> /dev/ttyS0 2>&1; then
+		say "KEXEC-FAILED"
+	fi
+	say "KEXEC-LOADED $(cat /sys/kernel/kexec_crash_loaded)"
+	blocked_tasks
+	busy
+	sleep 2
+	say "SYSRQ-T"
+	echo t > /proc/sysrq-trigger
+	sleep 2
+	say "CRASH"
+	echo c > /proc/sysrq-trigger
+	;;
+capture)
+	# In the crash kernel: compress the old kernel's memory with
+	# makedumpfile (-d 31: no zero, cache, user or free pages) in flattened
+	# form straight onto the raw virtio disk; the host reassembles it.
+	if [ -e /proc/vmcore ]; then
+		say "CAPTURE-START"
+		if makedumpfile -F -c -d 31 /proc/vmcore > /dev/vda 2> /tmp/mkd.err; then
+			sync
+			say "CAPTURE-DONE"
+		else
+			cat /tmp/mkd.err > /dev/ttyS0
+			say "CAPTURE-FAILED"
+		fi
+	else
+		say "CAPTURE-NO-VMCORE"
+	fi
+	sync
+	poweroff -f
+	;;
+mod-oops)
+	echo 1 > /proc/sys/kernel/panic_on_oops
+	busy
+	sleep 1
+	say "CRASH"
+	echo oops > $orc_proc
+	;;
+mod-timer)
+	busy
+	sleep 1
+	say "CRASH"
+	echo timer > $orc_proc
+	sleep 5
+	;;
+mod-overflow)
+	sleep 1
+	say "CRASH"
+	echo overflow > $orc_proc
+	;;
+mod-blocked)
+	echo blocked > $orc_proc
+	sh -c "echo block > $orc_proc" &	# a user task in D inside the module
+	blocked_tasks
+	busy
+	sleep 2
+	say "SYSRQ-W"
+	echo w > /proc/sysrq-trigger
+	sleep 1
+	say "SYSRQ-T"
+	echo t > /proc/sysrq-trigger
+	sleep 2
+	say "CRASH"
+	echo panic > $orc_proc
+	;;
+*)
+	say "UNKNOWN-SCENARIO"
+	;;
+esac
+sleep 30
+say "NO-CRASH"
+poweroff -f

@@ -1,0 +1,491 @@
+#!/bin/bash
+# make-samples.sh: real crash dumps of Debian's own kernels under QEMU.
+#
+# Picks the newest Debian cloud kernel of the 6.1 and 6.12 series, boots each
+# under qemu-system-x86_64 -accel tcg with a busybox initramfs, crashes it in
+# several ways (samples/README.md lists the scenarios) and saves:
+#   - QEMU dump-guest-memory: ELF (vmcore.elf) and kdump-compressed, which
+#     QEMU 7.2 writes in makedumpfile's flattened format (vmcore.flat), plus
+#     its makedumpfile -R reassembly (vmcore.kdump);
+#   - a real kdump: crashkernel= + kexec -p, makedumpfile -c -d 31 in the
+#     capture kernel (vmcore.kdump-real).
+# Next to each dump: serial.log, info, ref/ (the kernel's own traces parsed from
+# the serial log, crash and drgn output).
+#
+# Cache: ${ORCCRASH_CACHE:-$HOME/.cache/orccrash}/{debs,kernels,dumps}.
+# Idempotent: a dump directory appears only when complete, and a complete one
+# is never redone (delete it to redo it).
+#
+# Knobs (environment):
+#   ORCCRASH_CACHE       cache root
+#   ORCCRASH_RELEASES    space-separated kernel releases instead of the newest
+#                        6.1 and 6.12 (e.g. "6.1.0-57-cloud-amd64")
+#   ORCCRASH_SCENARIOS   space-separated subset of the scenarios
+#   ORCCRASH_NO_APT=1    never call apt-get (use only what is cached)
+#   ORCCRASH_NO_TOOLS=1  skip the crash/drgn reference runs
+set -euo pipefail
+
+SAMPLES=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+CACHE=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+DEBS=$CACHE/debs
+ALL_SCENARIOS="process hardirq kdump mod-oops mod-timer mod-overflow mod-blocked"
+SCENARIOS=${ORCCRASH_SCENARIOS:-$ALL_SCENARIOS}
+# drgn is a module of Debian's python3, not of any other python on PATH.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+log() { printf '[make-samples %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# --- host packages -----------------------------------------------------------
+
+APT_UPDATED=
+apt_update() {
+	[ -n "$APT_UPDATED" ] && return 0
+	[ "${ORCCRASH_NO_APT:-}" = 1 ] && return 1
+	log "apt-get update"
+	apt-get update -qq >&2 || return 1
+	APT_UPDATED=1
+}
+
+# Debian package -> the command we check for first (cheap on a ready machine).
+HOST_PKGS="qemu-system-x86:qemu-system-x86_64 busybox-static:- cpio:cpio
+kexec-tools:kexec libxenmisc4.17:- makedumpfile:makedumpfile crash:crash
+python3-drgn:- python3:/usr/bin/python3 gcc:gcc gcc-12:gcc-12 make:make
+dwarves:pahole kmod:modinfo xz-utils:xz file:file binutils:strings
+bc:bc flex:flex bison:bison libelf-dev:- libssl-dev:-"
+
+ensure_host_packages() {
+	local missing=() entry pkg
+	for entry in $HOST_PKGS; do
+		pkg=${entry%%:*}
+		if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
+			grep -q 'ok installed'; then
+			missing+=("$pkg")
+		fi
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "${ORCCRASH_NO_APT:-}" = 1 ] && die "missing packages: ${missing[*]}"
+	log "installing: ${missing[*]}"
+	apt_update || true
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >&2
+}
+
+# --- kernels -----------------------------------------------------------------
+
+# Newest release of a series among the -unsigned images apt knows, e.g.
+# "6.1.0-57-cloud-amd64"; falls back to the newest one already in $DEBS.
+newest_release() {
+	local re=$1 found=
+	if [ "${ORCCRASH_NO_APT:-}" != 1 ]; then
+		found=$(apt-cache search --names-only "^linux-image-${re}-cloud-amd64-unsigned\$" 2>/dev/null |
+			awk '{print $1}' | sed 's/^linux-image-//; s/-unsigned$//' | sort -V | tail -n1)
+		if [ -z "$found" ] && apt_update; then
+			found=$(apt-cache search --names-only "^linux-image-${re}-cloud-amd64-unsigned\$" |
+				awk '{print $1}' | sed 's/^linux-image-//; s/-unsigned$//' | sort -V | tail -n1)
+		fi
+	fi
+	if [ -z "$found" ]; then
+		found=$(ls "$DEBS" 2>/dev/null | sed -n 's/^linux-image-\(.*-cloud-amd64\)-unsigned_.*\.deb$/\1/p' |
+			grep -E "^${re}-cloud-amd64\$" | sort -V | tail -n1) || true
+	fi
+	[ -n "$found" ] || die "no kernel matching $re"
+	echo "$found"
+}
+
+# Path of the cached .deb of a package, downloading it if needed.
+deb_of() {
+	local pkg=$1 f
+	f=$(ls "$DEBS/${pkg}"_*.deb 2>/dev/null | sort -V | tail -n1) || true
+	if [ -z "$f" ]; then
+		[ "${ORCCRASH_NO_APT:-}" = 1 ] && die "$pkg not in $DEBS"
+		log "apt-get download $pkg"
+		mkdir -p "$DEBS"
+		(cd "$DEBS" && apt-get download -q "$pkg" >&2 2>/dev/null) ||
+			{ apt_update && (cd "$DEBS" && apt-get download -q "$pkg" >&2); } ||
+			die "cannot download $pkg"
+		f=$(ls "$DEBS/${pkg}"_*.deb | sort -V | tail -n1)
+	fi
+	echo "$f"
+}
+
+# The linux-headers-<abi>-common and linux-kbuild-<ver> packages that
+# linux-headers-<release> depends on, read from the .deb itself.
+header_deps() {
+	dpkg-deb -f "$1" Depends | tr ',' '\n' | sed 's/^ *//; s/ .*//' |
+		grep -E '^linux-(headers-.*-common|kbuild-)'
+}
+
+# Module file names (basename without .ko) and their dependencies, resolved
+# recursively and printed deepest first.
+module_order() {
+	local dir=$1; shift
+	local -A seen=()
+	local out=()
+	visit() {
+		local name=$1 f dep
+		[ -n "${seen[$name]:-}" ] && return 0
+		seen[$name]=1
+		f=$dir/$name.ko
+		[ -f "$f" ] || die "module $name not found in $dir"
+		for dep in $(modinfo -F depends "$f" | tr ',' ' '); do
+			visit "$dep"
+		done
+		out+=("$name.ko")
+	}
+	local m
+	for m in "$@"; do visit "$m"; done
+	printf '%s\n' "${out[@]}"
+}
+
+prepare_kernel() {
+	local rel=$1 kdir=$CACHE/kernels/$1
+	local img dbg hdr tmp pkg d
+	if [ -f "$kdir/.complete" ]; then
+		build_module "$rel"
+		return 0
+	fi
+	log "$rel: preparing kernel"
+	img=$(deb_of "linux-image-$rel-unsigned")
+	dbg=$(deb_of "linux-image-$rel-dbg")
+	hdr=$(deb_of "linux-headers-$rel")
+	local extra=()
+	for pkg in $(header_deps "$hdr"); do extra+=("$(deb_of "$pkg")"); done
+
+	tmp=$kdir.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp/x" "$tmp/modules"
+	# Only the few modules the guest loads: qemu_fw_cfg (VMCOREINFO for
+	# -device vmcoreinfo) and virtio_blk with its virtio stack (kdump disk).
+	dpkg-deb --fsys-tarfile "$img" | tar -x -C "$tmp/x" --wildcards \
+		'./boot/vmlinuz-*' './boot/System.map-*' './boot/config-*' \
+		"./lib/modules/$rel/kernel/drivers/firmware/qemu_fw_cfg.ko*" \
+		"./lib/modules/$rel/kernel/drivers/virtio/*" \
+		"./lib/modules/$rel/kernel/drivers/block/virtio_blk.ko*"
+	mv "$tmp/x/boot/vmlinuz-$rel" "$tmp/vmlinuz"
+	mv "$tmp/x/boot/System.map-$rel" "$tmp/System.map"
+	mv "$tmp/x/boot/config-$rel" "$tmp/config"
+	find "$tmp/x/lib/modules" -name '*.ko*' -exec mv -t "$tmp/modules" {} +
+	for d in "$tmp"/modules/*.ko.xz; do [ -e "$d" ] && xz -d "$d"; done
+	for d in "$tmp"/modules/*.ko.zst; do [ -e "$d" ] && zstd -q -d --rm "$d"; done
+	rm -rf "$tmp/x"
+
+	log "$rel: extracting vmlinux from $(basename "$dbg")"
+	dpkg-deb --fsys-tarfile "$dbg" |
+		tar -xO "./usr/lib/debug/boot/vmlinux-$rel" > "$tmp/vmlinux"
+
+	mkdir -p "$tmp/headers"
+	for d in "$hdr" "${extra[@]}"; do dpkg-deb -x "$d" "$tmp/headers"; done
+	# The headers' Makefile includes the -common tree by absolute path under
+	# /usr/src: point it at our extracted copy (the final location).
+	local mk=$tmp/headers/usr/src/linux-headers-$rel/Makefile
+	sed -i "s|include /usr/src/|include $kdir/headers/usr/src/|" "$mk"
+
+	{
+		for d in "$img" "$dbg" "$hdr" "${extra[@]}"; do
+			echo "$(dpkg-deb -f "$d" Package) $(dpkg-deb -f "$d" Version)"
+		done
+	} > "$tmp/package.txt"
+	touch "$tmp/.complete"
+	rm -rf "$kdir"
+	mv "$tmp" "$kdir"
+	build_module "$rel"
+}
+
+# samples/module/orccrash_test.ko against the release's own headers, so its
+# vermagic and modversions match. Rebuilt when the sources change.
+build_module() {
+	local rel=$1 kdir=$CACHE/kernels/$1 sum b
+	sum=$(cat "$SAMPLES/module/orccrash_test.c" "$SAMPLES/module/Kbuild" | sha256sum | cut -c1-16)
+	if [ -f "$kdir/modules/orccrash_test.ko" ] &&
+		[ "$(cat "$kdir/modules/.orccrash_test.sum" 2>/dev/null)" = "$sum" ]; then
+		return 0
+	fi
+	log "$rel: building orccrash_test.ko"
+	b=$kdir/module-build
+	rm -rf "$b"
+	mkdir -p "$b"
+	cp "$SAMPLES/module/orccrash_test.c" "$SAMPLES/module/Kbuild" "$b/"
+	make -s -C "$kdir/headers/usr/src/linux-headers-$rel" M="$b" modules >&2 ||
+		die "$rel: module build failed"
+	modinfo -F vermagic "$b/orccrash_test.ko" | grep -q "^$rel " ||
+		die "$rel: orccrash_test.ko vermagic mismatch"
+	cp "$b/orccrash_test.ko" "$kdir/modules/"
+	echo "$sum" > "$kdir/modules/.orccrash_test.sum"
+	rm -f "$kdir/initramfs.cpio"	# holds the old module
+}
+
+# Copy an executable and the shared libraries ldd lists into a root.
+copy_exe() {
+	local root=$1 exe=$2 lib
+	install -D -m 755 "$exe" "$root$exe"
+	for lib in $(ldd "$exe" | grep -o '/[^ ]*'); do
+		[ -e "$root$lib" ] || install -D -m 755 "$(readlink -f "$lib")" "$root$lib"
+	done
+}
+
+# initramfs.cpio: busybox, /init, modules, kexec, makedumpfile, and (for
+# kdump) the kernel plus capture.cpio, the same minus those two. Left
+# uncompressed: the guest kernel unpacks it faster under TCG.
+make_initramfs() {
+	local rel=$1 kdir=$CACHE/kernels/$1 root m
+	local want=$kdir/initramfs.cpio
+	if [ -f "$want" ] && [ "$want" -nt "$SAMPLES/guest-init.sh" ]; then
+		return 0
+	fi
+	log "$rel: building initramfs"
+	root=$(mktemp -d "$CACHE/tmp.initramfs.XXXXXX")
+	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,boot,lib/modules}
+	cp /bin/busybox "$root/bin/busybox"
+	install -m 755 "$SAMPLES/guest-init.sh" "$root/init"
+	cp "$kdir"/modules/*.ko "$root/lib/modules/"
+	module_order "$kdir/modules" qemu_fw_cfg virtio_pci virtio_blk > "$root/lib/modules/order"
+	copy_exe "$root" "$(command -v makedumpfile)"
+	copy_exe "$root" "$(command -v kexec)"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$kdir/capture.cpio"
+	cp "$kdir/capture.cpio" "$root/boot/capture.cpio"
+	cp "$kdir/vmlinuz" "$root/boot/vmlinuz"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$want.tmp"
+	mv "$want.tmp" "$want"
+	rm -rf "$root"
+}
+
+# --- one dump ----------------------------------------------------------------
+
+# Wait until serial.log matches a regex, QEMU exits, or time runs out.
+wait_serial() {
+	local file=$1 re=$2 secs=$3 pid=$4 i
+	for ((i = 0; i < secs * 2; i++)); do
+		grep -qE "$re" "$file" 2>/dev/null && return 0
+		kill -0 "$pid" 2>/dev/null || { grep -qE "$re" "$file" 2>/dev/null; return; }
+		sleep 0.5
+	done
+	return 1
+}
+
+scenario_kaslr() {
+	case $1 in
+	hardirq | kdump | mod-timer | mod-blocked) echo on ;;
+	*) echo off ;;
+	esac
+}
+
+make_dump() {
+	local rel=$1 sc=$2 kdir=$CACHE/kernels/$1
+	local final=$CACHE/dumps/$rel/$sc d
+	[ -f "$final/info" ] && return 0
+	log "$rel: scenario $sc"
+	d=$CACHE/dumps/$rel/.$sc.tmp
+	rm -rf "$d"
+	mkdir -p "$d/ref"
+	local kaslr mem append capture
+	kaslr=$(scenario_kaslr "$sc")
+	mem=256M
+	append="console=ttyS0,115200 orccrash=$sc panic=0 sysrq_always_enabled no_timer_check"
+	capture=qemu
+	[ "$kaslr" = off ] && append+=" nokaslr"
+	local qemu=(qemu-system-x86_64 -accel tcg -smp 2 -nographic -no-reboot
+		-kernel "$kdir/vmlinuz" -initrd "$kdir/initramfs.cpio"
+		-device vmcoreinfo -serial "file:$d/serial.log"
+		-monitor none -qmp "unix:$d/qmp.sock,server=on,wait=off")
+	if [ "$sc" = kdump ]; then
+		mem=512M
+		capture=kdump
+		append+=" crashkernel=192M"
+		truncate -s 256M "$d/disk.raw"
+		qemu+=(-drive "file=$d/disk.raw,format=raw,if=virtio")
+	fi
+	qemu+=(-m "$mem" -append "$append")
+
+	timeout 600 "${qemu[@]}" < /dev/null > "$d/qemu.out" 2>&1 &
+	local qpid=$!
+	local ok=1
+	if [ "$sc" = hardirq ]; then
+		if wait_serial "$d/serial.log" 'ORCCRASH-READY-SENDKEY' 240 $qpid; then
+			sleep 1
+			"$PY" "$SAMPLES/qmp.py" "$d/qmp.sock" \
+				'human-monitor-command {"command-line": "sendkey alt-sysrq-c"}' >&2 || ok=0
+		else
+			ok=0
+		fi
+	fi
+	if [ "$sc" = kdump ]; then
+		# The capture kernel powers the VM off when done.
+		wait_serial "$d/serial.log" 'ORCCRASH-CAPTURE-(DONE|FAILED|NO-VMCORE)' 480 $qpid || ok=0
+		wait $qpid || true
+		grep -q 'ORCCRASH-CAPTURE-DONE' "$d/serial.log" || ok=0
+		if [ $ok = 1 ]; then
+			makedumpfile -R "$d/vmcore.kdump-real" < "$d/disk.raw" > "$d/makedumpfile-R.log" 2>&1 || ok=0
+		fi
+		rm -f "$d/disk.raw"
+	else
+		if [ $ok = 1 ] && wait_serial "$d/serial.log" 'end Kernel panic' 300 $qpid; then
+			sleep 1
+			"$PY" "$SAMPLES/qmp.py" "$d/qmp.sock" \
+				'stop' \
+				"dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.elf\"}" \
+				"dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.flat\", \"format\": \"kdump-zlib\"}" \
+				'quit' >&2 || ok=0
+		else
+			ok=0
+		fi
+		wait $qpid || true
+		if [ $ok = 1 ]; then
+			makedumpfile -R "$d/vmcore.kdump" < "$d/vmcore.flat" > "$d/makedumpfile-R.log" 2>&1 || ok=0
+		fi
+	fi
+	kill $qpid 2>/dev/null || true
+	wait $qpid 2>/dev/null || true
+	rm -f "$d/qmp.sock"
+	if [ $ok != 1 ]; then
+		log "$rel: scenario $sc FAILED; serial log tail:"
+		tail -n 15 "$d/serial.log" >&2 || true
+		rm -rf "$CACHE/dumps/$rel/.$sc.failed"
+		mv "$d" "$CACHE/dumps/$rel/.$sc.failed"
+		return 1
+	fi
+
+	local f main
+	for f in vmcore.elf vmcore.kdump vmcore.kdump-real; do
+		[ -f "$d/$f" ] && { main=$f; break; }
+	done
+	"$PY" "$SAMPLES/parse-serial.py" "$d/serial.log" > "$d/ref/kernel.txt"
+	reference_tools "$d" "$kdir/vmlinux" "$main"
+	{
+		echo "release=$rel"
+		echo "scenario=$sc"
+		echo "kaslr=$kaslr"
+		echo "capture=$capture"
+		echo "vmlinux=$kdir/vmlinux"
+		echo "memory=$mem"
+		echo "vmcoreinfo=$(grep -a -c -m1 'OSRELEASE=' "$d/$main" >/dev/null && echo yes || echo no)"
+		for f in vmcore.elf vmcore.flat vmcore.kdump vmcore.kdump-real; do
+			[ -f "$d/$f" ] && echo "file.$f=$(file -b "$d/$f" | cut -c1-100)"
+		done
+		echo "qemu=${qemu[*]}"
+	} > "$d/info.tmp"
+	mv "$d/info.tmp" "$d/info"
+	rm -rf "$final"
+	mv "$d" "$final"
+}
+
+# crash and drgn output for the ref/ directory. Failures are recorded in the
+# file: they are facts about those tools, not errors of this script.
+reference_tools() {
+	local d=$1 vmlinux=$2 core=$d/$3
+	if [ "${ORCCRASH_NO_TOOLS:-}" = 1 ]; then
+		return 0
+	fi
+	local what cmds
+	for what in ps bt-a foreach-bt; do
+		case $what in
+		ps) cmds='ps' ;;
+		bt-a) cmds='bt -a' ;;
+		foreach-bt) cmds='foreach bt' ;;
+		esac
+		printf '%s\nquit\n' "$cmds" > "$d/ref/crash-$what.cmd"
+		{
+			echo "# crash -s -i crash-$what.cmd $vmlinux $(basename "$core")"
+			echo "# $(crash --version 2>/dev/null | head -n1 | tr -s ' \n' ' ')"
+			local rc=0
+			timeout 120 crash -s -i "$d/ref/crash-$what.cmd" "$vmlinux" "$core" \
+				< /dev/null 2>&1 || rc=$?
+			echo "# exit status $rc"
+		} > "$d/ref/crash-$what.txt"
+		rm -f "$d/ref/crash-$what.cmd"
+	done
+	{
+		echo "# drgn $("$PY" -c 'import drgn; print(drgn.__version__)' 2>&1 | tail -n1) on $(basename "$core")"
+		local rc=0
+		timeout 180 "$PY" "$SAMPLES/drgn-ref.py" "$vmlinux" "$core" 2>&1 || rc=$?
+		echo "# exit status $rc"
+	} > "$d/ref/drgn.txt"
+}
+
+# --- default committed sample ------------------------------------------------
+
+# samples/default/vmcore: the 6.1 real kdump (makedumpfile -c -d 31), only if
+# it is at most 25 MB. Refreshed only when absent.
+default_sample() {
+	local rel=$1 src=$CACHE/dumps/$1/kdump/vmcore.kdump-real
+	local dst=$SAMPLES/default
+	[ -f "$src" ] || return 0
+	if [ -f "$dst/vmcore" ] && grep -q "^release=$rel\$" "$dst/README" 2>/dev/null; then
+		return 0
+	fi
+	local size
+	size=$(stat -c %s "$src")
+	if [ "$size" -gt $((25 * 1024 * 1024)) ]; then
+		log "default sample: $src is $size bytes (> 25 MB), not copied"
+		return 0
+	fi
+	mkdir -p "$dst"
+	cp "$src" "$dst/vmcore"
+	{
+		echo "orccrash default sample: a real kdump (makedumpfile -c -d 31 in the"
+		echo "capture kernel after kexec -p; other CPUs stopped by the crash NMI)"
+		echo "of Debian's cloud kernel, scenario 'kdump' of samples/make-samples.sh:"
+		echo "user tasks blocked in syscalls, dd busy on a CPU, then echo c >"
+		echo "/proc/sysrq-trigger. KASLR on."
+		echo
+		echo "release=$rel"
+		sed 's/^/package=/' "$CACHE/kernels/$rel/package.txt"
+		echo "sha256=$(sha256sum "$dst/vmcore" | cut -d' ' -f1)"
+		echo
+		echo "The vmlinux is not committed: it is in the -dbg package above, at"
+		echo "usr/lib/debug/boot/vmlinux-$rel (make samples extracts it to"
+		echo "\$ORCCRASH_CACHE/kernels/$rel/vmlinux). The kernel's own traces of"
+		echo "this crash (parsed from the serial console) are in kernel.txt."
+	} > "$dst/README"
+	cp "$CACHE/dumps/$rel/kdump/ref/kernel.txt" "$dst/kernel.txt"
+	log "default sample: $dst/vmcore ($size bytes) from $rel"
+}
+
+write_index() {
+	local idx=$CACHE/dumps/index.tsv rel sc d f fmt
+	: > "$idx.tmp"
+	for d in "$CACHE"/dumps/*/*/; do
+		d=${d%/}
+		[ -f "$d/info" ] || continue
+		rel=$(sed -n 's/^release=//p' "$d/info")
+		sc=$(sed -n 's/^scenario=//p' "$d/info")
+		local vmlinux kaslr
+		vmlinux=$(sed -n 's/^vmlinux=//p' "$d/info")
+		kaslr=$(sed -n 's/^kaslr=//p' "$d/info")
+		for f in vmcore.elf vmcore.flat vmcore.kdump vmcore.kdump-real; do
+			[ -f "$d/$f" ] || continue
+			fmt=${f#vmcore.}
+			printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$rel" "$sc" "$fmt" "$d/$f" "$vmlinux" "$kaslr" >> "$idx.tmp"
+		done
+	done
+	mv "$idx.tmp" "$idx"
+}
+
+main() {
+	mkdir -p "$CACHE" "$DEBS" "$CACHE/kernels" "$CACHE/dumps"
+	ensure_host_packages
+	local releases=${ORCCRASH_RELEASES:-}
+	if [ -z "$releases" ]; then
+		releases="$(newest_release '6\.1\.0-[0-9]+') $(newest_release '6\.12\.[0-9]+[^-]*')"
+	fi
+	log "kernels: $releases"
+	local rel sc failed=0
+	for rel in $releases; do
+		prepare_kernel "$rel"
+		make_initramfs "$rel"
+	done
+	for sc in $SCENARIOS; do
+		for rel in $releases; do
+			make_dump "$rel" "$sc" || failed=$((failed + 1))
+		done
+	done
+	write_index
+	for rel in $releases; do
+		case $rel in 6.1.*) default_sample "$rel" ;; esac
+	done
+	log "done: $(wc -l < "$CACHE/dumps/index.tsv") vmcore files in $CACHE/dumps/index.tsv, $failed failed scenario(s)"
+	[ $failed = 0 ]
+}
+
+main "$@"

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * orccrash_test: crashes the kernel on purpose, in ways whose stacks the
+ * orccrash unwinder must handle, so samples/make-samples.sh can dump them.
+ *
+ * Write one word to /proc/orccrash_test:
+ *   oops      NULL dereference in module code (process context, syscall
+ *             stack); panics when panic_on_oops=1.
+ *   timer     panic() from a timer callback: softirq, normally on the IRQ
+ *             stack (irq_exit -> do_softirq_own_stack).
+ *   overflow  unbounded recursion until the guard page below the (vmap'ed)
+ *             task stack is hit: #PF cannot push its frame, so the CPU
+ *             raises #DF, which runs on its own IST stack and panics
+ *             ("kernel stack overflow (double-fault)").
+ *   blocked   start kthreads that stay in D state in different waits inside
+ *             this module (mutex, wait_event, msleep, completion); returns.
+ *   block     the writing task itself blocks in mutex_lock (D state) on the
+ *             mutex held by a kthread: a user task with module frames above
+ *             the syscall entry.
+ *   panic     panic() from process context.
+ *
+ * Every function is noinline and does some work after its call so that it
+ * keeps its own frame (no tail calls): the traces stay readable.
+ */
+#include <linux/module.h>
+#include <linux/kernel.h>
+#include <linux/proc_fs.h>
+#include <linux/uaccess.h>
+#include <linux/timer.h>
+#include <linux/kthread.h>
+#include <linux/mutex.h>
+#include <linux/wait.h>
+#include <linux/delay.h>
+#include <linux/completion.h>
+#include <linux/string.h>
+#include <linux/sched.h>
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("orccrash test crashes");
+
+static DEFINE_MUTEX(orccrash_mutex);
+static DECLARE_WAIT_QUEUE_HEAD(orccrash_wq);
+static DECLARE_COMPLETION(orccrash_done);
+static DECLARE_COMPLETION(orccrash_mutex_held);
+static int orccrash_never;	/* wait_event condition that never comes true */
+static volatile int orccrash_depth_limit = 1 << 30;
+static struct timer_list orccrash_timer;
+
+/* --- oops --- */
+
+static noinline int orccrash_oops_deref(int *p)
+{
+	int v = READ_ONCE(*p);	/* p is NULL: page fault, oops */
+
+	pr_info("orccrash: read %d\n", v);
+	return v + 1;
+}
+
+static noinline int orccrash_oops(void)
+{
+	int r = orccrash_oops_deref(NULL);
+
+	pr_info("orccrash: survived the oops?\n");
+	return r;
+}
+
+/* --- timer --- */
+
+static noinline void orccrash_timer_panic(unsigned long in_irq)
+{
+	panic("orccrash: panic in timer callback (in_serving_softirq=%lu)",
+	      in_irq);
+}
+
+static void orccrash_timer_fn(struct timer_list *t)
+{
+	orccrash_timer_panic(in_serving_softirq() ? 1 : 0);
+	pr_info("orccrash: timer returned\n");
+}
+
+/* --- overflow --- */
+
+static noinline int orccrash_recurse(int depth)
+{
+	volatile char buf[200];
+	int r;
+
+	buf[0] = (char)depth;
+	if (depth >= orccrash_depth_limit)
+		return depth;
+	r = orccrash_recurse(depth + 1);
+	return r + buf[0];
+}
+
+/* --- blocked --- */
+
+static noinline void orccrash_hold_mutex(void)
+{
+	mutex_lock(&orccrash_mutex);
+	complete(&orccrash_mutex_held);
+	for (;;)
+		msleep(60000);	/* D state in msleep, mutex held */
+}
+
+static int orccrash_kthread_holder(void *arg)
+{
+	orccrash_hold_mutex();
+	return 0;
+}
+
+static noinline void orccrash_lock_mutex(void)
+{
+	mutex_lock(&orccrash_mutex);	/* D state in mutex_lock */
+	mutex_unlock(&orccrash_mutex);
+}
+
+static int orccrash_kthread_mutex(void *arg)
+{
+	orccrash_lock_mutex();
+	return 0;
+}
+
+static noinline void orccrash_wait_event(void)
+{
+	wait_event(orccrash_wq, READ_ONCE(orccrash_never));	/* D state */
+}
+
+static int orccrash_kthread_wait(void *arg)
+{
+	orccrash_wait_event();
+	return 0;
+}
+
+static noinline void orccrash_wait_completion(void)
+{
+	wait_for_completion(&orccrash_done);	/* D state */
+}
+
+static int orccrash_kthread_completion(void *arg)
+{
+	orccrash_wait_completion();
+	return 0;
+}
+
+static int orccrash_start_blocked(void)
+{
+	static bool started;
+	struct task_struct *t;
+
+	if (started)
+		return 0;
+	started = true;
+	t = kthread_run(orccrash_kthread_holder, NULL, "orccrash_holder");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	wait_for_completion(&orccrash_mutex_held);
+	t = kthread_run(orccrash_kthread_mutex, NULL, "orccrash_mutex");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	t = kthread_run(orccrash_kthread_wait, NULL, "orccrash_wait");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	t = kthread_run(orccrash_kthread_completion, NULL, "orccrash_compl");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	return 0;
+}
+
+/* --- panic --- */
+
+static noinline void orccrash_panic(void)
+{
+	panic("orccrash: panic requested");
+}
+
+/* --- /proc/orccrash_test --- */
+
+static ssize_t orccrash_write(struct file *file, const char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	char cmd[16];
+	size_t n = min(len, sizeof(cmd) - 1);
+	int r = 0;
+
+	if (copy_from_user(cmd, ubuf, n))
+		return -EFAULT;
+	cmd[n] = '\0';
+	strim(cmd);
+	pr_info("orccrash: command '%s' from pid %d (%s)\n", cmd,
+		task_pid_nr(current), current->comm);
+
+	if (!strcmp(cmd, "oops")) {
+		r = orccrash_oops();
+	} else if (!strcmp(cmd, "timer")) {
+		mod_timer(&orccrash_timer, jiffies + 1);
+	} else if (!strcmp(cmd, "overflow")) {
+		r = orccrash_recurse(0);
+	} else if (!strcmp(cmd, "blocked")) {
+		r = orccrash_start_blocked();
+	} else if (!strcmp(cmd, "block")) {
+		orccrash_lock_mutex();
+	} else if (!strcmp(cmd, "panic")) {
+		orccrash_panic();
+	} else {
+		return -EINVAL;
+	}
+	return r < 0 ? r : len;
+}
+
+static const struct proc_ops orccrash_proc_ops = {
+	.proc_write = orccrash_write,
+};
+
+static int __init orccrash_init(void)
+{
+	timer_setup(&orccrash_timer, orccrash_timer_fn, 0);
+	if (!proc_create("orccrash_test", 0200, NULL, &orccrash_proc_ops))
+		return -ENOMEM;
+	pr_info("orccrash: loaded\n");
+	return 0;
+}
+
+static void __exit orccrash_exit(void)
+{
+	remove_proc_entry("orccrash_test", NULL);
+	del_timer_sync(&orccrash_timer);
+}
+
+module_init(orccrash_init);
+module_exit(orccrash_exit);
