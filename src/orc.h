@@ -20,6 +20,7 @@ enum oc_orc_version {
 	OC_ORC_V_4_18,	/* + end:1 */
 	OC_ORC_V_6_3,	/* + signal:1 */
 	OC_ORC_V_6_4,	/* type:3 (UNDEFINED, END_OF_STACK, ...), .orc_header */
+	OC_ORC_V_6_4_AX, /* 6.4 numbering + ORC_REG_AX 10 (96f3b16a9de5) */
 	OC_ORC_V_7_1,	/* renumbered registers, AX */
 };
 
@@ -48,6 +49,14 @@ enum oc_orc_type {
 	OC_ORC_TYPE_REGS_PARTIAL,	/* REGS_IRET before 5.x */
 };
 
+/*
+ * One entry, whatever the format.  Before 6.4 an entry with sp_reg
+ * UNDEFINED was the end marker (4.14: always; 4.18-6.3: when `end` is
+ * set, else an undefined "weak" entry); it is normalised here to type
+ * END_OF_STACK or UNDEFINED so that the walker has one rule.  Before 6.3
+ * `signal` is derived the way the kernel derived it: REGS and
+ * REGS_PARTIAL frames are signal frames.
+ */
 struct oc_orc_entry {
 	int16_t sp_offset;
 	int16_t bp_offset;
@@ -57,6 +66,8 @@ struct oc_orc_entry {
 	bool signal;		/* ip after this frame is exact, not ret-1 */
 	bool end;		/* pre-6.4 end bit, kept for orc-dump */
 	uint8_t raw_type;	/* the on-disk type, kept for orc-dump */
+	uint8_t raw_sp_reg;	/* the on-disk register numbers, for orc-dump */
+	uint8_t raw_bp_reg;
 };
 
 struct oc_orc_table {
@@ -68,7 +79,13 @@ struct oc_orc_table {
 	uint32_t *lookup;
 	size_t lookup_blocks;
 	uint64_t lookup_start;
+	/* the text range the index covers (the kernel's _stext.._etext);
+	 * by default the table's own [first ip, last ip] */
+	uint64_t lookup_stop;
+	bool lookup_range_set;
 };
+
+enum { OC_ORC_LOOKUP_BLOCK_SIZE = 256 };	/* the kernel's LOOKUP_BLOCK_SIZE */
 
 const char *oc_orc_version_name(enum oc_orc_version v);
 
@@ -90,6 +107,21 @@ struct oc_error *oc_orc_table_parse(struct oc_orc_table *tab,
 				    size_t orc_len);
 /* Add @delta to every ip (KASLR); rebuilds the lookup index. */
 void oc_orc_table_relocate(struct oc_orc_table *tab, uint64_t delta);
+/*
+ * Cover [start, stop) with the direct index, like the kernel's
+ * LOOKUP_START_IP/LOOKUP_STOP_IP (_stext/_etext).  Addresses outside fall
+ * back to a binary search over the whole table; results are the same.
+ * Optional (relocated together with the table).
+ */
+struct oc_error *oc_orc_table_set_lookup_range(struct oc_orc_table *tab,
+					       uint64_t start, uint64_t stop);
+
+/* Decode one raw 6-byte entry of @version into the normalised form. */
+void oc_orc_entry_decode(enum oc_orc_version version, const void *raw,
+			 struct oc_orc_entry *ret);
+/* The kernel's sort rule: "weak" section terminators sort first. */
+bool oc_orc_entry_is_weak(enum oc_orc_version version,
+			  const struct oc_orc_entry *e);
 
 /*
  * The entry covering @ip: the rightmost one at or below @ip.  Returns
@@ -106,5 +138,24 @@ bool oc_orc_table_find(const struct oc_orc_table *tab, uint64_t ip,
 struct oc_error *oc_orc_detect_version(const void *orc_header,
 				       size_t header_len, const char *release,
 				       enum oc_orc_version *ret);
+
+/*
+ * Kernel semantics that are not in the table format, by release
+ * ("6.1.0-57-cloud-amd64"); an unparsable release answers for the
+ * newest kernels.
+ *
+ * Since 5.12 (commit "x86/unwind/orc: Change REG_SP_INDIRECT")
+ * SP_INDIRECT means *(sp) + off; before, *(sp + off).
+ */
+bool oc_orc_sp_indirect_deref_first(const char *release);
+/*
+ * Since 6.1 unwind_next_frame() falls back to a frame-pointer guess
+ * (orc_fp_entry: prev sp = bp + 16, bp at prev sp - 16) when an ip has no
+ * ORC entry, marking the unwind unreliable, instead of stopping (the
+ * static orc_fp_entry is in Debian's 6.1 vmlinux).
+ */
+bool oc_orc_has_fp_fallback(const char *release);
+/* Parse "X.Y[.Z]..." into X*65536 + Y*256 + Z; false if unparsable. */
+bool oc_orc_release_code(const char *release, unsigned int *ret);
 
 #endif /* OC_ORC_H */

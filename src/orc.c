@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Searching a normalised ORC table the way the kernel's orc_find() does
+ * (arch/x86/kernel/unwind_orc.c): a direct index of LOOKUP_BLOCK_SIZE
+ * blocks over the text range (orc_lookup[], filled by unwind_init()),
+ * then a binary search for the rightmost entry at or below the ip inside
+ * the block's small range.  Outside the indexed range (the kernel's
+ * .init.text and module path) a binary search over the whole table.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "orc.h"
+
+/* Direct index larger than this (in blocks) is not built: hostile ranges. */
+static const uint64_t max_lookup_blocks = 1u << 24;
+
+void oc_orc_table_init(struct oc_orc_table *tab)
+{
+	memset(tab, 0, sizeof(*tab));
+}
+
+void oc_orc_table_deinit(struct oc_orc_table *tab)
+{
+	free(tab->ips);
+	free(tab->entries);
+	free(tab->lookup);
+	oc_orc_table_init(tab);
+}
+
+/*
+ * __orc_find(): the rightmost entry in [first, last] whose ip <= @ip;
+ * @first itself when none is (the kernel's "found = first").
+ */
+static size_t orc_find_range(const uint64_t *ips, size_t first, size_t last,
+			     uint64_t ip)
+{
+	size_t found = first;
+
+	while (first <= last) {
+		size_t mid = first + (last - first) / 2;
+
+		if (ips[mid] <= ip) {
+			found = mid;
+			first = mid + 1;
+		} else {
+			if (!mid)
+				break;
+			last = mid - 1;
+		}
+	}
+	return found;
+}
+
+/* Also used by formats/orc.c after parsing. */
+struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab);
+
+struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
+{
+	uint64_t start, stop, blocks;
+
+	free(tab->lookup);
+	tab->lookup = NULL;
+	tab->lookup_blocks = 0;
+	if (!tab->nr)
+		return NULL;
+	if (tab->lookup_range_set) {
+		start = tab->lookup_start;
+		stop = tab->lookup_stop;
+	} else {
+		start = tab->ips[0] & ~(uint64_t)(OC_ORC_LOOKUP_BLOCK_SIZE - 1);
+		stop = tab->ips[tab->nr - 1] + 1;
+		if (!stop)
+			stop = tab->ips[tab->nr - 1];
+	}
+	tab->lookup_start = start;
+	tab->lookup_stop = stop;
+	if (stop <= start)
+		return NULL;
+	/* the kernel's orc_lookup has one block per LOOKUP_BLOCK_SIZE of
+	 * text plus the ending block */
+	blocks = (stop - start - 1) / OC_ORC_LOOKUP_BLOCK_SIZE + 2;
+	if (blocks > max_lookup_blocks)
+		return NULL;
+	tab->lookup = malloc(blocks * sizeof(*tab->lookup));
+	if (!tab->lookup)
+		return &oc_enomem;
+	for (uint64_t i = 0; i < blocks - 1; i++)
+		tab->lookup[i] = (uint32_t)orc_find_range(
+			tab->ips, 0, tab->nr - 1,
+			start + OC_ORC_LOOKUP_BLOCK_SIZE * i);
+	tab->lookup[blocks - 1] =
+		(uint32_t)orc_find_range(tab->ips, 0, tab->nr - 1, stop);
+	tab->lookup_blocks = blocks;
+	return NULL;
+}
+
+struct oc_error *oc_orc_table_set_lookup_range(struct oc_orc_table *tab,
+					       uint64_t start, uint64_t stop)
+{
+	tab->lookup_range_set = true;
+	tab->lookup_start = start;
+	tab->lookup_stop = stop;
+	return oc_orc_table_build_lookup(tab);
+}
+
+void oc_orc_table_relocate(struct oc_orc_table *tab, uint64_t delta)
+{
+	struct oc_error *err;
+
+	for (size_t i = 0; i < tab->nr; i++)
+		tab->ips[i] += delta;
+	if (tab->lookup_range_set) {
+		tab->lookup_start += delta;
+		tab->lookup_stop += delta;
+	}
+	/* The index is made of entry numbers, which do not move, but the
+	 * default range is block-aligned from the first ip: rebuild.  On
+	 * allocation failure lookups fall back to the binary search. */
+	err = oc_orc_table_build_lookup(tab);
+	if (err)
+		oc_error_destroy(err);
+}
+
+bool oc_orc_table_find(const struct oc_orc_table *tab, uint64_t ip,
+		       struct oc_orc_entry *ret, uint64_t *entry_ip_ret)
+{
+	size_t i;
+
+	if (!tab->nr || ip < tab->ips[0])
+		return false;
+	if (tab->lookup && ip >= tab->lookup_start && ip < tab->lookup_stop) {
+		uint64_t idx = (ip - tab->lookup_start) /
+			       OC_ORC_LOOKUP_BLOCK_SIZE;
+		size_t start, stop;
+
+		if (idx >= tab->lookup_blocks - 1)
+			return false;
+		start = tab->lookup[idx];
+		stop = (size_t)tab->lookup[idx + 1] + 1;
+		if (start >= tab->nr || stop > tab->nr || stop <= start)
+			return false;
+		i = orc_find_range(tab->ips, start, stop - 1, ip);
+	} else {
+		i = orc_find_range(tab->ips, 0, tab->nr - 1, ip);
+	}
+	if (tab->ips[i] > ip)
+		return false;
+	if (ret)
+		*ret = tab->entries[i];
+	if (entry_ip_ret)
+		*entry_ip_ret = tab->ips[i];
+	return true;
+}
