@@ -27,6 +27,10 @@ struct oc_dump;
 struct oc_dump_cpu_note {
 	uint32_t pid;		/* pr_pid: a task pid (kdump) or CPU + 1 (QEMU) */
 	struct oc_regs regs;
+	/* user_regs_struct's fs_base and gs_base as saved: QEMU stores the
+	 * live MSRs (in kernel mode gs_base is the CPU's per-CPU base);
+	 * kdump stores what elf_core_copy_regs() gives, often 0. */
+	uint64_t fs_base, gs_base;
 };
 
 struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret);
@@ -55,6 +59,9 @@ struct oc_error *oc_dump_virt_to_phys(struct oc_dump *dump, uint64_t vaddr,
 				      uint64_t *paddr_ret);
 /* A memory source reading kernel virtual addresses of this dump. */
 void oc_dump_mem(struct oc_dump *dump, struct oc_mem *ret);
+/* False if VMCOREINFO lacks init_top_pgt or phys_base and virtual reads
+ * fall back to libkdumpfile's own translation. */
+bool oc_dump_has_page_walk(const struct oc_dump *dump);
 
 size_t oc_dump_nr_cpu_notes(const struct oc_dump *dump);
 const struct oc_dump_cpu_note *oc_dump_cpu_note(const struct oc_dump *dump,

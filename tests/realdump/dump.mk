@@ -1,0 +1,5 @@
+# tests/realdump/dump.mk: the dumpcat driver for tests/realdump/dump_check.sh
+# (included by the top-level Makefile).
+$(O)/tests/dumpcat: $(O)/tests/realdump/dumpcat.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

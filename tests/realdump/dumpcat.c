@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * dumpcat: a small driver over formats/dump.c for the real-dump checks
+ * (tests/realdump/dump_check.sh).
+ *   dumpcat info DUMP                 format, notes, OSRELEASE, page walk
+ *   dumpcat vmcoreinfo DUMP [KEY]     the raw text, or one value
+ *   dumpcat read DUMP VADDR LEN       hex bytes of kernel virtual memory
+ *   dumpcat phys DUMP PADDR LEN       hex bytes of physical memory
+ *   dumpcat v2p DUMP VADDR            the page walk's translation
+ *   dumpcat sum DUMP VADDR LEN        FNV-1a of a virtual range (unreadable
+ *                                     pages hashed as their fault addresses)
+ *   dumpcat bench DUMP VADDR N        N 8-byte reads spread over 64 pages
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dump.h"
+
+static int fail(struct oc_error *err)
+{
+	oc_error_fprint(stderr, err);
+	fputc('\n', stderr);
+	oc_error_destroy(err);
+	return 1;
+}
+
+static void hex(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("%02x%s", p[i], (i % 16 == 15 || i + 1 == n) ? "\n" : " ");
+}
+
+int main(int argc, char **argv)
+{
+	struct oc_dump *dump;
+	struct oc_error *err;
+	struct oc_mem mem;
+	const char *cmd;
+	int rc = 0;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: dumpcat info|vmcoreinfo|read|phys|v2p|sum|bench DUMP ...\n");
+		return 2;
+	}
+	cmd = argv[1];
+	err = oc_dump_open(argv[2], &dump);
+	if (err)
+		return fail(err);
+	oc_dump_mem(dump, &mem);
+	if (!strcmp(cmd, "info")) {
+		size_t len = 0;
+		const char *rel = oc_dump_vmcoreinfo_value(dump, "OSRELEASE", &len);
+
+		printf("format: %s\n", oc_dump_format_name(dump));
+		printf("qemu: %s\n", oc_dump_is_qemu(dump) ? "yes" : "no");
+		printf("osrelease: %.*s\n", rel ? (int)len : 6, rel ? rel : "(none)");
+		printf("page-walk: %s\n", oc_dump_has_page_walk(dump) ? "yes" : "no");
+		printf("notes: %zu\n", oc_dump_nr_cpu_notes(dump));
+		for (size_t i = 0; i < oc_dump_nr_cpu_notes(dump); i++) {
+			const struct oc_dump_cpu_note *n = oc_dump_cpu_note(dump, i);
+
+			printf("note %zu: pid %u ip %016" PRIx64 " sp %016" PRIx64
+			       " bp %016" PRIx64 " cs %" PRIx64 " gs_base %016" PRIx64 "\n",
+			       i, n->pid, n->regs.ip, n->regs.sp, n->regs.bp,
+			       n->regs.cs, n->gs_base);
+		}
+	} else if (!strcmp(cmd, "vmcoreinfo")) {
+		if (argc > 3) {
+			uint64_t v;
+
+			err = oc_dump_vmcoreinfo_u64(dump, argv[3], &v);
+			if (err)
+				rc = fail(err);
+			else
+				printf("0x%" PRIx64 "\n", v);
+		} else {
+			const char *t = oc_dump_vmcoreinfo(dump);
+
+			fputs(t ? t : "", stdout);
+		}
+	} else if ((!strcmp(cmd, "read") || !strcmp(cmd, "phys")) && argc == 5) {
+		uint64_t addr = strtoull(argv[3], NULL, 0);
+		size_t len = strtoull(argv[4], NULL, 0);
+		unsigned char *buf = malloc(len ? len : 1);
+
+		if (!strcmp(cmd, "read"))
+			err = oc_mem_read(&mem, addr, buf, len);
+		else
+			err = oc_dump_read_phys(dump, addr, buf, len);
+		if (err)
+			rc = fail(err);
+		else
+			hex(buf, len);
+		free(buf);
+	} else if (!strcmp(cmd, "v2p") && argc == 4) {
+		uint64_t pa;
+
+		err = oc_dump_virt_to_phys(dump, strtoull(argv[3], NULL, 0), &pa);
+		if (err)
+			rc = fail(err);
+		else
+			printf("0x%" PRIx64 "\n", pa);
+	} else if (!strcmp(cmd, "sum") && argc == 5) {
+		uint64_t addr = strtoull(argv[3], NULL, 0);
+		uint64_t end = addr + strtoull(argv[4], NULL, 0);
+		uint64_t h = 0xcbf29ce484222325ULL, faults = 0;
+		static unsigned char page[4096];
+
+		for (; addr < end; addr += sizeof(page)) {
+			size_t n = end - addr < sizeof(page) ? end - addr : sizeof(page);
+
+			err = oc_mem_read(&mem, addr, page, n);
+			if (err) {
+				faults++;
+				memcpy(page, &err->address, 8);
+				n = 8;
+				oc_error_destroy(err);
+			}
+			for (size_t i = 0; i < n; i++)
+				h = (h ^ page[i]) * 0x100000001b3ULL;
+		}
+		printf("%016" PRIx64 " faults %" PRIu64 "\n", h, faults);
+	} else if (!strcmp(cmd, "bench") && argc == 5) {
+		uint64_t addr = strtoull(argv[3], NULL, 0);
+		unsigned long n = strtoul(argv[4], NULL, 0);
+		struct timespec t0, t1;
+		uint64_t v, sum = 0;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (unsigned long i = 0; i < n; i++) {
+			err = oc_mem_read_u64(&mem, addr + (i * 4104) % (64 * 4096), &v);
+			if (err) {
+				rc = fail(err);
+				break;
+			}
+			sum += v;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		printf("%lu reads in %.3f s (%.0f ns/read), sum %" PRIx64 "\n", n,
+		       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+		       ((t1.tv_sec - t0.tv_sec) * 1e9 + (t1.tv_nsec - t0.tv_nsec)) / (n ? n : 1),
+		       sum);
+	} else {
+		fprintf(stderr, "dumpcat: bad command or arguments\n");
+		rc = 2;
+	}
+	oc_dump_close(dump);
+	return rc;
+}
