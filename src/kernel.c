@@ -16,11 +16,11 @@
 #include "elffile.h"
 #include "kernel.h"
 #include "kmodel.h"
+#include "log.h"
 
 /* Caps on everything that follows a pointer in dump memory. */
 static const size_t max_tasks = 1u << 20;
 static const size_t max_modules = 4096;
-static const unsigned int max_cpus = 8192;
 static const uint64_t max_module_orcs = 1u << 22;
 static const uint64_t max_module_syms = 1u << 20;
 
@@ -547,4 +547,25 @@ struct oc_error *oc_kernel_unwind_task(const struct oc_kernel *k,
 	w = (struct walk_ctx){ .k = k, .task_stack = task->stack, .cpu = -1 };
 	make_target(k, &w, &t);
 	return oc_unwind_blocked(&t, task->thread_sp, opts, ret);
+}
+
+/* ---- the log ----------------------------------------------------------- */
+
+static uint64_t log_symbol(void *arg, const char *name)
+{
+	return oc_kernel_symbol_addr(arg, name);
+}
+
+struct oc_error *oc_kernel_read_log(const struct oc_kernel *k,
+				    struct oc_log *ret)
+{
+	struct oc_log_env env = {
+		.mem = &k->mem,
+		.types = k->types,
+		.vmcoreinfo = oc_dump_vmcoreinfo(k->dump),
+		.symbol = log_symbol,
+		.arg = (void *)k,
+	};
+
+	return oc_log_read(&env, ret);
 }

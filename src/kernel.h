@@ -142,6 +142,11 @@ struct oc_error *oc_kernel_unwind_cpu(const struct oc_kernel *k,
 				      unsigned int cpu,
 				      const struct oc_unwind_options *opts,
 				      struct oc_trace *ret);
+struct oc_log;
+/* The kernel log buffer (src/log.h), read from dump memory. */
+struct oc_error *oc_kernel_read_log(const struct oc_kernel *k,
+				    struct oc_log *ret);
+
 /* Which stack @addr is on, for @task (NULL: the CPU's current task). */
 bool oc_kernel_stack_info(const struct oc_kernel *k,
 			  const struct oc_task *task, int cpu, uint64_t addr,

@@ -1,9 +1,288 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* orccrash: the command line.  Filled in as the front ends land. */
+/*
+ * orccrash: the command line.  One core, three front ends: the browser
+ * (default), the batch report (--all-tasks and friends), orc-dump.
+ */
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel.h"
+#include "report.h"
+/* transitional: until orc-dump and the browser land */
+#if __has_include("orcdump.h")
+#include "orcdump.h"
+#define HAVE_ORCDUMP 1
+#endif
+#if __has_include("ui.h")
+#include "ui.h"
+#define HAVE_UI 1
+#endif
+
+#ifndef OC_VERSION
+#define OC_VERSION "0.1"
+#endif
+#ifndef OC_DATADIR
+#define OC_DATADIR "/usr/local/share/orccrash"
+#endif
+
+static void usage(FILE *fp)
+{
+	fputs("usage: orccrash [OPTIONS] [VMCORE [VMLINUX]]\n"
+	      "       orccrash orc-dump FILE\n"
+	      "\n"
+	      "Without a batch option, opens the interactive browser.\n"
+	      "Without VMCORE, opens the default sample dump.\n"
+	      "\n"
+	      "Batch report:\n"
+	      "  -a, --all-tasks   every CPU's and every task's backtrace\n"
+	      "      --active      only the CPUs (their crash-time traces)\n"
+	      "  -p, --pid PID     only this task\n"
+	      "  -c, --cpu CPU     only this CPU (and the task running on it)\n"
+	      "  -s, --state S     only tasks in state S (R S D T t X Z P I)\n"
+	      "  -g, --group       identical stacks once, with a count\n"
+	      "      --scan        also list unreliable '?' entries found on the stack\n"
+	      "      --no-regs     do not print pt_regs register blocks\n"
+	      "      --log         print the whole kernel log buffer\n"
+	      "  -j, --json        a JSON document instead of text (docs/json.md)\n"
+	      "      --progress    progress on stderr (when it is a terminal)\n"
+	      "\n"
+	      "Input:\n"
+	      "  -f, --force       go on when the vmlinux does not match the dump\n"
+	      "      --no-vmlinux  ignore VMLINUX: symbols, types and ORC from the dump\n"
+	      "\n"
+	      "  -h, --help        this help\n"
+	      "  -V, --version     the version\n"
+	      "\n"
+	      "Exit status: 0 complete report, 1 the dump or vmlinux could not be read,\n"
+	      "2 usage error, 3 report complete but some traces were unreliable.\n",
+	      fp);
+}
+
+/* The default sample: $ORCCRASH_DEFAULT_DUMP, the source tree, the install. */
+static const char *default_dump(const char *argv0, char *buf, size_t size)
+{
+	const char *env = getenv("ORCCRASH_DEFAULT_DUMP");
+	char exe[PATH_MAX - 32];
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		char *slash;
+
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(buf, size, "%s/../samples/default/vmcore", exe);
+			if (!access(buf, R_OK))
+				return buf;
+		}
+	}
+	snprintf(buf, size, "%s/vmcore", OC_DATADIR);
+	if (!access(buf, R_OK))
+		return buf;
+	(void)argv0;
+	return NULL;
+}
+
+enum {
+	OPT_ACTIVE = 256,
+	OPT_SCAN,
+	OPT_NO_REGS,
+	OPT_LOG,
+	OPT_NO_VMLINUX,
+	OPT_PROGRESS,
+};
+
+static const struct option long_opts[] = {
+	{ "all-tasks", no_argument, NULL, 'a' },
+	{ "active", no_argument, NULL, OPT_ACTIVE },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "cpu", required_argument, NULL, 'c' },
+	{ "state", required_argument, NULL, 's' },
+	{ "group", no_argument, NULL, 'g' },
+	{ "scan", no_argument, NULL, OPT_SCAN },
+	{ "no-regs", no_argument, NULL, OPT_NO_REGS },
+	{ "log", no_argument, NULL, OPT_LOG },
+	{ "json", no_argument, NULL, 'j' },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "force", no_argument, NULL, 'f' },
+	{ "no-vmlinux", no_argument, NULL, OPT_NO_VMLINUX },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_int(const char *s, const char *what, int *ret)
+{
+	char *end;
+	long v = strtol(s, &end, 0);
+
+	if (!*s || *end || v < 0 || v > INT_MAX) {
+		fprintf(stderr, "orccrash: bad %s: %s\n", what, s);
+		return -1;
+	}
+	*ret = (int)v;
+	return 0;
+}
+
+static int orc_dump_main(int argc, char **argv)
+{
+	struct oc_error *err;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: orccrash orc-dump FILE\n");
+		return OC_EXIT_USAGE;
+	}
+#ifdef HAVE_ORCDUMP
+	err = oc_orcdump_elf(argv[1], stdout);
+#else
+	err = oc_error_format(OC_ERR_UNSUPPORTED, "orc-dump is not built in");
+#endif
+	if (err) {
+		fputs("orccrash: ", stderr);
+		oc_error_fprint(stderr, err);
+		fputc('\n', stderr);
+		oc_error_destroy(err);
+		return OC_EXIT_ERROR;
+	}
+	return OC_EXIT_OK;
+}
 
 int main(int argc, char **argv)
 {
-	fprintf(stderr, "orccrash: not yet\n");
-	return 2;
+	struct oc_report_options ro;
+	struct oc_kernel_options ko = { 0 };
+	struct oc_kernel *k = NULL;
+	struct oc_error *err;
+	const char *vmcore, *vmlinux = NULL;
+	char defbuf[PATH_MAX];
+	bool batch = false;
+	int c, rc;
+
+	if (argc > 1 && !strcmp(argv[1], "orc-dump"))
+		return orc_dump_main(argc - 1, argv + 1);
+
+	oc_report_options_init(&ro);
+	while ((c = getopt_long(argc, argv, "ap:c:s:gjfhV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			ro.all_tasks = true;
+			batch = true;
+			break;
+		case OPT_ACTIVE:
+			ro.active = true;
+			batch = true;
+			break;
+		case 'p':
+			if (parse_int(optarg, "pid", &ro.pid))
+				return OC_EXIT_USAGE;
+			batch = true;
+			break;
+		case 'c':
+			if (parse_int(optarg, "cpu", &ro.cpu))
+				return OC_EXIT_USAGE;
+			batch = true;
+			break;
+		case 's':
+			if (strlen(optarg) != 1 || !strchr("RSDTtXZPI", optarg[0])) {
+				fprintf(stderr, "orccrash: bad state %s (one of R S D T t X Z P I)\n",
+					optarg);
+				return OC_EXIT_USAGE;
+			}
+			ro.state = optarg[0];
+			batch = true;
+			break;
+		case 'g':
+			ro.group = true;
+			break;
+		case OPT_SCAN:
+			ro.scan = true;
+			break;
+		case OPT_NO_REGS:
+			ro.regs = false;
+			break;
+		case OPT_LOG:
+			ro.log = true;
+			batch = true;
+			break;
+		case 'j':
+			ro.json = true;
+			batch = true;
+			break;
+		case OPT_PROGRESS:
+			ro.progress = true;
+			break;
+		case 'f':
+			ko.force = true;
+			break;
+		case OPT_NO_VMLINUX:
+			ko.no_vmlinux = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return OC_EXIT_OK;
+		case 'V':
+			printf("orccrash %s\n", OC_VERSION);
+			return OC_EXIT_OK;
+		default:
+			usage(stderr);
+			return OC_EXIT_USAGE;
+		}
+	}
+	if (argc - optind > 2) {
+		usage(stderr);
+		return OC_EXIT_USAGE;
+	}
+	if (optind < argc) {
+		vmcore = argv[optind];
+		if (optind + 1 < argc)
+			vmlinux = argv[optind + 1];
+	} else {
+		vmcore = default_dump(argv[0], defbuf, sizeof(defbuf));
+		if (!vmcore) {
+			fprintf(stderr, "orccrash: no VMCORE given and no default sample dump found (samples/default/vmcore)\n");
+			usage(stderr);
+			return OC_EXIT_USAGE;
+		}
+	}
+	ro.vmlinux = ko.no_vmlinux ? NULL : vmlinux;
+
+	err = oc_kernel_open(vmcore, vmlinux, &ko, &k);
+	if (err) {
+		fputs("orccrash: ", stderr);
+		oc_error_fprint(stderr, err);
+		fputc('\n', stderr);
+		oc_error_destroy(err);
+		return OC_EXIT_ERROR;
+	}
+#ifdef HAVE_UI
+	if (!batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+		struct oc_ui_options uo = {
+			.vmcore = vmcore,
+			.vmlinux = ro.vmlinux,
+			.no_color = getenv("NO_COLOR") != NULL,
+		};
+
+		rc = oc_ui_run(k, &uo);
+	} else
+#endif
+	{
+		if (!batch)
+			ro.active = true;
+		rc = ro.json ? oc_report_json(k, &ro, stdout)
+			     : oc_report_text(k, &ro, stdout);
+	}
+	oc_kernel_close(k);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "orccrash: error writing the report\n");
+		return OC_EXIT_ERROR;
+	}
+	return rc;
 }

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The text report: a header, every CPU's trace from its crash
+ * registers, then the tasks, each laid out like the kernel's own
+ * show_trace_log_lvl() output so it can be put beside an oops.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dump.h"
+#include "log.h"
+#include "report.h"
+
+void oc_report_options_init(struct oc_report_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->pid = -1;
+	opts->cpu = -1;
+	opts->regs = true;
+	opts->log_tail = 10;
+}
+
+void oc_report_format_addr(const struct oc_kernel *k, uint64_t addr,
+			   char *buf, size_t size)
+{
+	struct oc_sym_result s;
+
+	if (oc_kernel_symbolize(k, addr, &s))
+		snprintf(buf, size, "%s+0x%" PRIx64 "/0x%" PRIx64 "%s%s%s",
+			 s.name, s.offset, s.size, s.module ? " [" : "",
+			 s.module ? s.module : "", s.module ? "]" : "");
+	else
+		snprintf(buf, size, "0x%" PRIx64, addr);
+}
+
+void oc_report_print_regs(const struct oc_kernel *k, const struct oc_frame *f,
+			  const char *indent, FILE *out)
+{
+	const struct oc_regs *r = &f->regs;
+	char rip[256];
+
+	oc_report_format_addr(k, r->ip, rip, sizeof(rip));
+	fprintf(out, "%sRIP: %04x:%s\n", indent, (unsigned)(r->cs & 0xffff), rip);
+	fprintf(out, "%sRSP: %04x:%016" PRIx64 " EFLAGS: %08" PRIx64, indent,
+		(unsigned)(r->ss & 0xffff), r->sp, r->flags);
+	if (f->regs_kind == OC_REGS_FULL && r->orig_ax != UINT64_MAX)
+		fprintf(out, " ORIG_RAX: %016" PRIx64, r->orig_ax);
+	fputc('\n', out);
+	if (f->regs_kind != OC_REGS_FULL)
+		return;
+	fprintf(out, "%sRAX: %016" PRIx64 " RBX: %016" PRIx64 " RCX: %016" PRIx64 "\n",
+		indent, r->ax, r->bx, r->cx);
+	fprintf(out, "%sRDX: %016" PRIx64 " RSI: %016" PRIx64 " RDI: %016" PRIx64 "\n",
+		indent, r->dx, r->si, r->di);
+	fprintf(out, "%sRBP: %016" PRIx64 " R08: %016" PRIx64 " R09: %016" PRIx64 "\n",
+		indent, r->bp, r->r8, r->r9);
+	fprintf(out, "%sR10: %016" PRIx64 " R11: %016" PRIx64 " R12: %016" PRIx64 "\n",
+		indent, r->r10, r->r11, r->r12);
+	fprintf(out, "%sR13: %016" PRIx64 " R14: %016" PRIx64 " R15: %016" PRIx64 "\n",
+		indent, r->r13, r->r14, r->r15);
+}
+
+void oc_report_print_trace(const struct oc_kernel *k,
+			   const struct oc_trace *trace, bool print_regs,
+			   const char *indent, FILE *out)
+{
+	enum oc_stack_type cur = OC_STACK_UNKNOWN;
+	char buf[320];
+
+	for (size_t i = 0; i < trace->nr; i++) {
+		const struct oc_frame *f = &trace->frames[i];
+
+		if (f->stack != cur) {
+			if (cur != OC_STACK_UNKNOWN)
+				fprintf(out, "%s</%s>\n", indent, oc_stack_name(cur));
+			if (f->stack != OC_STACK_UNKNOWN)
+				fprintf(out, "%s<%s>\n", indent, oc_stack_name(f->stack));
+			cur = f->stack;
+		}
+		if (f->regs_kind != OC_REGS_NONE && print_regs) {
+			oc_report_print_regs(k, f, indent, out);
+			continue;
+		}
+		oc_report_format_addr(k, f->ip, buf, sizeof(buf));
+		fprintf(out, "%s%s%s\n", indent, f->scanned ? "? " : "", buf);
+	}
+	if (cur != OC_STACK_UNKNOWN)
+		fprintf(out, "%s</%s>\n", indent, oc_stack_name(cur));
+	if (!trace->reliable || trace->stop == OC_STOP_ERROR ||
+	    trace->stop == OC_STOP_FRAME_LIMIT) {
+		oc_trace_stop_string(trace, buf, sizeof(buf));
+		fprintf(out, "%s(unreliable: %s)\n", indent, buf);
+	}
+}
+
+static bool selected(const struct oc_task *t,
+		     const struct oc_report_options *opts)
+{
+	if (opts->pid >= 0 && t->pid != opts->pid)
+		return false;
+	if (opts->cpu >= 0 && t->running_on != opts->cpu)
+		return false;
+	if (opts->state && t->state != opts->state)
+		return false;
+	return true;
+}
+
+static void print_header(const struct oc_kernel *k,
+			 const struct oc_report_options *opts,
+			 const struct oc_log *log, FILE *out)
+{
+	const struct oc_task *pt = NULL;
+	char msg[256];
+
+	if (k->panic_cpu >= 0)
+		pt = k->cpus[k->panic_cpu].task;
+	fprintf(out, "      DUMP: %s (%s)\n", oc_dump_path(k->dump),
+		oc_dump_format_name(k->dump));
+	fprintf(out, "   VMLINUX: %s\n", opts->vmlinux ? opts->vmlinux :
+		"(none: symbols, types and ORC from the dump)");
+	fprintf(out, "   RELEASE: %s\n", k->release);
+	if (k->banner[0])
+		fprintf(out, "    BANNER: %s\n", k->banner);
+	fprintf(out, "   MACHINE: x86_64\n");
+	fprintf(out, "     KASLR: 0x%" PRIx64 "%s\n", k->kaslr_offset,
+		k->kaslr_offset ? "" : " (off)");
+	fprintf(out, "      CPUS: %u\n", k->nr_cpus);
+	fprintf(out, "       ORC: %s\n", oc_orc_version_name(k->orc_version));
+	if (k->uptime_ns)
+		fprintf(out, "    UPTIME: %" PRIu64 ".%06" PRIu64 " s\n",
+			k->uptime_ns / 1000000000, k->uptime_ns / 1000 % 1000000);
+	fprintf(out, "     TASKS: %zu\n", k->nr_tasks);
+	if (k->panic_cpu >= 0)
+		fprintf(out, "     PANIC: CPU %d, PID %d (%s)\n", k->panic_cpu,
+			pt ? pt->pid : -1, pt ? pt->comm : "?");
+	else
+		fprintf(out, "     PANIC: (no panic CPU recorded)\n");
+	if (k->panic_message[0])
+		fprintf(out, "   MESSAGE: %s\n", k->panic_message);
+	else if (log && oc_log_panic_message(log, msg, sizeof(msg)))
+		fprintf(out, "   MESSAGE: %s\n", msg);
+	for (unsigned int i = 0; i < k->nr_warnings; i++)
+		fprintf(out, "   WARNING: %s\n", k->warnings[i]);
+	if (log && log->nr && opts->log_tail) {
+		size_t from = log->nr > opts->log_tail ? log->nr - opts->log_tail : 0;
+
+		struct oc_log tail = *log;
+
+		tail.records += from;
+		tail.nr -= from;
+		fprintf(out, "\nLast kernel log lines:\n");
+		oc_log_print(&tail, out);
+	}
+}
+
+/* Identical stacks grouped: a list of tasks per distinct ip sequence. */
+struct group {
+	const struct oc_trace *trace;
+	size_t first;		/* index of the first task */
+	size_t count;
+};
+
+static bool same_trace(const struct oc_trace *a, const struct oc_trace *b)
+{
+	if (a->nr != b->nr || a->stop != b->stop)
+		return false;
+	for (size_t i = 0; i < a->nr; i++)
+		if (a->frames[i].ip != b->frames[i].ip ||
+		    a->frames[i].scanned != b->frames[i].scanned)
+			return false;
+	return true;
+}
+
+static void print_task_line(const struct oc_task *t, FILE *out)
+{
+	fprintf(out, "PID: %-7d TGID: %-7d CPU: %-3d STATE: %c  COMM: \"%s\"  TASK: %016" PRIx64 "%s\n",
+		t->pid, t->tgid, t->cpu, t->state, t->comm, t->addr,
+		t->running_on >= 0 ? "  (running)" : "");
+}
+
+int oc_report_text(const struct oc_kernel *k,
+		   const struct oc_report_options *opts, FILE *out)
+{
+	struct oc_unwind_options uo = { .scan = opts->scan };
+	struct oc_log log;
+	bool have_log = false, unreliable = false;
+	size_t nsel = 0, nbad = 0, counts[128] = {0};
+	struct oc_trace *traces = NULL;
+	struct group *groups = NULL;
+	size_t ngroups = 0;
+	struct oc_error *err;
+	bool tty = opts->progress && isatty(STDERR_FILENO);
+
+	err = oc_kernel_read_log(k, &log);
+	if (err) {
+		fprintf(out, "   WARNING: kernel log: ");
+		oc_error_fprint(out, err);
+		fputc('\n', out);
+		oc_error_destroy(err);
+	} else {
+		have_log = true;
+	}
+	print_header(k, opts, have_log ? &log : NULL, out);
+	if (opts->log && have_log) {
+		fprintf(out, "\nKernel log:\n");
+		oc_log_print(&log, out);
+	}
+
+	for (unsigned int c = 0; c < k->nr_cpus; c++) {
+		const struct oc_cpu *cpu = &k->cpus[c];
+		struct oc_trace tr;
+
+		if (opts->cpu >= 0 && (unsigned)opts->cpu != c)
+			continue;
+		if (opts->pid >= 0 && (!cpu->task || cpu->task->pid != opts->pid))
+			continue;
+		if (opts->pid >= 0 && !opts->all_tasks && opts->cpu < 0 && cpu->task &&
+		    cpu->task->pid == opts->pid && cpu->task->idle && c != 0)
+			continue;
+		fprintf(out, "\nCPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
+		if (cpu->task)
+			print_task_line(cpu->task, out);
+		else
+			fprintf(out, "TASK: %016" PRIx64 "\n", cpu->current);
+		if (!cpu->has_regs) {
+			fprintf(out, " (no registers saved for this CPU)\n");
+			continue;
+		}
+		oc_trace_init(&tr);
+		err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
+		if (err) {
+			fprintf(out, " error: ");
+			oc_error_fprint(out, err);
+			fputc('\n', out);
+			oc_error_destroy(err);
+			unreliable = true;
+		} else {
+			oc_report_print_trace(k, &tr, opts->regs, " ", out);
+			if (!tr.reliable)
+				unreliable = true;
+		}
+		oc_trace_deinit(&tr);
+	}
+	if (opts->active || (!opts->all_tasks && opts->pid < 0 && !opts->state))
+		goto out;
+
+	traces = calloc(k->nr_tasks ? k->nr_tasks : 1, sizeof(*traces));
+	groups = calloc(k->nr_tasks ? k->nr_tasks : 1, sizeof(*groups));
+	if (!traces || !groups) {
+		fprintf(stderr, "orccrash: out of memory\n");
+		free(traces);
+		free(groups);
+		if (have_log)
+			oc_log_deinit(&log);
+		return OC_EXIT_ERROR;
+	}
+	fprintf(out, "\nTasks:\n");
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		const struct oc_task *t = &k->tasks[i];
+		struct oc_trace *tr = &traces[i];
+		size_t g;
+
+		oc_trace_init(tr);
+		if (!selected(t, opts))
+			continue;
+		nsel++;
+		counts[(unsigned char)t->state & 127]++;
+		if (tty && i % 64 == 0)
+			fprintf(stderr, "\rorccrash: %zu/%zu tasks", i, k->nr_tasks);
+		err = oc_kernel_unwind_task(k, t, &uo, tr);
+		if (err) {
+			tr->reliable = false;
+			tr->stop = OC_STOP_ERROR;
+			oc_error_string(err, tr->message, sizeof(tr->message));
+			oc_error_destroy(err);
+		}
+		if (!tr->reliable) {
+			unreliable = true;
+			nbad++;
+		}
+		if (opts->group) {
+			for (g = 0; g < ngroups; g++)
+				if (same_trace(groups[g].trace, tr))
+					break;
+			if (g == ngroups)
+				groups[ngroups++] = (struct group){ tr, i, 0 };
+			groups[g].count++;
+			continue;
+		}
+		fputc('\n', out);
+		print_task_line(t, out);
+		oc_report_print_trace(k, tr, opts->regs, " ", out);
+	}
+	if (tty)
+		fprintf(stderr, "\r%40s\r", "");
+	for (size_t g = 0; g < ngroups; g++) {
+		const struct group *gr = &groups[g];
+		size_t shown = 0;
+
+		fprintf(out, "\n%zu task%s with this stack:", gr->count,
+			gr->count == 1 ? "" : "s");
+		for (size_t i = gr->first; i < k->nr_tasks && shown < 16; i++) {
+			if (traces[i].nr == gr->trace->nr && selected(&k->tasks[i], opts) &&
+			    same_trace(&traces[i], gr->trace)) {
+				fprintf(out, " %d(%s)", k->tasks[i].pid, k->tasks[i].comm);
+				shown++;
+			}
+		}
+		fprintf(out, "%s\n", gr->count > shown ? " ..." : "");
+		oc_report_print_trace(k, gr->trace, opts->regs, " ", out);
+	}
+
+	fprintf(out, "\nSummary: %zu tasks", nsel);
+	for (int c = 0; c < 128; c++)
+		if (counts[c])
+			fprintf(out, ", %zu %c", counts[c], c);
+	fprintf(out, "; %zu unreliable trace%s\n", nbad, nbad == 1 ? "" : "s");
+	if (nbad) {
+		for (size_t i = 0, shown = 0; i < k->nr_tasks && shown < 20; i++) {
+			char buf[256];
+
+			if (!selected(&k->tasks[i], opts) || traces[i].reliable)
+				continue;
+			oc_trace_stop_string(&traces[i], buf, sizeof(buf));
+			fprintf(out, "  PID %d (%s): %s\n", k->tasks[i].pid,
+				k->tasks[i].comm, buf);
+			shown++;
+		}
+	}
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		oc_trace_deinit(&traces[i]);
+	free(traces);
+	free(groups);
+out:
+	if (have_log)
+		oc_log_deinit(&log);
+	return unreliable ? OC_EXIT_UNRELIABLE : OC_EXIT_OK;
+}
