@@ -576,7 +576,7 @@ static struct oc_error *detect(struct oc_dump *dump, int fd, uint64_t size,
 	}
 	if (oc_flat_detect(head, sizeof(head)))
 		return oc_error_file(OC_ERR_FORMAT, dump->path,
-				     "flattened dump does not hold a kdump-compressed file");
+				     "flattened dump holds neither an ELF nor a kdump-compressed file");
 	return oc_error_file(OC_ERR_FORMAT, dump->path,
 			     "not a crash dump (no ELF, KDUMP or makedumpfile signature)");
 }
@@ -754,7 +754,8 @@ struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret)
 	if (err)
 		goto fail;
 	if (kind == KIND_ELF) {
-		dump->format = "elf";
+		/* makedumpfile -E -F flattens ELF output too */
+		dump->format = dump->view_fd >= 0 ? "flattened elf" : "elf";
 		err = read_elf_notes(dump, fd, st.st_size);
 	} else {
 		dump->format = dump->view_fd >= 0 ? "flattened kdump-compressed"

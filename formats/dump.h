@@ -36,7 +36,7 @@ struct oc_dump_cpu_note {
 struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret);
 void oc_dump_close(struct oc_dump *dump);
 
-/* "elf", "kdump-compressed", "flattened kdump-compressed", ... */
+/* "elf", "kdump-compressed", "flattened kdump-compressed", "flattened elf" */
 const char *oc_dump_format_name(const struct oc_dump *dump);
 const char *oc_dump_path(const struct oc_dump *dump);
 /* True if the dump was written by QEMU (note pids are CPU + 1). */

@@ -10,6 +10,7 @@
  *   dumpcat sum DUMP VADDR LEN        FNV-1a of a virtual range (unreadable
  *                                     pages hashed as their fault addresses)
  *   dumpcat bench DUMP VADDR N        N 8-byte reads spread over 64 pages
+ *   dumpcat flat FLATTENED OUT        reassemble like makedumpfile -R
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,7 +18,12 @@
 #include <string.h>
 #include <time.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "dump.h"
+#include "flat.h"
 
 static int fail(struct oc_error *err)
 {
@@ -33,6 +39,35 @@ static void hex(const unsigned char *p, size_t n)
 		printf("%02x%s", p[i], (i % 16 == 15 || i + 1 == n) ? "\n" : " ");
 }
 
+static int flat(const char *in, const char *out)
+{
+	struct oc_flat_index index;
+	struct oc_error *err;
+	struct stat st;
+	int src = open(in, O_RDONLY), dst;
+
+	if (src < 0 || fstat(src, &st) < 0) {
+		perror(in);
+		return 1;
+	}
+	dst = open(out, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	if (dst < 0) {
+		perror(out);
+		return 1;
+	}
+	err = oc_flat_index(oc_flat_read_fd, &src, st.st_size, &index);
+	if (!err)
+		err = oc_flat_reassemble(src, &index, dst);
+	if (err)
+		return fail(oc_error_set_path(err, in));
+	printf("%zu records, %llu bytes\n", index.nr,
+	       (unsigned long long)index.out_size);
+	oc_flat_index_deinit(&index);
+	close(src);
+	close(dst);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct oc_dump *dump;
@@ -46,6 +81,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	cmd = argv[1];
+	if (!strcmp(cmd, "flat") && argc == 4)
+		return flat(argv[2], argv[3]);
 	err = oc_dump_open(argv[2], &dump);
 	if (err)
 		return fail(err);

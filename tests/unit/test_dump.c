@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * formats/dump.c on small synthetic vmcores written here: a QEMU-style
+ * ELF core (notes + one PT_LOAD of "physical memory" holding page
+ * tables), the same flattened, and broken files of every kind.
+ */
+#include <elf.h>
+#include <endian.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdbool.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dump.h"
+#include "flat.h"
+#include "test.h"
+
+enum {
+	NPAGES = 16,
+	LOAD_OFFSET = 0x1000,	/* file offset of physical address 0 */
+	PHYS_BASE = 0x1000,
+};
+
+static const uint64_t KTEXT = 0xffffffff81000000ULL;
+static const uint64_t DIRECT = 0xffff888000000000ULL;
+
+static char tmpdir[] = "/tmp/oc-test-dump-XXXXXX";
+static bool made_tmpdir;
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void remove_tmpdir(void)
+{
+	nftw(tmpdir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char buf[8][128];
+	static unsigned int n;
+	char *p = buf[n++ % 8];
+
+	if (!made_tmpdir) {
+		if (!mkdtemp(tmpdir))
+			abort();
+		made_tmpdir = true;
+		atexit(remove_tmpdir);
+	}
+	snprintf(p, 128, "%s/%s", tmpdir, name);
+	return p;
+}
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
+		abort();
+	close(fd);
+}
+
+struct buf {
+	unsigned char *p;
+	size_t len;
+};
+
+static void put(struct buf *b, size_t off, const void *data, size_t len)
+{
+	if (off + len > b->len) {
+		b->p = realloc(b->p, off + len);
+		memset(b->p + b->len, 0, off + len - b->len);
+		b->len = off + len;
+	}
+	memcpy(b->p + off, data, len);
+}
+
+static size_t put_note(struct buf *b, size_t off, const char *name,
+		       uint32_t type, const void *desc, size_t descsz)
+{
+	Elf64_Nhdr nh = { strlen(name) + 1, descsz, type };
+	size_t namesz = (nh.n_namesz + 3) & ~3u;
+
+	put(b, off, &nh, sizeof(nh));
+	put(b, off + sizeof(nh), name, nh.n_namesz);
+	put(b, off + sizeof(nh) + namesz, desc, descsz);
+	return off + sizeof(nh) + namesz + ((descsz + 3) & ~3u);
+}
+
+static void pte(struct buf *b, unsigned int page, unsigned int index,
+		uint64_t entry)
+{
+	put(b, LOAD_OFFSET + page * 4096 + index * 8, &entry, 8);
+}
+
+static unsigned int idx(uint64_t va, unsigned int level)
+{
+	return (va >> (12 + 9 * (level - 1))) & 0x1ff;
+}
+
+/*
+ * Physical memory: page 1 PML4, 2 PDPT (kernel text), 3 PD, 4 PT,
+ * 5 PDPT (direct map), data in pages 6..14, 15 PD (direct map).  KTEXT page 0 -> phys
+ * page 8, KTEXT page 1 -> phys page 6 (not contiguous), KTEXT page 2
+ * not present; DIRECT maps the first 2M with one large page.
+ */
+static void build_elf(struct buf *b, const char *vmcoreinfo)
+{
+	Elf64_Ehdr eh = { 0 };
+	Elf64_Phdr ph[2] = { { 0 } };
+	unsigned char prstatus[336] = { 0 };
+	size_t notes = 0x200, end;
+	uint64_t v;
+
+	b->p = NULL;
+	b->len = 0;
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_type = ET_CORE;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_phoff = sizeof(eh);
+	eh.e_ehsize = sizeof(eh);
+	eh.e_phentsize = sizeof(Elf64_Phdr);
+	eh.e_phnum = 2;
+
+	/* two CPUs, QEMU style: pid = CPU + 1; ip is pt_regs slot 16 */
+	end = notes;
+	for (uint32_t cpu = 0; cpu < 2; cpu++) {
+		uint32_t pid = cpu + 1;
+
+		memcpy(prstatus + 32, &pid, 4);
+		v = KTEXT + 0x100 * (cpu + 1);
+		memcpy(prstatus + 112 + 16 * 8, &v, 8);
+		v = 0xffffc90000004000ULL + cpu;	/* sp, slot 19 */
+		memcpy(prstatus + 112 + 19 * 8, &v, 8);
+		v = 0xffff88801f400000ULL + cpu * 0x100000;	/* gs_base */
+		memcpy(prstatus + 112 + 22 * 8, &v, 8);
+		end = put_note(b, end, "CORE", NT_PRSTATUS, prstatus,
+			       sizeof(prstatus));
+	}
+	end = put_note(b, end, "QEMU", 0, prstatus, 64);
+	end = put_note(b, end, "VMCOREINFO", 0, vmcoreinfo, strlen(vmcoreinfo));
+
+	ph[0].p_type = PT_NOTE;
+	ph[0].p_offset = notes;
+	ph[0].p_filesz = end - notes;
+	ph[1].p_type = PT_LOAD;
+	ph[1].p_offset = LOAD_OFFSET;
+	ph[1].p_paddr = 0;
+	ph[1].p_filesz = ph[1].p_memsz = NPAGES * 4096;
+	ph[1].p_flags = PF_R | PF_W | PF_X;
+	put(b, 0, &eh, sizeof(eh));
+	put(b, sizeof(eh), ph, sizeof(ph));
+
+	/* every data byte says where it is: page number, then offset */
+	for (unsigned int pg = 6; pg < NPAGES - 1; pg++)
+		for (unsigned int off = 0; off < 4096; off += 8) {
+			uint64_t tag = (uint64_t)pg << 32 | off;
+
+			put(b, LOAD_OFFSET + pg * 4096 + off, &tag, 8);
+		}
+	pte(b, 1, idx(KTEXT, 4), 2 * 4096 | 0x63);
+	pte(b, 2, idx(KTEXT, 3), 3 * 4096 | 0x63);
+	pte(b, 3, idx(KTEXT, 2), 4 * 4096 | 0x63);
+	pte(b, 4, idx(KTEXT, 1), 8 * 4096 | 0x163 | 1ULL << 63);
+	pte(b, 4, idx(KTEXT, 1) + 1, 6 * 4096 | 0x163);
+	pte(b, 1, idx(DIRECT, 4), 5 * 4096 | 0x63);
+	pte(b, 5, idx(DIRECT, 3), 15 * 4096 | 0x63);
+	pte(b, 15, idx(DIRECT, 2), 0x0 | 0xe3 | 1ULL << 63);	/* 2M at 0 */
+}
+
+static const char VMCOREINFO[] =
+	"OSRELEASE=6.1.0-test\n"
+	"PAGESIZE=4096\n"
+	"SYMBOL(init_top_pgt)=ffffffff80000000\n"
+	"NUMBER(phys_base)=4096\n"
+	"NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)=-129\n"
+	"NUMBER(pgtable_l5_enabled)=0\n"
+	"KERNELOFFSET=0\n"
+	"SYMBOL(bad)=xyz\n"
+	"CRASHTIME=1764754031\n";
+
+static const char *write_good(void)
+{
+	static const char *path;
+	struct buf b;
+
+	if (path)
+		return path;
+	path = tmp_path("good.elf");
+	build_elf(&b, VMCOREINFO);
+	write_file(path, b.p, b.len);
+	free(b.p);
+	return path;
+}
+
+TEST(dump_elf_notes_and_vmcoreinfo)
+{
+	struct oc_dump *dump = NULL;
+	const struct oc_dump_cpu_note *n;
+	const char *v;
+	size_t len;
+	uint64_t u;
+	struct oc_error *err;
+
+	CHECK_OK(oc_dump_open(write_good(), &dump));
+	if (!dump)
+		return;
+	CHECK_STR(oc_dump_format_name(dump), "elf");
+	CHECK(oc_dump_is_qemu(dump));
+	CHECK(oc_dump_has_page_walk(dump));
+	CHECK_EQ(oc_dump_nr_cpu_notes(dump), 2);
+	n = oc_dump_cpu_note(dump, 1);
+	CHECK(n && n->pid == 2 && n->regs.ip == KTEXT + 0x200 &&
+	      n->regs.sp == 0xffffc90000004001ULL &&
+	      n->gs_base == 0xffff88801f500000ULL);
+	CHECK(!oc_dump_cpu_note(dump, 2));
+
+	CHECK(oc_dump_vmcoreinfo(dump) &&
+	      !strncmp(oc_dump_vmcoreinfo(dump), "OSRELEASE=6.1.0-test\n", 21));
+	v = oc_dump_vmcoreinfo_value(dump, "OSRELEASE", &len);
+	CHECK(v && len == 10 && !strncmp(v, "6.1.0-test", len));
+	CHECK(!oc_dump_vmcoreinfo_value(dump, "OSREL", &len));
+	CHECK_OK(oc_dump_vmcoreinfo_u64(dump, "SYMBOL(init_top_pgt)", &u));
+	CHECK_EQ(u, 0xffffffff80000000ULL);
+	CHECK_OK(oc_dump_vmcoreinfo_u64(dump, "NUMBER(phys_base)", &u));
+	CHECK_EQ(u, 4096);
+	CHECK_OK(oc_dump_vmcoreinfo_u64(dump, "NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)", &u));
+	CHECK_EQ((int64_t)u, -129);
+	CHECK_OK(oc_dump_vmcoreinfo_u64(dump, "CRASHTIME", &u));
+	CHECK_EQ(u, 1764754031);
+	err = oc_dump_vmcoreinfo_u64(dump, "SYMBOL(nope)", &u);
+	CHECK(err && err->code == OC_ERR_LOOKUP);
+	oc_error_destroy(err);
+	err = oc_dump_vmcoreinfo_u64(dump, "SYMBOL(bad)", &u);
+	CHECK(err && err->code == OC_ERR_FORMAT);
+	oc_error_destroy(err);
+	oc_dump_close(dump);
+}
+
+static void check_reads(struct oc_dump *dump)
+{
+	struct oc_mem mem;
+	uint64_t v[4], pa;
+	struct oc_error *err;
+
+	oc_dump_mem(dump, &mem);
+	/* kernel text page 0 is physical page 8 */
+	CHECK_OK(oc_mem_read_u64(&mem, KTEXT + 0x18, &v[0]));
+	CHECK_EQ(v[0], 8ULL << 32 | 0x18);
+	CHECK_OK(oc_dump_virt_to_phys(dump, KTEXT + 0x18, &pa));
+	CHECK_EQ(pa, 8 * 4096 + 0x18);
+	/* a read across the page boundary: page 8's end, then page 6 */
+	CHECK_OK(oc_mem_read(&mem, KTEXT + 4096 - 16, v, 32));
+	CHECK_EQ(v[0], 8ULL << 32 | 0xff0);
+	CHECK_EQ(v[1], 8ULL << 32 | 0xff8);
+	CHECK_EQ(v[2], 6ULL << 32 | 0x000);
+	CHECK_EQ(v[3], 6ULL << 32 | 0x008);
+	/* the direct map's 2M page */
+	CHECK_OK(oc_mem_read_u64(&mem, DIRECT + 9 * 4096 + 0x40, &v[0]));
+	CHECK_EQ(v[0], 9ULL << 32 | 0x40);
+	/* physical reads */
+	CHECK_OK(oc_dump_read_phys(dump, 10 * 4096 + 8, &v[0], 8));
+	CHECK_EQ(v[0], 10ULL << 32 | 8);
+	/* kernel text page 2 is not present */
+	err = oc_mem_read(&mem, KTEXT + 2 * 4096 - 4, v, 8);
+	CHECK(err && err->code == OC_ERR_FAULT &&
+	      err->address == KTEXT + 2 * 4096);
+	oc_error_destroy(err);
+	/* mapped by the 2M page but beyond the dump's memory */
+	err = oc_mem_read_u64(&mem, DIRECT + 0x100000, &v[0]);
+	CHECK(err && err->code == OC_ERR_FAULT &&
+	      err->address == DIRECT + 0x100000);
+	CHECK(err && strstr(err->message, "ffff888000100000"));
+	oc_error_destroy(err);
+	err = oc_dump_read_phys(dump, 0x100000, v, 8);
+	CHECK(err && err->code == OC_ERR_FAULT && err->address == 0x100000);
+	oc_error_destroy(err);
+}
+
+TEST(dump_elf_virtual_reads)
+{
+	struct oc_dump *dump = NULL;
+
+	CHECK_OK(oc_dump_open(write_good(), &dump));
+	if (!dump)
+		return;
+	check_reads(dump);
+	/* again, now from the caches */
+	check_reads(dump);
+	oc_dump_close(dump);
+}
+
+static void put_be64(struct buf *b, int64_t v)
+{
+	uint64_t be = htobe64((uint64_t)v);
+
+	put(b, b->len, &be, 8);
+}
+
+/* makedumpfile -E -F style: the ELF file in shuffled chunks */
+TEST(dump_flattened_elf)
+{
+	struct oc_dump *dump = NULL;
+	struct buf elf, flat = { NULL, 0 };
+	const char *path = tmp_path("good.flat");
+	static const char sig[16] = "makedumpfile";
+	size_t chunk = 1000;
+
+	build_elf(&elf, VMCOREINFO);
+	put(&flat, 0, sig, sizeof(sig));
+	put_be64(&flat, 1);
+	put_be64(&flat, 1);
+	put(&flat, 4095, "", 1);
+	/* back to front, so the reassembly has to seek */
+	for (size_t off = (elf.len - 1) / chunk * chunk;; off -= chunk) {
+		size_t n = elf.len - off < chunk ? elf.len - off : chunk;
+
+		put_be64(&flat, off);
+		put_be64(&flat, n);
+		put(&flat, flat.len, elf.p + off, n);
+		if (!off)
+			break;
+	}
+	put_be64(&flat, -1);
+	put_be64(&flat, -1);
+	write_file(path, flat.p, flat.len);
+
+	CHECK_OK(oc_dump_open(path, &dump));
+	if (dump) {
+		CHECK_STR(oc_dump_format_name(dump), "flattened elf");
+		CHECK_EQ(oc_dump_nr_cpu_notes(dump), 2);
+		check_reads(dump);
+		oc_dump_close(dump);
+	}
+	/* cut before the end marker: a clear error */
+	write_file(path, flat.p, flat.len - 16);
+	{
+		struct oc_error *err = oc_dump_open(path, &dump);
+		char msg[512];
+
+		oc_error_string(err, msg, sizeof(msg));
+		CHECK(err && strstr(msg, "good.flat: ") &&
+		      strstr(msg, "no end marker"));
+		oc_error_destroy(err);
+	}
+	free(elf.p);
+	free(flat.p);
+}
+
+/* Open must fail with one line naming the file and the problem. */
+static void expect_error(const char *path, const char *what)
+{
+	struct oc_dump *dump = NULL;
+	struct oc_error *err = oc_dump_open(path, &dump);
+	char msg[512];
+
+	CHECK(err != NULL);
+	if (!err) {
+		oc_dump_close(dump);
+		return;
+	}
+	oc_error_string(err, msg, sizeof(msg));
+	if (!strstr(msg, path) || !strstr(msg, what))
+		FAIL_AT("%s: want \"%s\", got \"%s\"", path, what, msg);
+	CHECK(!strchr(msg, '\n'));
+	oc_error_destroy(err);
+}
+
+TEST(dump_bad_files)
+{
+	const char *p = tmp_path("bad");
+	struct buf b;
+	unsigned char kdump[600] = "KDUMP   ";
+
+	write_file(p, "", 0);
+	expect_error(p, "empty file");
+	write_file(p, "hello, world\n", 13);
+	expect_error(p, "not a crash dump");
+	write_file(p, "\177ELF\2\1\1", 7);
+	expect_error(p, "truncated ELF header");
+	write_file(p, "KDUMP   \6\0\0\0", 12);
+	expect_error(p, "truncated kdump header");
+	/* a kdump header with a silly block size */
+	write_file(p, kdump, sizeof(kdump));
+	expect_error(p, "bad kdump block size");
+	/* a flattened file that is only a header */
+	write_file(p, "makedumpfile\0\0\0\0\0\0\0\0\0\0\0\1\0\0\0\0\0\0\0\1", 32);
+	expect_error(p, "truncated flattened header");
+	expect_error(tmp_path("does-not-exist"), "open: No such file");
+	expect_error(tmpdir, "is a directory");
+
+	/* an ELF file that is not a core dump */
+	build_elf(&b, VMCOREINFO);
+	b.p[16] = ET_EXEC;
+	write_file(p, b.p, b.len);
+	expect_error(p, "not a core dump");
+	free(b.p);
+}
+
+/* Every truncation of a good dump opens or fails cleanly; none crashes. */
+TEST(dump_truncations)
+{
+	const char *p = tmp_path("cut.elf");
+	struct buf b;
+	unsigned int opened = 0, failed = 0;
+
+	build_elf(&b, VMCOREINFO);
+	for (size_t len = 0; len < b.len; len += (len < 0x800 ? 7 : 997)) {
+		struct oc_dump *dump = NULL;
+		struct oc_error *err;
+
+		write_file(p, b.p, len);
+		err = oc_dump_open(p, &dump);
+		if (err) {
+			char msg[512];
+
+			oc_error_string(err, msg, sizeof(msg));
+			if (!strstr(msg, p))
+				FAIL_AT("len %zu: error without the path: %s",
+					len, msg);
+			oc_error_destroy(err);
+			failed++;
+		} else {
+			/* reads may fault, but only with an error */
+			struct oc_mem mem;
+			uint64_t v;
+
+			oc_dump_mem(dump, &mem);
+			oc_error_destroy(oc_mem_read_u64(&mem, KTEXT + 4096, &v));
+			oc_dump_close(dump);
+			opened++;
+		}
+	}
+	/* a cut inside the headers or notes cannot open */
+	CHECK(failed > 0x200 / 7);
+	free(b.p);
+}
+
+TEST(dump_without_page_walk_info)
+{
+	struct oc_dump *dump = NULL;
+	const char *p = tmp_path("nowalk.elf");
+	struct buf b;
+
+	build_elf(&b, "OSRELEASE=6.1.0-test\nPAGESIZE=4096\n");
+	write_file(p, b.p, b.len);
+	free(b.p);
+	CHECK_OK(oc_dump_open(p, &dump));
+	if (!dump)
+		return;
+	CHECK(!oc_dump_has_page_walk(dump));
+	{
+		uint64_t pa;
+		struct oc_error *err = oc_dump_virt_to_phys(dump, KTEXT, &pa);
+
+		CHECK(err && err->code == OC_ERR_UNSUPPORTED);
+		oc_error_destroy(err);
+	}
+	oc_dump_close(dump);
+}
