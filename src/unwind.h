@@ -51,6 +51,10 @@ struct oc_unwind_target {
 	/* ret_from_fork (ret_from_fork_asm since 6.8): a new task's first
 	 * "return address" is exact, not a call site */
 	uint64_t ret_from_fork;
+	/* Since 6.1: no ORC entry -> guess a frame-pointer frame and mark
+	 * the trace unreliable (orc_fp_entry), instead of stopping.  See
+	 * oc_orc_has_fp_fallback().  False: stop with "no ORC entry". */
+	bool fp_fallback;
 };
 
 struct oc_unwind_options {
@@ -109,7 +113,9 @@ struct oc_error *oc_unwind_regs(const struct oc_unwind_target *target,
 
 /*
  * Walk a task that is not running, from thread.sp (its
- * inactive_task_frame), as the kernel's unwind_start() does.
+ * inactive_task_frame), as the kernel's unwind_start() does: the first
+ * frame is frame->ret_addr (ip_addr = thread_sp + inactive_ret_offset),
+ * with sp = thread_sp + inactive_frame_size and bp = frame->bp.
  */
 struct oc_error *oc_unwind_blocked(const struct oc_unwind_target *target,
 				   uint64_t thread_sp,

@@ -1,0 +1,692 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The ORC walker: arch/x86/kernel/unwind_orc.c's __unwind_start() and
+ * unwind_next_frame() over target memory, for every ORC generation
+ * (checked against v4.14, v4.18, v6.1 and v6.12 sources):
+ *
+ * - the ORC entry of ip - 1 for call frames, of ip for signal frames;
+ *   ip 0 uses the kernel's null_orc_entry (a call through NULL);
+ * - no entry: an error, or since 6.1 the orc_fp_entry guess (unreliable);
+ * - UNDEFINED: an error; END_OF_STACK (pre-6.4: sp_reg UNDEFINED with the
+ *   end bit, 4.14: without): a clean end;
+ * - every stack read goes through stack_access_ok(): on the current stack,
+ *   else get_stack_info() for the address, each stack type once;
+ * - "stack going in the wrong direction": same stack type, sp not up.
+ *
+ * It never prints; the trace carries frames and a reason for stopping.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "unwind.h"
+
+/* x86-64 struct pt_regs (arch/x86/include/asm/ptrace.h) */
+enum {
+	PT_REGS_SIZE = 21 * 8,
+	PT_REGS_IP = 16 * 8,
+	IRET_FRAME_OFFSET = PT_REGS_IP,
+	IRET_FRAME_SIZE = PT_REGS_SIZE - IRET_FRAME_OFFSET,
+	PAGE_SIZE_X86 = 4096,
+	DEFAULT_MAX_FRAMES = 256,
+	/* words scanned for "?" entries, over all stacks of one trace */
+	MAX_SCAN_WORDS = 1 << 20,
+};
+
+_Static_assert(sizeof(struct oc_regs) == PT_REGS_SIZE,
+	       "struct oc_regs must mirror struct pt_regs");
+
+/* the kernel's struct unwind_state, with register contents copied */
+struct walk {
+	const struct oc_unwind_target *t;
+	struct oc_trace *trace;
+	uint64_t ip, sp, bp;
+	bool signal;
+	bool have_regs;		/* state->regs != NULL */
+	bool full_regs;
+	enum oc_regs_kind regs_kind;
+	uint64_t regs_addr;
+	struct oc_regs regs;
+	bool have_prev_regs;
+	struct oc_regs prev_regs;
+	struct oc_stack_info info;	/* state->stack_info */
+	unsigned long visit_mask;
+	bool error;		/* state->error: unreliable */
+	bool done;
+};
+
+void oc_trace_init(struct oc_trace *trace)
+{
+	memset(trace, 0, sizeof(*trace));
+	trace->reliable = true;
+}
+
+void oc_trace_deinit(struct oc_trace *trace)
+{
+	free(trace->frames);
+	oc_trace_init(trace);
+}
+
+const char *oc_trace_stop_string(const struct oc_trace *trace, char *buf,
+				 size_t size)
+{
+	switch (trace->stop) {
+	case OC_STOP_END_OF_STACK:
+		snprintf(buf, size, "end of stack");
+		break;
+	case OC_STOP_USER_MODE:
+		snprintf(buf, size, "user mode");
+		break;
+	case OC_STOP_ERROR:
+		snprintf(buf, size, "error: %s", trace->message);
+		break;
+	case OC_STOP_FRAME_LIMIT:
+		snprintf(buf, size, "frame limit");
+		break;
+	}
+	return buf;
+}
+
+static struct oc_error *trace_push(struct oc_trace *trace,
+				   const struct oc_frame *f)
+{
+	if (trace->nr == trace->cap) {
+		size_t cap = trace->cap ? 2 * trace->cap : 32;
+		struct oc_frame *n = realloc(trace->frames, cap * sizeof(*n));
+
+		if (!n)
+			return &oc_enomem;
+		trace->frames = n;
+		trace->cap = cap;
+	}
+	trace->frames[trace->nr++] = *f;
+	return NULL;
+}
+
+static bool walk_fail(struct walk *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* goto err: state->error = true, and say why */
+static bool walk_fail(struct walk *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(w->trace->message, sizeof(w->trace->message), fmt, ap);
+	va_end(ap);
+	w->trace->stop = OC_STOP_ERROR;
+	w->trace->reliable = false;
+	w->error = true;
+	w->done = true;
+	w->info.type = OC_STACK_UNKNOWN;
+	return false;
+}
+
+/* goto the_end */
+static bool walk_end(struct walk *w, enum oc_stop_reason why)
+{
+	w->trace->stop = why;
+	w->done = true;
+	w->info.type = OC_STACK_UNKNOWN;
+	return false;
+}
+
+/* get_stack_info() with the visit mask */
+static bool get_stack_info(struct walk *w, uint64_t addr,
+			   struct oc_stack_info *info, unsigned long *mask,
+			   const char **why)
+{
+	if (!addr || !w->t->stack_info(w->t->arg, addr, info) ||
+	    info->type == OC_STACK_UNKNOWN || info->type >= OC_STACK_NR) {
+		*why = "not on a known stack";
+		info->type = OC_STACK_UNKNOWN;
+		return false;
+	}
+	if (mask) {
+		if (*mask & (1UL << info->type)) {
+			*why = "stack recursion";
+			info->type = OC_STACK_UNKNOWN;
+			return false;
+		}
+		*mask |= 1UL << info->type;
+	}
+	return true;
+}
+
+/* stack_access_ok(): the kernel's on_stack() || get_stack_info() */
+static bool stack_access_ok(struct walk *w, uint64_t addr, size_t len,
+			    const char **why)
+{
+	if (oc_stack_on(&w->info, addr, len))
+		return true;
+	if (!get_stack_info(w, addr, &w->info, &w->visit_mask, why))
+		return false;
+	if (!oc_stack_on(&w->info, addr, len)) {
+		*why = "crosses the end of its stack";
+		return false;
+	}
+	return true;
+}
+
+static bool deref_stack(struct walk *w, uint64_t addr, void *buf,
+			size_t len)
+{
+	const char *why = "";
+	struct oc_error *err;
+
+	if (!stack_access_ok(w, addr, len, &why))
+		return walk_fail(w, "cannot read stack at 0x%llx (%s) for ip 0x%llx",
+				 (unsigned long long)addr, why,
+				 (unsigned long long)w->ip);
+	err = oc_mem_read(w->t->mem, addr, buf, len);
+	if (err) {
+		oc_error_destroy(err);
+		return walk_fail(w, "cannot read stack at 0x%llx (read failed) for ip 0x%llx",
+				 (unsigned long long)addr,
+				 (unsigned long long)w->ip);
+	}
+	return true;
+}
+
+static bool deref_stack_reg(struct walk *w, uint64_t addr, uint64_t *val)
+{
+	return deref_stack(w, addr, val, sizeof(*val));
+}
+
+static uint64_t reg_value(const struct oc_regs *r, enum oc_orc_reg reg)
+{
+	switch (reg) {
+	case OC_ORC_REG_DX:
+		return r->dx;
+	case OC_ORC_REG_DI:
+		return r->di;
+	case OC_ORC_REG_R10:
+		return r->r10;
+	case OC_ORC_REG_R13:
+		return r->r13;
+	case OC_ORC_REG_AX:
+		return r->ax;
+	case OC_ORC_REG_BP:
+		return r->bp;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * get_reg(): from the full regs, else (since the IRQ-then-NMI fix) from
+ * the full regs seen before a partial iret frame.  4.14 knew only full
+ * regs.
+ */
+static bool get_reg(const struct walk *w, enum oc_orc_reg reg,
+		    uint64_t *val)
+{
+	if (!w->have_regs)
+		return false;
+	if (w->full_regs) {
+		*val = reg_value(&w->regs, reg);
+		return true;
+	}
+	if (w->have_prev_regs && w->t->version != OC_ORC_V_4_14) {
+		*val = reg_value(&w->prev_regs, reg);
+		return true;
+	}
+	return false;
+}
+
+static const char *reg_name(enum oc_orc_reg reg)
+{
+	switch (reg) {
+	case OC_ORC_REG_DX:
+		return "DX";
+	case OC_ORC_REG_DI:
+		return "DI";
+	case OC_ORC_REG_R10:
+		return "R10";
+	case OC_ORC_REG_R13:
+		return "R13";
+	case OC_ORC_REG_AX:
+		return "AX";
+	default:
+		return "?";
+	}
+}
+
+/* the kernel's null_orc_entry and orc_fp_entry */
+static const struct oc_orc_entry null_orc_entry = {
+	.sp_offset = 8,
+	.sp_reg = OC_ORC_REG_SP,
+	.bp_reg = OC_ORC_REG_UNDEFINED,
+	.type = OC_ORC_TYPE_CALL,
+};
+
+static const struct oc_orc_entry orc_fp_entry = {
+	.type = OC_ORC_TYPE_CALL,
+	.sp_reg = OC_ORC_REG_BP,
+	.sp_offset = 16,
+	.bp_reg = OC_ORC_REG_PREV_SP,
+	.bp_offset = -16,
+};
+
+static bool user_mode(const struct walk *w)
+{
+	return w->have_regs && (w->regs.cs & 3);
+}
+
+static void fill_frame(const struct walk *w, uint64_t ip_addr,
+		       struct oc_frame *f)
+{
+	struct oc_stack_info info;
+
+	memset(f, 0, sizeof(*f));
+	f->ip = w->ip;
+	f->sp = w->sp;
+	f->bp = w->bp;
+	f->ip_addr = ip_addr;
+	f->reliable = !w->error;
+	f->signal = w->signal;
+	f->stack = OC_STACK_UNKNOWN;
+	if (w->t->stack_info(w->t->arg, ip_addr ? ip_addr : w->sp, &info))
+		f->stack = info.type;
+	f->regs_kind = w->regs_kind;
+	if (w->regs_kind != OC_REGS_NONE) {
+		f->regs_addr = w->regs_addr;
+		f->regs = w->regs;
+	}
+}
+
+/*
+ * unwind_next_frame().  On success fills @f with the new frame and
+ * returns true; otherwise the trace's stop reason is set.
+ */
+static bool unwind_next_frame(struct walk *w, struct oc_frame *f)
+{
+	const struct oc_unwind_target *t = w->t;
+	uint64_t sp, tmp, ip_p = 0, orig_ip = w->ip, prev_sp = w->sp;
+	enum oc_stack_type prev_type = w->info.type;
+	struct oc_orc_entry orc;
+	bool indirect = false;
+
+	if (w->done)
+		return false;
+	/* End-of-stack check for user tasks: */
+	if (user_mode(w))
+		return walk_end(w, OC_STOP_USER_MODE);
+
+	if (!w->ip) {
+		orc = null_orc_entry;
+	} else if (!t->find_orc(t->arg, w->signal ? w->ip : w->ip - 1,
+				&orc)) {
+		if (!t->fp_fallback)
+			return walk_fail(w, "no ORC entry for 0x%llx",
+					 (unsigned long long)w->ip);
+		/* 6.1+: guess a frame-pointer frame; unreliable from here */
+		orc = orc_fp_entry;
+		w->error = true;
+		w->trace->reliable = false;
+	} else {
+		if (orc.type == OC_ORC_TYPE_UNDEFINED)
+			return walk_fail(w, "undefined ORC entry for 0x%llx",
+					 (unsigned long long)w->ip);
+		if (orc.type == OC_ORC_TYPE_END_OF_STACK)
+			return walk_end(w, OC_STOP_END_OF_STACK);
+	}
+
+	/* Find the previous frame's stack: */
+	switch (orc.sp_reg) {
+	case OC_ORC_REG_SP:
+		sp = w->sp + (int64_t)orc.sp_offset;
+		break;
+	case OC_ORC_REG_BP:
+		sp = w->bp + (int64_t)orc.sp_offset;
+		break;
+	case OC_ORC_REG_SP_INDIRECT:
+		/* since 5.12 *(sp) + off, before *(sp + off) */
+		if (t->sp_indirect_deref_first)
+			sp = w->sp;
+		else
+			sp = w->sp + (int64_t)orc.sp_offset;
+		indirect = true;
+		break;
+	case OC_ORC_REG_BP_INDIRECT:
+		sp = w->bp + (int64_t)orc.sp_offset;
+		indirect = true;
+		break;
+	case OC_ORC_REG_R10:
+	case OC_ORC_REG_R13:
+	case OC_ORC_REG_DI:
+	case OC_ORC_REG_DX:
+	case OC_ORC_REG_AX:
+		if (!get_reg(w, orc.sp_reg, &sp))
+			return walk_fail(w, "missing %s value at 0x%llx",
+					 reg_name(orc.sp_reg),
+					 (unsigned long long)w->ip);
+		break;
+	default:
+		return walk_fail(w, "unknown SP base reg %u at 0x%llx",
+				 (unsigned int)orc.raw_sp_reg,
+				 (unsigned long long)w->ip);
+	}
+
+	if (indirect) {
+		if (!deref_stack_reg(w, sp, &sp))
+			return false;
+		if (orc.sp_reg == OC_ORC_REG_SP_INDIRECT &&
+		    t->sp_indirect_deref_first)
+			sp += (int64_t)orc.sp_offset;
+	}
+
+	/* Find IP, SP and possibly regs: */
+	switch (orc.type) {
+	case OC_ORC_TYPE_CALL:
+		ip_p = sp - 8;
+		if (!deref_stack_reg(w, ip_p, &w->ip))
+			return false;
+		w->sp = sp;
+		w->have_regs = false;
+		w->have_prev_regs = false;
+		w->regs_kind = OC_REGS_NONE;
+		break;
+
+	case OC_ORC_TYPE_REGS: {
+		struct oc_regs r;
+
+		if (!deref_stack(w, sp, &r, sizeof(r)))
+			return walk_fail(w, "can't access registers at 0x%llx for ip 0x%llx",
+					 (unsigned long long)sp,
+					 (unsigned long long)orig_ip);
+		ip_p = sp + PT_REGS_IP;
+		w->ip = r.ip;
+		w->sp = r.sp;
+		w->regs = r;
+		w->regs_addr = sp;
+		w->regs_kind = OC_REGS_FULL;
+		w->have_regs = true;
+		w->have_prev_regs = false;
+		w->full_regs = true;
+		break;
+	}
+
+	case OC_ORC_TYPE_REGS_PARTIAL: {
+		uint64_t iret[IRET_FRAME_SIZE / 8];
+
+		if (!deref_stack(w, sp, iret, sizeof(iret)))
+			return walk_fail(w, "can't access iret registers at 0x%llx for ip 0x%llx",
+					 (unsigned long long)sp,
+					 (unsigned long long)orig_ip);
+		ip_p = sp;
+		/* keep the interrupted full regs (IRQ-then-NMI) */
+		if (w->have_regs && w->full_regs) {
+			w->prev_regs = w->regs;
+			w->have_prev_regs = true;
+		}
+		memset(&w->regs, 0, sizeof(w->regs));
+		w->regs.ip = iret[0];
+		w->regs.cs = iret[1];
+		w->regs.flags = iret[2];
+		w->regs.sp = iret[3];
+		w->regs.ss = iret[4];
+		w->ip = iret[0];
+		w->sp = iret[3];
+		w->regs_addr = sp;
+		w->regs_kind = OC_REGS_PARTIAL;
+		w->have_regs = true;
+		w->full_regs = false;
+		break;
+	}
+
+	default:
+		return walk_fail(w, "unknown .orc_unwind entry type %u at 0x%llx",
+				 (unsigned int)orc.raw_type,
+				 (unsigned long long)orig_ip);
+	}
+
+	/* Find BP: */
+	switch (orc.bp_reg) {
+	case OC_ORC_REG_UNDEFINED:
+		if (get_reg(w, OC_ORC_REG_BP, &tmp))
+			w->bp = tmp;
+		break;
+	case OC_ORC_REG_PREV_SP:
+		if (!deref_stack_reg(w, sp + (int64_t)orc.bp_offset, &w->bp))
+			return false;
+		break;
+	case OC_ORC_REG_BP:
+		if (!deref_stack_reg(w, w->bp + (int64_t)orc.bp_offset, &w->bp))
+			return false;
+		break;
+	default:
+		return walk_fail(w, "unknown BP base reg %u for ip 0x%llx",
+				 (unsigned int)orc.raw_bp_reg,
+				 (unsigned long long)orig_ip);
+	}
+
+	/* Prevent a recursive loop due to bad ORC data: */
+	if (w->info.type == prev_type && oc_stack_on(&w->info, w->sp, 8) &&
+	    w->sp <= prev_sp)
+		return walk_fail(w, "stack going in the wrong direction at 0x%llx (sp 0x%llx -> 0x%llx)",
+				 (unsigned long long)orig_ip,
+				 (unsigned long long)prev_sp,
+				 (unsigned long long)w->sp);
+
+	w->signal = orc.signal;
+	fill_frame(w, ip_p, f);
+	return true;
+}
+
+/* __unwind_start()'s get_stack_info(), with the guard-page retry */
+static bool start_stack(struct walk *w)
+{
+	const char *why = "";
+	uint64_t next_page;
+
+	if (get_stack_info(w, w->sp, &w->info, &w->visit_mask, &why))
+		return true;
+	next_page = (w->sp + PAGE_SIZE_X86 - 1) & ~(uint64_t)(PAGE_SIZE_X86 - 1);
+	if (get_stack_info(w, next_page, &w->info, &w->visit_mask, &why))
+		return true;
+	return walk_fail(w, "stack pointer 0x%llx is not on a known stack",
+			 (unsigned long long)w->sp);
+}
+
+static struct oc_error *scan_merge(const struct walk *w, uint64_t start,
+				   struct oc_trace *trace);
+
+static struct oc_error *walk_run(struct walk *w,
+				 const struct oc_unwind_options *opts,
+				 uint64_t scan_start)
+{
+	unsigned int max = opts && opts->max_frames ? opts->max_frames
+						    : DEFAULT_MAX_FRAMES;
+	struct oc_frame f;
+	struct oc_error *err;
+
+	while (!w->done) {
+		if (w->trace->nr >= max) {
+			w->trace->stop = OC_STOP_FRAME_LIMIT;
+			w->trace->reliable = false;
+			snprintf(w->trace->message, sizeof(w->trace->message),
+				 "more than %u frames", max);
+			break;
+		}
+		if (!unwind_next_frame(w, &f))
+			break;
+		err = trace_push(w->trace, &f);
+		if (err)
+			return err;
+	}
+	if (opts && opts->scan)
+		return scan_merge(w, scan_start, w->trace);
+	return NULL;
+}
+
+static void walk_init(struct walk *w, const struct oc_unwind_target *target,
+		      struct oc_trace *ret)
+{
+	memset(w, 0, sizeof(*w));
+	w->t = target;
+	w->trace = ret;
+	oc_trace_init(ret);
+	ret->stop = OC_STOP_END_OF_STACK;
+}
+
+struct oc_error *oc_unwind_regs(const struct oc_unwind_target *target,
+				const struct oc_regs *regs,
+				const struct oc_unwind_options *opts,
+				struct oc_trace *ret)
+{
+	struct walk w;
+	struct oc_frame f;
+	struct oc_error *err;
+
+	walk_init(&w, target, ret);
+	w.ip = regs->ip;
+	w.sp = regs->sp;
+	w.bp = regs->bp;
+	w.regs = *regs;
+	w.regs_kind = OC_REGS_FULL;
+	w.regs_addr = 0;
+	w.have_regs = true;
+	w.full_regs = true;
+	w.signal = true;
+	fill_frame(&w, 0, &f);
+	err = trace_push(ret, &f);
+	if (err)
+		return err;
+	/* __unwind_start(): user regs end the walk at once */
+	if (user_mode(&w)) {
+		walk_end(&w, OC_STOP_USER_MODE);
+		return NULL;
+	}
+	if (!start_stack(&w))
+		return NULL;
+	return walk_run(&w, opts, regs->sp);
+}
+
+struct oc_error *oc_unwind_blocked(const struct oc_unwind_target *target,
+				   uint64_t thread_sp,
+				   const struct oc_unwind_options *opts,
+				   struct oc_trace *ret)
+{
+	struct walk w;
+	struct oc_frame f;
+	struct oc_error *err, *rerr;
+
+	walk_init(&w, target, ret);
+	rerr = oc_mem_read_u64(target->mem,
+			       thread_sp + target->inactive_bp_offset, &w.bp);
+	if (!rerr)
+		rerr = oc_mem_read_u64(target->mem,
+				       thread_sp + target->inactive_ret_offset,
+				       &w.ip);
+	if (rerr) {
+		oc_error_destroy(rerr);
+		w.ip = 0;
+		walk_fail(&w, "cannot read stack at 0x%llx (inactive_task_frame)",
+			  (unsigned long long)thread_sp);
+		return NULL;
+	}
+	w.sp = thread_sp + target->inactive_frame_size;
+	/* a new task "returns" to ret_from_fork: exact, not a call site */
+	w.signal = target->ret_from_fork && w.ip == target->ret_from_fork;
+	fill_frame(&w, thread_sp + target->inactive_ret_offset, &f);
+	err = trace_push(ret, &f);
+	if (err)
+		return err;
+	if (!start_stack(&w))
+		return NULL;
+	return walk_run(&w, opts, thread_sp);
+}
+
+/*
+ * show_trace_log_lvl(): scan each stack in turn from the starting sp,
+ * word by word; a word that is the return address slot of the next
+ * unwound frame gives that frame, any other kernel text address a "?"
+ * entry.  Frames the scan does not meet (the starting registers, frames
+ * on stacks it cannot reach) keep their order.
+ */
+static struct oc_error *scan_merge(const struct walk *w, uint64_t start,
+				   struct oc_trace *trace)
+{
+	const struct oc_unwind_target *t = w->t;
+	struct oc_frame *unwound = trace->frames;
+	size_t nr = trace->nr, next = 0;
+	unsigned long mask = 0;
+	size_t budget = MAX_SCAN_WORDS;
+	uint64_t stack = start & ~(uint64_t)7;
+	struct oc_error *err = NULL;
+
+	trace->frames = NULL;
+	trace->nr = trace->cap = 0;
+
+	/* frames that are not on a stack slot come first (regs->ip) */
+	while (next < nr && !unwound[next].ip_addr) {
+		err = trace_push(trace, &unwound[next++]);
+		if (err)
+			goto out;
+	}
+
+	while (stack && budget) {
+		struct oc_stack_info info;
+		struct oc_error *rerr;
+
+		if (!t->stack_info(t->arg, stack, &info) ||
+		    info.type == OC_STACK_UNKNOWN || info.type >= OC_STACK_NR) {
+			stack = (stack + PAGE_SIZE_X86 - 1) &
+				~(uint64_t)(PAGE_SIZE_X86 - 1);
+			if (!t->stack_info(t->arg, stack, &info) ||
+			    info.type == OC_STACK_UNKNOWN ||
+			    info.type >= OC_STACK_NR)
+				break;
+		}
+		if (mask & (1UL << info.type))
+			break;
+		mask |= 1UL << info.type;
+
+		for (; stack + 8 <= info.end && budget; stack += 8, budget--) {
+			uint64_t word;
+			struct oc_frame f;
+
+			if (next < nr && unwound[next].ip_addr == stack) {
+				err = trace_push(trace, &unwound[next++]);
+				if (err)
+					goto out;
+				continue;
+			}
+			rerr = oc_mem_read_u64(t->mem, stack, &word);
+			if (rerr) {
+				oc_error_destroy(rerr);
+				continue;
+			}
+			if (!t->is_text(t->arg, word))
+				continue;
+			memset(&f, 0, sizeof(f));
+			f.ip = word;
+			f.sp = stack;
+			f.ip_addr = stack;
+			f.stack = info.type;
+			f.scanned = true;
+			err = trace_push(trace, &f);
+			if (err)
+				goto out;
+		}
+		if (!info.next_sp_addr)
+			break;
+		/* the link to the previous stack (PTR_ALIGN(next_sp)) */
+		rerr = oc_mem_read_u64(t->mem, info.next_sp_addr, &stack);
+		if (rerr) {
+			oc_error_destroy(rerr);
+			break;
+		}
+		stack = (stack + 7) & ~(uint64_t)7;
+	}
+	while (next < nr) {
+		err = trace_push(trace, &unwound[next++]);
+		if (err)
+			goto out;
+	}
+out:
+	free(unwound);
+	return err;
+}
