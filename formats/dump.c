@@ -85,6 +85,10 @@ struct oc_dump {
 	struct pcache_page *pcache;
 	uint64_t pcache_clock;
 	uint64_t pcache_hits, pcache_misses;
+
+	/* ELF: the physical ranges of the PT_LOAD segments */
+	struct phys_range { uint64_t start, end; } *loads;
+	size_t nr_loads;
 };
 
 static struct oc_error *kdump_error(struct oc_dump *dump, const char *call)
@@ -95,6 +99,20 @@ static struct oc_error *kdump_error(struct oc_dump *dump, const char *call)
 
 /* ------------------------------------------------------------------ */
 /* Physical reads, through a small cache of whole pages                */
+
+/*
+ * libkdumpfile 0.5.1 reads the page just below an ELF segment that
+ * starts on a page boundary as zeros (seen at 0xbf000 below QEMU's
+ * 0xc0000 segment); the segments themselves say what is in the dump.
+ */
+static bool in_loads(const struct oc_dump *dump, uint64_t paddr)
+{
+	for (size_t i = 0; i < dump->nr_loads; i++)
+		if (paddr < dump->loads[i].end &&
+		    paddr + PAGE_SIZE > dump->loads[i].start)
+			return true;
+	return false;
+}
 
 static struct oc_error *read_page(struct oc_dump *dump, uint64_t pfn,
 				  const unsigned char **ret)
@@ -116,6 +134,10 @@ static struct oc_error *read_page(struct oc_dump *dump, uint64_t pfn,
 			victim = p;
 	}
 	dump->pcache_misses++;
+	if (dump->nr_loads && !in_loads(dump, pfn * PAGE_SIZE))
+		return oc_error_fault(pfn * PAGE_SIZE,
+				      "physical address 0x%" PRIx64 " not in the dump (no ELF segment)",
+				      pfn * PAGE_SIZE);
 	victim->valid = false;
 	st = kdump_read(dump->ctx, KDUMP_KPHYSADDR, pfn * PAGE_SIZE,
 			victim->data, &len);
@@ -463,6 +485,18 @@ static struct oc_error *read_elf_notes(struct oc_dump *dump, int fd,
 				eh.e_phoff + i * sizeof(ph), "program header");
 		if (err)
 			return err;
+		if (ph.p_type == PT_LOAD && ph.p_memsz &&
+		    ph.p_paddr + ph.p_memsz > ph.p_paddr) {
+			struct phys_range *r;
+
+			r = realloc(dump->loads,
+				    (dump->nr_loads + 1) * sizeof(*r));
+			if (!r)
+				return &oc_enomem;
+			dump->loads = r;
+			r[dump->nr_loads++] = (struct phys_range){
+				ph.p_paddr, ph.p_paddr + ph.p_memsz };
+		}
 		if (ph.p_type != PT_NOTE)
 			continue;
 		if (ph.p_offset > file_size || ph.p_filesz > file_size - ph.p_offset)
@@ -791,6 +825,7 @@ void oc_dump_close(struct oc_dump *dump)
 		close(dump->fd);
 	free(dump->pcache);
 	free(dump->notes);
+	free(dump->loads);
 	free(dump->vmcoreinfo);
 	free(dump->vmcoreinfo_lines);
 	free(dump->path);

@@ -6,9 +6,11 @@
  *   dumpcat vmcoreinfo DUMP [KEY]     the raw text, or one value
  *   dumpcat read DUMP VADDR LEN       hex bytes of kernel virtual memory
  *   dumpcat phys DUMP PADDR LEN       hex bytes of physical memory
+ *   dumpcat rd64 DUMP VADDR COUNT     64-bit words, one per line (like crash rd -64)
  *   dumpcat v2p DUMP VADDR            the page walk's translation
  *   dumpcat sum DUMP VADDR LEN        FNV-1a of a virtual range (unreadable
  *                                     pages hashed as their fault addresses)
+ *   dumpcat pagesums DUMP VADDR LEN   the same per page: "vaddr hash|fault"
  *   dumpcat bench DUMP VADDR N        N 8-byte reads spread over 64 pages
  *   dumpcat flat FLATTENED OUT        reassemble like makedumpfile -R
  */
@@ -132,6 +134,20 @@ int main(int argc, char **argv)
 		else
 			hex(buf, len);
 		free(buf);
+	} else if (!strcmp(cmd, "rd64") && argc == 5) {
+		uint64_t addr = strtoull(argv[3], NULL, 0);
+		unsigned long count = strtoul(argv[4], NULL, 0);
+
+		for (unsigned long i = 0; i < count; i++) {
+			uint64_t v;
+
+			err = oc_mem_read_u64(&mem, addr + i * 8, &v);
+			if (err) {
+				rc = fail(err);
+				break;
+			}
+			printf("%016" PRIx64 "\n", v);
+		}
 	} else if (!strcmp(cmd, "v2p") && argc == 4) {
 		uint64_t pa;
 
@@ -140,6 +156,24 @@ int main(int argc, char **argv)
 			rc = fail(err);
 		else
 			printf("0x%" PRIx64 "\n", pa);
+	} else if (!strcmp(cmd, "pagesums") && argc == 5) {
+		uint64_t addr = strtoull(argv[3], NULL, 0);
+		uint64_t end = addr + strtoull(argv[4], NULL, 0);
+		static unsigned char page[4096];
+
+		for (; addr < end; addr += sizeof(page)) {
+			uint64_t h = 0xcbf29ce484222325ULL;
+
+			err = oc_mem_read(&mem, addr, page, sizeof(page));
+			if (err) {
+				printf("%016" PRIx64 " fault\n", addr);
+				oc_error_destroy(err);
+				continue;
+			}
+			for (size_t i = 0; i < sizeof(page); i++)
+				h = (h ^ page[i]) * 0x100000001b3ULL;
+			printf("%016" PRIx64 " %016" PRIx64 "\n", addr, h);
+		}
 	} else if (!strcmp(cmd, "sum") && argc == 5) {
 		uint64_t addr = strtoull(argv[3], NULL, 0);
 		uint64_t end = addr + strtoull(argv[4], NULL, 0);
