@@ -1,0 +1,224 @@
+#!/bin/bash
+# Real-dump checks of formats/dump.c (through tests/realdump/dumpcat.c):
+#   tests/realdump/dump_check.sh [BUILD_DIR]
+# For every dump in ${ORCCRASH_CACHE:-~/.cache/orccrash}/dumps/index.tsv
+# (or $DUMP_CHECK_INDEX; columns: release scenario format path vmlinux
+# kaslr): it opens, its format, OSRELEASE and notes are right; kernel
+# memory read through our page walk equals what crash(8) reads on the
+# same dump (a static variable, the kernel banner, init_task, a
+# vmalloc'ed stack, a slab object, each CPU's stack at its saved sp);
+# the formats of one crash read the same bytes (kernel text and the
+# whole direct map); the flattened file reassembles byte-identical to
+# makedumpfile -R; truncated copies fail with one clear line.
+# Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps.
+set -u
+O=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+case $O in /*) ;; *) O=$top/$O ;; esac
+cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+index=${DUMP_CHECK_INDEX:-$cache/dumps/index.tsv}
+nfail=0
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
+skip() { echo "SKIP $*"; }
+
+if [ ! -s "$index" ]; then
+	skip "dump_check: no dumps (no $index)"
+	exit 0
+fi
+if ! make -s -C "$top" -f Makefile -f tests/realdump/dump.mk O="$O" \
+	"$O/tests/dumpcat" >/dev/null; then
+	fail "dump_check: cannot build dumpcat"
+	exit 1
+fi
+dc=$O/tests/dumpcat
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/dump_check.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# crash's reads vs ours.  $1 dump, $2 vmlinux, $3 name, $4 dumpcat info.
+compare_with_crash() {
+	local dump=$1 vmlinux=$2 name=$3 info=$4 cmds=$tmp/crash.cmds out=$tmp/crash.out
+	{
+		echo "rd -64 -x jiffies_64 1"
+		echo "rd -64 -x linux_banner 8"
+		echo "rd -64 -x init_task 8"
+		echo "p/x init_task.stack"
+		echo "p/x *(unsigned long (*)[8])init_task.stack"
+		echo "p/x init_task.tasks.next"
+		echo "p/x *(unsigned long (*)[4])init_task.tasks.next"
+		# each CPU's stack at the sp of its note (kernel mode only)
+		awk '/^note /{ sp = $7; if (sp ~ /^ff/ && sp ~ /[08]$/) print "rd -64 -x " sp " 4" }' <<<"$info"
+		echo "quit"
+	} >"$cmds"
+	if ! timeout 300 crash -s "$vmlinux" "$dump" -i "$cmds" </dev/null >"$out" 2>&1; then
+		fail "$name: crash could not read the dump: $(grep -m1 -i error "$out")"
+		return
+	fi
+	python3 - "$dc" "$dump" "$name" "$out" <<'EOF'
+import re, subprocess, sys
+dc, dump, name, out = sys.argv[1:]
+checks = []                     # (what, address, [words])
+pending = None
+for line in open(out, errors='replace'):
+    m = re.match(r'^([0-9a-f]{16}):\s+([0-9a-f]{16})(?:\s+([0-9a-f]{16}))?\s*$', line)
+    if m:
+        words = [int(w, 16) for w in m.groups()[1:] if w]
+        checks.append(('rd %s' % m.group(1), int(m.group(1), 16), words))
+        continue
+    m = re.match(r'^\$\d+ = (0x[0-9a-f]+)\s*$', line)
+    if m:
+        pending = int(m.group(1), 16)
+        continue
+    m = re.match(r'^\$\d+ = \{(.*)\}\s*$', line)
+    if m and pending is not None:
+        words = [int(w.strip(), 16) for w in m.group(1).split(',')]
+        checks.append(('*0x%x' % pending, pending, words))
+        pending = None
+if len(checks) < 5:
+    print('FAIL %s: only %d values from crash' % (name, len(checks)))
+    sys.exit(0)
+bad = []
+for what, addr, words in checks:
+    r = subprocess.run([dc, 'rd64', dump, hex(addr), str(len(words))],
+                       capture_output=True, text=True)
+    ours = [int(w, 16) for w in r.stdout.split()]
+    if r.returncode or ours != words:
+        bad.append('%s: crash %s, ours %s %s' % (what, [hex(w) for w in words],
+                   [hex(w) for w in ours], r.stderr.strip()))
+if bad:
+    print('FAIL %s: page-walked reads differ from crash: %s' % (name, '; '.join(bad[:3])))
+else:
+    print('PASS %s: %d reads (%d words) equal crash\'s' %
+          (name, len(checks), sum(len(c[2]) for c in checks)))
+EOF
+}
+
+# text and direct-map checksums of one dump, for the cross-format check
+checksums() {
+	local dump=$1 vmlinux=$2 off stext etext pob base mem
+	off=$("$dc" vmcoreinfo "$dump" KERNELOFFSET 2>/dev/null || echo 0)
+	stext=$(nm "$vmlinux" | awk '$3 == "_stext" { print $1 }')
+	etext=$(nm "$vmlinux" | awk '$3 == "_etext" { print $1 }')
+	pob=$(nm "$vmlinux" | awk '$3 == "page_offset_base" { print $1 }')
+	[ -n "$stext" ] && [ -n "$etext" ] && [ -n "$pob" ] || return 1
+	base=$("$dc" rd64 "$dump" $((0x$pob + off)) 1) || return 1
+	mem=$((256 << 20))
+	echo "text $("$dc" sum "$dump" $((0x$stext + off)) $((0x$etext - 0x$stext)))"
+	echo "direct $("$dc" sum "$dump" 0x$base $mem)"
+}
+
+expected_format() {
+	case $1 in
+	elf) echo "elf" ;;
+	flat) echo "flattened kdump-compressed" ;;
+	kdump) echo "kdump-compressed" ;;
+	*) echo "" ;;
+	esac
+}
+
+declare -A group_sums group_first
+ndumps=0
+while IFS=$'\t' read -r -u 3 release scenario format path vmlinux kaslr; do
+	[ -n "$release" ] && [ "${release#\#}" = "$release" ] || continue
+	name="$release/$scenario/$format"
+	if [ ! -r "$path" ]; then
+		skip "$name: $path not there"
+		continue
+	fi
+	ndumps=$((ndumps + 1))
+	if ! info=$("$dc" info "$path" 2>&1); then
+		fail "$name: open: $info"
+		continue
+	fi
+	want=$(expected_format "$format")
+	got=$(sed -n 's/^format: //p' <<<"$info")
+	if [ -z "$want" ] || [ "$got" = "$want" ]; then
+		pass "$name: format \"$got\""
+	else
+		fail "$name: format \"$got\", want \"$want\""
+	fi
+	rel=$(sed -n 's/^osrelease: //p' <<<"$info")
+	[ "$rel" = "$release" ] && pass "$name: OSRELEASE $rel" ||
+		fail "$name: OSRELEASE \"$rel\", want \"$release\""
+	grep -q '^page-walk: yes' <<<"$info" && pass "$name: page walk from VMCOREINFO" ||
+		fail "$name: no page walk (VMCOREINFO lacks init_top_pgt/phys_base?)"
+	nnotes=$(sed -n 's/^notes: //p' <<<"$info")
+	if [ "${nnotes:-0}" -gt 0 ]; then
+		if grep -q '^qemu: yes' <<<"$info"; then
+			# QEMU numbers its notes' pids CPU + 1, in order
+			badpid=$(awk '/^note /{ n = $2 + 0; if ($4 != n + 1) print $2 }' <<<"$info")
+			[ -z "$badpid" ] && pass "$name: $nnotes QEMU CPU notes, pids 1..$nnotes" ||
+				fail "$name: QEMU note pids out of order at note $badpid"
+		else
+			pass "$name: $nnotes CPU notes"
+		fi
+	else
+		fail "$name: no NT_PRSTATUS notes"
+	fi
+
+	if [ ! -r "$vmlinux" ]; then
+		skip "$name: no vmlinux for crash and checksums"
+	else
+		if command -v crash >/dev/null; then
+			compare_with_crash "$path" "$vmlinux" "$name" "$info"
+		else
+			skip "$name: crash not installed"
+		fi
+		if sums=$(checksums "$path" "$vmlinux"); then
+			key="$release/$scenario"
+			if [ -z "${group_sums[$key]:-}" ]; then
+				group_sums[$key]="$sums"
+				group_first[$key]="$format"
+				pass "$name: checksums taken ($(tr '\n' ' ' <<<"$sums"))"
+			elif [ "${group_sums[$key]}" = "$sums" ]; then
+				pass "$name: text and direct map read the same as ${group_first[$key]}"
+			else
+				fail "$name: bytes differ from ${group_first[$key]}: $(tr '\n' ' ' <<<"$sums") vs $(tr '\n' ' ' <<<"${group_sums[$key]}")"
+			fi
+		else
+			fail "$name: cannot checksum (symbols or page_offset_base)"
+		fi
+	fi
+
+	if [ "$format" = flat ]; then
+		if command -v makedumpfile >/dev/null; then
+			if makedumpfile -R "$tmp/R" <"$path" >/dev/null 2>&1 &&
+				"$dc" flat "$path" "$tmp/ours" >/dev/null &&
+				cmp -s "$tmp/R" "$tmp/ours"; then
+				pass "$name: reassembly byte-identical to makedumpfile -R"
+			else
+				fail "$name: reassembly differs from makedumpfile -R"
+			fi
+			rm -f "$tmp/R" "$tmp/ours"
+		else
+			skip "$name: makedumpfile not installed"
+		fi
+	fi
+
+	# truncated copies: one line naming the file, never a crash
+	size=$(stat -c %s "$path")
+	cuts="0 1 100 5000 1048576"
+	[ "$format" = flat ] && cuts="$cuts $((size / 2)) $((size - 16))"
+	bad=""
+	for cut in $cuts; do
+		[ "$cut" -lt "$size" ] || continue
+		head -c "$cut" "$path" >"$tmp/cut"
+		msg=$("$dc" info "$tmp/cut" 2>&1 >/dev/null)
+		rc=$?
+		if [ $rc -ge 128 ]; then
+			bad="$bad $cut:signal$((rc - 128))"
+		elif [ $rc -ne 0 ] && { [ "$(wc -l <<<"$msg")" -ne 1 ] || ! grep -q "$tmp/cut" <<<"$msg"; }; then
+			bad="$bad $cut:\"$msg\""
+		elif [ $rc -eq 0 ] && [ "$cut" -lt 4096 ]; then
+			bad="$bad $cut:opened"
+		fi
+	done
+	rm -f "$tmp/cut"
+	[ -z "$bad" ] && pass "$name: truncated copies fail cleanly" ||
+		fail "$name: truncated copies:$bad"
+done 3<"$index"
+
+[ "$ndumps" -gt 0 ] || skip "dump_check: no readable dumps in $index"
+[ "$nfail" -eq 0 ]
