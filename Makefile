@@ -58,14 +58,30 @@ $(O)/tests/%: $(O)/tests/unit/%.o $(O)/tests/unit/harness.o $(LIB)
 check-unit: $(UNIT_BIN) $(O)/orccrash
 	$(Q)tests/run-tests.sh --unit $(O)
 
+# Packages: build (deps) and tests (deps-test); installs only what is
+# missing, with apt-get (as root).
+deps:
+	$(Q)tests/install-deps.sh build
+deps-test:
+	$(Q)tests/install-deps.sh test
+
 # Everything: unit tests, then the real-dump tests over the samples,
-# which `make samples` builds (a no-op when the cache is complete).
-test: all $(UNIT_BIN)
+# which `make samples` builds (a no-op when the cache is complete).  The
+# sub-makes re-read pkg-config once the packages are there.
+test: deps-test
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
+	$(Q)samples/make-samples.sh
 	$(Q)tests/run-tests.sh --all $(O)
 check: test
 
 samples:
 	$(Q)samples/make-samples.sh
+
+# README command 1: build, make sure the default sample is there, open it.
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)samples/make-samples.sh --default
+	$(Q)$(O)/orccrash $$(samples/make-samples.sh --default-args)
 
 check-asan:
 	$(MAKE) O=build-asan CC=clang \
@@ -80,7 +96,7 @@ install: all
 clean:
 	rm -rf $(O) build-asan
 
-.PHONY: all test check check-unit check-asan samples install clean
+.PHONY: all test check check-unit check-asan samples install clean deps deps-test run
 .SECONDARY:
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

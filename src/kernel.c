@@ -170,6 +170,16 @@ static struct oc_error *check_match(struct oc_kernel *k, bool force)
 	err = oc_mem_read_string(&k->mem, s->addr, mem_banner,
 				 sizeof(mem_banner));
 	mem_banner[strcspn(mem_banner, "\n")] = '\0';
+	if (err && !force) {
+		/* the vmlinux may be right; the dump lacks the page */
+		char detail[200];
+
+		oc_error_string(err, detail, sizeof(detail));
+		oc_error_destroy(err);
+		return oc_error_file(OC_ERR_FAULT, oc_dump_path(k->dump),
+				     "cannot read the kernel banner: the dump is truncated or incomplete (%s)",
+				     detail);
+	}
 	if (err || strcmp(file_banner, mem_banner)) {
 		char detail[200];
 
@@ -424,6 +434,20 @@ bool oc_kernel_symbolize(const struct oc_kernel *k, uint64_t addr,
 	ret->name = oc_symtab_name(tab, s);
 	ret->offset = addr - s->addr;
 	ret->size = s->size;
+	return true;
+}
+
+bool oc_kernel_symbolize_frame(const struct oc_kernel *k,
+			       const struct oc_frame *f,
+			       struct oc_sym_result *ret)
+{
+	bool exact = f->regs_kind != OC_REGS_NONE || (f->signal && !f->scanned);
+
+	if (exact || !f->ip)
+		return oc_kernel_symbolize(k, f->ip, ret);
+	if (!oc_kernel_symbolize(k, f->ip - 1, ret))
+		return false;
+	ret->offset++;
 	return true;
 }
 

@@ -117,6 +117,15 @@ struct oc_sym_result {
 };
 bool oc_kernel_symbolize(const struct oc_kernel *k, uint64_t addr,
 			 struct oc_sym_result *ret);
+/*
+ * A frame's symbol as the kernel's "%pB" prints it in a backtrace: a
+ * return address is looked up at address - 1 (a call at the very end of a
+ * function returns past it) and the offset printed is from there + 1; an
+ * exact ip (the first frame, or one from pt_regs) is looked up as is.
+ */
+bool oc_kernel_symbolize_frame(const struct oc_kernel *k,
+			       const struct oc_frame *f,
+			       struct oc_sym_result *ret);
 /* Address of a vmlinux symbol (relocated); 0 if unknown. */
 uint64_t oc_kernel_symbol_addr(const struct oc_kernel *k, const char *name);
 /* The address of a per-CPU variable on @cpu; 0 if unknown. */

@@ -22,17 +22,35 @@ void oc_report_options_init(struct oc_report_options *opts)
 	opts->log_tail = 10;
 }
 
-void oc_report_format_addr(const struct oc_kernel *k, uint64_t addr,
-			   char *buf, size_t size)
+static void format_sym(const struct oc_sym_result *sr, bool found,
+		       uint64_t addr, char *buf, size_t size)
 {
-	struct oc_sym_result s;
+	const struct oc_sym_result s = *sr;
 
-	if (oc_kernel_symbolize(k, addr, &s))
+	if (found)
 		snprintf(buf, size, "%s+0x%" PRIx64 "/0x%" PRIx64 "%s%s%s",
 			 s.name, s.offset, s.size, s.module ? " [" : "",
 			 s.module ? s.module : "", s.module ? "]" : "");
 	else
 		snprintf(buf, size, "0x%" PRIx64, addr);
+}
+
+void oc_report_format_addr(const struct oc_kernel *k, uint64_t addr,
+			   char *buf, size_t size)
+{
+	struct oc_sym_result s;
+	bool found = oc_kernel_symbolize(k, addr, &s);
+
+	format_sym(&s, found, addr, buf, size);
+}
+
+void oc_report_format_frame(const struct oc_kernel *k, const struct oc_frame *f,
+			    char *buf, size_t size)
+{
+	struct oc_sym_result s;
+	bool found = oc_kernel_symbolize_frame(k, f, &s);
+
+	format_sym(&s, found, f->ip, buf, size);
 }
 
 void oc_report_print_regs(const struct oc_kernel *k, const struct oc_frame *f,
@@ -83,7 +101,7 @@ void oc_report_print_trace(const struct oc_kernel *k,
 			oc_report_print_regs(k, f, indent, out);
 			continue;
 		}
-		oc_report_format_addr(k, f->ip, buf, sizeof(buf));
+		oc_report_format_frame(k, f, buf, sizeof(buf));
 		fprintf(out, "%s%s%s\n", indent, f->scanned ? "? " : "", buf);
 	}
 	if (cur != OC_STACK_UNKNOWN)

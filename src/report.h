@@ -48,6 +48,9 @@ int oc_report_json(const struct oc_kernel *k,
 /* "sym+0xoff/0xsize [mod]" or "0x..." into buf. */
 void oc_report_format_addr(const struct oc_kernel *k, uint64_t addr,
 			   char *buf, size_t size);
+/* A frame's address the way the kernel's backtraces print it (%pB). */
+void oc_report_format_frame(const struct oc_kernel *k, const struct oc_frame *f,
+			    char *buf, size_t size);
 /* The kernel's __show_regs() / show_iret_regs() lines. */
 void oc_report_print_regs(const struct oc_kernel *k, const struct oc_frame *f,
 			  const char *indent, FILE *out);

@@ -51,7 +51,7 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 {
 	struct json_object *o = json_object_new_object();
 	struct oc_sym_result s;
-	bool have = oc_kernel_symbolize(k, f->ip, &s);
+	bool have = oc_kernel_symbolize_frame(k, f, &s);
 
 	json_object_object_add(o, "ip", hex(f->ip));
 	json_object_object_add(o, "sp", hex(f->sp));
@@ -61,6 +61,7 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 	json_object_object_add(o, "module", s.module ? json_object_new_string(s.module) : NULL);
 	json_object_object_add(o, "stack", json_object_new_string(oc_stack_json_name(f->stack)));
 	json_object_object_add(o, "reliable", json_object_new_boolean(f->reliable));
+	json_object_object_add(o, "scanned", json_object_new_boolean(f->scanned));
 	json_object_object_add(o, "file", NULL);
 	json_object_object_add(o, "line", NULL);
 	json_object_object_add(o, "regs", f->regs_kind != OC_REGS_NONE ? regs_json(f) : NULL);

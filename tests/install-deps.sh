@@ -1,0 +1,26 @@
+#!/bin/bash
+# Install the Debian 12 packages orccrash needs, only those missing.
+#   tests/install-deps.sh build   building and running orccrash
+#   tests/install-deps.sh test    + what the tests and `make samples` use
+set -euo pipefail
+what=${1:-build}
+build_pkgs="make gcc pkg-config libkdumpfile-dev libelf-dev libbpf-dev libdwarf-dev
+	libncurses-dev libjson-c-dev zlib1g-dev"
+test_pkgs="python3 tmux clang crash python3-drgn binutils qemu-system-x86 busybox-static
+	cpio kexec-tools libxenmisc4.17 makedumpfile socat"
+pkgs=$build_pkgs
+[ "$what" = test ] && pkgs="$pkgs $test_pkgs"
+missing=()
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "orccrash: missing packages: ${missing[*]}" >&2
+	echo "orccrash: run as root (sudo make deps) or: sudo apt-get install -y ${missing[*]}" >&2
+	exit 1
+fi
+echo "orccrash: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Compare orccrash's traces with the kernel's own (the first oracle).
+
+usage: compare.py ORCCRASH_JSON REF_KERNEL_TXT [--min-task-match PCT]
+
+ORCCRASH_JSON is `orccrash --json --all-tasks --scan VMCORE VMLINUX`;
+REF_KERNEL_TXT is samples/parse-serial.py's ref/kernel.txt (the
+sysrq-t traces, the oops and the panic's dump_stack, as the kernel printed
+them).  Our frames are rendered the way the kernel prints them: stack
+markers, "?" for scanned entries, "RIP cs:sym" + "RSP ss:sp" where a
+pt_regs / iret frame was crossed.  Prints PASS/FAIL lines.
+
+* @task blocks (sysrq-t, taken before the crash): a task that did not run
+  between sysrq-t and the crash has the same stack, word for word, so its
+  lines must be equal, "?" entries included.  Tasks that ran in between
+  legitimately differ (the shell that typed the sysrq, kworkers), so at
+  least --min-task-match percent of the comparable tasks must match; every
+  mismatch is shown.
+* @oops and @panic blocks: the crashing CPU's trace at dump time continues
+  past the point the kernel printed (QEMU captures it later, spinning in
+  panic()), so the kernel's lines from an anchor on (the first "RIP
+  0010:" line for an oops, the line after "panic+" for a panic) must equal
+  ours from the same anchor to the end of the trace.
+"""
+import json
+import sys
+
+
+def render(frames):
+    out, cur = [], None
+    for f in frames:
+        st = f["stack"]
+        if st != cur:
+            if cur not in (None, "unknown"):
+                out.append("</%s>" % NAMES.get(cur, cur))
+            if st != "unknown":
+                out.append("<%s>" % NAMES.get(st, st))
+            cur = st
+        if f.get("regs"):
+            r = f["regs"]
+            out.append("RIP %04x:%s" % (int(r["cs"], 16) & 0xFFFF, sym(f, int(r["ip"], 16))))
+            out.append("RSP %04x:%016x" % (int(r["ss"], 16) & 0xFFFF, int(r["sp"], 16)))
+            continue
+        out.append(("? " if f.get("scanned") else "") + sym(f, int(f["ip"], 16)))
+    if cur not in (None, "unknown"):
+        out.append("</%s>" % NAMES.get(cur, cur))
+    return out
+
+
+NAMES = {"task": "TASK", "irq": "IRQ", "nmi": "NMI", "df": "#DF", "db": "#DB",
+         "mc": "#MC", "vc": "#VC", "vc2": "#VC2", "entry": "ENTRY_TRAMPOLINE",
+         "softirq": "SOFTIRQ"}
+
+
+def sym(f, ip):
+    if f.get("symbol") is None or int(f["ip"], 16) != ip:
+        return "0x%x" % ip
+    s = "%s+0x%x/0x%x" % (f["symbol"], f["offset"], f["size"])
+    if f.get("module"):
+        s += " [%s]" % f["module"]
+    return s
+
+
+def parse_ref(path):
+    blocks, cur = [], None
+    for line in open(path, encoding="utf-8", errors="replace"):
+        line = line.rstrip("\n")
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("@end"):
+            if cur:
+                blocks.append(cur)
+            cur = None
+        elif line.startswith("@"):
+            kind, _, rest = line[1:].partition(" ")
+            attrs = dict(kv.split("=", 1) for kv in rest.split() if "=" in kv)
+            cur = {"kind": kind, "attrs": attrs, "lines": []}
+        elif cur is not None:
+            if line.startswith("title "):
+                cur["title"] = line[6:]
+            else:
+                cur["lines"].append(line)
+    return blocks
+
+
+def norm(lines):
+    # RSP values of user-mode frames are the same in both; keep them.
+    return [l for l in lines]
+
+
+def diff(a, b):
+    out = []
+    n = max(len(a), len(b))
+    for i in range(n):
+        x = a[i] if i < len(a) else "<none>"
+        y = b[i] if i < len(b) else "<none>"
+        out.append(("   " if x == y else " ! ") + "%-50s | %s" % (x, y))
+    return "\n".join(out)
+
+
+def anchored(ref_lines, ours, kind):
+    """Index of the anchor in ref_lines and in ours, or None."""
+    if kind == "oops":
+        pred = lambda l: l.startswith("RIP 0010:")
+        for i, l in enumerate(ref_lines):
+            if pred(l):
+                for j, m in enumerate(ours):
+                    if m == l:
+                        return i, j
+                return i, None
+        return None, None
+    # panic: the frame after panic+
+    for i, l in enumerate(ref_lines):
+        if l.lstrip("? ").startswith("panic+"):
+            for j, m in enumerate(ours):
+                if m.startswith("panic+"):
+                    return i + 1, j + 1
+            return i + 1, None
+    return None, None
+
+
+def main():
+    args = sys.argv[1:]
+    min_pct = 90.0
+    if "--min-task-match" in args:
+        i = args.index("--min-task-match")
+        min_pct = float(args[i + 1])
+        del args[i:i + 2]
+    report = json.load(open(args[0]))
+    blocks = parse_ref(args[1])
+    tasks = {t["pid"]: t for t in report["tasks"] if t["comm"] and t["pid"] > 0}
+    panic_cpu = report["kernel"]["panic"]["cpu"]
+    cpus = {c["cpu"]: c for c in report["cpus"]}
+    failed = 0
+
+    # sysrq-t tasks
+    compared = matched = 0
+    mismatches = []
+    for b in blocks:
+        if b["kind"] != "task":
+            continue
+        pid = int(b["attrs"].get("pid", -1))
+        if b["attrs"].get("state") == "R" or pid not in tasks:
+            continue
+        t = tasks[pid]
+        if t["on_cpu"]:
+            continue
+        compared += 1
+        ours = render(t["frames"])
+        if norm(ours) == norm(b["lines"]):
+            matched += 1
+        else:
+            mismatches.append((pid, b["attrs"].get("comm"), b["lines"], ours))
+    if compared:
+        pct = 100.0 * matched / compared
+        ok = pct >= min_pct
+        print("%s sysrq-t: %d of %d sleeping tasks match the kernel's trace exactly (%.0f%%, need %.0f%%)"
+              % ("PASS" if ok else "FAIL", matched, compared, pct, min_pct))
+        failed += not ok
+        for pid, comm, ref, ours in mismatches[:8]:
+            print("  pid %d (%s): kernel | orccrash\n%s" % (pid, comm, diff(ref, ours)))
+    # oops / panic on the crashing CPU
+    for b in blocks:
+        if b["kind"] not in ("oops", "panic"):
+            continue
+        cpu = int(b["attrs"].get("cpu", panic_cpu if panic_cpu is not None else -1))
+        c = cpus.get(cpu)
+        if not c:
+            print("FAIL %s: no CPU %d in the report" % (b["kind"], cpu))
+            failed += 1
+            continue
+        ours = render(c["frames"])
+        i, j = anchored(b["lines"], ours, b["kind"])
+        if i is None:
+            print("SKIP %s on CPU %d: no anchor in the kernel's trace" % (b["kind"], cpu))
+            continue
+        ref_tail, our_tail = b["lines"][i:], (ours[j:] if j is not None else [])
+        ok = j is not None and ref_tail == our_tail
+        print("%s %s on CPU %d: %d kernel lines from the anchor %s"
+              % ("PASS" if ok else "FAIL", b["kind"], cpu, len(ref_tail),
+                 "match" if ok else "differ"))
+        if not ok:
+            failed += 1
+            print("  kernel | orccrash\n%s" % diff(b["lines"], ours))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

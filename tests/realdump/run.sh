@@ -1,0 +1,91 @@
+#!/bin/bash
+# Real-dump tests: orccrash on every sample dump (make samples) against
+# the kernel's own traces (ref/kernel.txt), plus the other formats of the
+# same dump, crash's task list, and bad input.  PASS/FAIL/SKIP lines.
+set -u
+O=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+bin=$top/$O/orccrash
+cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+index=$cache/dumps/index.tsv
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+if [ ! -s "$index" ]; then
+	echo "SKIP realdump: no sample dumps ($index); run make samples"
+	exit 0
+fi
+
+declare -A first_json
+n=0
+while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+	[ -n "$rel" ] && [ -r "$core" ] || continue
+	n=$((n + 1))
+	name="$rel/$scen/$fmt"
+	out=$tmp/$n.json
+	"$bin" --json --all-tasks --scan "$core" "$vml" >"$out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+		echo "FAIL $name: orccrash exited $rc: $(head -c 300 "$tmp/err")"
+		continue
+	fi
+	echo "PASS $name: report produced (exit $rc)"
+	ref=$(dirname "$core")/ref/kernel.txt
+	if [ -s "$ref" ]; then
+		python3 "$here/compare.py" "$out" "$ref" | sed "s|^\(PASS\|FAIL\|SKIP\) |\1 $name: |"
+	else
+		echo "SKIP $name: no ref/kernel.txt"
+	fi
+	# Every format of one dump must give the same report.
+	key="$rel/$scen"
+	if [ -z "${first_json[$key]:-}" ]; then
+		first_json[$key]=$out
+	elif cmp -s "${first_json[$key]}" "$out"; then
+		echo "PASS $name: same report as the first format of $key"
+	else
+		echo "FAIL $name: report differs from the first format of $key"
+		diff "${first_json[$key]}" "$out" | head -10 | sed 's/^/  /'
+	fi
+	# The text report and the kernel log come out too.
+	if "$bin" --all-tasks --log "$core" "$vml" >"$tmp/text" 2>&1 || [ $? -eq 3 ]; then
+		if grep -q 'Kernel panic - not syncing' "$tmp/text"; then
+			echo "PASS $name: text report with the kernel log"
+		else
+			echo "FAIL $name: the text report's log has no panic line"
+		fi
+	else
+		echo "FAIL $name: text report failed: $(head -c 300 "$tmp/text")"
+	fi
+done <"$index"
+
+# Bad input: a clear one-line error naming the file, exit 1, no signal.
+row=$(grep -P '\tkdump\t' "$index" | head -n 1)
+if [ -n "$row" ]; then
+	core=$(cut -f4 <<<"$row"); vml=$(cut -f5 <<<"$row"); rel=$(cut -f1 <<<"$row")
+	check_error() {	# name, expected text, command...
+		local name=$1 want=$2; shift 2
+		"$@" >"$tmp/out" 2>"$tmp/err"
+		local rc=$?
+		if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$want" "$tmp/err"; then
+			echo "PASS bad input: $name: $(cat "$tmp/err")"
+		else
+			echo "FAIL bad input: $name: exit $rc: $(head -c 300 "$tmp/err")"
+		fi
+	}
+	for cut_at in 100 4096 65536 1048576; do
+		head -c $cut_at "$core" >"$tmp/trunc"
+		check_error "kdump cut at $cut_at bytes" "trunc" "$bin" --all-tasks "$tmp/trunc" "$vml"
+	done
+	: >"$tmp/empty"
+	check_error "empty file" "$tmp/empty" "$bin" --all-tasks "$tmp/empty" "$vml"
+	check_error "vmlinux is not ELF" "$tmp/empty" "$bin" --all-tasks "$core" "$tmp/empty"
+	other=$(awk -F'\t' -v r="$rel" '$1 != r { print $5; exit }' "$index")
+	if [ -n "$other" ]; then
+		check_error "vmlinux of another kernel" "does not match" "$bin" --all-tasks "$core" "$other"
+	else
+		echo "SKIP bad input: no vmlinux of another kernel in the samples"
+	fi
+	objcopy --strip-all "$vml" "$tmp/stripped" 2>/dev/null &&
+		check_error "stripped vmlinux" "stripped" "$bin" --all-tasks "$core" "$tmp/stripped"
+fi
