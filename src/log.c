@@ -763,7 +763,7 @@ static struct oc_error *read_legacy(const struct oc_log_env *env,
 	struct legacy_layout l;
 	struct blob buf = { 0 };
 	uint64_t buf_addr, sym, seq = 0;
-	unsigned int buf_len, idx, next_idx;
+	unsigned int buf_len, idx, first_idx, next_idx;
 	size_t cap, iter;
 	bool wrapped = false;
 	struct oc_error *err;
@@ -797,6 +797,7 @@ static struct oc_error *read_legacy(const struct oc_log_env *env,
 		return oc_error_format(OC_ERR_FORMAT,
 				       "implausible log_buf: %u bytes, first index %u, next index %u",
 				       buf_len, idx, next_idx);
+	first_idx = idx;
 	if ((err = blob_read(env->mem, buf_addr, buf_len, "log_buf", &buf)))
 		return err;
 	/* every record is at least a header long: a bound on the walk */
@@ -825,11 +826,16 @@ static struct oc_error *read_legacy(const struct oc_log_env *env,
 		}
 		hdr = buf.data + idx;
 		len = get_member(hdr, &l.len);
-		/* log_next(): a zero length marks the end of the buffer */
+		/*
+		 * log_next(): a zero length marks the end of the buffer.  The
+		 * records lie in [first, next) or, wrapped, in [first, end)
+		 * and [0, next): anything else is damage, not a reason to go
+		 * round again.
+		 */
 		if (!len) {
-			if (wrapped || idx == 0) {
+			if (wrapped || first_idx < next_idx) {
 				log->nr_bad++;
-				log_note(log, "log_buf wraps twice");
+				log_note(log, "log_buf end marker at %u where none can be", idx);
 				break;
 			}
 			wrapped = true;
@@ -837,7 +843,10 @@ static struct oc_error *read_legacy(const struct oc_log_env *env,
 			continue;
 		}
 		text_len = get_member(hdr, &l.text_len);
-		if (len < l.size || len > buf_len - idx || (len & 3)) {
+		/* LOG_ALIGN is 4 on x86 (HAVE_EFFICIENT_UNALIGNED_ACCESS) */
+		if (len < l.size || len > buf_len - idx || (len & 3) ||
+		    ((wrapped || first_idx < next_idx) &&
+		     len > next_idx - idx)) {
 			log->nr_bad++;
 			log_note(log, "log_buf record at %u has length %" PRIu64, idx, len);
 			break;
