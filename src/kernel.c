@@ -282,7 +282,16 @@ static struct oc_error *read_frame_layout(struct oc_kernel *k)
 					 "ret_addr", &k->inactive_ret_offset);
 	if (err)
 		return err;
+	/*
+	 * THREAD_SIZE: union thread_union when BTF kept it, else struct
+	 * irq_stack (IRQ_STACK_SIZE == THREAD_SIZE on x86-64, both
+	 * PAGE_SIZE << (2 + KASAN_STACK_ORDER)).
+	 */
 	err = oc_types_size(k->types, "union thread_union", &size);
+	if (err) {
+		oc_error_destroy(err);
+		err = oc_types_size(k->types, "struct irq_stack", &size);
+	}
 	if (err) {
 		oc_error_destroy(err);
 		size = 16384;
@@ -316,6 +325,8 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 	if (err)
 		goto fail;
 	oc_dump_mem(k->dump, &k->mem);
+	if (opts->mem)
+		k->mem = *opts->mem;
 	if (!oc_dump_vmcoreinfo(k->dump)) {
 		err = oc_error_file(OC_ERR_FORMAT, vmcore,
 				    "the dump has no VMCOREINFO (needed for the release, KASLR offset and page tables)");

@@ -61,6 +61,12 @@ struct oc_module {
 struct oc_kernel_options {
 	bool force;		/* go on when the vmlinux does not match */
 	bool no_vmlinux;	/* ignore the vmlinux (dump-only path) */
+	/*
+	 * Read kernel memory through this source instead of the dump's own
+	 * reader (the crash extension passes crash's readmem); the dump file
+	 * is still opened for VMCOREINFO and the CPU notes.
+	 */
+	const struct oc_mem *mem;
 };
 
 struct oc_kernel {
