@@ -191,7 +191,13 @@ static bool deref_stack(struct walk *w, uint64_t addr, void *buf,
 
 static bool deref_stack_reg(struct walk *w, uint64_t addr, uint64_t *val)
 {
-	return deref_stack(w, addr, val, sizeof(*val));
+	uint64_t tmp;
+
+	/* *val may be w->ip, which the failure message names */
+	if (!deref_stack(w, addr, &tmp, sizeof(tmp)))
+		return false;
+	*val = tmp;
+	return true;
 }
 
 static uint64_t reg_value(const struct oc_regs *r, enum oc_orc_reg reg)

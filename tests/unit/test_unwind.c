@@ -1,0 +1,763 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The ORC walker on synthetic kernels: an ORC table encoded as raw bytes
+ * in each format version, a task stack, an IRQ stack with its link word
+ * and an NMI stack with pt_regs at its top, behind a fake get_stack_info().
+ */
+#include "orc.h"
+#include "orc_abi.h"
+#include "test.h"
+#include "unwind.h"
+
+static const uint64_t T = 0xffffffff81000000ull;	/* text */
+enum {
+	TEXT_SIZE = 0x10000,
+	F_LEAF = 0x000, F_A = 0x100, F_B = 0x200, F_C = 0x300, F_END = 0x400,
+	F_REGS = 0x500, F_IRET = 0x600, F_IND = 0x700, F_UNDEF = 0x800,
+	F_BAD = 0x900, F_LOOP = 0xa00, F_DX = 0xb00, F_BPIND = 0xc00,
+	F_AX = 0xd00, F_TERM = 0xe00,
+	NR_SPECS = 15,
+};
+
+enum { TASK_SIZE = 0x4000, IRQ_SIZE = 0x4000, NMI_SIZE = 0x1000 };
+static const uint64_t TASK = 0xffffc90000010000ull;
+static const uint64_t IRQ = 0xffffc90000100000ull;
+static const uint64_t NMI = 0xfffffe0000010000ull;
+static const uint64_t PT_REGS = 168;
+
+/* one ORC entry per function, in normalised terms */
+struct spec {
+	uint64_t off;
+	uint8_t type, sp_reg, bp_reg;
+	int16_t sp_off, bp_off;
+	bool signal;
+	unsigned int raw_sp;	/* nonzero: this raw register number */
+};
+
+static const struct spec specs[NR_SPECS] = {
+	{ F_LEAF, OC_ORC_TYPE_CALL, OC_ORC_REG_SP, OC_ORC_REG_UNDEFINED, 8, 0, 0, 0 },
+	{ F_A, OC_ORC_TYPE_CALL, OC_ORC_REG_SP, OC_ORC_REG_UNDEFINED, 16, 0, 0, 0 },
+	{ F_B, OC_ORC_TYPE_CALL, OC_ORC_REG_BP, OC_ORC_REG_PREV_SP, 16, -16, 0, 0 },
+	{ F_C, OC_ORC_TYPE_CALL, OC_ORC_REG_SP, OC_ORC_REG_PREV_SP, 32, -16, 0, 0 },
+	{ F_END, OC_ORC_TYPE_END_OF_STACK, OC_ORC_REG_UNDEFINED, OC_ORC_REG_UNDEFINED, 0, 0, 0, 0 },
+	{ F_REGS, OC_ORC_TYPE_REGS, OC_ORC_REG_SP, OC_ORC_REG_UNDEFINED, 0, 0, 1, 0 },
+	{ F_IRET, OC_ORC_TYPE_REGS_PARTIAL, OC_ORC_REG_SP, OC_ORC_REG_UNDEFINED, 0, 0, 1, 0 },
+	{ F_IND, OC_ORC_TYPE_CALL, OC_ORC_REG_SP_INDIRECT, OC_ORC_REG_UNDEFINED, 8, 0, 0, 0 },
+	{ F_UNDEF, OC_ORC_TYPE_UNDEFINED, OC_ORC_REG_UNDEFINED, OC_ORC_REG_UNDEFINED, 0, 0, 0, 0 },
+	{ F_BAD, OC_ORC_TYPE_CALL, OC_ORC_REG_SP, OC_ORC_REG_UNDEFINED, 8, 0, 0, 12 },
+	{ F_LOOP, OC_ORC_TYPE_CALL, OC_ORC_REG_SP, OC_ORC_REG_UNDEFINED, 0, 0, 0, 0 },
+	{ F_DX, OC_ORC_TYPE_CALL, OC_ORC_REG_DX, OC_ORC_REG_UNDEFINED, 8, 0, 0, 0 },
+	{ F_BPIND, OC_ORC_TYPE_CALL, OC_ORC_REG_BP_INDIRECT, OC_ORC_REG_PREV_SP, -16, -16, 0, 0 },
+	{ F_AX, OC_ORC_TYPE_CALL, OC_ORC_REG_AX, OC_ORC_REG_UNDEFINED, 8, 0, 0, 0 },
+	{ F_TERM, OC_ORC_TYPE_UNDEFINED, OC_ORC_REG_UNDEFINED, OC_ORC_REG_UNDEFINED, 0, 0, 0, 0 },
+};
+
+/* normalised register -> on-disk number of @v (inverse of formats/orc.c) */
+static unsigned int raw_reg(enum oc_orc_version v, uint8_t r)
+{
+	static const uint8_t old[] = {
+		[OC_ORC_REG_UNDEFINED] = ORC_ABI_REG_UNDEFINED,
+		[OC_ORC_REG_PREV_SP] = ORC_ABI_REG_PREV_SP,
+		[OC_ORC_REG_DX] = ORC_ABI_REG_DX,
+		[OC_ORC_REG_DI] = ORC_ABI_REG_DI,
+		[OC_ORC_REG_BP] = ORC_ABI_REG_BP,
+		[OC_ORC_REG_SP] = ORC_ABI_REG_SP,
+		[OC_ORC_REG_R10] = ORC_ABI_REG_R10,
+		[OC_ORC_REG_R13] = ORC_ABI_REG_R13,
+		[OC_ORC_REG_BP_INDIRECT] = ORC_ABI_REG_BP_INDIRECT,
+		[OC_ORC_REG_SP_INDIRECT] = ORC_ABI_REG_SP_INDIRECT,
+		[OC_ORC_REG_AX] = ORC_ABI_REG_AX,
+	};
+	static const uint8_t v71[] = {
+		[OC_ORC_REG_UNDEFINED] = ORC_ABI7_REG_UNDEFINED,
+		[OC_ORC_REG_PREV_SP] = ORC_ABI7_REG_PREV_SP,
+		[OC_ORC_REG_DX] = ORC_ABI7_REG_DX,
+		[OC_ORC_REG_DI] = ORC_ABI7_REG_DI,
+		[OC_ORC_REG_BP] = ORC_ABI7_REG_BP,
+		[OC_ORC_REG_SP] = ORC_ABI7_REG_SP,
+		[OC_ORC_REG_R10] = ORC_ABI7_REG_R10,
+		[OC_ORC_REG_R13] = ORC_ABI7_REG_R13,
+		[OC_ORC_REG_BP_INDIRECT] = ORC_ABI7_REG_BP_INDIRECT,
+		[OC_ORC_REG_SP_INDIRECT] = ORC_ABI7_REG_SP_INDIRECT,
+		[OC_ORC_REG_AX] = ORC_ABI7_REG_AX,
+	};
+
+	return v == OC_ORC_V_7_1 ? v71[r] : old[r];
+}
+
+static enum orc_abi_layout layout_of(enum oc_orc_version v)
+{
+	return v == OC_ORC_V_4_14 ? ORC_ABI_LAYOUT_4_14 :
+	       v == OC_ORC_V_4_18 ? ORC_ABI_LAYOUT_4_18 :
+	       v == OC_ORC_V_6_3  ? ORC_ABI_LAYOUT_6_3 :
+				    ORC_ABI_LAYOUT_6_4;
+}
+
+/* what objtool of version @v would have written for @s */
+static void encode(enum oc_orc_version v, const struct spec *s, uint8_t *out)
+{
+	struct orc_abi_raw r = { .sp_offset = s->sp_off,
+				 .bp_offset = s->bp_off };
+
+	r.sp_reg = s->raw_sp ? s->raw_sp : raw_reg(v, s->sp_reg);
+	r.bp_reg = raw_reg(v, s->bp_reg);
+	if (v >= OC_ORC_V_6_4) {
+		static const uint8_t t[] = {
+			[OC_ORC_TYPE_UNDEFINED] = ORC_ABI_TYPE_UNDEFINED,
+			[OC_ORC_TYPE_END_OF_STACK] = ORC_ABI_TYPE_END_OF_STACK,
+			[OC_ORC_TYPE_CALL] = ORC_ABI_TYPE_CALL,
+			[OC_ORC_TYPE_REGS] = ORC_ABI_TYPE_REGS,
+			[OC_ORC_TYPE_REGS_PARTIAL] = ORC_ABI_TYPE_REGS_PARTIAL,
+		};
+		r.type = t[s->type];
+		r.signal = s->signal;
+	} else {
+		switch (s->type) {
+		case OC_ORC_TYPE_END_OF_STACK:
+			r.sp_reg = ORC_ABI_REG_UNDEFINED;
+			r.end = 1;
+			break;
+		case OC_ORC_TYPE_UNDEFINED:
+			r.sp_reg = ORC_ABI_REG_UNDEFINED;
+			break;
+		case OC_ORC_TYPE_REGS:
+			r.type = ORC_ABI_OLD_TYPE_REGS;
+			break;
+		case OC_ORC_TYPE_REGS_PARTIAL:
+			r.type = ORC_ABI_OLD_TYPE_REGS_PARTIAL;
+			break;
+		default:
+			r.type = ORC_ABI_OLD_TYPE_CALL;
+		}
+		if (v == OC_ORC_V_6_3)
+			r.signal = s->signal;
+	}
+	orc_abi_encode(&r, layout_of(v), out);
+}
+
+struct world {
+	struct oc_orc_table tab;
+	uint64_t task[TASK_SIZE / 8], irq[IRQ_SIZE / 8], nmi[NMI_SIZE / 8];
+	struct oc_mem_region regions[3];
+	struct oc_mem_buffers bufs;
+	struct oc_mem mem;
+	struct oc_unwind_target t;
+	struct oc_trace trace;
+	char stop[256];
+};
+
+static bool w_find_orc(void *arg, uint64_t ip, struct oc_orc_entry *ret)
+{
+	struct world *w = arg;
+
+	return oc_orc_table_find(&w->tab, ip, ret, NULL);
+}
+
+static bool w_is_text(void *arg, uint64_t addr)
+{
+	return addr >= T && addr < T + TEXT_SIZE;
+}
+
+static bool w_stack_info(void *arg, uint64_t addr, struct oc_stack_info *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	if (addr >= TASK && addr < TASK + TASK_SIZE) {
+		*ret = (struct oc_stack_info){ OC_STACK_TASK, TASK,
+					       TASK + TASK_SIZE, 0 };
+		return true;
+	}
+	if (addr >= IRQ && addr < IRQ + IRQ_SIZE) {
+		*ret = (struct oc_stack_info){ OC_STACK_IRQ, IRQ,
+					       IRQ + IRQ_SIZE,
+					       IRQ + IRQ_SIZE - 8 };
+		return true;
+	}
+	if (addr >= NMI && addr < NMI + NMI_SIZE) {
+		*ret = (struct oc_stack_info){ OC_STACK_NMI, NMI,
+					       NMI + NMI_SIZE,
+					       NMI + NMI_SIZE - PT_REGS + 152 };
+		return true;
+	}
+	return false;
+}
+
+static struct world *world_new(enum oc_orc_version v)
+{
+	struct world *w = calloc(1, sizeof(*w));
+	uint8_t ipb[4 * NR_SPECS], orcb[6 * NR_SPECS];
+	const uint64_t ip_addr = T + 0x200000;
+
+	for (int i = 0; i < NR_SPECS; i++) {
+		uint32_t rel = (uint32_t)(T + specs[i].off - (ip_addr + 4 * i));
+
+		memcpy(ipb + 4 * i, &rel, 4);	/* x86 host: little-endian */
+		encode(v, &specs[i], orcb + 6 * i);
+	}
+	oc_orc_table_init(&w->tab);
+	CHECK_OK(oc_orc_table_parse(&w->tab, v, ip_addr, ipb, sizeof(ipb),
+				    orcb, sizeof(orcb)));
+	w->regions[0] = (struct oc_mem_region){ TASK, TASK_SIZE, w->task };
+	w->regions[1] = (struct oc_mem_region){ IRQ, IRQ_SIZE, w->irq };
+	w->regions[2] = (struct oc_mem_region){ NMI, NMI_SIZE, w->nmi };
+	w->bufs = (struct oc_mem_buffers){ w->regions, 3 };
+	oc_mem_buffers_init(&w->mem, &w->bufs);
+	w->t = (struct oc_unwind_target){
+		.mem = &w->mem,
+		.find_orc = w_find_orc,
+		.is_text = w_is_text,
+		.stack_info = w_stack_info,
+		.arg = w,
+		.version = v,
+		.sp_indirect_deref_first = true,
+		.inactive_frame_size = 56,
+		.inactive_bp_offset = 40,
+		.inactive_ret_offset = 48,
+		.ret_from_fork = T + F_END,
+	};
+	oc_trace_init(&w->trace);
+	return w;
+}
+
+static void world_free(struct world *w)
+{
+	oc_trace_deinit(&w->trace);
+	oc_orc_table_deinit(&w->tab);
+	free(w);
+}
+
+static void put(struct world *w, uint64_t addr, uint64_t val)
+{
+	if (addr >= TASK && addr + 8 <= TASK + TASK_SIZE)
+		w->task[(addr - TASK) / 8] = val;
+	else if (addr >= IRQ && addr + 8 <= IRQ + IRQ_SIZE)
+		w->irq[(addr - IRQ) / 8] = val;
+	else if (addr >= NMI && addr + 8 <= NMI + NMI_SIZE)
+		w->nmi[(addr - NMI) / 8] = val;
+	else
+		FAIL_AT("put outside the stacks: 0x%llx",
+			(unsigned long long)addr);
+}
+
+/* a struct pt_regs at @addr */
+static void put_regs(struct world *w, uint64_t addr, const struct oc_regs *r)
+{
+	uint64_t words[21];
+
+	memcpy(words, r, sizeof(words));
+	for (int i = 0; i < 21; i++)
+		put(w, addr + 8 * i, words[i]);
+}
+
+static const char *run_regs(struct world *w, const struct oc_regs *r,
+			    const struct oc_unwind_options *o)
+{
+	oc_trace_deinit(&w->trace);
+	CHECK_OK(oc_unwind_regs(&w->t, r, o, &w->trace));
+	return oc_trace_stop_string(&w->trace, w->stop, sizeof(w->stop));
+}
+
+static const enum oc_orc_version all_versions[] = {
+	OC_ORC_V_4_14, OC_ORC_V_4_18, OC_ORC_V_6_3, OC_ORC_V_6_4,
+	OC_ORC_V_6_4_AX, OC_ORC_V_7_1,
+};
+
+/*
+ * Task stack S0: A (sp+16) <- B (bp frame) <- C (sp+32, bp saved) <- END.
+ */
+static void build_chain(struct world *w, struct oc_regs *r)
+{
+	const uint64_t s0 = TASK + 0x3000;
+
+	memset(r, 0, sizeof(*r));
+	r->ip = T + F_A + 0x10;
+	r->sp = s0;
+	r->bp = s0 + 0x40;
+	r->cs = 0x10;
+	put(w, s0 + 0x08, T + F_B + 0x20);	/* A's return address */
+	put(w, s0 + 0x40, s0 + 0x60);		/* B's saved bp */
+	put(w, s0 + 0x48, T + F_C + 0x30);	/* B's return address */
+	put(w, s0 + 0x60, 0x1234);		/* C's saved bp */
+	put(w, s0 + 0x68, T + F_END + 0x8);	/* C's return address */
+}
+
+TEST(unwind_call_chain_every_version)
+{
+	for (size_t i = 0; i < sizeof(all_versions) / sizeof(all_versions[0]);
+	     i++) {
+		struct world *w = world_new(all_versions[i]);
+		const uint64_t s0 = TASK + 0x3000;
+		struct oc_regs r;
+		const struct oc_frame *f;
+
+		build_chain(w, &r);
+		CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+		CHECK(w->trace.reliable);
+		CHECK_EQ(w->trace.nr, 4);
+		if (w->trace.nr != 4) {
+			printf("  version %s\n",
+			       oc_orc_version_name(all_versions[i]));
+			world_free(w);
+			continue;
+		}
+		f = w->trace.frames;
+		CHECK_EQ(f[0].ip, T + F_A + 0x10);
+		CHECK(f[0].signal);
+		CHECK_EQ(f[0].regs_kind, OC_REGS_FULL);
+		CHECK_EQ(f[0].ip_addr, 0);
+		CHECK_EQ(f[0].stack, OC_STACK_TASK);
+		CHECK_EQ(f[1].ip, T + F_B + 0x20);
+		CHECK_EQ(f[1].ip_addr, s0 + 0x08);
+		CHECK_EQ(f[1].sp, s0 + 0x10);
+		CHECK(!f[1].signal);
+		CHECK_EQ(f[1].regs_kind, OC_REGS_NONE);
+		CHECK_EQ(f[2].ip, T + F_C + 0x30);
+		CHECK_EQ(f[2].ip_addr, s0 + 0x48);
+		CHECK_EQ(f[2].sp, s0 + 0x50);
+		CHECK_EQ(f[2].bp, s0 + 0x60);	/* *(prevsp - 16) */
+		CHECK_EQ(f[3].ip, T + F_END + 0x8);
+		CHECK_EQ(f[3].sp, s0 + 0x70);
+		CHECK_EQ(f[3].bp, 0x1234);
+		CHECK(f[3].reliable && f[3].stack == OC_STACK_TASK);
+		world_free(w);
+	}
+}
+
+TEST(unwind_blocked_task)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	const uint64_t tsp = TASK + 0x3f00;
+
+	/* inactive_task_frame: r15 r14 r13 r12 bx bp ret_addr */
+	put(w, tsp + 40, 0xb0b0);
+	put(w, tsp + 48, T + F_C + 0x30);
+	put(w, tsp + 56 + 24, T + F_END + 0x10);
+	CHECK_OK(oc_unwind_blocked(&w->t, tsp, NULL, &w->trace));
+	CHECK_EQ(w->trace.stop, OC_STOP_END_OF_STACK);
+	CHECK_EQ(w->trace.nr, 2);
+	if (w->trace.nr == 2) {
+		CHECK_EQ(w->trace.frames[0].ip, T + F_C + 0x30);
+		CHECK_EQ(w->trace.frames[0].sp, tsp + 56);
+		CHECK_EQ(w->trace.frames[0].bp, 0xb0b0);
+		CHECK_EQ(w->trace.frames[0].ip_addr, tsp + 48);
+		CHECK(!w->trace.frames[0].signal);
+		CHECK_EQ(w->trace.frames[1].ip, T + F_END + 0x10);
+		CHECK_EQ(w->trace.frames[1].ip_addr, tsp + 56 + 24);
+	}
+
+	/* a new task: ret_addr is ret_from_fork, exact: its own entry (END),
+	 * whereas ip - 1 would be in F_C's range */
+	oc_trace_deinit(&w->trace);
+	put(w, tsp + 48, T + F_END);
+	CHECK_OK(oc_unwind_blocked(&w->t, tsp, NULL, &w->trace));
+	CHECK_EQ(w->trace.stop, OC_STOP_END_OF_STACK);
+	CHECK_EQ(w->trace.nr, 1);
+	CHECK(w->trace.nr && w->trace.frames[0].signal);
+	oc_trace_deinit(&w->trace);
+	w->t.ret_from_fork = 0;
+	CHECK_OK(oc_unwind_blocked(&w->t, tsp, NULL, &w->trace));
+	CHECK_EQ(w->trace.stop, OC_STOP_END_OF_STACK);
+	CHECK_EQ(w->trace.nr, 2);	/* unwound as a call from F_C */
+	CHECK(w->trace.nr == 2 && !w->trace.frames[0].signal &&
+	      w->trace.frames[1].ip == T + F_END + 0x10);
+
+	/* thread.sp that cannot be read */
+	oc_trace_deinit(&w->trace);
+	CHECK_OK(oc_unwind_blocked(&w->t, 0xdead000000000000ull, NULL,
+				   &w->trace));
+	CHECK_EQ(w->trace.stop, OC_STOP_ERROR);
+	CHECK(!w->trace.reliable);
+	CHECK(strstr(w->trace.message, "cannot read stack at 0xdead000000000000"));
+	world_free(w);
+}
+
+/* IRQ stack -> task stack through the link word (call_on_irqstack) */
+TEST(unwind_irq_to_task_via_link_word)
+{
+	const enum oc_orc_version vs[] = { OC_ORC_V_4_18, OC_ORC_V_6_4,
+					   OC_ORC_V_7_1 };
+
+	for (size_t i = 0; i < 3; i++) {
+		struct world *w = world_new(vs[i]);
+		const uint64_t top = IRQ + IRQ_SIZE, p = TASK + 0x3800;
+		struct oc_regs r = { .ip = T + F_A + 4, .sp = top - 8 - 16,
+				     .cs = 0x10 };
+
+		put(w, top - 8, p);			/* the link word */
+		put(w, top - 16, T + F_IND + 0x10);	/* A returns into IND */
+		put(w, p, T + F_C + 0x30);		/* at *(sp)+8 - 8 */
+		put(w, p + 8 + 24, T + F_END + 0x8);
+		CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+		CHECK_EQ(w->trace.nr, 4);
+		if (w->trace.nr == 4) {
+			CHECK_EQ(w->trace.frames[0].stack, OC_STACK_IRQ);
+			CHECK_EQ(w->trace.frames[1].ip, T + F_IND + 0x10);
+			CHECK_EQ(w->trace.frames[1].stack, OC_STACK_IRQ);
+			CHECK_EQ(w->trace.frames[2].ip, T + F_C + 0x30);
+			CHECK_EQ(w->trace.frames[2].ip_addr, p);
+			CHECK_EQ(w->trace.frames[2].sp, p + 8);
+			CHECK_EQ(w->trace.frames[2].stack, OC_STACK_TASK);
+			CHECK_EQ(w->trace.frames[3].ip, T + F_END + 0x8);
+		}
+
+		/* back onto the IRQ stack: each stack is visited once */
+		put(w, p + 8 + 24, T + F_IND + 0x20);
+		put(w, p + 8 + 32, top - 64);
+		CHECK_STR(run_regs(w, &r, NULL),
+			  "error: cannot read stack at 0xffffc90000103fc0 (stack recursion) for ip 0xffffffff81000720");
+		CHECK(!w->trace.reliable);
+		world_free(w);
+	}
+}
+
+TEST(unwind_sp_indirect_both_semantics)
+{
+	struct world *w = world_new(OC_ORC_V_4_18);
+	const uint64_t s = TASK + 0x2000;
+	struct oc_regs r = { .ip = T + F_IND + 4, .sp = s, .cs = 0x10 };
+
+	/* since 5.12: *(sp) + 8 */
+	put(w, s, s + 0x100);
+	put(w, s + 0x100, T + F_END + 1);
+	/* before: *(sp + 8) */
+	put(w, s + 8, s + 0x200);
+	put(w, s + 0x1f8, T + F_END + 2);
+
+	w->t.sp_indirect_deref_first = true;
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK(w->trace.nr == 2 && w->trace.frames[1].ip == T + F_END + 1 &&
+	      w->trace.frames[1].sp == s + 0x108);
+	w->t.sp_indirect_deref_first = false;
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK(w->trace.nr == 2 && w->trace.frames[1].ip == T + F_END + 2 &&
+	      w->trace.frames[1].sp == s + 0x200);
+	world_free(w);
+}
+
+TEST(unwind_bp_indirect)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	const uint64_t s = TASK + 0x2000;
+	struct oc_regs r = { .ip = T + F_BPIND + 4, .sp = s, .bp = s + 0x40,
+			     .cs = 0x10 };
+
+	put(w, s + 0x30, s + 0x90);		/* *(bp - 16): prev sp */
+	put(w, s + 0x88, T + F_END + 3);
+	put(w, s + 0x80, 0xbeef);		/* bp at prevsp - 16 */
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK_EQ(w->trace.nr, 2);
+	if (w->trace.nr == 2) {
+		CHECK_EQ(w->trace.frames[1].sp, s + 0x90);
+		CHECK_EQ(w->trace.frames[1].bp, 0xbeef);
+	}
+	world_free(w);
+}
+
+/* #NMI stack -> task stack through the pt_regs at its top */
+TEST(unwind_exception_stack_regs_to_task)
+{
+	for (size_t i = 0; i < sizeof(all_versions) / sizeof(all_versions[0]);
+	     i++) {
+		struct world *w = world_new(all_versions[i]);
+		const uint64_t regs = NMI + NMI_SIZE - PT_REGS;
+		const uint64_t p = TASK + 0x3000;
+		struct oc_regs r = { .ip = T + F_A + 4, .sp = regs - 16,
+				     .cs = 0x10 };
+		struct oc_regs pt = { .ip = T + F_C + 0x30, .sp = p,
+				      .bp = 0x5555, .cs = 0x10, .r12 = 12 };
+		const struct oc_frame *f;
+
+		put(w, regs - 8, T + F_REGS + 0x8);
+		put_regs(w, regs, &pt);
+		put(w, p + 24, T + F_END + 0x8);
+		put(w, p + 16, 0x7777);
+		CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+		CHECK_EQ(w->trace.nr, 4);
+		if (w->trace.nr != 4) {
+			world_free(w);
+			continue;
+		}
+		f = w->trace.frames;
+		CHECK_EQ(f[1].ip, T + F_REGS + 0x8);
+		CHECK_EQ(f[1].stack, OC_STACK_NMI);
+		CHECK_EQ(f[2].ip, T + F_C + 0x30);
+		CHECK(f[2].signal);		/* exact: look up ip itself */
+		CHECK_EQ(f[2].regs_kind, OC_REGS_FULL);
+		CHECK_EQ(f[2].regs_addr, regs);
+		CHECK_EQ(f[2].ip_addr, regs + 128);
+		CHECK_EQ(f[2].stack, OC_STACK_NMI);
+		CHECK_EQ(f[2].regs.r12, 12);
+		CHECK_EQ(f[2].sp, p);
+		CHECK_EQ(f[2].bp, 0x5555);	/* bp UNDEFINED: regs->bp */
+		CHECK_EQ(f[3].sp, p + 32);
+		CHECK_EQ(f[3].bp, 0x7777);
+		CHECK_EQ(f[3].stack, OC_STACK_TASK);
+
+		/* the same pt_regs from user mode end the walk */
+		pt.cs = 0x33;
+		put_regs(w, regs, &pt);
+		CHECK_STR(run_regs(w, &r, NULL), "user mode");
+		CHECK_EQ(w->trace.nr, 3);
+		CHECK(w->trace.reliable);
+		world_free(w);
+	}
+}
+
+TEST(unwind_user_mode_start)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	struct oc_regs r = { .ip = 0x401000, .sp = 0x7ffc0000, .cs = 0x33 };
+
+	CHECK_STR(run_regs(w, &r, NULL), "user mode");
+	CHECK_EQ(w->trace.nr, 1);
+	world_free(w);
+}
+
+/* REGS_PARTIAL: an iret frame; the full regs before it still serve DX */
+TEST(unwind_iret_frame_and_prev_regs)
+{
+	const enum oc_orc_version vs[] = { OC_ORC_V_4_14, OC_ORC_V_4_18,
+					   OC_ORC_V_6_4, OC_ORC_V_7_1 };
+
+	for (size_t i = 0; i < 4; i++) {
+		struct world *w = world_new(vs[i]);
+		const uint64_t s = TASK + 0x2000;
+		struct oc_regs r = { .ip = T + F_IRET + 4, .sp = s,
+				     .cs = 0x10, .dx = s + 0x200 };
+		const struct oc_frame *f;
+
+		/* iret frame: ip cs flags sp ss */
+		put(w, s, T + F_DX + 4);
+		put(w, s + 8, 0x10);
+		put(w, s + 16, 0x246);
+		put(w, s + 24, s + 0x80);
+		put(w, s + 32, 0x18);
+		/* like the kernel, sp = regs->dx: the offset is not added */
+		put(w, s + 0x1f8, T + F_END + 0x8);
+		run_regs(w, &r, NULL);
+		f = w->trace.frames;
+		CHECK(w->trace.nr >= 2);
+		if (w->trace.nr >= 2) {
+			CHECK_EQ(f[1].ip, T + F_DX + 4);
+			CHECK_EQ(f[1].regs_kind, OC_REGS_PARTIAL);
+			CHECK_EQ(f[1].regs_addr, s);
+			CHECK_EQ(f[1].ip_addr, s);
+			CHECK_EQ(f[1].regs.flags, 0x246);
+			CHECK_EQ(f[1].sp, s + 0x80);
+			CHECK(f[1].signal);
+		}
+		if (vs[i] == OC_ORC_V_4_14) {
+			/* 4.14 get_reg() knew only full regs */
+			CHECK_STR(w->stop,
+				  "error: missing DX value at 0xffffffff81000b04");
+		} else {
+			CHECK_STR(w->stop, "end of stack");
+			CHECK_EQ(w->trace.nr, 3);
+			if (w->trace.nr == 3)
+				CHECK_EQ(w->trace.frames[2].sp, s + 0x200);
+		}
+		world_free(w);
+	}
+}
+
+TEST(unwind_ax_register_only_where_defined)
+{
+	struct world *w = world_new(OC_ORC_V_6_4_AX);
+	const uint64_t s = TASK + 0x2000;
+	struct oc_regs r = { .ip = T + F_AX + 4, .sp = s, .cs = 0x10,
+			     .ax = s + 0x100 };
+
+	put(w, s + 0xf8, T + F_END + 8);
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK(w->trace.nr == 2 && w->trace.frames[1].sp == s + 0x100);
+	world_free(w);
+
+	/* renumbered registers: AX is 1 */
+	w = world_new(OC_ORC_V_7_1);
+	put(w, s + 0xf8, T + F_END + 8);
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK(w->trace.nr == 2 && w->trace.frames[1].sp == s + 0x100);
+	world_free(w);
+
+	/* the same raw entry (register 10) in a 6.4 table is bad */
+	w = world_new(OC_ORC_V_6_4);
+	{
+		uint8_t raw[6];
+		struct orc_abi_raw e = { .sp_reg = 10, .sp_offset = 8,
+					 .type = ORC_ABI_TYPE_CALL };
+
+		orc_abi_encode(&e, ORC_ABI_LAYOUT_6_4, raw);
+		oc_orc_entry_decode(OC_ORC_V_6_4, raw,
+				    &w->tab.entries[13]);	/* F_AX */
+	}
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: unknown SP base reg 10 at 0xffffffff81000d04");
+	world_free(w);
+}
+
+TEST(unwind_corrupt_entries)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	const uint64_t s = TASK + 0x2000;
+	struct oc_regs r = { .sp = s, .cs = 0x10 };
+
+	r.ip = T + F_BAD + 4;
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: unknown SP base reg 12 at 0xffffffff81000904");
+	CHECK(!w->trace.reliable);
+	CHECK_EQ(w->trace.nr, 1);
+
+	r.ip = T + F_UNDEF + 4;
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: undefined ORC entry for 0xffffffff81000804");
+	/* pre-6.4: sp_reg UNDEFINED without the end bit */
+	world_free(w);
+	w = world_new(OC_ORC_V_4_18);
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: undefined ORC entry for 0xffffffff81000804");
+	/* a return address just past the end of text: ip - 1 is in the
+	 * section terminator */
+	r.ip = T + F_TERM + 0x50;
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: undefined ORC entry for 0xffffffff81000e50");
+	world_free(w);
+}
+
+TEST(unwind_no_orc_entry)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	const uint64_t s = TASK + 0x2000;
+	/* BPF-like code below the first entry, with a frame pointer */
+	struct oc_regs r = { .ip = T - 0x1000, .sp = s, .bp = s + 0x20,
+			     .cs = 0x10 };
+
+	put(w, s + 0x20, s + 0x60);
+	put(w, s + 0x28, T + F_C + 0x30);
+	put(w, s + 0x30 + 24, T + F_END + 8);
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: no ORC entry for 0xffffffff80fff000");
+	CHECK_EQ(w->trace.nr, 1);
+
+	/* 6.1+: orc_fp_entry guess, unreliable from there on */
+	w->t.fp_fallback = true;
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK(!w->trace.reliable);
+	CHECK_EQ(w->trace.nr, 3);
+	if (w->trace.nr == 3) {
+		CHECK_EQ(w->trace.frames[1].ip, T + F_C + 0x30);
+		CHECK_EQ(w->trace.frames[1].sp, s + 0x30);
+		CHECK_EQ(w->trace.frames[1].bp, s + 0x60);
+		CHECK(!w->trace.frames[1].reliable);
+	}
+
+	/* ip 0 (a call through NULL): null_orc_entry, ret at sp */
+	w->t.fp_fallback = false;
+	r.ip = 0;
+	put(w, s, T + F_END + 8);
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK(w->trace.reliable && w->trace.nr == 2);
+	world_free(w);
+}
+
+TEST(unwind_loop_and_truncation)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	const uint64_t s = TASK + 0x2000;
+	struct oc_regs r = { .ip = T + F_LOOP + 4, .sp = s, .cs = 0x10 };
+
+	/* sp + 0: sp does not move up */
+	put(w, s - 8, T + F_LOOP + 8);
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: stack going in the wrong direction at 0xffffffff81000a04 (sp 0xffffc90000012000 -> 0xffffc90000012000)");
+
+	/* sp + 8 forever: runs off the top of the task stack */
+	r.ip = T + F_LEAF + 4;
+	for (uint64_t a = s; a < TASK + TASK_SIZE; a += 8)
+		put(w, a, T + F_LEAF + 8);
+	CHECK_STR(run_regs(w, &r, &(struct oc_unwind_options){
+					  .max_frames = 10000 }),
+		  "error: cannot read stack at 0xffffc90000014000 (not on a known stack) for ip 0xffffffff81000008");
+	CHECK_EQ(w->trace.nr, 1 + (TASK + TASK_SIZE - s) / 8);
+
+	/* the dump lacks the top of the stack: the read fails */
+	w->regions[0].len = 0x2100;
+	CHECK_STR(run_regs(w, &r, &(struct oc_unwind_options){
+					  .max_frames = 10000 }),
+		  "error: cannot read stack at 0xffffc90000012100 (read failed) for ip 0xffffffff81000008");
+	w->regions[0].len = TASK_SIZE;
+
+	/* the frame cap */
+	CHECK_STR(run_regs(w, &r, NULL), "frame limit");
+	CHECK_EQ(w->trace.nr, 256);
+	CHECK(!w->trace.reliable);
+	CHECK_STR(run_regs(w, &r, &(struct oc_unwind_options){
+					  .max_frames = 10 }),
+		  "frame limit");
+	CHECK_EQ(w->trace.nr, 10);
+
+	/* a stack pointer on no stack at all */
+	r.sp = 0x1000;
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: stack pointer 0x1000 is not on a known stack");
+	CHECK_EQ(w->trace.nr, 1);
+	world_free(w);
+}
+
+TEST(unwind_scan_lists_unreliable_addresses)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	const uint64_t s0 = TASK + 0x3000;
+	struct oc_regs r;
+	const struct oc_frame *f;
+
+	build_chain(w, &r);
+	put(w, s0 + 0x20, T + F_LOOP + 1);	/* stale, between A and B */
+	put(w, s0 + 0x28, 0xffff888000001234ull);	/* data, not text */
+	put(w, s0 + 0x200, T + F_BAD + 2);	/* above the last frame */
+	put(w, TASK + 0x100, T + F_BAD + 3);	/* below sp: not scanned */
+	CHECK_STR(run_regs(w, &r, &(struct oc_unwind_options){ .scan = true }),
+		  "end of stack");
+	CHECK(w->trace.reliable);
+	CHECK_EQ(w->trace.nr, 6);
+	if (w->trace.nr != 6)
+		goto out;
+	f = w->trace.frames;
+	CHECK(!f[0].scanned && f[0].ip == T + F_A + 0x10);
+	CHECK(!f[1].scanned && f[1].ip == T + F_B + 0x20);
+	CHECK(f[2].scanned && !f[2].reliable && f[2].ip == T + F_LOOP + 1);
+	CHECK_EQ(f[2].ip_addr, s0 + 0x20);
+	CHECK(!f[3].scanned && f[3].ip == T + F_C + 0x30);
+	CHECK(!f[4].scanned && f[4].ip == T + F_END + 0x8);
+	CHECK(f[5].scanned && f[5].ip == T + F_BAD + 2);
+out:
+	world_free(w);
+}
+
+TEST(unwind_scan_follows_the_link_word)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	const uint64_t top = IRQ + IRQ_SIZE, p = TASK + 0x3800;
+	struct oc_regs r = { .ip = T + F_A + 4, .sp = top - 8 - 16,
+			     .cs = 0x10 };
+	size_t scanned = 0, irq = 0;
+
+	put(w, top - 8, p);
+	put(w, top - 16, T + F_IND + 0x10);
+	put(w, p, T + F_C + 0x30);
+	put(w, p + 8 + 24, T + F_END + 0x8);
+	put(w, p + 8, T + F_B + 1);		/* stale on the task stack */
+	CHECK_STR(run_regs(w, &r, &(struct oc_unwind_options){ .scan = true }),
+		  "end of stack");
+	for (size_t i = 0; i < w->trace.nr; i++) {
+		scanned += w->trace.frames[i].scanned;
+		irq += w->trace.frames[i].stack == OC_STACK_IRQ;
+	}
+	CHECK_EQ(w->trace.nr, 5);
+	CHECK_EQ(scanned, 1);
+	CHECK_EQ(irq, 2);
+	if (w->trace.nr == 5) {
+		CHECK_EQ(w->trace.frames[2].ip, T + F_C + 0x30);
+		CHECK(w->trace.frames[3].scanned);
+		CHECK_EQ(w->trace.frames[3].stack, OC_STACK_TASK);
+	}
+	world_free(w);
+}
