@@ -964,33 +964,46 @@ void oc_log_print(const struct oc_log *log, FILE *out)
 	}
 }
 
+/*
+ * panic() prints "Kernel panic - not syncing: %s" at the start of a
+ * record, and since 4.9 a closing "---[ end Kernel panic - not syncing:
+ * %s ]---"; prefer the former, take the latter without its "]---" if
+ * the panic line itself was lost.
+ */
 const char *oc_log_panic_message(const struct oc_log *log, char *buf,
 				 size_t size)
 {
 	static const char needle[] = "Kernel panic - not syncing: ";
-	const size_t nlen = sizeof(needle) - 1;
+	static const char end_mark[] = " ]---";
+	const size_t nlen = sizeof(needle) - 1, elen = sizeof(end_mark) - 1;
 
 	if (!size)
 		return NULL;
-	for (size_t i = log->nr; i-- > 0;) {
-		const struct oc_log_record *rec = &log->records[i];
-		const char *m = rec->len >= nlen ?
-				memmem(rec->text, rec->len, needle, nlen) : NULL;
-		const char *p, *end;
-		size_t n;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = log->nr; i-- > 0;) {
+			const struct oc_log_record *rec = &log->records[i];
+			const char *m = rec->len >= nlen ?
+					memmem(rec->text, rec->len, needle, nlen) :
+					NULL;
+			const char *p, *end;
+			size_t n;
 
-		if (!m)
-			continue;
-		p = m + nlen;
-		end = rec->text + rec->len;
-		n = (size_t)(end - p);
-		if ((end = memchr(p, '\n', n)))
+			if (!m || (pass == 0 && m != rec->text))
+				continue;
+			p = m + nlen;
+			end = rec->text + rec->len;
 			n = (size_t)(end - p);
-		if (n > size - 1)
-			n = size - 1;
-		memcpy(buf, p, n);
-		buf[n] = '\0';
-		return buf;
+			if ((end = memchr(p, '\n', n)))
+				n = (size_t)(end - p);
+			if (m != rec->text && n >= elen &&
+			    !memcmp(p + n - elen, end_mark, elen))
+				n -= elen;
+			if (n > size - 1)
+				n = size - 1;
+			memcpy(buf, p, n);
+			buf[n] = '\0';
+			return buf;
+		}
 	}
 	return NULL;
 }

@@ -300,6 +300,21 @@ TEST(log_prb_basic)
 		  "sysrq triggered crash");
 	CHECK_STR(oc_log_panic_message(&log, buf, 6), "sysrq");
 	oc_log_deinit(&log);
+
+	/* the end marker printed after it does not win; alone, it serves */
+	fake_add(&f, "---[ end Kernel panic - not syncing: sysrq triggered crash ]---",
+		 13100000000ULL, 0, ST_FINALIZED);
+	CHECK_OK(oc_log_read(&f.env, &log));
+	CHECK_EQ(log.nr, 5);
+	CHECK_STR(oc_log_panic_message(&log, buf, sizeof(buf)),
+		  "sysrq triggered crash");
+	log.records[3].len = 0;
+	CHECK_STR(oc_log_panic_message(&log, buf, sizeof(buf)),
+		  "sysrq triggered crash");
+	log.records[4].len -= 8;	/* a cut-off marker */
+	CHECK_STR(oc_log_panic_message(&log, buf, sizeof(buf)),
+		  "sysrq triggered cr");
+	oc_log_deinit(&log);
 	fake_free(&f);
 }
 

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * logcat: the kernel log of a dump, like dmesg, for the real-dump checks
+ * (tests/realdump/log_check.sh).
+ *   logcat [--stats] [--panic] DUMP            layouts from VMCOREINFO only
+ *   logcat [--stats] [--panic] DUMP VMLINUX    through the kernel model
+ *                                              (symbols, BTF/DWARF types)
+ * --stats  one "format=... records=N lost=N bad=N truncated=0|1 note=..."
+ *          line on stderr
+ * --panic  print only the panic message ("" and exit 2 if none)
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dump.h"
+#include "kernel.h"
+#include "log.h"
+
+static int fail(struct oc_error *err)
+{
+	fputs("logcat: ", stderr);
+	oc_error_fprint(stderr, err);
+	fputc('\n', stderr);
+	oc_error_destroy(err);
+	return 1;
+}
+
+static const char *const format_names[] = {
+	[OC_LOG_NONE] = "none",
+	[OC_LOG_RINGBUFFER] = "ringbuffer",
+	[OC_LOG_LEGACY] = "legacy",
+};
+
+static int output(const struct oc_log *log, bool stats, bool panic)
+{
+	int rc = 0;
+
+	if (stats)
+		fprintf(stderr,
+			"format=%s records=%zu lost=%zu bad=%zu truncated=%d note=%s\n",
+			format_names[log->format], log->nr, log->nr_lost,
+			log->nr_bad, log->truncated, log->note);
+	if (panic) {
+		char msg[256];
+
+		if (oc_log_panic_message(log, msg, sizeof(msg)))
+			printf("%s\n", msg);
+		else
+			rc = 2;
+	} else {
+		oc_log_print(log, stdout);
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	bool stats = false, panic = false;
+	struct oc_log log;
+	struct oc_error *err;
+	int i = 1, rc;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--stats"))
+			stats = true;
+		else if (!strcmp(argv[i], "--panic"))
+			panic = true;
+		else
+			break;
+	}
+	if (argc - i != 1 && argc - i != 2) {
+		fprintf(stderr, "usage: logcat [--stats] [--panic] DUMP [VMLINUX]\n");
+		return 1;
+	}
+	if (argc - i == 1) {
+		struct oc_dump *dump;
+		struct oc_mem mem;
+		struct oc_log_env env = { .mem = &mem };
+
+		err = oc_dump_open(argv[i], &dump);
+		if (err)
+			return fail(err);
+		oc_dump_mem(dump, &mem);
+		env.vmcoreinfo = oc_dump_vmcoreinfo(dump);
+		err = oc_log_read(&env, &log);
+		if (err) {
+			oc_dump_close(dump);
+			return fail(err);
+		}
+		rc = output(&log, stats, panic);
+		oc_log_deinit(&log);
+		oc_dump_close(dump);
+	} else {
+		struct oc_kernel *k;
+
+		err = oc_kernel_open(argv[i], argv[i + 1], NULL, &k);
+		if (err)
+			return fail(err);
+		err = oc_kernel_read_log(k, &log);
+		if (err) {
+			oc_kernel_close(k);
+			return fail(err);
+		}
+		rc = output(&log, stats, panic);
+		oc_log_deinit(&log);
+		oc_kernel_close(k);
+	}
+	return rc;
+}
