@@ -1,0 +1,865 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The browser: which view is up, where the cursors are, and the trace
+ * cache.  Rows come from ui/rows.c, drawing from ui/draw.c, keys from
+ * the table in ui/keys.c.
+ *
+ * Traces are unwound lazily: the selected thread's at once, the rest a
+ * batch at a time while no key is waiting, so the first screen shows
+ * before every task's "top frame" is known.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "draw.h"
+#include "keys.h"
+#include "log.h"
+#include "rows.h"
+#include "ui.h"
+
+enum view { VIEW_MAIN, VIEW_MEMORY, VIEW_LOG, VIEW_HELP };
+enum pane { PANE_THREADS, PANE_FRAMES, PANE_REGS, PANE_NR };
+
+enum {
+	HEADER_ROWS = 2,
+	FOOTER_ROWS = 2,	/* status line, keys */
+	MEMORY_WORDS = 1024,
+	BATCH_MS = 40,		/* unwinding per idle tick */
+};
+
+struct cursor {
+	size_t top, sel;
+};
+
+struct browser {
+	const struct oc_kernel *k;
+	const struct oc_ui_options *opts;
+	struct oc_ui_threads th;
+	struct oc_ui_lines thread_lines, frame_lines, regs_lines;
+	struct oc_ui_lines mem_lines, log_lines, help_lines;
+	struct cursor cur[PANE_NR], mem_cur, log_cur, help_cur;
+	enum view view, help_from;
+	enum pane pane;
+	size_t shown;		/* thread in the frames pane (index in th.v) */
+	size_t next_pending;	/* where the idle unwinding goes on */
+	bool log_loaded;
+	struct oc_log log;
+	char status[256];
+	bool status_error;
+	char query[64];
+	bool quit;
+	/* layout */
+	int h, w;
+	struct oc_draw_pane panes[PANE_NR], full;
+};
+
+static void set_status(struct browser *b, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_status(struct browser *b, bool error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(b->status, sizeof(b->status), fmt, ap);
+	va_end(ap);
+	b->status_error = error;
+}
+
+/* An error inside (out of memory building rows) goes to the status line. */
+static void report(struct browser *b, struct oc_error *err)
+{
+	char msg[200];
+
+	if (!err)
+		return;
+	oc_error_string(err, msg, sizeof(msg));
+	set_status(b, true, "%s", msg);
+	oc_error_destroy(err);
+}
+
+/* ---- traces ---- */
+
+static void unwind_thread(struct browser *b, struct oc_ui_thread *t)
+{
+	const struct oc_unwind_options opts = { .scan = true };
+	struct oc_trace trace;
+	struct oc_error *err;
+
+	if (t->trace_state != OC_UI_TRACE_PENDING)
+		return;
+	oc_trace_init(&trace);
+	if (t->cpu >= 0)
+		err = oc_kernel_unwind_cpu(b->k, (unsigned)t->cpu, &opts,
+					   &trace);
+	else
+		err = oc_kernel_unwind_task(b->k, t->task, &opts, &trace);
+	if (err) {
+		char msg[192];
+
+		oc_error_string(err, msg, sizeof(msg));
+		oc_error_destroy(err);
+		oc_trace_deinit(&trace);
+		oc_ui_thread_set_error(t, msg);
+	} else {
+		oc_ui_thread_set_trace(b->k, t, &trace);
+	}
+	b->th.nr_ready++;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool pending(const struct browser *b)
+{
+	return b->th.nr_ready < b->th.nr;
+}
+
+/* One idle tick: unwind threads in model order for up to BATCH_MS. */
+static void idle_work(struct browser *b)
+{
+	long long until = now_ms() + BATCH_MS;
+
+	while (b->next_pending < b->th.nr && now_ms() < until)
+		unwind_thread(b, &b->th.v[b->next_pending++]);
+	report(b, oc_ui_threads_lines(&b->th, &b->thread_lines));
+}
+
+/* ---- cursors ---- */
+
+static struct oc_ui_lines *pane_lines(struct browser *b, enum pane p)
+{
+	return p == PANE_THREADS ? &b->thread_lines :
+	       p == PANE_FRAMES ? &b->frame_lines : &b->regs_lines;
+}
+
+static void clamp(struct cursor *c, const struct oc_ui_lines *lines, int rows)
+{
+	if (rows < 1)
+		rows = 1;
+	if (!lines->nr) {
+		c->sel = c->top = 0;
+		return;
+	}
+	if (c->sel >= lines->nr)
+		c->sel = lines->nr - 1;
+	if (c->top > c->sel)
+		c->top = c->sel;
+	if (c->sel >= c->top + (size_t)rows)
+		c->top = c->sel - (size_t)rows + 1;
+	if (c->top + (size_t)rows > lines->nr)
+		c->top = lines->nr > (size_t)rows ? lines->nr - (size_t)rows : 0;
+}
+
+static struct oc_ui_thread *selected_thread(struct browser *b)
+{
+	const struct oc_ui_lines *l = &b->thread_lines;
+	size_t sel = b->cur[PANE_THREADS].sel;
+
+	if (sel >= l->nr)
+		return NULL;
+	return &b->th.v[l->v[sel].ref];
+}
+
+static long selected_frame(struct browser *b)
+{
+	const struct oc_ui_lines *l = &b->frame_lines;
+	size_t sel = b->cur[PANE_FRAMES].sel;
+
+	if (sel >= l->nr || l->v[sel].ref < 0)
+		return -1;
+	return (long)l->v[sel].ref;
+}
+
+static void show_regs(struct browser *b)
+{
+	struct oc_ui_thread *t = selected_thread(b);
+	long f = selected_frame(b);
+
+	b->cur[PANE_REGS] = (struct cursor){ 0, 0 };
+	oc_ui_lines_clear(&b->regs_lines);
+	if (t && f >= 0)
+		report(b, oc_ui_regs_lines(b->k, t, (size_t)f, &b->regs_lines));
+}
+
+/* Put frame @frame (or the first frame line) under the cursor. */
+static void select_frame(struct browser *b, long frame)
+{
+	const struct oc_ui_lines *l = &b->frame_lines;
+	size_t sel = oc_ui_lines_selectable(l, 0, 1);
+
+	for (size_t i = 0; frame >= 0 && i < l->nr; i++)
+		if (l->v[i].ref == frame)
+			sel = i;
+	b->cur[PANE_FRAMES] = (struct cursor){ 0, sel };
+	show_regs(b);
+}
+
+/* The threads cursor moved: unwind the thread if needed, fill frames. */
+static void show_thread(struct browser *b)
+{
+	struct oc_ui_thread *t = selected_thread(b);
+
+	oc_ui_lines_clear(&b->frame_lines);
+	if (!t) {
+		oc_ui_lines_clear(&b->regs_lines);
+		return;
+	}
+	b->shown = (size_t)(t - b->th.v);
+	if (t->trace_state == OC_UI_TRACE_PENDING) {
+		unwind_thread(b, t);
+		report(b, oc_ui_threads_lines(&b->th, &b->thread_lines));
+	}
+	report(b, oc_ui_frame_lines(b->k, t, &b->frame_lines));
+	if (t->trace_state == OC_UI_TRACE_FAILED)
+		set_status(b, true, "%s", t->error);
+	select_frame(b, -1);
+}
+
+/* Re-sort or re-filter, keeping the same thread under the cursor. */
+static void refresh_threads(struct browser *b)
+{
+	struct oc_ui_thread *t = selected_thread(b);
+	long long want = t ? (long long)(t - b->th.v) : -1;
+
+	report(b, oc_ui_threads_update(&b->th));
+	report(b, oc_ui_threads_lines(&b->th, &b->thread_lines));
+	b->cur[PANE_THREADS].sel = 0;
+	for (size_t i = 0; i < b->thread_lines.nr; i++)
+		if (b->thread_lines.v[i].ref == want)
+			b->cur[PANE_THREADS].sel = i;
+	if (b->thread_lines.nr &&
+	    b->thread_lines.v[b->cur[PANE_THREADS].sel].ref != want)
+		show_thread(b);
+}
+
+/* ---- layout and drawing ---- */
+
+static void layout(struct browser *b)
+{
+	int body, top_h, bottom_h, fw;
+
+	oc_draw_size(&b->h, &b->w);
+	body = b->h - HEADER_ROWS - FOOTER_ROWS;
+	if (body < 3)
+		body = 3;
+	top_h = body * 2 / 5;
+	if (top_h < 3)
+		top_h = 3;
+	bottom_h = body - top_h;
+	fw = b->w * 3 / 5;
+	if (fw < 40)
+		fw = b->w < 40 ? b->w : 40;
+	b->panes[PANE_THREADS] = (struct oc_draw_pane){
+		.y = HEADER_ROWS, .x = 0, .h = top_h, .w = b->w,
+	};
+	b->panes[PANE_FRAMES] = (struct oc_draw_pane){
+		.y = HEADER_ROWS + top_h, .x = 0, .h = bottom_h, .w = fw,
+	};
+	b->panes[PANE_REGS] = (struct oc_draw_pane){
+		.y = HEADER_ROWS + top_h, .x = fw + 1, .h = bottom_h,
+		.w = b->w - fw - 1,
+	};
+	b->full = (struct oc_draw_pane){
+		.y = HEADER_ROWS, .x = 0, .h = body, .w = b->w,
+	};
+}
+
+static unsigned int context(const struct browser *b)
+{
+	switch (b->view) {
+	case VIEW_MEMORY:
+		return OC_CTX_MEMORY;
+	case VIEW_LOG:
+		return OC_CTX_LOG;
+	case VIEW_HELP:
+		return OC_CTX_HELP;
+	case VIEW_MAIN:
+		break;
+	}
+	return b->pane == PANE_THREADS ? OC_CTX_THREADS :
+	       b->pane == PANE_FRAMES ? OC_CTX_FRAMES : OC_CTX_REGS;
+}
+
+static void draw_header(struct browser *b)
+{
+	const struct oc_kernel *k = b->k;
+	char line[512], panic[300] = "";
+
+	if (k->panic_message[0])
+		snprintf(panic, sizeof(panic), "  panic%s%.0d: %s",
+			 k->panic_cpu >= 0 ? " on CPU " : "",
+			 k->panic_cpu >= 0 ? k->panic_cpu : 0,
+			 k->panic_message);
+	else if (k->panic_cpu >= 0)
+		snprintf(panic, sizeof(panic), "  panic on CPU %d",
+			 k->panic_cpu);
+	snprintf(line, sizeof(line), "orccrash  Linux %s%s",
+		 k->release[0] ? k->release : "?", panic);
+	oc_draw_text(0, 0, b->w, OC_STYLE_NORMAL, true, line);
+	snprintf(line, sizeof(line), "%s  %s  %u CPUs, %zu tasks  traces %zu/%zu%s",
+		 b->opts->vmcore ? b->opts->vmcore : "",
+		 b->opts->vmlinux ? b->opts->vmlinux : "(no vmlinux)",
+		 k->nr_cpus, k->nr_tasks, b->th.nr_ready, b->th.nr,
+		 k->nr_warnings ? "  (warnings: see the log view)" : "");
+	oc_draw_text(1, 0, b->w, OC_STYLE_DIM, false, line);
+}
+
+static void draw_footer(struct browser *b)
+{
+	char keys[512];
+
+	oc_draw_text(b->h - 2, 0, b->w,
+		     b->status_error ? OC_STYLE_ERROR : OC_STYLE_NORMAL, false,
+		     b->status);
+	oc_ui_footer(context(b), keys, sizeof(keys));
+	oc_draw_text(b->h - 1, 0, b->w, OC_STYLE_NORMAL, true, keys);
+}
+
+static void draw_main(struct browser *b)
+{
+	static char heading[128];
+	char titles[PANE_NR][256], name[96];
+	struct oc_ui_thread *t = &b->th.v[b->shown];
+	long f = selected_frame(b);
+
+	oc_ui_threads_heading(heading, sizeof(heading));
+	snprintf(titles[PANE_THREADS], sizeof(titles[0]),
+		 " Threads: %zu shown, sort %s, state %s%c",
+		 b->thread_lines.nr, oc_ui_sort_name(b->th.sort),
+		 b->th.state ? "" : "all", b->th.state);
+	oc_ui_thread_name(t, name, sizeof(name));
+	snprintf(titles[PANE_FRAMES], sizeof(titles[0]), " Frames: %s%s", name,
+		 t->trace_state == OC_UI_TRACE_READY && !t->trace.reliable ?
+		 " (unreliable)" : "");
+	if (f >= 0)
+		snprintf(titles[PANE_REGS], sizeof(titles[0]),
+			 " Registers: #%ld", f);
+	else
+		snprintf(titles[PANE_REGS], sizeof(titles[0]), " Registers");
+	for (int p = 0; p < PANE_NR; p++) {
+		struct oc_draw_pane *d = &b->panes[p];
+
+		d->title = titles[p];
+		d->heading = p == PANE_THREADS ? heading : NULL;
+		d->lines = pane_lines(b, p);
+		d->focused = b->pane == (enum pane)p;
+		d->cursor = p != PANE_REGS;
+		clamp(&b->cur[p], d->lines, oc_draw_pane_rows(d));
+		d->top = b->cur[p].top;
+		d->sel = b->cur[p].sel;
+		oc_draw_pane(d);
+	}
+	oc_draw_vline(b->panes[PANE_REGS].y, b->panes[PANE_REGS].x - 1,
+		      b->panes[PANE_REGS].h);
+}
+
+static void draw_full(struct browser *b, const char *title,
+		      const struct oc_ui_lines *lines, struct cursor *c)
+{
+	b->full.title = title;
+	b->full.heading = NULL;
+	b->full.lines = lines;
+	b->full.focused = true;
+	b->full.cursor = true;
+	clamp(c, lines, oc_draw_pane_rows(&b->full));
+	b->full.top = c->top;
+	b->full.sel = c->sel;
+	oc_draw_pane(&b->full);
+}
+
+static void draw(struct browser *b)
+{
+	char title[256], name[96];
+
+	layout(b);
+	oc_draw_erase();
+	draw_header(b);
+	switch (b->view) {
+	case VIEW_MAIN:
+		draw_main(b);
+		break;
+	case VIEW_MEMORY:
+		oc_ui_thread_name(&b->th.v[b->shown], name, sizeof(name));
+		snprintf(title, sizeof(title), " Stack memory: %s, frame #%ld",
+			 name, selected_frame(b));
+		draw_full(b, title, &b->mem_lines, &b->mem_cur);
+		break;
+	case VIEW_LOG:
+		snprintf(title, sizeof(title), " Kernel log: %zu lines",
+			 b->log_lines.nr);
+		draw_full(b, title, &b->log_lines, &b->log_cur);
+		break;
+	case VIEW_HELP:
+		draw_full(b, " Help", &b->help_lines, &b->help_cur);
+		break;
+	}
+	draw_footer(b);
+	oc_draw_refresh();
+}
+
+/* ---- requests ---- */
+
+static struct cursor *focused_cursor(struct browser *b,
+				     const struct oc_ui_lines **lines,
+				     int *rows)
+{
+	switch (b->view) {
+	case VIEW_MEMORY:
+		*lines = &b->mem_lines;
+		*rows = oc_draw_pane_rows(&b->full);
+		return &b->mem_cur;
+	case VIEW_LOG:
+		*lines = &b->log_lines;
+		*rows = oc_draw_pane_rows(&b->full);
+		return &b->log_cur;
+	case VIEW_HELP:
+		*lines = &b->help_lines;
+		*rows = oc_draw_pane_rows(&b->full);
+		return &b->help_cur;
+	case VIEW_MAIN:
+		break;
+	}
+	*lines = pane_lines(b, b->pane);
+	*rows = oc_draw_pane_rows(&b->panes[b->pane]);
+	return &b->cur[b->pane];
+}
+
+static void move_cursor(struct browser *b, enum oc_ui_request req)
+{
+	const struct oc_ui_lines *lines;
+	int rows;
+	struct cursor *c = focused_cursor(b, &lines, &rows);
+	size_t old = c->sel, page = rows > 1 ? (size_t)rows - 1 : 1;
+	bool scroll = b->view == VIEW_MAIN && b->pane == PANE_REGS;
+	int dir = 1;
+
+	if (!lines->nr)
+		return;
+	if (scroll)	/* the registers pane scrolls, it has no cursor */
+		c->sel = c->top;
+	switch (req) {
+	case OC_REQ_UP:
+		c->sel = c->sel ? c->sel - 1 : 0;
+		dir = -1;
+		break;
+	case OC_REQ_DOWN:
+		c->sel++;
+		break;
+	case OC_REQ_PAGE_UP:
+		c->sel = c->sel > page ? c->sel - page : 0;
+		c->top = c->top > page ? c->top - page : 0;
+		dir = -1;
+		break;
+	case OC_REQ_PAGE_DOWN:
+		c->sel += page;
+		c->top += page;
+		break;
+	case OC_REQ_HOME:
+		c->sel = c->top = 0;
+		break;
+	case OC_REQ_END:
+		c->sel = lines->nr - 1;
+		dir = -1;
+		break;
+	default:
+		return;
+	}
+	if (c->sel >= lines->nr)
+		c->sel = lines->nr - 1;
+	if (scroll) {
+		c->top = c->sel;
+		if (c->top + (size_t)rows > lines->nr)
+			c->top = lines->nr > (size_t)rows ? lines->nr - (size_t)rows : 0;
+		c->sel = c->top;
+		return;
+	}
+	if (b->view == VIEW_MAIN && b->pane == PANE_FRAMES) {
+		c->sel = oc_ui_lines_selectable(lines, c->sel, dir);
+		if (lines->v[c->sel].ref < 0)
+			c->sel = old;
+	}
+	clamp(c, lines, rows);
+	if (b->view != VIEW_MAIN || c->sel == old)
+		return;
+	if (b->pane == PANE_THREADS)
+		show_thread(b);
+	else if (b->pane == PANE_FRAMES)
+		show_regs(b);
+}
+
+static void open_memory(struct browser *b)
+{
+	struct oc_ui_thread *t = &b->th.v[b->shown];
+	long f = selected_frame(b);
+	struct oc_error *fault = NULL;
+
+	if (f < 0) {
+		set_status(b, true, "no frame selected");
+		return;
+	}
+	report(b, oc_ui_memory_lines(b->k, t, (size_t)f, MEMORY_WORDS,
+				     &b->mem_lines, &fault));
+	if (fault) {
+		char msg[200];
+
+		oc_error_string(fault, msg, sizeof(msg));
+		set_status(b, true, "stack memory: %s", msg);
+		oc_error_destroy(fault);
+	}
+	b->mem_cur = (struct cursor){ 0, b->mem_lines.nr > 1 ? 1 : 0 };
+	b->view = VIEW_MEMORY;
+}
+
+static void open_log(struct browser *b)
+{
+	if (!b->log_loaded) {
+		struct oc_error *err = oc_kernel_read_log(b->k, &b->log);
+
+		b->log_loaded = true;
+		oc_ui_lines_clear(&b->log_lines);
+		for (unsigned int i = 0; i < b->k->nr_warnings; i++)
+			report(b, oc_ui_lines_add(&b->log_lines, OC_STYLE_ERROR,
+						  -1, "orccrash warning: %s",
+						  b->k->warnings[i]));
+		if (err) {
+			char msg[200];
+
+			oc_error_string(err, msg, sizeof(msg));
+			oc_error_destroy(err);
+			memset(&b->log, 0, sizeof(b->log));
+			report(b, oc_ui_lines_add(&b->log_lines, OC_STYLE_ERROR,
+						  -1, "log not available: %s",
+						  msg));
+		} else {
+			struct oc_ui_lines tmp;
+
+			oc_ui_lines_init(&tmp);
+			report(b, oc_ui_log_lines(&b->log, &tmp));
+			for (size_t i = 0; i < tmp.nr; i++)
+				report(b, oc_ui_lines_add(&b->log_lines,
+							  tmp.v[i].style,
+							  tmp.v[i].ref, "%s",
+							  tmp.v[i].text));
+			oc_ui_lines_deinit(&tmp);
+		}
+		/* the log ends at the panic: start at its end */
+		b->log_cur.sel = b->log_lines.nr ? b->log_lines.nr - 1 : 0;
+		b->log_cur.top = b->log_cur.sel;
+	}
+	b->view = VIEW_LOG;
+}
+
+static void search_log(struct browser *b)
+{
+	const struct oc_ui_lines *l = &b->log_lines;
+
+	for (size_t n = 1; n <= l->nr; n++) {
+		size_t i = (b->log_cur.sel + n) % l->nr;
+
+		if (strcasestr(l->v[i].text, b->query)) {
+			b->log_cur.sel = i;
+			set_status(b, false, "line %zu", i + 1);
+			return;
+		}
+	}
+	set_status(b, true, "no match for \"%s\"", b->query);
+}
+
+static void search_threads(struct browser *b)
+{
+	const struct oc_ui_lines *l = &b->thread_lines;
+	char name[96];
+
+	for (size_t n = 1; n <= l->nr; n++) {
+		size_t i = (b->cur[PANE_THREADS].sel + n) % l->nr;
+		struct oc_ui_thread *t = &b->th.v[l->v[i].ref];
+		long frame;
+
+		/* a function search needs the trace: unwind it now */
+		if (!oc_ui_thread_matches(b->k, t, b->query, &frame) &&
+		    t->trace_state == OC_UI_TRACE_PENDING) {
+			unwind_thread(b, t);
+			if (!oc_ui_thread_matches(b->k, t, b->query, &frame))
+				continue;
+		} else if (frame < 0 &&
+			   !oc_ui_thread_matches(b->k, t, b->query, &frame)) {
+			continue;
+		}
+		b->cur[PANE_THREADS].sel = i;
+		report(b, oc_ui_threads_lines(&b->th, &b->thread_lines));
+		show_thread(b);
+		oc_ui_thread_name(t, name, sizeof(name));
+		if (frame >= 0) {
+			select_frame(b, frame);
+			b->pane = PANE_FRAMES;
+			set_status(b, false, "%s: frame #%ld", name, frame);
+		} else {
+			set_status(b, false, "%s", name);
+		}
+		return;
+	}
+	report(b, oc_ui_threads_lines(&b->th, &b->thread_lines));
+	set_status(b, true, "no thread matches \"%s\"", b->query);
+}
+
+static void search(struct browser *b, bool prompt)
+{
+	if (prompt) {
+		char buf[sizeof(b->query)];
+
+		if (!oc_draw_prompt(b->h - 2, "/", buf, sizeof(buf)) || !buf[0])
+			return;
+		memcpy(b->query, buf, sizeof(buf));
+	}
+	if (!b->query[0]) {
+		set_status(b, true, "no search yet: press /");
+		return;
+	}
+	if (b->view == VIEW_LOG)
+		search_log(b);
+	else if (b->view == VIEW_MAIN)
+		search_threads(b);
+}
+
+static void back(struct browser *b)
+{
+	switch (b->view) {
+	case VIEW_HELP:
+		b->view = b->help_from;
+		return;
+	case VIEW_MEMORY:
+	case VIEW_LOG:
+		b->view = VIEW_MAIN;
+		return;
+	case VIEW_MAIN:
+		break;
+	}
+	if (b->pane == PANE_THREADS)
+		b->quit = true;
+	else
+		b->pane--;
+}
+
+static void request(struct browser *b, enum oc_ui_request req)
+{
+	unsigned int ctx = context(b);
+	const struct oc_ui_request_info *info = oc_ui_request_info(req);
+
+	if (!info)
+		return;
+	if (!(info->contexts & ctx)) {
+		set_status(b, false, "%s: not here", info->name);
+		return;
+	}
+	b->status[0] = '\0';
+	b->status_error = false;
+	switch (req) {
+	case OC_REQ_UP:
+	case OC_REQ_DOWN:
+	case OC_REQ_PAGE_UP:
+	case OC_REQ_PAGE_DOWN:
+	case OC_REQ_HOME:
+	case OC_REQ_END:
+		move_cursor(b, req);
+		break;
+	case OC_REQ_NEXT_PANE:
+		b->pane = (b->pane + 1) % PANE_NR;
+		break;
+	case OC_REQ_PREV_PANE:
+		b->pane = (b->pane + PANE_NR - 1) % PANE_NR;
+		break;
+	case OC_REQ_ENTER:
+		if (b->pane == PANE_THREADS)
+			b->pane = PANE_FRAMES;
+		else
+			open_memory(b);
+		break;
+	case OC_REQ_BACK:
+		back(b);
+		break;
+	case OC_REQ_QUIT:
+		b->quit = true;
+		break;
+	case OC_REQ_SEARCH:
+	case OC_REQ_SEARCH_NEXT:
+		search(b, req == OC_REQ_SEARCH);
+		break;
+	case OC_REQ_SORT:
+		b->th.sort = (b->th.sort + 1) % OC_SORT_NR;
+		refresh_threads(b);
+		set_status(b, false, "tasks sorted by %s",
+			   oc_ui_sort_name(b->th.sort));
+		break;
+	case OC_REQ_FILTER_NEXT:
+	case OC_REQ_FILTER_PREV:
+		b->th.state = oc_ui_threads_next_state(
+			&b->th, b->th.state, req == OC_REQ_FILTER_NEXT ? 1 : -1);
+		refresh_threads(b);
+		if (b->th.state)
+			set_status(b, false, "tasks in state %c: %zu",
+				   b->th.state,
+				   b->thread_lines.nr - b->th.nr_cpus);
+		else
+			set_status(b, false, "all tasks");
+		break;
+	case OC_REQ_LOG:
+		open_log(b);
+		break;
+	case OC_REQ_MEMORY:
+		open_memory(b);
+		break;
+	case OC_REQ_HELP:
+		if (b->view != VIEW_HELP)
+			b->help_from = b->view;
+		b->view = VIEW_HELP;
+		break;
+	case OC_REQ_REDRAW:
+		oc_draw_redraw();
+		break;
+	case OC_REQ_NONE:
+	case OC_REQ_NR:
+		break;
+	}
+}
+
+static bool in_pane(const struct oc_draw_pane *p, int y, int x)
+{
+	return y >= p->y && y < p->y + p->h && x >= p->x && x < p->x + p->w;
+}
+
+static void click(struct browser *b)
+{
+	int y, x, row;
+	bool twice;
+
+	if (!oc_draw_mouse(&y, &x, &twice) || b->view != VIEW_MAIN)
+		return;
+	for (int p = 0; p < PANE_NR; p++) {
+		struct oc_draw_pane *d = &b->panes[p];
+		struct cursor *c = &b->cur[p];
+
+		if (!in_pane(d, y, x))
+			continue;
+		b->pane = (enum pane)p;
+		row = y - d->y - 1 - (d->heading ? 1 : 0);
+		if (row < 0 || p == PANE_REGS ||
+		    c->top + (size_t)row >= d->lines->nr ||
+		    d->lines->v[c->top + (size_t)row].ref < 0)
+			return;
+		c->sel = c->top + (size_t)row;
+		if (p == PANE_THREADS)
+			show_thread(b);
+		else
+			show_regs(b);
+		if (twice)
+			request(b, OC_REQ_ENTER);
+		return;
+	}
+}
+
+/* ---- start ---- */
+
+/* Open on the panic CPU (else the first CPU with registers). */
+static void select_start(struct browser *b)
+{
+	long long want = -1;
+
+	for (size_t i = 0; i < b->th.nr_cpus; i++)
+		if (b->th.v[i].panic)
+			want = (long long)i;
+	for (size_t i = 0; want < 0 && i < b->th.nr_cpus; i++)
+		if (b->k->cpus[b->th.v[i].cpu].has_regs)
+			want = (long long)i;
+	b->cur[PANE_THREADS].sel = 0;
+	for (size_t i = 0; i < b->thread_lines.nr; i++)
+		if (b->thread_lines.v[i].ref == want)
+			b->cur[PANE_THREADS].sel = i;
+	show_thread(b);
+	b->pane = PANE_FRAMES;
+}
+
+static void browser_deinit(struct browser *b)
+{
+	oc_ui_threads_deinit(&b->th);
+	oc_ui_lines_deinit(&b->thread_lines);
+	oc_ui_lines_deinit(&b->frame_lines);
+	oc_ui_lines_deinit(&b->regs_lines);
+	oc_ui_lines_deinit(&b->mem_lines);
+	oc_ui_lines_deinit(&b->log_lines);
+	oc_ui_lines_deinit(&b->help_lines);
+	if (b->log_loaded)
+		oc_log_deinit(&b->log);
+}
+
+int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
+{
+	struct browser b = { .k = k, .opts = opts };
+	struct oc_error *err;
+	const char *nc = getenv("NO_COLOR");
+
+	oc_ui_lines_init(&b.thread_lines);
+	oc_ui_lines_init(&b.frame_lines);
+	oc_ui_lines_init(&b.regs_lines);
+	oc_ui_lines_init(&b.mem_lines);
+	oc_ui_lines_init(&b.log_lines);
+	oc_ui_lines_init(&b.help_lines);
+	err = oc_ui_threads_build(k, &b.th);
+	if (!err)
+		err = oc_ui_threads_lines(&b.th, &b.thread_lines);
+	if (!err)
+		err = oc_ui_help_lines(&b.help_lines);
+	if (err) {
+		fprintf(stderr, "orccrash: ");
+		oc_error_fprint(stderr, err);
+		fputc('\n', stderr);
+		oc_error_destroy(err);
+		browser_deinit(&b);
+		return 1;
+	}
+	if (!b.th.nr) {
+		fprintf(stderr, "orccrash: the dump has no CPUs and no tasks\n");
+		browser_deinit(&b);
+		return 1;
+	}
+	oc_draw_init(!opts->no_color && !(nc && nc[0]));
+	layout(&b);
+	select_start(&b);
+	if (!b.status[0] && k->nr_warnings)
+		set_status(&b, true, "warning: %s", k->warnings[0]);
+	while (!b.quit) {
+		int key;
+
+		draw(&b);
+		key = oc_draw_key(pending(&b) ? 0 : -1);
+		if (key == OC_DRAW_NO_KEY) {
+			if (pending(&b))
+				idle_work(&b);
+			continue;
+		}
+		if (key == OC_DRAW_RESIZE)
+			continue;	/* draw() lays out again */
+		if (key == OC_DRAW_MOUSE) {
+			click(&b);
+			continue;
+		}
+		if (oc_ui_key_request(key) == OC_REQ_NONE) {
+			set_status(&b, false, "no key %s: press ? for help",
+				   oc_draw_key_name(key));
+			continue;
+		}
+		request(&b, oc_ui_key_request(key));
+	}
+	oc_draw_deinit();
+	browser_deinit(&b);
+	return 0;
+}

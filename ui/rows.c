@@ -1,0 +1,830 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Rows of the browser's views, built from the kernel model.  Nothing
+ * here draws or reads the dump: frames and registers come from traces
+ * the model produced, symbols from oc_kernel_symbolize(), stack memory
+ * through the model's oc_mem (bounds-checked by its provider).
+ */
+#include <ctype.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+#include "report.h"
+#include "rows.h"
+
+/* ---- lines ---- */
+
+void oc_ui_lines_init(struct oc_ui_lines *lines)
+{
+	memset(lines, 0, sizeof(*lines));
+}
+
+void oc_ui_lines_deinit(struct oc_ui_lines *lines)
+{
+	free(lines->v);
+	oc_ui_lines_init(lines);
+}
+
+void oc_ui_lines_clear(struct oc_ui_lines *lines)
+{
+	lines->nr = 0;
+}
+
+struct oc_error *oc_ui_lines_add(struct oc_ui_lines *lines,
+				 enum oc_ui_style style, long long ref,
+				 const char *fmt, ...)
+{
+	struct oc_ui_line *l;
+	va_list ap;
+
+	if (lines->nr == lines->cap) {
+		size_t cap = lines->cap ? lines->cap * 2 : 64;
+		struct oc_ui_line *v = realloc(lines->v, cap * sizeof(*v));
+
+		if (!v)
+			return &oc_enomem;
+		lines->v = v;
+		lines->cap = cap;
+	}
+	l = &lines->v[lines->nr++];
+	l->style = style;
+	l->ref = ref;
+	va_start(ap, fmt);
+	vsnprintf(l->text, sizeof(l->text), fmt, ap);
+	va_end(ap);
+	return NULL;
+}
+
+size_t oc_ui_lines_selectable(const struct oc_ui_lines *lines, size_t from,
+			      int dir)
+{
+	size_t i = from;
+
+	if (!lines->nr)
+		return 0;
+	if (i >= lines->nr)
+		i = lines->nr - 1;
+	for (;;) {
+		if (lines->v[i].ref != -1)
+			return i;
+		if (dir >= 0 ? i + 1 >= lines->nr : i == 0)
+			return from < lines->nr ? from : lines->nr - 1;
+		i = dir >= 0 ? i + 1 : i - 1;
+	}
+}
+
+/* ---- threads ---- */
+
+struct oc_error *oc_ui_threads_build(const struct oc_kernel *k,
+				     struct oc_ui_threads *ret)
+{
+	size_t n = k->nr_cpus + k->nr_tasks, j = 0;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->v = calloc(n ? n : 1, sizeof(*ret->v));
+	ret->shown = calloc(n ? n : 1, sizeof(*ret->shown));
+	if (!ret->v || !ret->shown) {
+		oc_ui_threads_deinit(ret);
+		return &oc_enomem;
+	}
+	for (unsigned int c = 0; c < k->nr_cpus; c++) {
+		struct oc_ui_thread *t = &ret->v[j++];
+
+		t->cpu = (int)c;
+		t->task = k->cpus[c].task;
+		t->panic = k->panic_cpu == (int)c;
+		t->top_frame = -1;
+		oc_trace_init(&t->trace);
+	}
+	ret->nr_cpus = j;
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		struct oc_ui_thread *t = &ret->v[j++];
+
+		t->cpu = -1;
+		t->task = &k->tasks[i];
+		t->top_frame = -1;
+		oc_trace_init(&t->trace);
+	}
+	ret->nr = j;
+	return oc_ui_threads_update(ret);
+}
+
+void oc_ui_threads_deinit(struct oc_ui_threads *th)
+{
+	for (size_t i = 0; th->v && i < th->nr; i++)
+		oc_trace_deinit(&th->v[i].trace);
+	free(th->v);
+	free(th->shown);
+	memset(th, 0, sizeof(*th));
+}
+
+const char *oc_ui_sort_name(enum oc_ui_sort sort)
+{
+	static const char *const names[OC_SORT_NR] = {
+		[OC_SORT_PID] = "pid",
+		[OC_SORT_STATE] = "state",
+		[OC_SORT_COMM] = "comm",
+		[OC_SORT_CPU] = "cpu",
+	};
+
+	return (unsigned)sort < OC_SORT_NR ? names[sort] : "?";
+}
+
+static int cmp_int(long long a, long long b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int compare_threads(const void *pa, const void *pb, void *arg)
+{
+	const struct oc_ui_threads *th = arg;
+	const struct oc_ui_thread *a = &th->v[*(const size_t *)pa];
+	const struct oc_ui_thread *b = &th->v[*(const size_t *)pb];
+	int r = 0;
+
+	switch (th->sort) {
+	case OC_SORT_STATE:
+		r = cmp_int(a->task->state, b->task->state);
+		break;
+	case OC_SORT_COMM:
+		r = strcmp(a->task->comm, b->task->comm);
+		break;
+	case OC_SORT_CPU:
+		r = cmp_int(a->task->cpu, b->task->cpu);
+		break;
+	case OC_SORT_PID:
+	case OC_SORT_NR:
+		break;
+	}
+	if (!r)
+		r = cmp_int(a->task->pid, b->task->pid);
+	if (!r)	/* stable: the model's order (idle tasks share pid 0) */
+		r = cmp_int((long long)(a - th->v), (long long)(b - th->v));
+	return r;
+}
+
+struct oc_error *oc_ui_threads_update(struct oc_ui_threads *th)
+{
+	size_t n = 0, first_task;
+
+	for (size_t i = 0; i < th->nr_cpus; i++)
+		th->shown[n++] = i;
+	first_task = n;
+	for (size_t i = th->nr_cpus; i < th->nr; i++)
+		if (!th->state || th->v[i].task->state == th->state)
+			th->shown[n++] = i;
+	th->nr_shown = n;
+	qsort_r(th->shown + first_task, n - first_task, sizeof(*th->shown),
+		compare_threads, th);
+	return NULL;
+}
+
+char oc_ui_threads_next_state(const struct oc_ui_threads *th, char cur,
+			      int dir)
+{
+	bool present[256] = { false };
+	char states[257];
+	size_t n = 0, pos = 0;
+
+	for (size_t i = th->nr_cpus; i < th->nr; i++)
+		present[(unsigned char)th->v[i].task->state] = true;
+	states[n++] = 0;	/* all */
+	/* a useful order for a post-mortem: runnable, blocked, then the rest */
+	for (const char *p = "RDSITtZXP"; *p; p++)
+		if (present[(unsigned char)*p]) {
+			states[n++] = *p;
+			present[(unsigned char)*p] = false;
+		}
+	for (int c = 1; c < 256; c++)
+		if (present[c])
+			states[n++] = (char)c;
+	for (size_t i = 0; i < n; i++)
+		if (states[i] == cur)
+			pos = i;
+	pos = dir >= 0 ? (pos + 1) % n : (pos + n - 1) % n;
+	return states[pos];
+}
+
+int oc_ui_thread_cpu(const struct oc_kernel *k, const struct oc_ui_thread *t)
+{
+	int cpu = t->cpu >= 0 ? t->cpu : t->task ? t->task->running_on : -1;
+
+	if (cpu < 0 || (unsigned)cpu >= k->nr_cpus || !k->cpus[cpu].has_regs)
+		return -1;
+	return cpu;
+}
+
+void oc_ui_thread_name(const struct oc_ui_thread *t, char *buf, size_t size)
+{
+	char cpu[16] = "";
+
+	if (t->cpu >= 0)
+		snprintf(cpu, sizeof(cpu), "CPU %d%s", t->cpu,
+			 t->task ? " " : "");
+	if (t->task)
+		snprintf(buf, size, "%spid %d [%s]", cpu, t->task->pid,
+			 t->task->comm);
+	else
+		snprintf(buf, size, "%s (no task)", cpu);
+}
+
+/*
+ * The "top frame" column wants the function a task is really in, not
+ * the scheduler it is sleeping in.  These are the primitives every
+ * sleeping task has on top of its stack (kernel/sched/core.c,
+ * kernel/time/{timer,hrtimer}.c, kernel/sched/{completion,wait}.c,
+ * kernel/locking/{mutex,rwsem,semaphore}.c), as fnmatch() patterns.
+ */
+static const char *const wait_primitives[] = {
+	"__schedule", "schedule", "schedule_idle", "schedule_preempt_disabled",
+	"preempt_schedule*", "__cond_resched", "_cond_resched",
+	"*schedule_timeout*", "schedule_hrtimeout*", "io_schedule*",
+	"__switch_to", "__switch_to_asm", "do_nanosleep", "hrtimer_nanosleep",
+	"wait_for_*", "*_wait_*", "wait_woken", "__wait_*",
+	"__mutex_lock*", "mutex_lock*", "rwsem_down_*_slowpath", "__down*",
+	"down", "down_*",
+};
+
+bool oc_ui_is_wait_primitive(const char *name)
+{
+	for (size_t i = 0;
+	     i < sizeof(wait_primitives) / sizeof(wait_primitives[0]); i++)
+		if (!fnmatch(wait_primitives[i], name, 0))
+			return true;
+	return false;
+}
+
+/* The function of a frame: at ip - 1 for a return address (%pB). */
+static bool frame_symbol(const struct oc_kernel *k, const struct oc_frame *f,
+			 struct oc_sym_result *ret)
+{
+	bool call = !f->signal && f->ip;
+
+	if (!oc_kernel_symbolize(k, call ? f->ip - 1 : f->ip, ret))
+		return false;
+	if (call)
+		ret->offset++;
+	return true;
+}
+
+static bool frame_reliable(const struct oc_frame *f)
+{
+	return f->reliable && !f->scanned;
+}
+
+long oc_ui_top_frame(const struct oc_kernel *k, const struct oc_trace *trace)
+{
+	long first = -1;
+
+	for (size_t i = 0; i < trace->nr; i++) {
+		const struct oc_frame *f = &trace->frames[i];
+		struct oc_sym_result s;
+
+		if (!frame_reliable(f))
+			continue;
+		if (first < 0)
+			first = (long)i;
+		if (!frame_symbol(k, f, &s) || !oc_ui_is_wait_primitive(s.name))
+			return (long)i;
+	}
+	return first;
+}
+
+void oc_ui_format_frame_addr(const struct oc_kernel *k,
+			     const struct oc_frame *f, char *buf, size_t size)
+{
+	struct oc_sym_result s;
+
+	if (frame_symbol(k, f, &s))
+		snprintf(buf, size, "%s+0x%" PRIx64 "/0x%" PRIx64 "%s%s%s",
+			 s.name, s.offset, s.size, s.module ? " [" : "",
+			 s.module ? s.module : "", s.module ? "]" : "");
+	else
+		snprintf(buf, size, "0x%" PRIx64, f->ip);
+}
+
+void oc_ui_thread_set_trace(const struct oc_kernel *k, struct oc_ui_thread *t,
+			    struct oc_trace *trace)
+{
+	oc_trace_deinit(&t->trace);
+	t->trace = *trace;
+	oc_trace_init(trace);
+	t->trace_state = OC_UI_TRACE_READY;
+	t->error[0] = '\0';
+	t->top_frame = oc_ui_top_frame(k, &t->trace);
+	if (t->top_frame >= 0)
+		oc_ui_format_frame_addr(k, &t->trace.frames[t->top_frame],
+					t->top, sizeof(t->top));
+	else
+		snprintf(t->top, sizeof(t->top), "(no frames)");
+}
+
+void oc_ui_thread_set_error(struct oc_ui_thread *t, const char *message)
+{
+	oc_trace_deinit(&t->trace);
+	t->trace_state = OC_UI_TRACE_FAILED;
+	t->top_frame = -1;
+	snprintf(t->error, sizeof(t->error), "%s", message);
+	snprintf(t->top, sizeof(t->top), "(error: %s)", message);
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+bool oc_ui_thread_matches(const struct oc_kernel *k,
+			  const struct oc_ui_thread *t, const char *query,
+			  long *frame_ret)
+{
+	*frame_ret = -1;
+	if (!*query)
+		return false;
+	if (t->task) {
+		if (all_digits(query) && t->task->pid == atoi(query))
+			return true;
+		if (strcasestr(t->task->comm, query))
+			return true;
+	}
+	if (t->trace_state != OC_UI_TRACE_READY)
+		return false;
+	for (size_t i = 0; i < t->trace.nr; i++) {
+		struct oc_sym_result s;
+
+		if (frame_symbol(k, &t->trace.frames[i], &s) &&
+		    strstr(s.name, query)) {
+			*frame_ret = (long)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+void oc_ui_threads_heading(char *buf, size_t size)
+{
+	snprintf(buf, size, "%-5s %7s %4s %-2s %-16s %s", "", "PID", "CPU",
+		 "ST", "COMM", "TOP FRAME");
+}
+
+static void thread_row(const struct oc_ui_thread *t, char *buf, size_t size)
+{
+	char kind[16] = "", pid[16] = "-", cpu[16] = "", st[4] = "";
+	const char *comm = "", *top;
+
+	if (t->cpu >= 0)
+		snprintf(kind, sizeof(kind), "CPU%d%s", t->cpu,
+			 t->panic ? "!" : "");
+	if (t->task) {
+		snprintf(pid, sizeof(pid), "%d", t->task->pid);
+		snprintf(cpu, sizeof(cpu), "%d%s", t->task->cpu,
+			 t->task->running_on >= 0 ? "*" : "");
+		snprintf(st, sizeof(st), "%c", t->task->state);
+		comm = t->task->comm;
+	} else if (t->cpu >= 0) {
+		snprintf(cpu, sizeof(cpu), "%d", t->cpu);
+	}
+	top = t->trace_state == OC_UI_TRACE_PENDING ? "..." : t->top;
+	snprintf(buf, size, "%-5s %7s %4s %-2s %-16s %s", kind, pid, cpu, st,
+		 comm, top);
+}
+
+struct oc_error *oc_ui_threads_lines(const struct oc_ui_threads *th,
+				     struct oc_ui_lines *lines)
+{
+	char buf[OC_UI_LINE_MAX];
+
+	oc_ui_lines_clear(lines);
+	for (size_t i = 0; i < th->nr_shown; i++) {
+		const struct oc_ui_thread *t = &th->v[th->shown[i]];
+		enum oc_ui_style style = t->panic ? OC_STYLE_PANIC :
+					 t->trace_state == OC_UI_TRACE_FAILED ?
+					 OC_STYLE_ERROR : OC_STYLE_NORMAL;
+		struct oc_error *err;
+
+		thread_row(t, buf, sizeof(buf));
+		err = oc_ui_lines_add(lines, style, (long long)th->shown[i],
+				      "%s", buf);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+/* ---- frames ---- */
+
+static struct oc_error *separator(struct oc_ui_lines *lines, bool close,
+				  enum oc_stack_type type)
+{
+	return oc_ui_lines_add(lines, OC_STYLE_SEPARATOR, -1, "%s%s>",
+			       close ? "</" : "<", oc_stack_name(type));
+}
+
+struct oc_error *oc_ui_frame_lines(const struct oc_kernel *k,
+				   const struct oc_ui_thread *t,
+				   struct oc_ui_lines *lines)
+{
+	const struct oc_trace *tr = &t->trace;
+	enum oc_stack_type cur = OC_STACK_UNKNOWN;
+	struct oc_error *err = NULL;
+	char buf[256];
+
+	oc_ui_lines_clear(lines);
+	if (t->trace_state == OC_UI_TRACE_PENDING)
+		return oc_ui_lines_add(lines, OC_STYLE_DIM, -1, "unwinding...");
+	if (t->trace_state == OC_UI_TRACE_FAILED)
+		return oc_ui_lines_add(lines, OC_STYLE_ERROR, -1,
+				       "no trace: %s", t->error);
+	for (size_t i = 0; i < tr->nr && !err; i++) {
+		const struct oc_frame *f = &tr->frames[i];
+		enum oc_ui_style style = OC_STYLE_NORMAL;
+		const char *mark = "";
+
+		if (f->stack != cur) {
+			if (cur != OC_STACK_UNKNOWN)
+				err = separator(lines, true, cur);
+			if (!err && f->stack != OC_STACK_UNKNOWN)
+				err = separator(lines, false, f->stack);
+			if (err)
+				break;
+			cur = f->stack;
+		}
+		if (f->regs_kind == OC_REGS_FULL) {
+			mark = f->regs_addr ? "  [pt_regs]" : "  [crash regs]";
+			style = OC_STYLE_MARK;
+		} else if (f->regs_kind == OC_REGS_PARTIAL) {
+			mark = "  [iret frame]";
+			style = OC_STYLE_MARK;
+		}
+		if (!frame_reliable(f))
+			style = OC_STYLE_DIM;
+		oc_ui_format_frame_addr(k, f, buf, sizeof(buf));
+		err = oc_ui_lines_add(lines, style, (long long)i, "#%-3zu %s%s%s",
+				      i, frame_reliable(f) ? "" : "? ", buf,
+				      mark);
+	}
+	if (!err && cur != OC_STACK_UNKNOWN)
+		err = separator(lines, true, cur);
+	if (!err && (!tr->reliable || tr->stop == OC_STOP_ERROR ||
+		     tr->stop == OC_STOP_FRAME_LIMIT)) {
+		oc_trace_stop_string(tr, buf, sizeof(buf));
+		err = oc_ui_lines_add(lines, OC_STYLE_ERROR, -1,
+				      "(unreliable: %s)", buf);
+	}
+	return err;
+}
+
+/* ---- registers ---- */
+
+/* What a register or stack word points at: text, or a stack. */
+static void annotate(const struct oc_kernel *k, const struct oc_ui_thread *t,
+		     uint64_t v, char *buf, size_t size)
+{
+	struct oc_stack_info si;
+	int cpu = oc_ui_thread_cpu(k, t);
+
+	buf[0] = '\0';
+	if (v < 0xffff800000000000ULL)	/* not a kernel address */
+		return;
+	if (oc_kernel_is_text(k, v)) {
+		oc_report_format_addr(k, v, buf, size);
+		return;
+	}
+	if (oc_kernel_stack_info(k, cpu >= 0 ? NULL : t->task, cpu, v, &si))
+		snprintf(buf, size, "-> %s stack +0x%" PRIx64,
+			 oc_stack_name(si.type), v - si.begin);
+}
+
+static struct oc_error *reg_line(const struct oc_kernel *k,
+				 const struct oc_ui_thread *t,
+				 struct oc_ui_lines *lines, const char *name,
+				 uint64_t v, bool resolve)
+{
+	char note[256] = "";
+
+	if (resolve)
+		annotate(k, t, v, note, sizeof(note));
+	return oc_ui_lines_add(lines, OC_STYLE_NORMAL, -1, "%-8s %016" PRIx64
+			       "%s%s", name, v, note[0] ? " " : "", note);
+}
+
+struct oc_error *oc_ui_regs_lines(const struct oc_kernel *k,
+				  const struct oc_ui_thread *t, size_t frame,
+				  struct oc_ui_lines *lines)
+{
+	const struct oc_frame *f;
+	const struct oc_regs *r;
+	struct oc_error *err;
+
+	oc_ui_lines_clear(lines);
+	if (t->trace_state != OC_UI_TRACE_READY || frame >= t->trace.nr)
+		return oc_ui_lines_add(lines, OC_STYLE_DIM, -1, "no frame");
+	f = &t->trace.frames[frame];
+	r = &f->regs;
+	if (f->regs_kind == OC_REGS_FULL && !f->regs_addr)
+		err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1,
+				      "#%zu registers saved at the crash", frame);
+	else if (f->regs_kind == OC_REGS_FULL)
+		err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1,
+				      "#%zu pt_regs at %016" PRIx64, frame,
+				      f->regs_addr);
+	else if (f->regs_kind == OC_REGS_PARTIAL)
+		err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1,
+				      "#%zu iret frame at %016" PRIx64, frame,
+				      f->regs_addr);
+	else
+		err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1,
+				      "#%zu frame (no saved registers)", frame);
+	if (err)
+		return err;
+	if (f->regs_kind == OC_REGS_NONE) {
+		char buf[256];
+		struct {
+			const char *name;
+			uint64_t v;
+		} regs[] = { { "RIP", f->ip }, { "RSP", f->sp },
+			     { "RBP", f->bp } };
+
+		for (size_t i = 0; i < 3; i++)
+			if ((err = reg_line(k, t, lines, regs[i].name,
+					    regs[i].v, true)))
+				return err;
+		if (!f->ip_addr)
+			return NULL;
+		oc_ui_format_frame_addr(k, f, buf, sizeof(buf));
+		return oc_ui_lines_add(lines, OC_STYLE_DIM, -1,
+				       "return address at %016" PRIx64 " (%s)",
+				       f->ip_addr, oc_stack_name(f->stack));
+	}
+	{
+		/* __show_regs() order; the iret frame is the last five */
+		const struct {
+			const char *name;
+			uint64_t v;
+			bool full;	/* only in a whole pt_regs */
+			bool resolve;
+		} regs[] = {
+			{ "RIP", r->ip, false, true },
+			{ "CS", r->cs, false, false },
+			{ "EFLAGS", r->flags, false, false },
+			{ "RSP", r->sp, false, true },
+			{ "SS", r->ss, false, false },
+			{ "RAX", r->ax, true, true },
+			{ "RBX", r->bx, true, true },
+			{ "RCX", r->cx, true, true },
+			{ "RDX", r->dx, true, true },
+			{ "RSI", r->si, true, true },
+			{ "RDI", r->di, true, true },
+			{ "RBP", r->bp, true, true },
+			{ "R08", r->r8, true, true },
+			{ "R09", r->r9, true, true },
+			{ "R10", r->r10, true, true },
+			{ "R11", r->r11, true, true },
+			{ "R12", r->r12, true, true },
+			{ "R13", r->r13, true, true },
+			{ "R14", r->r14, true, true },
+			{ "R15", r->r15, true, true },
+			{ "ORIG_RAX", r->orig_ax, true, false },
+		};
+
+		for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
+			if (regs[i].full && f->regs_kind != OC_REGS_FULL)
+				continue;
+			err = reg_line(k, t, lines, regs[i].name, regs[i].v,
+				       regs[i].resolve);
+			if (err)
+				return err;
+		}
+	}
+	return NULL;
+}
+
+/* ---- stack memory ---- */
+
+static void word_note(const struct oc_kernel *k, const struct oc_ui_thread *t,
+		      uint64_t addr, uint64_t v, char *buf, size_t size,
+		      enum oc_ui_style *style)
+{
+	const struct oc_trace *tr = &t->trace;
+	char sym[256];
+
+	for (size_t j = 0; j < tr->nr; j++) {
+		const struct oc_frame *f = &tr->frames[j];
+
+		if (f->ip_addr == addr && f->ip == v && !f->scanned &&
+		    f->regs_kind == OC_REGS_NONE) {
+			oc_ui_format_frame_addr(k, f, sym, sizeof(sym));
+			snprintf(buf, size, "<- #%zu return to %s", j, sym);
+			*style = OC_STYLE_MARK;
+			return;
+		}
+		if (f->regs_addr == addr && f->regs_kind != OC_REGS_NONE) {
+			snprintf(buf, size, "<- #%zu %s starts here", j,
+				 f->regs_kind == OC_REGS_FULL ? "pt_regs" :
+				 "iret frame");
+			*style = OC_STYLE_MARK;
+			return;
+		}
+	}
+	*style = OC_STYLE_NORMAL;
+	annotate(k, t, v, sym, sizeof(sym));
+	if (sym[0] && oc_kernel_is_text(k, v))
+		snprintf(buf, size, "? %s", sym);
+	else
+		snprintf(buf, size, "%s", sym);
+}
+
+struct oc_error *oc_ui_memory_lines(const struct oc_kernel *k,
+				    const struct oc_ui_thread *t, size_t frame,
+				    size_t max_words, struct oc_ui_lines *lines,
+				    struct oc_error **fault_ret)
+{
+	const struct oc_frame *f;
+	struct oc_stack_info si;
+	uint64_t start, end;
+	int cpu = oc_ui_thread_cpu(k, t);
+	struct oc_error *err;
+
+	*fault_ret = NULL;
+	oc_ui_lines_clear(lines);
+	if (t->trace_state != OC_UI_TRACE_READY || frame >= t->trace.nr)
+		return oc_ui_lines_add(lines, OC_STYLE_DIM, -1, "no frame");
+	f = &t->trace.frames[frame];
+	start = f->sp & ~(uint64_t)7;
+	if (oc_kernel_stack_info(k, cpu >= 0 ? NULL : t->task, cpu, start,
+				 &si)) {
+		end = si.end;
+		err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1,
+				      "#%zu sp %016" PRIx64 " on the %s stack "
+				      "[%016" PRIx64 ", %016" PRIx64 ")",
+				      frame, f->sp, oc_stack_name(si.type),
+				      si.begin, si.end);
+	} else {
+		end = UINT64_MAX;
+		err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1,
+				      "#%zu sp %016" PRIx64 " on no known stack",
+				      frame, f->sp);
+	}
+	if (err)
+		return err;
+	for (size_t n = 0; n < max_words && start < end; n++, start += 8) {
+		enum oc_ui_style style;
+		char note[288], sp[24] = "";
+		uint64_t v;
+
+		*fault_ret = oc_mem_read_u64(&k->mem, start, &v);
+		if (*fault_ret) {
+			char msg[192];
+
+			oc_error_string(*fault_ret, msg, sizeof(msg));
+			return oc_ui_lines_add(lines, OC_STYLE_ERROR, -1,
+					       "%016" PRIx64 ": unreadable (%s)",
+					       start, msg);
+		}
+		for (size_t j = 0; j < t->trace.nr; j++)
+			if (t->trace.frames[j].sp == start &&
+			    !t->trace.frames[j].scanned) {
+				snprintf(sp, sizeof(sp), "sp#%zu", j);
+				break;
+			}
+		word_note(k, t, start, v, note, sizeof(note), &style);
+		err = oc_ui_lines_add(lines, style, (long long)start,
+				      "%-6s %016" PRIx64 ": %016" PRIx64 "  %s",
+				      sp, start, v, note);
+		if (err)
+			return err;
+		if (start + 8 < start)
+			break;
+	}
+	return NULL;
+}
+
+/* ---- log, help, footer ---- */
+
+struct oc_error *oc_ui_log_lines(const struct oc_log *log,
+				 struct oc_ui_lines *lines)
+{
+	oc_ui_lines_clear(lines);
+	for (size_t i = 0; i < log->nr; i++) {
+		const struct oc_log_record *r = &log->records[i];
+		enum oc_ui_style style = r->level <= 3 ? OC_STYLE_ERROR :
+					 r->level >= 7 ? OC_STYLE_DIM :
+					 OC_STYLE_NORMAL;
+		size_t pos = 0;
+
+		do {
+			char text[OC_UI_LINE_MAX - 20];
+			size_t n = 0;
+			struct oc_error *err;
+
+			for (; pos < r->len && r->text[pos] != '\n'; pos++) {
+				unsigned char c = (unsigned char)r->text[pos];
+
+				if (n + 5 >= sizeof(text))
+					continue;	/* cut a long line */
+				if (c < ' ' && c != '\t')
+					n += (size_t)snprintf(text + n,
+							      sizeof(text) - n,
+							      "\\x%02x", c);
+				else
+					text[n++] = (char)c;
+			}
+			text[n] = '\0';
+			err = oc_ui_lines_add(lines, style, (long long)i,
+					      "[%5" PRIu64 ".%06" PRIu64 "] %s",
+					      r->ts_nsec / 1000000000,
+					      r->ts_nsec % 1000000000 / 1000,
+					      text);
+			if (err)
+				return err;
+			pos++;	/* the '\n' */
+		} while (pos < r->len);
+	}
+	return NULL;
+}
+
+struct oc_error *oc_ui_help_lines(struct oc_ui_lines *lines)
+{
+	static const char *const panes[] = {
+		"Threads: CPUs first (the panic CPU marked '!'), then every task:",
+		"  PID, CPU (task_cpu, '*' when running), state, comm and the top",
+		"  frame: the first one that is not a scheduler or wait primitive.",
+		"Frames: the selected thread's trace, '#N symbol+off/size [module]',",
+		"  <IRQ>/<NMI>/<#DF>/<TASK> where it changes stacks, '?' entries dimmed.",
+		"Registers: pt_regs at exception and interrupt frames, else ip/sp/bp.",
+		"Memory: the stack words from the frame's sp, annotated.",
+	};
+	char keys[64];
+	struct oc_error *err;
+
+	oc_ui_lines_clear(lines);
+	err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1, "orccrash browser: keys");
+	for (size_t i = 0; i < oc_ui_nr_requests && !err; i++) {
+		const struct oc_ui_request_info *r = &oc_ui_requests[i];
+
+		oc_ui_request_keys(r->req, keys, sizeof(keys));
+		err = oc_ui_lines_add(lines, OC_STYLE_NORMAL, (long long)i,
+				      "  %-22s %s", keys, r->help);
+	}
+	if (!err)
+		err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1, "Panes");
+	for (size_t i = 0; i < sizeof(panes) / sizeof(panes[0]) && !err; i++)
+		err = oc_ui_lines_add(lines, OC_STYLE_NORMAL, -1, "  %s",
+				      panes[i]);
+	if (!err)
+		err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1,
+				      "Top frame skips");
+	for (size_t i = 0;
+	     i < sizeof(wait_primitives) / sizeof(wait_primitives[0]) && !err;
+	     i += 6) {
+		char buf[OC_UI_LINE_MAX] = "  ";
+		size_t len = 2;
+
+		for (size_t j = i; j < i + 6 &&
+		     j < sizeof(wait_primitives) / sizeof(wait_primitives[0]);
+		     j++)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+						"%s ", wait_primitives[j]);
+		err = oc_ui_lines_add(lines, OC_STYLE_NORMAL, -1, "%s", buf);
+	}
+	return err;
+}
+
+void oc_ui_footer(unsigned int contexts, char *buf, size_t size)
+{
+	size_t len = 0;
+	char key[16];
+
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = 0; i < oc_ui_nr_requests; i++) {
+		const struct oc_ui_request_info *r = &oc_ui_requests[i];
+		int n;
+
+		if (!r->footer || !(r->contexts & contexts))
+			continue;
+		/* the first key bound is the one to show */
+		for (size_t j = 0; j < oc_ui_nr_keys; j++)
+			if (oc_ui_keys[j].req == r->req) {
+				oc_ui_key_name(oc_ui_keys[j].key, key,
+					       sizeof(key));
+				break;
+			}
+		n = snprintf(buf + len, size - len, "%s%s %s", len ? "  " : "",
+			     key, r->name);
+		if (n < 0 || (size_t)n >= size - len) {
+			buf[len] = '\0';
+			break;
+		}
+		len += (size_t)n;
+	}
+}

@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The browser's views as rows of text: pure functions over the kernel
+ * model and traces, with no ncurses, so they are unit-tested on a fake
+ * model (tests/unit/test_ui_rows.c).  ui/draw.c puts the rows on the
+ * screen; ui/browser.c decides which rows to build.
+ */
+#ifndef OC_UI_ROWS_H
+#define OC_UI_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "kernel.h"
+#include "log.h"
+#include "unwind.h"
+
+/* How a row looks; ui/draw.c maps each to colours or attributes. */
+enum oc_ui_style {
+	OC_STYLE_NORMAL = 0,
+	OC_STYLE_DIM,		/* unreliable "?" frames, pending rows */
+	OC_STYLE_SEPARATOR,	/* <IRQ> ... </IRQ> stack transitions */
+	OC_STYLE_PANIC,		/* the panic CPU */
+	OC_STYLE_ERROR,		/* stop reasons, unreadable memory */
+	OC_STYLE_TITLE,		/* headings inside a pane */
+	OC_STYLE_MARK,		/* pt_regs frames, return-address slots */
+	OC_STYLE_NR,
+};
+
+enum { OC_UI_LINE_MAX = 320 };
+
+struct oc_ui_line {
+	enum oc_ui_style style;
+	/* What the row stands for (a frame index, a thread index, a
+	 * word's address); -1 for a row the cursor skips. */
+	long long ref;
+	char text[OC_UI_LINE_MAX];
+};
+
+struct oc_ui_lines {
+	struct oc_ui_line *v;
+	size_t nr, cap;
+};
+
+void oc_ui_lines_init(struct oc_ui_lines *lines);
+void oc_ui_lines_deinit(struct oc_ui_lines *lines);
+void oc_ui_lines_clear(struct oc_ui_lines *lines);
+struct oc_error *oc_ui_lines_add(struct oc_ui_lines *lines,
+				 enum oc_ui_style style, long long ref,
+				 const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The first line at or after (@dir > 0) / before (@dir < 0) @from whose
+ * ref is not -1; @from itself if there is none that way. */
+size_t oc_ui_lines_selectable(const struct oc_ui_lines *lines, size_t from,
+			      int dir);
+
+/* ---- threads ---- */
+
+enum oc_ui_trace_state {
+	OC_UI_TRACE_PENDING = 0,	/* not unwound yet */
+	OC_UI_TRACE_READY,
+	OC_UI_TRACE_FAILED,		/* ->error says why */
+};
+
+struct oc_ui_thread {
+	int cpu;			/* a CPU row: its number; else -1 */
+	const struct oc_task *task;	/* NULL for a CPU with no known task */
+	bool panic;			/* the panic CPU */
+	enum oc_ui_trace_state trace_state;
+	struct oc_trace trace;
+	char error[192];
+	long top_frame;			/* oc_ui_top_frame(), -1 if none */
+	char top[160];			/* its text, "" while pending */
+};
+
+enum oc_ui_sort {
+	OC_SORT_PID = 0,
+	OC_SORT_STATE,
+	OC_SORT_COMM,
+	OC_SORT_CPU,
+	OC_SORT_NR,
+};
+
+struct oc_ui_threads {
+	struct oc_ui_thread *v;		/* CPUs in order, then the task list */
+	size_t nr, nr_cpus;
+	size_t *shown;			/* indices into v, sorted and filtered */
+	size_t nr_shown;
+	enum oc_ui_sort sort;
+	char state;			/* state filter letter; 0 for all */
+	size_t nr_ready;		/* traces no longer pending */
+};
+
+/* One row per CPU, then one per task; every trace pending. */
+struct oc_error *oc_ui_threads_build(const struct oc_kernel *k,
+				     struct oc_ui_threads *ret);
+void oc_ui_threads_deinit(struct oc_ui_threads *th);
+/* Recompute ->shown after a change of sort or state filter.  CPU rows
+ * always come first, in CPU order; the filter applies to task rows. */
+struct oc_error *oc_ui_threads_update(struct oc_ui_threads *th);
+/* The next (@dir > 0) or previous state filter among the states the
+ * tasks are in, cycling through 0 (all). */
+char oc_ui_threads_next_state(const struct oc_ui_threads *th, char cur,
+			      int dir);
+const char *oc_ui_sort_name(enum oc_ui_sort sort);
+
+/* Hand @trace over to @t (it now owns the frames) and find its top
+ * frame; @trace is left empty. */
+void oc_ui_thread_set_trace(const struct oc_kernel *k, struct oc_ui_thread *t,
+			    struct oc_trace *trace);
+void oc_ui_thread_set_error(struct oc_ui_thread *t, const char *message);
+/* The CPU whose saved registers this thread's trace starts from, or -1. */
+int oc_ui_thread_cpu(const struct oc_kernel *k, const struct oc_ui_thread *t);
+/* "CPU 1 pid 123 [bash]" */
+void oc_ui_thread_name(const struct oc_ui_thread *t, char *buf, size_t size);
+
+/*
+ * The scheduler and wait primitives the "top frame" column skips (see
+ * the list in rows.c and docs/browser.md): true if @name is one.
+ */
+bool oc_ui_is_wait_primitive(const char *name);
+/* Index of the first reliable frame whose function is not a wait
+ * primitive; the first reliable frame if all are; -1 if none. */
+long oc_ui_top_frame(const struct oc_kernel *k, const struct oc_trace *trace);
+
+/*
+ * Does @t match @query: its pid (all digits), its comm (substring,
+ * any case), or a function in its stack (substring)?  On a function
+ * match *frame_ret is that frame, else -1.  Pending traces are not
+ * searched; the caller unwinds first.
+ */
+bool oc_ui_thread_matches(const struct oc_kernel *k,
+			  const struct oc_ui_thread *t, const char *query,
+			  long *frame_ret);
+
+/* The column heading and one row per shown thread (ref = index in v). */
+void oc_ui_threads_heading(char *buf, size_t size);
+struct oc_error *oc_ui_threads_lines(const struct oc_ui_threads *th,
+				     struct oc_ui_lines *lines);
+
+/* ---- one thread ---- */
+
+/* A frame's address like the kernel's %pB: a return address is looked
+ * up at ip - 1 (the call may be a function's last instruction). */
+void oc_ui_format_frame_addr(const struct oc_kernel *k,
+			     const struct oc_frame *f, char *buf, size_t size);
+/* "#N symbol+off/size [module]" rows (ref = frame index), <STACK> and
+ * </STACK> separators, and the stop reason when the trace is not clean. */
+struct oc_error *oc_ui_frame_lines(const struct oc_kernel *k,
+				   const struct oc_ui_thread *t,
+				   struct oc_ui_lines *lines);
+/* Registers of frame @frame: the whole pt_regs at exception and
+ * interrupt frames, the iret frame for partial ones, else ip/sp/bp;
+ * kernel addresses resolved. */
+struct oc_error *oc_ui_regs_lines(const struct oc_kernel *k,
+				  const struct oc_ui_thread *t, size_t frame,
+				  struct oc_ui_lines *lines);
+/*
+ * Stack memory from frame @frame's sp: up to @max_words words (to the
+ * end of that stack), each annotated (return address of #N, text
+ * symbol, pointer into a stack).  A failed read ends the rows with an
+ * error row and is returned in *fault_ret (NULL if none; the caller
+ * destroys it).  ref = the word's address.
+ */
+struct oc_error *oc_ui_memory_lines(const struct oc_kernel *k,
+				    const struct oc_ui_thread *t, size_t frame,
+				    size_t max_words, struct oc_ui_lines *lines,
+				    struct oc_error **fault_ret);
+
+/* ---- the rest ---- */
+
+/* "[    1.234567] text" per line of every record; control characters
+ * shown as \xNN. */
+struct oc_error *oc_ui_log_lines(const struct oc_log *log,
+				 struct oc_ui_lines *lines);
+/* The help screen, generated from the key table (ui/keys.c). */
+struct oc_error *oc_ui_help_lines(struct oc_ui_lines *lines);
+/* Keys that matter in @contexts, "Tab pane  / search ..." */
+void oc_ui_footer(unsigned int contexts, char *buf, size_t size);
+
+#endif /* OC_UI_ROWS_H */
