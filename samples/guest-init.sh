@@ -41,8 +41,8 @@ blocked_tasks() {
 	sh -c 'sleep 10001; echo done' &	# the shell in wait4
 	sleep 10002 | cat > /dev/null &		# cat in pipe read
 }
-busy() {
-	dd if=/dev/zero of=/dev/null bs=4096 2>/dev/null &
+busy() {	# bs=1M: mostly in the kernel (read_zero); 4k: more in user space
+	dd if=/dev/zero of=/dev/null bs=${1:-1M} 2>/dev/null &
 }
 
 orc_proc=/proc/orccrash_test
@@ -65,8 +65,8 @@ hardirq)
 	# interrupt handler runs sysrq_handle_crash in hard-IRQ context. Both
 	# CPUs run dd so the interrupt lands on a busy task, not only on idle.
 	blocked_tasks
-	busy
-	busy
+	busy 4k
+	busy 4k
 	sleep 2
 	say "READY-SENDKEY"
 	;;

@@ -231,7 +231,8 @@ copy_exe() {
 make_initramfs() {
 	local rel=$1 kdir=$CACHE/kernels/$1 root m
 	local want=$kdir/initramfs.cpio
-	if [ -f "$want" ] && [ "$want" -nt "$SAMPLES/guest-init.sh" ]; then
+	if [ -f "$want" ] && [ "$want" -nt "$SAMPLES/guest-init.sh" ] &&
+		[ "$want" -nt "$kdir/modules/orccrash_test.ko" ]; then
 		return 0
 	fi
 	log "$rel: building initramfs"
@@ -240,7 +241,7 @@ make_initramfs() {
 	cp /bin/busybox "$root/bin/busybox"
 	install -m 755 "$SAMPLES/guest-init.sh" "$root/init"
 	cp "$kdir"/modules/*.ko "$root/lib/modules/"
-	module_order "$kdir/modules" qemu_fw_cfg virtio_pci virtio_blk > "$root/lib/modules/order"
+	module_order "$kdir/modules" qemu_fw_cfg virtio_pci virtio_blk orccrash_test > "$root/lib/modules/order"
 	copy_exe "$root" "$(command -v makedumpfile)"
 	copy_exe "$root" "$(command -v kexec)"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$kdir/capture.cpio"
@@ -363,7 +364,7 @@ make_dump() {
 		for f in vmcore.elf vmcore.flat vmcore.kdump vmcore.kdump-real; do
 			[ -f "$d/$f" ] && echo "file.$f=$(file -b "$d/$f" | cut -c1-100)"
 		done
-		echo "qemu=${qemu[*]}"
+		echo "qemu=${qemu[*]//"$d"/"$final"}"
 	} > "$d/info.tmp"
 	mv "$d/info.tmp" "$d/info"
 	rm -rf "$final"
@@ -387,7 +388,7 @@ reference_tools() {
 		printf '%s\nquit\n' "$cmds" > "$d/ref/crash-$what.cmd"
 		{
 			echo "# crash -s -i crash-$what.cmd $vmlinux $(basename "$core")"
-			echo "# $(crash --version 2>/dev/null | head -n1 | tr -s ' \n' ' ')"
+			echo "# $(crash --version 2>/dev/null | grep -m1 crash)"
 			local rc=0
 			timeout 120 crash -s -i "$d/ref/crash-$what.cmd" "$vmlinux" "$core" \
 				< /dev/null 2>&1 || rc=$?
@@ -395,11 +396,19 @@ reference_tools() {
 		} > "$d/ref/crash-$what.txt"
 		rm -f "$d/ref/crash-$what.cmd"
 	done
+	# drgn 0.0.22 may fail on one format and not another: try each file,
+	# most compressed first, and keep every attempt's output.
+	local f rc
 	{
-		echo "# drgn $("$PY" -c 'import drgn; print(drgn.__version__)' 2>&1 | tail -n1) on $(basename "$core")"
-		local rc=0
-		timeout 180 "$PY" "$SAMPLES/drgn-ref.py" "$vmlinux" "$core" 2>&1 || rc=$?
-		echo "# exit status $rc"
+		echo "# drgn $("$PY" -c 'import drgn; print(drgn.__version__)' 2>&1 | tail -n1)"
+		for f in vmcore.kdump-real vmcore.kdump vmcore.elf; do
+			[ -f "$d/$f" ] || continue
+			echo "# python3 samples/drgn-ref.py $vmlinux $f"
+			rc=0
+			timeout 180 "$PY" "$SAMPLES/drgn-ref.py" "$vmlinux" "$d/$f" 2>&1 || rc=$?
+			echo "# exit status $rc"
+			[ $rc = 0 ] && break
+		done
 	} > "$d/ref/drgn.txt"
 }
 
