@@ -1,0 +1,204 @@
+#!/bin/bash
+# Real-dump checks of src/log.c (through tests/realdump/logcat.c):
+#   tests/realdump/log_check.sh [BUILD_DIR]
+# For every dump in ${ORCCRASH_CACHE:-~/.cache/orccrash}/dumps/index.tsv
+# (or $LOG_CHECK_INDEX; columns: release scenario format path vmlinux
+# kaslr):
+#  - the log reads from VMCOREINFO alone with no bad records;
+#  - every kernel line of the serial console (serial.log next to the dump)
+#    from the oldest record still in the buffer on is in the log, in
+#    order (the log has more: console_loglevel hides KERN_DEBUG), among
+#    them the panic line and sysrq's "Show State";
+#  - the panic message equals the serial console's;
+#  - the kernel model's path (symbols and BTF/DWARF types) gives the same
+#    log as the VMCOREINFO path, and every format of one dump the same;
+#  - crash(8)'s "log" command prints the same lines (its indented
+#    continuation lines normalised to ours), once per dump.
+# Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps.  $LOGCAT
+# names a logcat built elsewhere (e.g. under AddressSanitizer).
+set -u
+O=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+case $O in /*) ;; *) O=$top/$O ;; esac
+cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+index=${LOG_CHECK_INDEX:-$cache/dumps/index.tsv}
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; }
+skip() { echo "SKIP $*"; }
+
+if [ ! -s "$index" ]; then
+	skip "log_check: no dumps (no $index)"
+	exit 0
+fi
+# $LOGCAT: a logcat built elsewhere (e.g. under AddressSanitizer)
+lc=${LOGCAT:-$O/tests/logcat}
+if [ -z "${LOGCAT:-}" ] &&
+   ! make -s -C "$top" -f Makefile -f tests/realdump/log.mk O="$O" \
+	"$O/tests/logcat" >/dev/null; then
+	fail "log_check: cannot build logcat"
+	exit 1
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/log_check.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# The kernel lines of a serial log: "[ secs.usecs] text", \r removed,
+# found anywhere in a line (firmware escapes may precede the first one).
+# A serial log can hold several boots (kdump: the capture kernel boots
+# after the panic): keep the last boot that panicked, else the first.
+serial_lines() {
+	tr -d '\r' <"$1" | grep -ao '\[ *[0-9]*\.[0-9]\{6\}\] .*' |
+	python3 -c '
+import re, sys
+boots = [[]]
+for l in sys.stdin.read().splitlines():
+    if re.match(r"^\[ *0\.0+\] Linux version ", l) and boots[-1]:
+        boots.append([])
+    boots[-1].append(l)
+panicked = [b for b in boots
+            if any("] Kernel panic - not syncing: " in l for l in b)]
+print("\n".join((panicked[-1:] or boots)[0]))
+'
+}
+
+# Is every line of $1 from the first one at or after the log's first
+# timestamp in $2, in order?  Prints one result line.
+subsequence() {
+	python3 - "$1" "$2" <<'EOF'
+import re, sys
+ts = re.compile(r'^\[ *(\d+)\.(\d{6})\] ')
+def stamp(l):
+    m = ts.match(l)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+serial = open(sys.argv[1], errors='replace').read().splitlines()
+log = open(sys.argv[2], errors='replace').read().splitlines()
+if not log:
+    print('FAIL the log is empty'); sys.exit()
+first = stamp(log[0])
+serial = [l for l in serial if stamp(l) and stamp(l) >= first]
+# the console drops trailing blanks of some lines; compare without them
+serial = [l.rstrip() for l in serial]
+j = 0
+for n, l in enumerate(serial):
+    while j < len(log) and log[j].rstrip() != l:
+        j += 1
+    if j == len(log):
+        print('FAIL serial line %d of %d not in the log (in order): %s'
+              % (n + 1, len(serial), l[:160]))
+        sys.exit()
+    j += 1
+print('PASS all %d serial console lines since %s are in the log of %d lines'
+      % (len(serial), log[0][:14], len(log)))
+EOF
+}
+
+# crash's "log" prints continuation lines indented by the prefix width;
+# ours repeat the prefix like the kernel's console.
+normalise_crash_log() {
+	python3 - "$1" <<'EOF'
+import re, sys
+ts = re.compile(r'^(\[ *\d+\.\d{6}\] )')
+prefix = None
+for l in open(sys.argv[1], errors='replace').read().splitlines():
+    m = ts.match(l)
+    if m:
+        prefix = m.group(1)
+        print(l)
+    elif prefix and l.startswith(' ' * len(prefix)):
+        print(prefix + l[len(prefix):])
+EOF
+}
+
+declare -A first_out
+n=0
+while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+	[ -n "$rel" ] && [ -r "$core" ] || continue
+	n=$((n + 1))
+	name="log $rel/$scen/$fmt"
+	out=$tmp/$n.log
+	if ! "$lc" --stats "$core" >"$out" 2>"$tmp/stats"; then
+		fail "$name: logcat failed: $(head -c 300 "$tmp/stats")"
+		continue
+	fi
+	stats=$(tail -n 1 "$tmp/stats")
+	if grep -q ' bad=0 ' <<<"$stats" && grep -q 'format=ringbuffer\|format=legacy' <<<"$stats"; then
+		pass "$name: read from VMCOREINFO: $stats"
+	else
+		fail "$name: $stats"
+	fi
+
+	serial=$(dirname "$core")/serial.log
+	if [ -s "$serial" ]; then
+		serial_lines "$serial" >"$tmp/serial"
+		subsequence "$tmp/serial" "$out" | sed "s#^\(PASS\|FAIL\|SKIP\) #\1 $name: #"
+		for want in 'Kernel panic - not syncing: ' 'sysrq: Show State'; do
+			line=$(grep -a -m1 -F -- "] $want" "$tmp/serial")
+			if [ -z "$line" ]; then
+				skip "$name: no \"$want\" line on the serial console"
+			elif grep -q -F -x -- "$line" "$out"; then
+				pass "$name: log has \"${line:0:100}\""
+			else
+				fail "$name: log lacks \"${line:0:100}\""
+			fi
+		done
+		want=$(grep -a '\] Kernel panic - not syncing: ' "$tmp/serial" | tail -n 1 |
+		       sed 's/.*\] Kernel panic - not syncing: //')
+		got=$("$lc" --panic "$core" 2>&1)
+		if [ -z "$want" ]; then
+			skip "$name: no panic message on the serial console"
+		elif [ "$got" = "$want" ]; then
+			pass "$name: panic message \"$got\""
+		else
+			fail "$name: panic message \"$got\", serial console says \"$want\""
+		fi
+	else
+		skip "$name: no serial.log"
+	fi
+
+	if [ -r "$vml" ]; then
+		if "$lc" "$core" "$vml" >"$tmp/k.log" 2>"$tmp/k.err"; then
+			if cmp -s "$out" "$tmp/k.log"; then
+				pass "$name: the kernel model (symbols, types) reads the same log"
+			else
+				fail "$name: the kernel model's log differs from VMCOREINFO's"
+				diff "$out" "$tmp/k.log" | head -6 | sed 's/^/  /'
+			fi
+		else
+			fail "$name: logcat with the vmlinux failed: $(head -c 300 "$tmp/k.err")"
+		fi
+	else
+		skip "$name: no vmlinux"
+	fi
+
+	key="$rel/$scen"
+	if [ -n "${first_out[$key]:-}" ]; then
+		if cmp -s "${first_out[$key]}" "$out"; then
+			pass "$name: same log as the first format of $key"
+		else
+			fail "$name: log differs from the first format of $key"
+		fi
+		continue
+	fi
+	first_out[$key]=$out
+	if ! command -v crash >/dev/null || [ ! -r "$vml" ]; then
+		skip "$name: no crash or vmlinux to compare with"
+		continue
+	fi
+	printf 'log\nquit\n' >"$tmp/crash.cmds"
+	if timeout 300 crash -s "$vml" "$core" -i "$tmp/crash.cmds" </dev/null \
+		>"$tmp/crash.out" 2>&1; then
+		normalise_crash_log "$tmp/crash.out" >"$tmp/crash.log"
+		if [ ! -s "$tmp/crash.log" ]; then
+			skip "$name: crash printed no log: $(head -c 200 "$tmp/crash.out")"
+		elif cmp -s "$tmp/crash.log" "$out"; then
+			pass "$name: same $(wc -l <"$out") lines as crash's log"
+		else
+			fail "$name: differs from crash's log"
+			diff "$tmp/crash.log" "$out" | head -6 | sed 's/^/  /'
+		fi
+	else
+		skip "$name: crash could not open the dump: $(grep -m1 -i error "$tmp/crash.out")"
+	fi
+done <"$index"
+[ $n -gt 0 ] || skip "log_check: no readable dumps in $index"
