@@ -48,6 +48,7 @@ struct browser {
 	size_t next_pending;	/* where the idle unwinding goes on */
 	bool log_loaded;
 	struct oc_log log;
+	char panic_message[256];	/* the model's, else the log's */
 	char status[256];
 	bool status_error;
 	char query[64];
@@ -256,7 +257,7 @@ static void layout(struct browser *b)
 	if (top_h < 3)
 		top_h = 3;
 	bottom_h = body - top_h;
-	fw = b->w * 3 / 5;
+	fw = b->w / 2;
 	if (fw < 40)
 		fw = b->w < 40 ? b->w : 40;
 	b->panes[PANE_THREADS] = (struct oc_draw_pane){
@@ -295,22 +296,23 @@ static void draw_header(struct browser *b)
 	const struct oc_kernel *k = b->k;
 	char line[512], panic[300] = "";
 
-	if (k->panic_message[0])
-		snprintf(panic, sizeof(panic), "  panic%s%.0d: %s",
-			 k->panic_cpu >= 0 ? " on CPU " : "",
-			 k->panic_cpu >= 0 ? k->panic_cpu : 0,
-			 k->panic_message);
+	if (b->panic_message[0] && k->panic_cpu >= 0)
+		snprintf(panic, sizeof(panic), "  panic on CPU %d: %s",
+			 k->panic_cpu, b->panic_message);
+	else if (b->panic_message[0])
+		snprintf(panic, sizeof(panic), "  panic: %s", b->panic_message);
 	else if (k->panic_cpu >= 0)
 		snprintf(panic, sizeof(panic), "  panic on CPU %d",
 			 k->panic_cpu);
 	snprintf(line, sizeof(line), "orccrash  Linux %s%s",
 		 k->release[0] ? k->release : "?", panic);
 	oc_draw_text(0, 0, b->w, OC_STYLE_NORMAL, true, line);
-	snprintf(line, sizeof(line), "%s  %s  %u CPUs, %zu tasks  traces %zu/%zu%s",
-		 b->opts->vmcore ? b->opts->vmcore : "",
-		 b->opts->vmlinux ? b->opts->vmlinux : "(no vmlinux)",
-		 k->nr_cpus, k->nr_tasks, b->th.nr_ready, b->th.nr,
-		 k->nr_warnings ? "  (warnings: see the log view)" : "");
+	snprintf(line, sizeof(line),
+		 "dump %s  %u CPUs, %zu tasks, traces %zu/%zu%s  vmlinux %s",
+		 b->opts->vmcore ? b->opts->vmcore : "?", k->nr_cpus,
+		 k->nr_tasks, b->th.nr_ready, b->th.nr,
+		 k->nr_warnings ? "  (warnings: see the log)" : "",
+		 b->opts->vmlinux ? b->opts->vmlinux : "(none)");
 	oc_draw_text(1, 0, b->w, OC_STYLE_DIM, false, line);
 }
 
@@ -520,7 +522,7 @@ static void open_memory(struct browser *b)
 	b->view = VIEW_MEMORY;
 }
 
-static void open_log(struct browser *b)
+static void load_log(struct browser *b)
 {
 	if (!b->log_loaded) {
 		struct oc_error *err = oc_kernel_read_log(b->k, &b->log);
@@ -556,6 +558,11 @@ static void open_log(struct browser *b)
 		b->log_cur.sel = b->log_lines.nr ? b->log_lines.nr - 1 : 0;
 		b->log_cur.top = b->log_cur.sel;
 	}
+}
+
+static void open_log(struct browser *b)
+{
+	load_log(b);
 	b->view = VIEW_LOG;
 }
 
@@ -830,6 +837,15 @@ int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 		fprintf(stderr, "orccrash: the dump has no CPUs and no tasks\n");
 		browser_deinit(&b);
 		return 1;
+	}
+	snprintf(b.panic_message, sizeof(b.panic_message), "%s",
+		 k->panic_message);
+	if (!b.panic_message[0]) {
+		/* the header wants the message; the log is read once anyway */
+		load_log(&b);
+		if (b.log.nr)
+			oc_log_panic_message(&b.log, b.panic_message,
+					     sizeof(b.panic_message));
 	}
 	oc_draw_init(!opts->no_color && !(nc && nc[0]));
 	layout(&b);

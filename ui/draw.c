@@ -164,7 +164,7 @@ void oc_draw_pane(const struct oc_draw_pane *p)
 void oc_draw_vline(int y, int x, int h)
 {
 	if (h > 0)
-		mvvline(y, x, ACS_VLINE, h);
+		mvvline(y, x, '|', h);	/* ACS lines need a capable terminal */
 }
 
 void oc_draw_refresh(void)

@@ -513,7 +513,7 @@ static struct oc_error *reg_line(const struct oc_kernel *k,
 
 	if (resolve)
 		annotate(k, t, v, note, sizeof(note));
-	return oc_ui_lines_add(lines, OC_STYLE_NORMAL, -1, "%-8s %016" PRIx64
+	return oc_ui_lines_add(lines, OC_STYLE_NORMAL, -1, "%-6s %016" PRIx64
 			       "%s%s", name, v, note[0] ? " " : "", note);
 }
 
