@@ -1,24 +1,188 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The dump-only path: symbols from kallsyms, types from BTF and ORC
- * tables, all read from dump memory when no vmlinux is given.
+ * tables, all read from dump memory when no vmlinux is given.  Every
+ * address here is the running kernel's (KASLR already applied): nothing
+ * is relocated.  docs/no-vmlinux.md says what this mode lacks.
  */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "btf.h"
+#include "dump.h"
+#include "kallsyms.h"
 #include "kmodel.h"
+
+/* Caps on sections whose size comes from two symbols in the dump. */
+static const uint64_t max_btf_size = 256u << 20;
+static const uint64_t max_orc_entries = 1u << 24;
+
+static uint64_t vmcoreinfo_symbol(const struct oc_kernel *k, const char *name)
+{
+	char key[96];
+	uint64_t v;
+	struct oc_error *err;
+
+	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
+	err = oc_dump_vmcoreinfo_u64(k->dump, key, &v);
+	if (err) {
+		oc_error_destroy(err);
+		return 0;
+	}
+	return v;
+}
+
+static void read_banner(struct oc_kernel *k)
+{
+	uint64_t addr = oc_kernel_symbol_addr(k, "linux_banner");
+	struct oc_error *err;
+
+	if (!addr) {
+		oc_kernel_warn(k, "no linux_banner symbol in kallsyms");
+		return;
+	}
+	err = oc_mem_read_string(&k->mem, addr, k->banner, sizeof(k->banner));
+	if (err) {
+		char buf[160];
+
+		oc_error_string(err, buf, sizeof(buf));
+		oc_error_destroy(err);
+		k->banner[0] = '\0';
+		oc_kernel_warn(k, "linux_banner: %s", buf);
+		return;
+	}
+	k->banner[strcspn(k->banner, "\n")] = '\0';
+}
 
 struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k)
 {
-	return oc_error_format(OC_ERR_UNSUPPORTED,
-			       "a vmlinux is needed: reading kallsyms from the dump is not implemented yet");
+	struct oc_kallsyms_loc loc = {
+		.names = vmcoreinfo_symbol(k, "kallsyms_names"),
+		.num_syms = vmcoreinfo_symbol(k, "kallsyms_num_syms"),
+		.token_table = vmcoreinfo_symbol(k, "kallsyms_token_table"),
+		.token_index = vmcoreinfo_symbol(k, "kallsyms_token_index"),
+		.offsets = vmcoreinfo_symbol(k, "kallsyms_offsets"),
+		.relative_base = vmcoreinfo_symbol(k, "kallsyms_relative_base"),
+		.addresses = vmcoreinfo_symbol(k, "kallsyms_addresses"),
+		.stext = vmcoreinfo_symbol(k, "_stext"),
+		/* "big" symbols since 6.1 (73bbb94466fd); verified by markers */
+		.long_names = k->version >= OC_KERNEL_VERSION(6, 1, 0),
+	};
+	struct oc_error *err;
+
+	if (!loc.names || !loc.num_syms || !loc.token_table ||
+	    !loc.token_index || (!loc.offsets && !loc.addresses))
+		return oc_error_file(OC_ERR_UNSUPPORTED, oc_dump_path(k->dump),
+				     "VMCOREINFO has no kallsyms tables (kernel %s; they are there since 6.0): a vmlinux is needed",
+				     k->release);
+	err = oc_kallsyms_read(&k->mem, &loc, &k->syms, &k->percpu_syms,
+			       NULL);
+	if (err)
+		return oc_error_set_path(err, oc_dump_path(k->dump));
+	read_banner(k);
+	return NULL;
+}
+
+/*
+ * [__start_NAME, __stop_NAME) from the symbol table, size-checked;
+ * *data_ret is malloc'ed.
+ */
+static struct oc_error *read_bounded(struct oc_kernel *k, const char *start,
+				     const char *stop, uint64_t max,
+				     uint64_t *addr_ret, void **data_ret,
+				     size_t *len_ret)
+{
+	uint64_t a = oc_kernel_symbol_addr(k, start);
+	uint64_t b = oc_kernel_symbol_addr(k, stop);
+	struct oc_error *err;
+	void *data;
+
+	if (!a || !b)
+		return oc_error_format(OC_ERR_LOOKUP, "no %s symbol",
+				       a ? stop : start);
+	if (b < a || b - a > max)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "%s..%s is 0x%" PRIx64 "..0x%" PRIx64
+				       ": not a plausible section", start, stop,
+				       a, b);
+	data = malloc(b - a ? b - a : 1);
+	if (!data)
+		return &oc_enomem;
+	err = oc_mem_read(&k->mem, a, data, b - a);
+	if (err) {
+		free(data);
+		return err;
+	}
+	*addr_ret = a;
+	*data_ret = data;
+	*len_ret = b - a;
+	return NULL;
 }
 
 struct oc_error *oc_kmodel_btf_from_memory(struct oc_kernel *k)
 {
-	return oc_error_format(OC_ERR_UNSUPPORTED,
-			       "the vmlinux has no .BTF section, and reading BTF from the dump is not implemented yet");
+	uint64_t addr;
+	void *data;
+	size_t len;
+	struct oc_error *err;
+
+	err = read_bounded(k, "__start_BTF", "__stop_BTF", max_btf_size, &addr,
+			   &data, &len);
+	if (err) {
+		char buf[200];
+
+		oc_error_string(err, buf, sizeof(buf));
+		oc_error_destroy(err);
+		return oc_error_format(OC_ERR_UNSUPPORTED,
+				       "no BTF in the dump (%s): kernel built without CONFIG_DEBUG_INFO_BTF? a vmlinux with .BTF is needed",
+				       buf);
+	}
+	err = oc_btf_types_create(data, len, &k->types);
+	free(data);
+	return err;
 }
 
 struct oc_error *oc_kmodel_orc_from_memory(struct oc_kernel *k)
 {
-	return oc_error_format(OC_ERR_UNSUPPORTED,
-			       "reading ORC tables from the dump is not implemented yet");
+	uint64_t ip_addr, orc_addr, hdr_addr;
+	void *ip = NULL, *orc = NULL, *hdr = NULL;
+	size_t ip_len, orc_len, hdr_len = 0;
+	struct oc_error *err;
+
+	err = read_bounded(k, "__start_orc_unwind_ip", "__stop_orc_unwind_ip",
+			   max_orc_entries * 4, &ip_addr, &ip, &ip_len);
+	if (!err)
+		err = read_bounded(k, "__start_orc_unwind", "__stop_orc_unwind",
+				   max_orc_entries * 6, &orc_addr, &orc,
+				   &orc_len);
+	if (err && err->code == OC_ERR_LOOKUP) {
+		char buf[160];
+
+		oc_error_string(err, buf, sizeof(buf));
+		oc_error_destroy(err);
+		err = oc_error_format(OC_ERR_UNSUPPORTED,
+				      "no ORC tables in kallsyms (%s): kernel built without CONFIG_UNWINDER_ORC?",
+				      buf);
+		goto out;
+	}
+	if (err)
+		goto out;
+	/* .orc_header (6.4+, commit b9f174c811e3): the format's hash */
+	if (oc_kernel_symbol_addr(k, "__start_orc_header")) {
+		err = read_bounded(k, "__start_orc_header",
+				   "__stop_orc_header", 64, &hdr_addr, &hdr,
+				   &hdr_len);
+		if (err)
+			goto out;
+	}
+	err = oc_orc_detect_version(hdr, hdr_len, k->release, &k->orc_version);
+	if (!err)
+		err = oc_orc_table_parse(&k->orc, k->orc_version, ip_addr, ip,
+					 ip_len, orc, orc_len);
+out:
+	free(ip);
+	free(orc);
+	free(hdr);
+	return err;
 }

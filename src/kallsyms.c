@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kallsyms from target memory.  The layout is scripts/kallsyms.c's
+ * write_src(): kallsyms_offsets (or kallsyms_addresses),
+ * kallsyms_relative_base, kallsyms_num_syms, kallsyms_names,
+ * kallsyms_markers (a u32 name offset every 256 symbols), then the token
+ * table and its index.  kernel/kallsyms.c reads them the same way; so
+ * does drgn's libdrgn/kallsyms.c.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kallsyms.h"
+
+enum { PAGE = 4096, CHUNK = 64 * 1024 };
+
+/*
+ * kallsyms_names, read on demand: its length is only known once every
+ * symbol has been walked.  Reads are page-aligned chunks; near an
+ * unreadable page they fall back to single pages so that a table ending
+ * just before a hole still reads.
+ */
+struct names_buf {
+	const struct oc_mem *mem;
+	uint64_t addr;
+	uint8_t *data;
+	size_t len, cap;
+};
+
+static struct oc_error *names_ensure(struct names_buf *b, size_t need)
+{
+	while (b->len < need) {
+		uint64_t at = b->addr + b->len;
+		size_t want = CHUNK - (size_t)(at % PAGE);
+		struct oc_error *err;
+
+		if (need > OC_KALLSYMS_MAX_NAMES)
+			return oc_error_format(OC_ERR_FORMAT,
+					       "kallsyms_names exceeds %d MiB: corrupt kallsyms_num_syms or lengths?",
+					       OC_KALLSYMS_MAX_NAMES >> 20);
+		if (b->len + want > b->cap) {
+			size_t cap = b->cap ? b->cap * 2 : 4 * CHUNK;
+			void *p;
+
+			while (cap < b->len + want)
+				cap *= 2;
+			p = realloc(b->data, cap);
+			if (!p)
+				return &oc_enomem;
+			b->data = p;
+			b->cap = cap;
+		}
+		err = oc_mem_read(b->mem, at, b->data + b->len, want);
+		if (err && want > PAGE - at % PAGE) {
+			oc_error_destroy(err);
+			want = PAGE - (size_t)(at % PAGE);
+			err = oc_mem_read(b->mem, at, b->data + b->len, want);
+		}
+		if (err)
+			return err;
+		b->len += want;
+	}
+	return NULL;
+}
+
+struct tokens {
+	uint16_t index[256];
+	char *table;		/* every token NUL-terminated inside it */
+	uint8_t len[256];
+};
+
+static struct oc_error *read_tokens(const struct oc_mem *mem,
+				    const struct oc_kallsyms_loc *loc,
+				    struct tokens *t)
+{
+	uint8_t raw[512];
+	size_t max = 0, size;
+	struct oc_error *err;
+
+	err = oc_mem_read(mem, loc->token_index, raw, sizeof(raw));
+	if (err)
+		return err;
+	for (int i = 0; i < 256; i++) {
+		t->index[i] = (uint16_t)(raw[2 * i] | raw[2 * i + 1] << 8);
+		if (t->index[i] > max)
+			max = t->index[i];
+	}
+	/* the last token: up to a name's length past the highest index */
+	size = max + OC_KALLSYMS_NAME_LEN;
+	t->table = malloc(size + 1);
+	if (!t->table)
+		return &oc_enomem;
+	err = oc_mem_read(mem, loc->token_table, t->table, max);
+	if (!err)
+		err = oc_mem_read_string(mem, loc->token_table + max,
+					 t->table + max, OC_KALLSYMS_NAME_LEN);
+	if (err)
+		return err;
+	t->table[size] = '\0';
+	for (int i = 0; i < 256; i++) {
+		size_t n = strnlen(t->table + t->index[i], size - t->index[i]);
+
+		if (n > 255 || t->index[i] + n >= size)
+			return oc_error_format(OC_ERR_FORMAT,
+					       "kallsyms_token_table: token %d at %u is not terminated",
+					       i, t->index[i]);
+		t->len[i] = (uint8_t)n;
+	}
+	return NULL;
+}
+
+/* One symbol's compressed name: its token count and where the tokens are. */
+static struct oc_error *name_at(struct names_buf *b, size_t off, bool long_names,
+				size_t *ntok_ret, size_t *data_ret)
+{
+	struct oc_error *err = names_ensure(b, off + 2);
+	size_t n;
+
+	if (err)
+		return err;
+	n = b->data[off++];
+	if ((n & 0x80) && long_names)
+		n = (n & 0x7f) | (size_t)b->data[off++] << 7;
+	err = names_ensure(b, off + n);
+	if (err)
+		return err;
+	*ntok_ret = n;
+	*data_ret = off;
+	return NULL;
+}
+
+/*
+ * Walk every name with one length encoding, noting where each 256th
+ * symbol starts; check those against kallsyms_markers, which follows
+ * the names at the next 8-byte boundary (ALGN in write_src()).
+ */
+static struct oc_error *walk_names(struct names_buf *b, uint32_t nr,
+				   bool long_names, size_t *end_ret,
+				   bool *markers_ok_ret)
+{
+	size_t nr_markers = ((size_t)nr + 255) / 256;
+	uint32_t *markers = malloc(nr_markers * sizeof(*markers));
+	uint32_t *found = NULL;
+	size_t off = 0, ntok, data;
+	struct oc_error *err = NULL;
+
+	if (!markers)
+		return &oc_enomem;
+	for (uint32_t i = 0; i < nr; i++) {
+		if (!(i & 0xff))
+			markers[i >> 8] = (uint32_t)off;
+		err = name_at(b, off, long_names, &ntok, &data);
+		if (err)
+			goto out;
+		if (!ntok) {
+			err = oc_error_format(OC_ERR_FORMAT,
+					      "kallsyms_names: symbol %" PRIu32 " has no name",
+					      i);
+			goto out;
+		}
+		off = data + ntok;
+	}
+	*end_ret = off;
+	*markers_ok_ret = false;
+	found = malloc(nr_markers * sizeof(*found));
+	if (!found) {
+		err = &oc_enomem;
+		goto out;
+	}
+	{
+		struct oc_error *merr = oc_mem_read(b->mem,
+						    b->addr + ((off + 7) & ~(size_t)7),
+						    found, nr_markers * sizeof(*found));
+
+		if (merr)
+			oc_error_destroy(merr);
+		else
+			*markers_ok_ret = !memcmp(found, markers,
+						  nr_markers * sizeof(*found));
+	}
+out:
+	free(found);
+	free(markers);
+	return err;
+}
+
+/* Expand one name; its first character is the type letter. */
+static void expand(const struct names_buf *b, const struct tokens *t,
+		   size_t data, size_t ntok, char *type_ret, char *out)
+{
+	size_t len = 0;
+	bool first = true;
+
+	*type_ret = '?';
+	for (size_t i = 0; i < ntok; i++) {
+		const char *tok = t->table + t->index[b->data[data + i]];
+
+		for (; *tok; tok++) {
+			if (first) {
+				*type_ret = *tok;
+				first = false;
+			} else if (len < OC_KALLSYMS_NAME_LEN - 1) {
+				out[len++] = *tok;
+			}
+		}
+	}
+	out[len] = '\0';
+}
+
+static struct oc_error *read_addresses(const struct oc_mem *mem,
+				       const struct oc_kallsyms_loc *loc,
+				       uint32_t nr, int32_t **offs_ret,
+				       uint64_t **addrs_ret)
+{
+	struct oc_error *err;
+
+	if (loc->offsets) {
+		int32_t *o = malloc((size_t)nr * sizeof(*o));
+
+		if (!o)
+			return &oc_enomem;
+		*offs_ret = o;
+		err = oc_mem_read(mem, loc->offsets, o, (size_t)nr * sizeof(*o));
+	} else {
+		uint64_t *a = malloc((size_t)nr * sizeof(*a));
+
+		if (!a)
+			return &oc_enomem;
+		*addrs_ret = a;
+		err = oc_mem_read(mem, loc->addresses, a,
+				  (size_t)nr * sizeof(*a));
+	}
+	return err;
+}
+
+struct decoded {
+	char *pool;		/* names, NUL-separated */
+	uint32_t *name;		/* offset of each name in pool */
+	char *type;
+	size_t stext, per_cpu_start, per_cpu_end;	/* indexes, or SIZE_MAX */
+};
+
+static struct oc_error *decode_names(struct names_buf *b,
+				     const struct tokens *t, uint32_t nr,
+				     bool long_names, struct decoded *d)
+{
+	size_t off = 0, pool_len = 0, pool_cap = 1 << 20, ntok, data;
+	char name[OC_KALLSYMS_NAME_LEN];
+
+	d->pool = malloc(pool_cap);
+	d->name = malloc((size_t)nr * sizeof(*d->name));
+	d->type = malloc(nr);
+	if (!d->pool || !d->name || !d->type)
+		return &oc_enomem;
+	d->stext = d->per_cpu_start = d->per_cpu_end = SIZE_MAX;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct oc_error *err = name_at(b, off, long_names, &ntok, &data);
+		size_t len;
+
+		if (err)
+			return err;
+		off = data + ntok;
+		expand(b, t, data, ntok, &d->type[i], name);
+		len = strlen(name) + 1;
+		if (pool_len + len > pool_cap) {
+			void *p;
+
+			pool_cap *= 2;
+			if (pool_cap > UINT32_MAX)
+				return oc_error_create(OC_ERR_FORMAT,
+						       "kallsyms names exceed 4 GiB");
+			p = realloc(d->pool, pool_cap);
+			if (!p)
+				return &oc_enomem;
+			d->pool = p;
+		}
+		memcpy(d->pool + pool_len, name, len);
+		d->name[i] = (uint32_t)pool_len;
+		pool_len += len;
+		if (d->stext == SIZE_MAX && !strcmp(name, "_stext"))
+			d->stext = i;
+		else if (!strcmp(name, "__per_cpu_start"))
+			d->per_cpu_start = i;
+		else if (!strcmp(name, "__per_cpu_end"))
+			d->per_cpu_end = i;
+	}
+	return NULL;
+}
+
+static uint64_t address_of(const struct oc_kallsyms_info *info,
+			   const int32_t *offs, const uint64_t *addrs, size_t i)
+{
+	switch (info->rule) {
+	case OC_KALLSYMS_ABSOLUTE:
+		return addrs[i];
+	case OC_KALLSYMS_RELATIVE:
+		return info->base + (uint32_t)offs[i];
+	case OC_KALLSYMS_ABSOLUTE_PERCPU:
+		break;
+	}
+	/* kallsyms_sym_address() under CONFIG_KALLSYMS_ABSOLUTE_PERCPU */
+	if (offs[i] >= 0)
+		return (uint64_t)offs[i];
+	return info->base - 1 - (uint64_t)(int64_t)offs[i];
+}
+
+/*
+ * Which rule turns the offsets into addresses: the one that puts
+ * _stext where VMCOREINFO says it is.  x86-64 used absolute per-CPU
+ * symbols (positive offsets are absolute, negative ones relative to
+ * base - 1) until the per-CPU rework of 6.15 removed
+ * CONFIG_KALLSYMS_ABSOLUTE_PERCPU; newer kernels dropped
+ * kallsyms_relative_base too, and the base then follows from _stext.
+ */
+static struct oc_error *choose_rule(const struct oc_mem *mem,
+				    const struct oc_kallsyms_loc *loc,
+				    const struct decoded *d,
+				    const int32_t *offs,
+				    struct oc_kallsyms_info *info)
+{
+	struct oc_error *err;
+	uint64_t base;
+	int32_t o;
+
+	if (!loc->offsets) {
+		info->rule = OC_KALLSYMS_ABSOLUTE;
+		return NULL;
+	}
+	if (d->stext == SIZE_MAX)
+		return oc_error_create(OC_ERR_FORMAT,
+				       "kallsyms has no _stext symbol: cannot tell how its addresses are stored");
+	if (!loc->stext)
+		return oc_error_create(OC_ERR_LOOKUP,
+				       "VMCOREINFO has no SYMBOL(_stext) to check the kallsyms addresses against");
+	o = offs[d->stext];
+	if (!loc->relative_base) {
+		info->rule = OC_KALLSYMS_RELATIVE;
+		info->base = loc->stext - (uint32_t)o;
+		info->base_derived = true;
+		return NULL;
+	}
+	err = oc_mem_read_u64(mem, loc->relative_base, &base);
+	if (err)
+		return err;
+	info->base = base;
+	if (base + (uint32_t)o == loc->stext) {
+		info->rule = OC_KALLSYMS_RELATIVE;
+		return NULL;
+	}
+	if (o < 0 && base - 1 - (uint64_t)(int64_t)o == loc->stext) {
+		info->rule = OC_KALLSYMS_ABSOLUTE_PERCPU;
+		return NULL;
+	}
+	return oc_error_format(OC_ERR_FORMAT,
+			       "kallsyms addresses do not decode: _stext is 0x%" PRIx64
+			       " in VMCOREINFO, offset %" PRId32 " from base 0x%" PRIx64,
+			       loc->stext, o, base);
+}
+
+/*
+ * scripts/kallsyms.c sorts the table by address, so a rule that decodes
+ * _stext right but leaves the table unsorted is the wrong one (or the
+ * table is corrupt).
+ */
+static struct oc_error *check_sorted(const struct oc_kallsyms_info *info,
+				     const int32_t *offs, const uint64_t *addrs,
+				     uint32_t nr)
+{
+	uint64_t prev = 0;
+
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t addr = address_of(info, offs, addrs, i);
+
+		if (addr < prev)
+			return oc_error_format(OC_ERR_FORMAT,
+					       "kallsyms addresses are not sorted (symbol %" PRIu32
+					       " at 0x%" PRIx64 " after 0x%" PRIx64
+					       "): corrupt table or an address rule we do not know",
+					       i, addr, prev);
+		prev = addr;
+	}
+	return NULL;
+}
+
+static struct oc_error *fill(const struct decoded *d, const int32_t *offs,
+			     const uint64_t *addrs, uint32_t nr,
+			     struct oc_kallsyms_info *info,
+			     struct oc_symtab *syms,
+			     struct oc_symtab *percpu_syms)
+{
+	uint64_t pcpu_lo = 0, pcpu_hi = 0;
+
+	if (info->rule != OC_KALLSYMS_ABSOLUTE_PERCPU &&
+	    d->per_cpu_start != SIZE_MAX && d->per_cpu_end != SIZE_MAX) {
+		pcpu_lo = address_of(info, offs, addrs, d->per_cpu_start);
+		pcpu_hi = address_of(info, offs, addrs, d->per_cpu_end);
+	}
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t addr = address_of(info, offs, addrs, i);
+		const char *name = d->pool + d->name[i];
+		bool percpu;
+		struct oc_error *err;
+
+		if (info->rule == OC_KALLSYMS_ABSOLUTE_PERCPU)
+			percpu = offs[i] >= 0;
+		else
+			percpu = addr >= pcpu_lo && addr < pcpu_hi;
+		if (percpu) {
+			info->nr_percpu++;
+			err = oc_symtab_add(percpu_syms, name, addr, d->type[i]);
+		} else {
+			err = oc_symtab_add(syms, name, addr, d->type[i]);
+		}
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+static bool loc_complete(const struct oc_kallsyms_loc *loc)
+{
+	return loc->names && loc->num_syms && loc->token_table &&
+	       loc->token_index && (loc->offsets || loc->addresses);
+}
+
+struct oc_error *oc_kallsyms_read(const struct oc_mem *mem,
+				  const struct oc_kallsyms_loc *loc,
+				  struct oc_symtab *syms,
+				  struct oc_symtab *percpu_syms,
+				  struct oc_kallsyms_info *info_ret)
+{
+	struct oc_kallsyms_info info = { 0 };
+	struct names_buf b = { .mem = mem, .addr = loc->names };
+	struct tokens t = { .table = NULL };
+	struct decoded d = { 0 };
+	int32_t *offs = NULL;
+	uint64_t *addrs = NULL;
+	struct oc_error *err;
+	uint32_t nr;
+	bool ok[2] = { false, false };
+	size_t end[2] = { 0, 0 };
+
+	if (!loc_complete(loc))
+		return oc_error_create(OC_ERR_UNSUPPORTED,
+				       "the kallsyms tables are not all located (VMCOREINFO of 6.0+ has them)");
+	err = oc_mem_read_u32(mem, loc->num_syms, &nr);
+	if (err)
+		return err;
+	if (!nr || nr > OC_KALLSYMS_MAX_SYMS)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "kallsyms_num_syms is %" PRIu32 ": corrupt?",
+				       nr);
+	info.nr_syms = nr;
+	err = read_tokens(mem, loc, &t);
+	if (err)
+		goto out;
+	/* the preferred length encoding first; the other if markers disagree */
+	for (int pass = 0; pass < 2; pass++) {
+		bool long_names = pass ? !loc->long_names : loc->long_names;
+		struct oc_error *werr = walk_names(&b, nr, long_names,
+						   &end[pass], &ok[pass]);
+
+		if (werr && werr != &oc_enomem) {
+			if (!pass)
+				err = werr;
+			else
+				oc_error_destroy(werr);
+			continue;
+		}
+		if (werr) {
+			err = werr;
+			goto out;
+		}
+		if (ok[pass]) {
+			oc_error_destroy(err);
+			err = NULL;
+			info.long_names = long_names;
+			info.markers_checked = true;
+			info.names_len = end[pass];
+			break;
+		}
+	}
+	if (!info.markers_checked) {
+		/* no confirmation either way: trust the preferred encoding */
+		if (err)
+			goto out;
+		info.long_names = loc->long_names;
+		info.names_len = end[0];
+	}
+	err = decode_names(&b, &t, nr, info.long_names, &d);
+	if (!err)
+		err = read_addresses(mem, loc, nr, &offs, &addrs);
+	if (!err)
+		err = choose_rule(mem, loc, &d, offs, &info);
+	if (!err)
+		err = check_sorted(&info, offs, addrs, nr);
+	if (!err)
+		err = fill(&d, offs, addrs, nr, &info, syms, percpu_syms);
+	if (!err)
+		err = oc_symtab_finish(syms);
+	if (!err)
+		err = oc_symtab_finish(percpu_syms);
+	if (!err && info_ret)
+		*info_ret = info;
+out:
+	free(offs);
+	free(addrs);
+	free(d.pool);
+	free(d.name);
+	free(d.type);
+	free(t.table);
+	free(b.data);
+	return err;
+}
