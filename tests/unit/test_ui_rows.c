@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The browser's row building (ui/rows.c) and key table (ui/keys.c) on
+ * a small fake kernel model and traces built here; no ncurses calls.
+ * The UI objects are not in liborccrash.a, so their sources are
+ * compiled into this test.
+ */
+#include <curses.h>
+
+#include "../../ui/keys.c"
+#include "../../ui/rows.c"
+
+#include "test.h"
+
+/* A fake vmlinux: text symbols, 0x100 apart, from TEXT. */
+static const uint64_t TEXT = 0xffffffff81000000ULL;
+static const uint64_t TASK_STACK = 0xffffc90000010000ULL;
+/* CPU n's IRQ stack: 16 KiB below IRQ_END + n MiB */
+static const uint64_t IRQ_END = 0xffffc90000100000ULL;
+enum { THREAD_SIZE = 0x4000 };
+
+static const char *const text_syms[] = {
+	"__schedule", "schedule", "schedule_timeout", "worker_thread",
+	"kthread", "ret_from_fork", "asm_common_interrupt", "handle_irq",
+	"_etext",
+};
+
+static uint64_t sym(const char *name)
+{
+	for (size_t i = 0; i < sizeof(text_syms) / sizeof(text_syms[0]); i++)
+		if (!strcmp(text_syms[i], name))
+			return TEXT + i * 0x100;
+	abort();
+}
+
+struct fake {
+	struct oc_kernel k;
+	struct oc_cpu cpus[2];
+	struct oc_task tasks[4];
+	struct oc_cpu_stacks cs[2];
+	uint64_t stack[THREAD_SIZE / 8];	/* the task stack of pid 7 */
+	struct oc_mem_region region;
+	struct oc_mem_buffers bufs;
+};
+
+static void task(struct oc_task *t, int pid, const char *comm, char state,
+		 int cpu, int running_on)
+{
+	memset(t, 0, sizeof(*t));
+	t->pid = t->tgid = pid;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	t->state = state;
+	t->cpu = cpu;
+	t->running_on = running_on;
+	t->stack = TASK_STACK + (uint64_t)pid * 0x100000;
+}
+
+static struct fake *fake_create(void)
+{
+	struct fake *f = calloc(1, sizeof(*f));
+	struct oc_kernel *k = &f->k;
+
+	oc_symtab_init(&k->syms);
+	for (size_t i = 0; i < sizeof(text_syms) / sizeof(text_syms[0]); i++)
+		CHECK_OK(oc_symtab_add(&k->syms, text_syms[i],
+				       TEXT + i * 0x100, 't'));
+	CHECK_OK(oc_symtab_finish(&k->syms));
+	k->text_start = TEXT;
+	k->text_end = sym("_etext");
+	k->thread_size = THREAD_SIZE;
+	snprintf(k->release, sizeof(k->release), "6.1.0-test");
+
+	task(&f->tasks[0], 0, "swapper/0", 'R', 0, 0);
+	task(&f->tasks[1], 7, "kworker/0:1", 'I', 1, -1);
+	task(&f->tasks[2], 42, "Bash", 'D', 0, -1);
+	task(&f->tasks[3], 3, "cat", 'S', 1, 1);
+	f->tasks[1].stack = TASK_STACK;
+	k->tasks = f->tasks;
+	k->nr_tasks = 4;
+
+	for (unsigned int c = 0; c < 2; c++) {
+		f->cpus[c].cpu = c;
+		f->cpus[c].present = true;
+		f->cpus[c].has_regs = true;
+		f->cs[c].irq_end = IRQ_END + c * 0x100000;
+		f->cs[c].irq_size = 0x4000;
+	}
+	f->cpus[0].task = &f->tasks[0];
+	f->cpus[1].task = &f->tasks[3];
+	k->cpus = f->cpus;
+	k->nr_cpus = 2;
+	k->panic_cpu = 1;
+	k->stacks.rules = OC_STACK_RULES_5_2;
+	k->stacks.nr_cpus = 2;
+	k->stacks.cpus = f->cs;
+
+	f->region = (struct oc_mem_region){ TASK_STACK, sizeof(f->stack),
+					    f->stack };
+	f->bufs = (struct oc_mem_buffers){ &f->region, 1 };
+	oc_mem_buffers_init(&k->mem, &f->bufs);
+	return f;
+}
+
+static void fake_destroy(struct fake *f)
+{
+	oc_symtab_deinit(&f->k.syms);
+	free(f);
+}
+
+static struct oc_frame *push(struct oc_trace *tr, uint64_t ip,
+			     enum oc_stack_type stack)
+{
+	struct oc_frame *f;
+
+	if (tr->nr == tr->cap) {
+		tr->cap = tr->cap ? tr->cap * 2 : 8;
+		tr->frames = realloc(tr->frames, tr->cap * sizeof(*f));
+	}
+	f = &tr->frames[tr->nr++];
+	memset(f, 0, sizeof(*f));
+	f->ip = ip;
+	f->stack = stack;
+	f->reliable = true;
+	return f;
+}
+
+/* A blocked kworker: __schedule, schedule, a "?" entry, worker_thread,
+ * kthread, ret_from_fork; sp and return slots on its task stack. */
+static void kworker_trace(struct oc_trace *tr)
+{
+	struct oc_frame *f;
+
+	oc_trace_init(tr);
+	tr->reliable = true;
+	tr->stop = OC_STOP_END_OF_STACK;
+	f = push(tr, sym("__schedule") + 0x34, OC_STACK_TASK);
+	f->sp = TASK_STACK + 0x3e00;
+	f->ip_addr = TASK_STACK + 0x3df8;
+	f = push(tr, sym("schedule") + 0x5a, OC_STACK_TASK);
+	f->sp = TASK_STACK + 0x3e20;
+	f->ip_addr = TASK_STACK + 0x3e18;
+	f = push(tr, sym("handle_irq") + 0x10, OC_STACK_TASK);
+	f->reliable = false;
+	f->scanned = true;
+	f->ip_addr = TASK_STACK + 0x3e28;
+	f = push(tr, sym("worker_thread") + 0xaf, OC_STACK_TASK);
+	f->sp = TASK_STACK + 0x3e40;
+	f->ip_addr = TASK_STACK + 0x3e38;
+	/* a return address right after a call that ends kthread: %pB
+	 * must name kthread, not ret_from_fork */
+	f = push(tr, sym("ret_from_fork"), OC_STACK_TASK);
+	f->sp = TASK_STACK + 0x3f00;
+	f->ip_addr = TASK_STACK + 0x3ef8;
+	f = push(tr, sym("ret_from_fork") + 0x22, OC_STACK_TASK);
+	f->sp = TASK_STACK + 0x3f58;
+	f->ip_addr = TASK_STACK + 0x3f50;
+}
+
+/* The panic CPU: crash registers on the IRQ stack, then an interrupt's
+ * pt_regs on the task stack, ending in an error. */
+static void irq_trace(struct oc_trace *tr)
+{
+	struct oc_frame *f;
+
+	oc_trace_init(tr);
+	tr->reliable = false;
+	tr->stop = OC_STOP_ERROR;
+	snprintf(tr->message, sizeof(tr->message), "bad ORC entry at 0x1");
+	f = push(tr, sym("handle_irq") + 0x33, OC_STACK_IRQ);
+	f->signal = true;
+	f->regs_kind = OC_REGS_FULL;
+	f->regs.ip = f->ip;
+	f->regs.sp = IRQ_END + 0x100000 - 0x200;
+	f->regs.cs = 0x10;
+	f->regs.ax = 0x1234;
+	f = push(tr, sym("asm_common_interrupt") + 0x22, OC_STACK_TASK);
+	f->sp = TASK_STACK + 0x3c00;
+	f = push(tr, sym("worker_thread") + 0x10, OC_STACK_TASK);
+	f->signal = true;
+	f->regs_kind = OC_REGS_FULL;
+	f->regs_addr = TASK_STACK + 0x3c28;
+	f->regs.ip = f->ip;
+	f->regs.sp = TASK_STACK + 0x3cd8;
+	f->regs.bx = sym("kthread") + 4;
+	f->regs.orig_ax = UINT64_MAX;
+	f = push(tr, sym("kthread") + 0x40, OC_STACK_TASK);
+	f->regs_kind = OC_REGS_PARTIAL;
+	f->regs_addr = TASK_STACK + 0x3d00;
+	f->regs.ip = f->ip;
+	f->regs.sp = TASK_STACK + 0x3e00;
+}
+
+TEST(wait_primitives)
+{
+	CHECK(oc_ui_is_wait_primitive("__schedule"));
+	CHECK(oc_ui_is_wait_primitive("schedule"));
+	CHECK(oc_ui_is_wait_primitive("schedule_timeout"));
+	CHECK(oc_ui_is_wait_primitive("schedule_hrtimeout_range_clock"));
+	CHECK(oc_ui_is_wait_primitive("io_schedule_timeout"));
+	CHECK(oc_ui_is_wait_primitive("wait_for_completion_killable"));
+	CHECK(oc_ui_is_wait_primitive("__wait_for_common"));
+	CHECK(oc_ui_is_wait_primitive("rwsem_down_write_slowpath"));
+	CHECK(oc_ui_is_wait_primitive("__mutex_lock.constprop.0"));
+	CHECK(oc_ui_is_wait_primitive("do_nanosleep"));
+	CHECK(!oc_ui_is_wait_primitive("worker_thread"));
+	CHECK(!oc_ui_is_wait_primitive("do_wait"));
+	CHECK(!oc_ui_is_wait_primitive("pipe_read"));
+	CHECK(!oc_ui_is_wait_primitive("schedule_work"));
+	CHECK(!oc_ui_is_wait_primitive("kthread"));
+}
+
+TEST(top_frame)
+{
+	struct fake *f = fake_create();
+	struct oc_trace tr;
+
+	kworker_trace(&tr);
+	/* __schedule, schedule skipped; the "?" entry is not a frame */
+	CHECK_EQ(oc_ui_top_frame(&f->k, &tr), 3);
+	tr.nr = 2;	/* only primitives: the first frame */
+	CHECK_EQ(oc_ui_top_frame(&f->k, &tr), 0);
+	tr.nr = 0;
+	CHECK_EQ(oc_ui_top_frame(&f->k, &tr), -1);
+	oc_trace_deinit(&tr);
+	fake_destroy(f);
+}
+
+TEST(frame_addr_like_pB)
+{
+	struct fake *f = fake_create();
+	struct oc_frame fr = { .ip = sym("ret_from_fork") };
+	char buf[128];
+
+	/* a return address at the next function's first byte */
+	oc_ui_format_frame_addr(&f->k, &fr, buf, sizeof(buf));
+	CHECK_STR(buf, "kthread+0x100/0x100");
+	fr.signal = true;	/* an exact ip is looked up as is */
+	oc_ui_format_frame_addr(&f->k, &fr, buf, sizeof(buf));
+	CHECK_STR(buf, "ret_from_fork+0x0/0x100");
+	fr.ip = 0x1234;
+	oc_ui_format_frame_addr(&f->k, &fr, buf, sizeof(buf));
+	CHECK_STR(buf, "0x1234");
+	fake_destroy(f);
+}
+
+TEST(frame_lines_kernel_style)
+{
+	struct fake *f = fake_create();
+	struct oc_ui_thread t = { .cpu = 1, .task = &f->tasks[3] };
+	struct oc_ui_lines l;
+	struct oc_trace tr;
+	static const char *const want[] = {
+		"<IRQ>",
+		"#0   handle_irq+0x33/0x100  [crash regs]",
+		"</IRQ>",
+		"<TASK>",
+		"#1   asm_common_interrupt+0x22/0x100",
+		"#2   worker_thread+0x10/0x100  [pt_regs]",
+		"#3   kthread+0x40/0x100  [iret frame]",
+		"</TASK>",
+		"(unreliable: error: bad ORC entry at 0x1)",
+	};
+
+	oc_ui_lines_init(&l);
+	oc_trace_init(&t.trace);
+	/* pending and failed threads say so */
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	CHECK_EQ(l.nr, 1);
+	CHECK_STR(l.v[0].text, "unwinding...");
+	oc_ui_thread_set_error(&t, "CPU 1: no registers saved in the dump");
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	CHECK_EQ(l.nr, 1);
+	CHECK_EQ(l.v[0].style, OC_STYLE_ERROR);
+	CHECK_STR(t.top, "(error: CPU 1: no registers saved in the dump)");
+
+	irq_trace(&tr);
+	oc_ui_thread_set_trace(&f->k, &t, &tr);
+	CHECK_EQ(tr.nr, 0);	/* handed over */
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	CHECK_EQ(l.nr, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < l.nr && i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK_STR(l.v[i].text, want[i]);
+	CHECK_EQ(l.v[0].ref, -1);
+	CHECK_EQ(l.v[0].style, OC_STYLE_SEPARATOR);
+	CHECK_EQ(l.v[1].ref, 0);
+	CHECK_EQ(l.v[2].ref, -1);
+	CHECK_EQ(l.v[5].ref, 2);
+	CHECK_EQ(l.v[5].style, OC_STYLE_MARK);
+	CHECK_EQ(l.v[8].style, OC_STYLE_ERROR);
+	/* the cursor skips separators both ways */
+	CHECK_EQ(oc_ui_lines_selectable(&l, 2, 1), 4);
+	CHECK_EQ(oc_ui_lines_selectable(&l, 3, -1), 1);
+	CHECK_EQ(oc_ui_lines_selectable(&l, 8, 1), 8);
+	CHECK_EQ(oc_ui_lines_selectable(&l, 0, -1), 0);
+	oc_trace_deinit(&t.trace);
+	oc_ui_lines_deinit(&l);
+	fake_destroy(f);
+}
+
+TEST(scanned_frames_dimmed)
+{
+	struct fake *f = fake_create();
+	struct oc_ui_thread t = { .cpu = -1, .task = &f->tasks[1] };
+	struct oc_ui_lines l;
+	struct oc_trace tr;
+
+	oc_ui_lines_init(&l);
+	oc_trace_init(&t.trace);
+	kworker_trace(&tr);
+	oc_ui_thread_set_trace(&f->k, &t, &tr);
+	CHECK_EQ(t.top_frame, 3);
+	CHECK_STR(t.top, "worker_thread+0xaf/0x100");
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	/* <TASK>, six frames, </TASK>; clean: no stop line */
+	CHECK_EQ(l.nr, 8);
+	CHECK_STR(l.v[3].text, "#2   ? handle_irq+0x10/0x100");
+	CHECK_EQ(l.v[3].style, OC_STYLE_DIM);
+	CHECK_EQ(l.v[4].style, OC_STYLE_NORMAL);
+	CHECK_STR(l.v[5].text, "#4   kthread+0x100/0x100");
+	CHECK_STR(l.v[7].text, "</TASK>");
+	oc_trace_deinit(&t.trace);
+	oc_ui_lines_deinit(&l);
+	fake_destroy(f);
+}
+
+TEST(threads_build_sort_filter)
+{
+	struct fake *f = fake_create();
+	struct oc_ui_threads th;
+	struct oc_ui_lines l;
+	struct oc_trace tr;
+	char buf[256];
+
+	oc_ui_lines_init(&l);
+	CHECK_OK(oc_ui_threads_build(&f->k, &th));
+	CHECK_EQ(th.nr, 6);
+	CHECK_EQ(th.nr_cpus, 2);
+	CHECK(!th.v[0].panic);
+	CHECK(th.v[1].panic);
+	CHECK_EQ(th.v[1].task, &f->tasks[3]);
+	/* by pid: CPUs, then 0, 3, 7, 42 */
+	CHECK_EQ(th.nr_shown, 6);
+	CHECK_EQ(th.shown[0], 0);
+	CHECK_EQ(th.shown[1], 1);
+	CHECK_EQ(th.v[th.shown[2]].task->pid, 0);
+	CHECK_EQ(th.v[th.shown[3]].task->pid, 3);
+	CHECK_EQ(th.v[th.shown[5]].task->pid, 42);
+
+	kworker_trace(&tr);
+	oc_ui_thread_set_trace(&f->k, &th.v[3], &tr);	/* pid 7 */
+	CHECK_OK(oc_ui_threads_lines(&th, &l));
+	CHECK_EQ(l.nr, 6);
+	oc_ui_threads_heading(buf, sizeof(buf));
+	CHECK_STR(buf, "          PID  CPU ST COMM             TOP FRAME");
+	CHECK_STR(l.v[1].text,
+		  "CPU1!       3   1* S  cat              ...");
+	CHECK_EQ(l.v[1].style, OC_STYLE_PANIC);
+	CHECK_STR(l.v[4].text,
+		  "            7    1 I  kworker/0:1      worker_thread+0xaf/0x100");
+	CHECK_EQ(l.v[4].ref, 3);
+
+	th.sort = OC_SORT_COMM;	/* strcmp: "Bash" < "cat" < "kworker" */
+	CHECK_OK(oc_ui_threads_update(&th));
+	CHECK_EQ(th.v[th.shown[2]].task->pid, 42);
+	CHECK_EQ(th.v[th.shown[3]].task->pid, 3);
+	th.sort = OC_SORT_STATE;	/* D I R S */
+	CHECK_OK(oc_ui_threads_update(&th));
+	CHECK_EQ(th.v[th.shown[2]].task->state, 'D');
+	CHECK_EQ(th.v[th.shown[5]].task->state, 'S');
+	th.sort = OC_SORT_CPU;	/* cpu 0: pids 0, 42; cpu 1: 3, 7 */
+	CHECK_OK(oc_ui_threads_update(&th));
+	CHECK_EQ(th.v[th.shown[3]].task->pid, 42);
+	CHECK_EQ(th.v[th.shown[4]].task->pid, 3);
+
+	/* states in the order R D S I, then all again */
+	CHECK_EQ(oc_ui_threads_next_state(&th, 0, 1), 'R');
+	CHECK_EQ(oc_ui_threads_next_state(&th, 'R', 1), 'D');
+	CHECK_EQ(oc_ui_threads_next_state(&th, 'D', 1), 'S');
+	CHECK_EQ(oc_ui_threads_next_state(&th, 'S', 1), 'I');
+	CHECK_EQ(oc_ui_threads_next_state(&th, 'I', 1), 0);
+	CHECK_EQ(oc_ui_threads_next_state(&th, 0, -1), 'I');
+	th.state = 'D';
+	CHECK_OK(oc_ui_threads_update(&th));
+	CHECK_EQ(th.nr_shown, 3);	/* both CPUs and pid 42 */
+	CHECK_EQ(th.v[th.shown[2]].task->pid, 42);
+	oc_ui_threads_deinit(&th);
+	oc_ui_lines_deinit(&l);
+	fake_destroy(f);
+}
+
+TEST(thread_search)
+{
+	struct fake *f = fake_create();
+	struct oc_ui_thread t = { .cpu = -1, .task = &f->tasks[1] };
+	struct oc_trace tr;
+	long frame;
+
+	oc_trace_init(&t.trace);
+	CHECK(oc_ui_thread_matches(&f->k, &t, "7", &frame));
+	CHECK_EQ(frame, -1);
+	CHECK(!oc_ui_thread_matches(&f->k, &t, "77", &frame));
+	CHECK(oc_ui_thread_matches(&f->k, &t, "KWORKER", &frame));
+	/* functions only once the trace is there */
+	CHECK(!oc_ui_thread_matches(&f->k, &t, "worker_thr", &frame));
+	kworker_trace(&tr);
+	oc_ui_thread_set_trace(&f->k, &t, &tr);
+	CHECK(oc_ui_thread_matches(&f->k, &t, "worker_thr", &frame));
+	CHECK_EQ(frame, 3);
+	/* looked up like %pB: frame 4 is in kthread */
+	CHECK(oc_ui_thread_matches(&f->k, &t, "kthread", &frame));
+	CHECK_EQ(frame, 4);
+	CHECK(!oc_ui_thread_matches(&f->k, &t, "nothing", &frame));
+	CHECK(!oc_ui_thread_matches(&f->k, &t, "", &frame));
+	oc_trace_deinit(&t.trace);
+	fake_destroy(f);
+}
+
+static const char *find_line(const struct oc_ui_lines *l, const char *prefix)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strncmp(l->v[i].text, prefix, strlen(prefix)))
+			return l->v[i].text;
+	return NULL;
+}
+
+TEST(registers)
+{
+	struct fake *f = fake_create();
+	struct oc_ui_thread t = { .cpu = 1, .task = &f->tasks[1] };
+	struct oc_ui_lines l;
+	struct oc_trace tr;
+
+	oc_ui_lines_init(&l);
+	oc_trace_init(&t.trace);
+	irq_trace(&tr);
+	oc_ui_thread_set_trace(&f->k, &t, &tr);
+	/* the trace is on pid 7's stack: make it CPU 1's current task */
+	f->cpus[1].task = &f->tasks[1];
+
+	CHECK_OK(oc_ui_regs_lines(&f->k, &t, 0, &l));
+	CHECK_STR(l.v[0].text, "#0 registers saved at the crash");
+	CHECK_EQ(l.nr, 22);	/* title and 21 registers */
+	CHECK_STR(find_line(&l, "RIP"),
+		  "RIP    ffffffff81000733 handle_irq+0x33/0x100");
+	/* CPU 1's IRQ stack: [IRQ_END + 1M - 16K, IRQ_END + 1M) */
+	CHECK_STR(find_line(&l, "RSP"),
+		  "RSP    ffffc900001ffe00 -> IRQ stack +0x3e00");
+	CHECK_STR(find_line(&l, "RAX"), "RAX    0000000000001234");
+
+	CHECK_OK(oc_ui_regs_lines(&f->k, &t, 2, &l));
+	CHECK_STR(l.v[0].text, "#2 pt_regs at ffffc90000013c28");
+	CHECK_STR(find_line(&l, "RBX"),
+		  "RBX    ffffffff81000404 kthread+0x4/0x100");
+	CHECK_STR(find_line(&l, "ORIG_RAX"), "ORIG_RAX ffffffffffffffff");
+
+	CHECK_OK(oc_ui_regs_lines(&f->k, &t, 3, &l));
+	CHECK_STR(l.v[0].text, "#3 iret frame at ffffc90000013d00");
+	CHECK_EQ(l.nr, 6);	/* RIP CS EFLAGS RSP SS */
+	CHECK(!find_line(&l, "RAX"));
+
+	CHECK_OK(oc_ui_regs_lines(&f->k, &t, 1, &l));
+	CHECK_STR(l.v[0].text, "#1 frame (no saved registers)");
+	CHECK_EQ(l.nr, 4);	/* RIP RSP RBP, no return slot */
+	CHECK_STR(find_line(&l, "RSP"),
+		  "RSP    ffffc90000013c00 -> TASK stack +0x3c00");
+
+	CHECK_OK(oc_ui_regs_lines(&f->k, &t, 9, &l));
+	CHECK_STR(l.v[0].text, "no frame");
+	oc_trace_deinit(&t.trace);
+	oc_ui_lines_deinit(&l);
+	fake_destroy(f);
+}
+
+TEST(stack_memory)
+{
+	struct fake *f = fake_create();
+	struct oc_ui_thread t = { .cpu = -1, .task = &f->tasks[1] };
+	struct oc_ui_lines l;
+	struct oc_trace tr;
+	struct oc_error *fault;
+
+	oc_ui_lines_init(&l);
+	oc_trace_init(&t.trace);
+	kworker_trace(&tr);
+	oc_ui_thread_set_trace(&f->k, &t, &tr);
+	/* frame #1's return slot, a "?" text word, a stack pointer */
+	f->stack[0x3e18 / 8] = sym("schedule") + 0x5a;
+	f->stack[0x3e28 / 8] = sym("handle_irq") + 0x10;
+	f->stack[0x3e30 / 8] = TASK_STACK + 0x3f00;
+
+	CHECK_OK(oc_ui_memory_lines(&f->k, &t, 0, 8, &l, &fault));
+	CHECK(!fault);
+	CHECK_EQ(l.nr, 9);
+	CHECK_STR(l.v[0].text,
+		  "#0 sp ffffc90000013e00 on the TASK stack "
+		  "[ffffc90000010000, ffffc90000014000)");
+	CHECK_STR(l.v[1].text,
+		  "sp#0   ffffc90000013e00: 0000000000000000  ");
+	CHECK_EQ(l.v[1].ref, TASK_STACK + 0x3e00);
+	CHECK_STR(l.v[4].text,
+		  "       ffffc90000013e18: ffffffff8100015a  "
+		  "<- #1 return to schedule+0x5a/0x100");
+	CHECK_EQ(l.v[4].style, OC_STYLE_MARK);
+	CHECK_STR(l.v[5].text,
+		  "sp#1   ffffc90000013e20: 0000000000000000  ");
+	CHECK_STR(l.v[7].text,
+		  "       ffffc90000013e30: ffffc90000013f00  "
+		  "-> TASK stack +0x3f00");
+	/* words stop at the end of the stack */
+	CHECK_OK(oc_ui_memory_lines(&f->k, &t, 5, 100, &l, &fault));
+	CHECK(!fault);
+	CHECK_EQ(l.nr, 1 + (THREAD_SIZE - 0x3f58) / 8);
+
+	/* an unreadable word: an error row, and the fault handed back */
+	f->tasks[1].stack = TASK_STACK + 0x1000;	/* past the buffer */
+	t.trace.frames[0].sp = TASK_STACK + THREAD_SIZE - 8;
+	CHECK_OK(oc_ui_memory_lines(&f->k, &t, 0, 8, &l, &fault));
+	CHECK(fault != NULL);
+	if (fault) {
+		CHECK_EQ(fault->code, OC_ERR_FAULT);
+		oc_error_destroy(fault);
+	}
+	CHECK_EQ(l.nr, 3);
+	CHECK(strstr(l.v[2].text, "ffffc90000014000: unreadable") != NULL);
+	CHECK_EQ(l.v[2].style, OC_STYLE_ERROR);
+	oc_trace_deinit(&t.trace);
+	oc_ui_lines_deinit(&l);
+	fake_destroy(f);
+}
+
+TEST(log_lines)
+{
+	static const char t0[] = "Linux version 6.1.0";
+	static const char t1[] = "Kernel panic - not syncing: test\nsecond\x01line";
+	struct oc_log_record recs[] = {
+		{ .ts_nsec = 0, .level = 5, .text = t0, .len = sizeof(t0) - 1 },
+		{ .ts_nsec = 12345678901ULL, .level = 0, .text = t1,
+		  .len = sizeof(t1) - 1 },
+	};
+	struct oc_log log = { .format = OC_LOG_RINGBUFFER, .records = recs,
+			      .nr = 2 };
+	struct oc_ui_lines l;
+
+	oc_ui_lines_init(&l);
+	CHECK_OK(oc_ui_log_lines(&log, &l));
+	CHECK_EQ(l.nr, 3);
+	CHECK_STR(l.v[0].text, "[    0.000000] Linux version 6.1.0");
+	CHECK_STR(l.v[1].text,
+		  "[   12.345678] Kernel panic - not syncing: test");
+	CHECK_STR(l.v[2].text, "[   12.345678] second\\x01line");
+	CHECK_EQ(l.v[1].style, OC_STYLE_ERROR);
+	CHECK_EQ(l.v[0].style, OC_STYLE_NORMAL);
+	CHECK_EQ(l.v[2].ref, 1);
+	oc_ui_lines_deinit(&l);
+}
+
+TEST(key_table)
+{
+	char buf[64];
+
+	CHECK_EQ(oc_ui_key_request('j'), OC_REQ_DOWN);
+	CHECK_EQ(oc_ui_key_request(KEY_DOWN), OC_REQ_DOWN);
+	CHECK_EQ(oc_ui_key_request('\t'), OC_REQ_NEXT_PANE);
+	CHECK_EQ(oc_ui_key_request(27), OC_REQ_BACK);
+	CHECK_EQ(oc_ui_key_request('/'), OC_REQ_SEARCH);
+	CHECK_EQ(oc_ui_key_request('Z'), OC_REQ_NONE);
+	/* one key bound once; every request described and reachable */
+	for (size_t i = 0; i < oc_ui_nr_keys; i++) {
+		CHECK(oc_ui_request_info(oc_ui_keys[i].req) != NULL);
+		for (size_t j = i + 1; j < oc_ui_nr_keys; j++)
+			CHECK(oc_ui_keys[i].key != oc_ui_keys[j].key);
+	}
+	for (int r = OC_REQ_NONE + 1; r < OC_REQ_NR; r++) {
+		CHECK(oc_ui_request_info(r) != NULL);
+		CHECK(oc_ui_request_keys(r, buf, sizeof(buf))[0] != '\0');
+	}
+	CHECK_STR(oc_ui_request_keys(OC_REQ_UP, buf, sizeof(buf)), "Up k");
+	CHECK_STR(oc_ui_request_keys(OC_REQ_ENTER, buf, sizeof(buf)), "Enter");
+	CHECK_STR(oc_ui_key_name('L' - '@', buf, sizeof(buf)), "^L");
+}
+
+TEST(help_and_footer)
+{
+	struct oc_ui_lines l;
+	char buf[512];
+
+	oc_ui_lines_init(&l);
+	CHECK_OK(oc_ui_help_lines(&l));
+	CHECK_STR(l.v[0].text, "orccrash browser: keys");
+	/* one line per request, generated from the table */
+	for (size_t i = 0; i < oc_ui_nr_requests; i++)
+		CHECK(strstr(l.v[1 + i].text, oc_ui_requests[i].help));
+	CHECK(find_line(&l, "  /  ") != NULL);
+	CHECK(find_line(&l, "  s  ") != NULL);
+	oc_ui_lines_deinit(&l);
+
+	oc_ui_footer(OC_CTX_HELP, buf, sizeof(buf));
+	CHECK_STR(buf, "q back  ? help");
+	oc_ui_footer(OC_CTX_THREADS, buf, sizeof(buf));
+	CHECK(strstr(buf, "s sort") && strstr(buf, "f state") &&
+	      strstr(buf, "/ search") && strstr(buf, "Enter open"));
+	oc_ui_footer(OC_CTX_FRAMES, buf, sizeof(buf));
+	CHECK(!strstr(buf, "s sort") && strstr(buf, "m memory"));
+	oc_ui_footer(OC_CTX_LOG, buf, sizeof(buf));
+	CHECK(strstr(buf, "/ search") && !strstr(buf, "m memory"));
+	/* a footer that does not fit is cut between keys */
+	oc_ui_footer(OC_CTX_THREADS, buf, 21);
+	CHECK_STR(buf, "Tab pane  Enter open");
+	oc_ui_footer(OC_CTX_THREADS, buf, 20);
+	CHECK_STR(buf, "Tab pane");
+	oc_ui_footer(OC_CTX_THREADS, buf, 25);
+	CHECK_STR(buf, "Tab pane  Enter open");
+}
