@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * orcbt, orcstack and orcbrowse over the kernel model.  The text output
+ * is the batch report's (src/report.c): the same task and CPU lines and
+ * oc_report_print_trace(), so a trace in crash can be put beside
+ * `orccrash --all-tasks` or the kernel's own oops line for line.
+ */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "report.h"
+#include "ui.h"
+
+static struct oc_kernel *model;
+
+void oc_crash_bt_args_init(struct oc_crash_bt_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->cpu = -1;
+}
+
+struct oc_error *oc_crash_model(const struct oc_crash_host *h,
+				const struct oc_kernel **ret)
+{
+	struct oc_kernel_options opts = { .mem = h->mem };
+	struct oc_error *err;
+
+	if (!model) {
+		if (!h->vmcore || !h->vmcore[0])
+			return oc_error_create(OC_ERR_UNSUPPORTED,
+					       "crash has no dump file open (a live system?)");
+		if (!h->vmlinux || !h->vmlinux[0])
+			return oc_error_create(OC_ERR_UNSUPPORTED,
+					       "crash has no vmlinux open");
+		err = oc_kernel_open(h->vmcore, h->vmlinux, &opts, &model);
+		if (err) {
+			model = NULL;
+			return err;
+		}
+	}
+	*ret = model;
+	return NULL;
+}
+
+void oc_crash_model_close(void)
+{
+	if (model)
+		oc_kernel_close(model);
+	model = NULL;
+}
+
+static const struct oc_task *task_at(const struct oc_kernel *k, uint64_t addr)
+{
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		if (k->tasks[i].addr == addr)
+			return &k->tasks[i];
+	return NULL;
+}
+
+static struct oc_error *find_task(const struct oc_kernel *k, uint64_t addr,
+				  const struct oc_task **ret)
+{
+	*ret = task_at(k, addr);
+	if (!*ret)
+		return oc_error_format(OC_ERR_LOOKUP,
+				       "task %" PRIx64 " is not in orccrash's task list",
+				       addr);
+	return NULL;
+}
+
+static struct oc_error *find_ref(const struct oc_kernel *k,
+				 const struct oc_crash_task_ref *ref,
+				 const struct oc_task **ret)
+{
+	if (ref->addr)
+		return find_task(k, ref->addr, ret);
+	*ret = oc_kernel_find_task(k, ref->pid);
+	if (!*ret)
+		return oc_error_format(OC_ERR_LOOKUP, "no task with pid %d",
+				       (int)ref->pid);
+	return NULL;
+}
+
+/* The batch report's task line (src/report.c print_task_line). */
+static void print_task_line(const struct oc_task *t, FILE *out)
+{
+	fprintf(out, "PID: %-7d TGID: %-7d CPU: %-3d STATE: %c  COMM: \"%s\"  TASK: %016" PRIx64 "%s\n",
+		t->pid, t->tgid, t->cpu, t->state, t->comm, t->addr,
+		t->running_on >= 0 ? "  (running)" : "");
+}
+
+static void print_walk(const struct oc_kernel *k, struct oc_error *err,
+		       const struct oc_trace *tr, bool regs, FILE *out)
+{
+	if (err) {
+		fprintf(out, " error: ");
+		oc_error_fprint(out, err);
+		fputc('\n', out);
+		oc_error_destroy(err);
+		return;
+	}
+	oc_report_print_trace(k, tr, regs, " ", out);
+}
+
+static void bt_task(const struct oc_kernel *k, const struct oc_task *t,
+		    const struct oc_crash_bt_args *a, FILE *out)
+{
+	struct oc_unwind_options uo = { .scan = a->scan };
+	struct oc_trace tr;
+	struct oc_error *err;
+
+	print_task_line(t, out);
+	oc_trace_init(&tr);
+	err = oc_kernel_unwind_task(k, t, &uo, &tr);
+	print_walk(k, err, &tr, a->regs, out);
+	oc_trace_deinit(&tr);
+}
+
+static void bt_cpu(const struct oc_kernel *k, unsigned int c,
+		   const struct oc_crash_bt_args *a, FILE *out)
+{
+	struct oc_unwind_options uo = { .scan = a->scan };
+	const struct oc_cpu *cpu = &k->cpus[c];
+	struct oc_trace tr;
+	struct oc_error *err;
+
+	fprintf(out, "CPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
+	if (cpu->task)
+		print_task_line(cpu->task, out);
+	else
+		fprintf(out, "TASK: %016" PRIx64 "\n", cpu->current);
+	if (!cpu->has_regs) {
+		fprintf(out, " (no registers saved for this CPU)\n");
+		return;
+	}
+	oc_trace_init(&tr);
+	err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
+	print_walk(k, err, &tr, a->regs, out);
+	oc_trace_deinit(&tr);
+}
+
+static struct oc_error *bt_json(const struct oc_kernel *k,
+				const struct oc_crash_host *h,
+				const struct oc_crash_bt_args *a, FILE *out)
+{
+	struct oc_report_options ro;
+	const struct oc_task *t;
+	struct oc_error *err;
+
+	oc_report_options_init(&ro);
+	ro.json = true;
+	ro.scan = a->scan;
+	ro.vmlinux = h->vmlinux;
+	if (a->all_tasks) {
+		ro.all_tasks = true;
+	} else if (a->all_cpus || a->cpu >= 0) {
+		ro.active = true;
+		ro.cpu = a->cpu;
+	} else {
+		if (a->nr_tasks > 1)
+			return oc_error_create(OC_ERR_INVALID,
+					       "--json takes one task at a time");
+		if (a->nr_tasks)
+			err = find_ref(k, &a->tasks[0], &t);
+		else
+			err = find_task(k, h->current_task, &t);
+		if (err)
+			return err;
+		ro.pid = t->pid;
+	}
+	oc_report_json(k, &ro, out);
+	return NULL;
+}
+
+struct oc_error *oc_crash_bt(const struct oc_crash_host *h,
+			     const struct oc_crash_bt_args *a, FILE *out)
+{
+	const struct oc_kernel *k;
+	struct oc_error *err = oc_crash_model(h, &k);
+	const struct oc_task *t;
+
+	if (err)
+		return err;
+	if (a->cpu >= 0 && (unsigned)a->cpu >= k->nr_cpus)
+		return oc_error_format(OC_ERR_INVALID, "no CPU %d (the dump has %u)",
+				       a->cpu, k->nr_cpus);
+	if (a->json)
+		return bt_json(k, h, a, out);
+	if (a->all_tasks) {
+		for (size_t i = 0; i < k->nr_tasks; i++) {
+			if (i)
+				fputc('\n', out);
+			bt_task(k, &k->tasks[i], a, out);
+		}
+		return NULL;
+	}
+	if (a->all_cpus || a->cpu >= 0) {
+		bool first = true;
+
+		for (unsigned int c = 0; c < k->nr_cpus; c++) {
+			if (a->cpu >= 0 && (unsigned)a->cpu != c)
+				continue;
+			if (!first)
+				fputc('\n', out);
+			first = false;
+			bt_cpu(k, c, a, out);
+		}
+		return NULL;
+	}
+	if (!a->nr_tasks) {
+		err = find_task(k, h->current_task, &t);
+		if (!err)
+			bt_task(k, t, a, out);
+		return err;
+	}
+	for (unsigned int i = 0; i < a->nr_tasks; i++) {
+		err = find_ref(k, &a->tasks[i], &t);
+		if (err)
+			return err;
+		if (i)
+			fputc('\n', out);
+		bt_task(k, t, a, out);
+	}
+	return NULL;
+}
+
+/* The task whose stack holds @addr, if any. */
+static const struct oc_task *stack_owner(const struct oc_kernel *k,
+					 uint64_t addr)
+{
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		const struct oc_task *t = &k->tasks[i];
+
+		if (t->stack && addr >= t->stack && addr - t->stack < k->thread_size)
+			return t;
+	}
+	return NULL;
+}
+
+static void describe(const struct oc_kernel *k, const struct oc_stack_info *si,
+		     int cpu, uint64_t addr, FILE *out)
+{
+	const struct oc_task *owner;
+
+	if (si->type == OC_STACK_TASK && (owner = stack_owner(k, addr)))
+		fprintf(out, "TASK stack of PID %d (%s), task %016" PRIx64,
+			owner->pid, owner->comm, owner->addr);
+	else if (cpu >= 0)
+		fprintf(out, "%s stack of CPU %d", oc_stack_name(si->type), cpu);
+	else
+		fprintf(out, "%s stack", oc_stack_name(si->type));
+}
+
+/*
+ * Which stack @addr is on: for the current task first (on its CPU if it
+ * is running), then for each CPU's current task, then any task's own
+ * stack, like get_stack_info() would for each of those walks.
+ */
+static bool locate(const struct oc_kernel *k, const struct oc_task *cur,
+		   uint64_t addr, struct oc_stack_info *si, int *cpu_ret)
+{
+	const struct oc_task *owner;
+
+	if (cur && oc_kernel_stack_info(k, cur, cur->running_on, addr, si)) {
+		*cpu_ret = si->type == OC_STACK_TASK ? -1 : cur->running_on;
+		return true;
+	}
+	for (unsigned int c = 0; c < k->nr_cpus; c++) {
+		if (oc_kernel_stack_info(k, NULL, (int)c, addr, si)) {
+			*cpu_ret = si->type == OC_STACK_TASK ? -1 : (int)c;
+			return true;
+		}
+	}
+	owner = stack_owner(k, addr);
+	if (owner && oc_kernel_stack_info(k, owner, -1, addr, si)) {
+		*cpu_ret = -1;
+		return true;
+	}
+	return false;
+}
+
+struct oc_error *oc_crash_stack(const struct oc_crash_host *h, bool have_addr,
+				uint64_t addr, FILE *out)
+{
+	const struct oc_kernel *k;
+	struct oc_error *err = oc_crash_model(h, &k);
+	const struct oc_task *cur;
+	struct oc_stack_info si, prev;
+	int cpu = -1, pcpu;
+	uint64_t link;
+
+	if (err)
+		return err;
+	cur = task_at(k, h->current_task);
+	if (!have_addr) {
+		if (!cur)
+			return oc_error_format(OC_ERR_LOOKUP,
+					       "task %" PRIx64 " is not in orccrash's task list",
+					       h->current_task);
+		if (cur->running_on >= 0 && k->cpus[cur->running_on].has_regs) {
+			addr = k->cpus[cur->running_on].regs.sp;
+			fprintf(out, "   ADDRESS: %016" PRIx64 "  (sp of PID %d at the crash, CPU %d)\n",
+				addr, cur->pid, cur->running_on);
+		} else {
+			addr = cur->thread_sp;
+			fprintf(out, "   ADDRESS: %016" PRIx64 "  (thread.sp of PID %d)\n",
+				addr, cur->pid);
+		}
+	} else {
+		fprintf(out, "   ADDRESS: %016" PRIx64 "\n", addr);
+	}
+	if (!locate(k, cur, addr, &si, &cpu)) {
+		fprintf(out, "     STACK: none (not on a task, IRQ, entry or exception stack)\n");
+		return NULL;
+	}
+	fprintf(out, "     STACK: ");
+	describe(k, &si, cpu, addr, out);
+	fputc('\n', out);
+	fprintf(out, "    BOUNDS: %016" PRIx64 " - %016" PRIx64 "  (%" PRIu64 " bytes, %" PRIu64 " above the address)\n",
+		si.begin, si.end, si.end - si.begin, si.end - addr);
+	if (!si.next_sp_addr)
+		return NULL;
+	fprintf(out, "      LINK: %016" PRIx64 ": ", si.next_sp_addr);
+	err = oc_mem_read_u64(&k->mem, si.next_sp_addr, &link);
+	if (err) {
+		oc_error_fprint(out, err);
+		fputc('\n', out);
+		oc_error_destroy(err);
+		return NULL;
+	}
+	fprintf(out, "previous sp %016" PRIx64, link);
+	if (locate(k, cur, link, &prev, &pcpu)) {
+		fprintf(out, " on the ");
+		describe(k, &prev, pcpu, link, out);
+	}
+	fputc('\n', out);
+	return NULL;
+}
+
+struct oc_error *oc_crash_browse(const struct oc_crash_host *h)
+{
+	struct oc_ui_options uo = { .vmcore = h->vmcore, .vmlinux = h->vmlinux };
+	static const int sigs[] = { SIGINT, SIGWINCH, SIGTSTP, SIGCONT, SIGTERM };
+	struct sigaction saved[sizeof(sigs) / sizeof(sigs[0])];
+	const struct oc_kernel *k;
+	struct oc_error *err;
+	struct termios tio;
+	bool have_tio;
+	int rc;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return oc_error_create(OC_ERR_UNSUPPORTED,
+				       "orcbrowse needs a terminal (crash's stdin and stdout are not one)");
+	err = oc_crash_model(h, &k);
+	if (err)
+		return err;
+	/*
+	 * ncurses changes the terminal modes and installs its own SIGWINCH
+	 * and SIGTSTP handlers; crash keeps handlers of its own (SIGINT
+	 * longjmps to its prompt).  Put everything back on the way out.
+	 */
+	have_tio = tcgetattr(STDIN_FILENO, &tio) == 0;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], NULL, &saved[i]);
+	fflush(stdout);
+	rc = oc_ui_run(k, &uo);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &saved[i], NULL);
+	if (have_tio)
+		tcsetattr(STDIN_FILENO, TCSANOW, &tio);
+	if (rc)
+		return oc_error_format(OC_ERR_OTHER, "the browser exited with status %d", rc);
+	return NULL;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The crash extension's commands over the kernel model, free of crash's
+ * defs.h: src/crash/ext.c (the only file that includes defs.h) parses
+ * crash's args[], resolves pids and task addresses with crash's own
+ * context table and hands the result here.  Keeping the two apart keeps
+ * crash's thousands of macros out of the core headers, and lets the
+ * commands run without crash.
+ */
+#ifndef OC_CRASH_CMDS_H
+#define OC_CRASH_CMDS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "kernel.h"
+#include "mem.h"
+
+/* What crash gives the commands. */
+struct oc_crash_host {
+	const char *vmcore;		/* crash's pc->dumpfile */
+	const char *vmlinux;		/* crash's pc->namelist */
+	const struct oc_mem *mem;	/* crash's readmem(KVADDR) */
+	uint64_t current_task;		/* CURRENT_TASK() */
+};
+
+enum { OC_CRASH_MAX_TASKS = 64 };
+
+/*
+ * A task argument: a task_struct address (crash's context table knew it,
+ * or it was given in hex), else a pid looked up in the model's own task
+ * list.  crash 8.0.2 cannot read the pid hash of 6.1 kernels and knows
+ * only the active tasks, so the model's list is the one to trust.
+ */
+struct oc_crash_task_ref {
+	uint64_t addr;		/* 0: by pid */
+	int32_t pid;
+};
+
+struct oc_crash_bt_args {
+	bool all_cpus;		/* -a */
+	bool all_tasks;		/* -t */
+	bool regs;		/* -r: registers of every pt_regs frame */
+	bool scan;		/* -s: "?" entries */
+	bool json;		/* -j, --json */
+	int cpu;		/* -c CPU, or -1 */
+	/* pid or task arguments; none: the current context */
+	struct oc_crash_task_ref tasks[OC_CRASH_MAX_TASKS];
+	unsigned int nr_tasks;
+};
+
+void oc_crash_bt_args_init(struct oc_crash_bt_args *a);
+
+/*
+ * The model, opened at the first command and kept for the session (a
+ * failed open is tried again at the next command).
+ */
+struct oc_error *oc_crash_model(const struct oc_crash_host *h,
+				const struct oc_kernel **ret);
+void oc_crash_model_close(void);
+
+/* orcbt */
+struct oc_error *oc_crash_bt(const struct oc_crash_host *h,
+			     const struct oc_crash_bt_args *a, FILE *out);
+/* orcstack: @addr, or without @have_addr the current task's sp */
+struct oc_error *oc_crash_stack(const struct oc_crash_host *h, bool have_addr,
+				uint64_t addr, FILE *out);
+/* orcbrowse: the browser on the terminal; the terminal is restored. */
+struct oc_error *oc_crash_browse(const struct oc_crash_host *h);
+
+#endif /* OC_CRASH_CMDS_H */
