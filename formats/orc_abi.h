@@ -100,8 +100,8 @@ enum {
 };
 
 /*
- * Types since v6.4 (3 bits; commit "x86/unwind/orc: Add
- * ORC_TYPE_UNDEFINED / ORC_TYPE_END_OF_STACK", which also dropped `end`):
+ * Types since v6.4 (3 bits; commit fb799447ae29 "x86,objtool: Split
+ * UNWIND_HINT_EMPTY in two", which also dropped `end`):
  */
 enum {
 	ORC_ABI_TYPE_UNDEFINED = 0,
@@ -116,7 +116,7 @@ enum {
  *
  * v4.14 .. v4.17:  sp_reg:4 bp_reg:4 type:2
  * v4.18 .. v6.2:   sp_reg:4 bp_reg:4 type:2 end:1
- * v6.3:            sp_reg:4 bp_reg:4 type:2 signal:1 end:1
+ * v6.3:            sp_reg:4 bp_reg:4 type:2 signal:1 end:1  (ffb1b4a41016)
  * v6.4 ..:         sp_reg:4 bp_reg:4 type:3 signal:1
  */
 struct orc_abi_raw {

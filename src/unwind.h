@@ -44,7 +44,11 @@ struct oc_unwind_target {
 	enum oc_orc_version version;
 	/* Since 5.12 SP_INDIRECT means *(sp)+off; before, *(sp+off). */
 	bool sp_indirect_deref_first;
-	/* struct inactive_task_frame: size and where bp and ret_addr are */
+	/* struct inactive_task_frame: size and where bp and ret_addr are.
+	 * The walk starts at sp = thread.sp + inactive_frame_size, as
+	 * kernels do since the GCC 10 fix ("x86/unwind/orc: Fix inactive
+	 * tasks with stack pointer in %sp on GCC 10 compiled kernels",
+	 * 5.8 and stable); older kernels started at thread.sp: pass 0. */
 	uint64_t inactive_frame_size;
 	uint64_t inactive_bp_offset;
 	uint64_t inactive_ret_offset;
