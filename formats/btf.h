@@ -12,7 +12,14 @@
 #include "error.h"
 #include "types.h"
 
-/* @data is copied; the caller may free it afterwards. */
+/*
+ * @data is copied; the caller may free it afterwards.  Names and paths
+ * as in types.h, plus "TYPE *" (a pointer: size 8) and array indexes in
+ * paths ("ist[1]").  A bit field's member has offset = the byte holding
+ * its first bit, bit_offset = that bit within it, size = the bytes to
+ * read to cover it (read size bytes, shift by bit_offset, mask
+ * bit_size bits).
+ */
 struct oc_error *oc_btf_types_create(const void *data, size_t len,
 				     struct oc_types **ret);
 

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * struct oc_types over the kernel's BTF with libbpf's BTF API.
+ *
+ * Type names carry their kind ("struct task_struct", "union
+ * thread_union", "enum stack_type"); a bare name is a typedef or a base
+ * type ("pgd_t", "unsigned long"), and a trailing '*' a pointer.
+ * Member paths are dotted ("thread.sp") with optional array indexes
+ * ("x86_tss.ist[1]"); anonymous struct and union members are looked
+ * through, and typedefs and const/volatile/restrict/type tags are
+ * followed at every step.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "btf.h"
+
+enum {
+	MAX_PATH_DEPTH = 32,	/* components in a member path */
+	MAX_ANON_DEPTH = 16,	/* nested anonymous members */
+	MAX_CHAIN = 32,		/* typedef/modifier links */
+	NAME_CACHE = 64,
+};
+
+struct name_cache_entry {
+	char *name;
+	int kind;
+	int32_t id;
+};
+
+struct btf_types {
+	struct btf *btf;
+	struct name_cache_entry cache[NAME_CACHE];
+	unsigned int cache_next;
+};
+
+static struct oc_error *lookup_error(const char *fmt, const char *a,
+				     const char *b)
+{
+	return oc_error_format(OC_ERR_LOOKUP, fmt, a, b);
+}
+
+/* btf__find_by_name_kind() is a linear scan: remember recent answers. */
+static int32_t find_by_name_kind(struct btf_types *bt, const char *name,
+				 int kind)
+{
+	struct name_cache_entry *e;
+	int32_t id;
+
+	for (unsigned int i = 0; i < NAME_CACHE; i++) {
+		e = &bt->cache[i];
+		if (e->name && e->kind == kind && !strcmp(e->name, name))
+			return e->id;
+	}
+	id = btf__find_by_name_kind(bt->btf, name, kind);
+	e = &bt->cache[bt->cache_next++ % NAME_CACHE];
+	free(e->name);
+	e->name = strdup(name);
+	e->kind = kind;
+	e->id = id;
+	return id;
+}
+
+/* Follow typedefs and modifiers to the type that has a layout. */
+static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id,
+					uint32_t *id_ret)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	for (unsigned int i = 0; t && i < MAX_CHAIN; i++) {
+		if (!btf_is_mod(t) && !btf_is_typedef(t))
+			break;
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		return NULL;	/* a loop: hostile data */
+	if (id_ret)
+		*id_ret = id;
+	return t;
+}
+
+/* "struct task_struct" -> its BTF id.  A bare name: typedef, int, ... */
+static struct oc_error *find_type(struct btf_types *bt, const char *type,
+				  uint32_t *id_ret, bool *pointer_ret)
+{
+	static const struct {
+		const char *prefix;
+		int kinds[2];
+	} prefixes[] = {
+		{ "struct ", { BTF_KIND_STRUCT, -1 } },
+		{ "union ", { BTF_KIND_UNION, -1 } },
+		{ "enum ", { BTF_KIND_ENUM, BTF_KIND_ENUM64 } },
+	};
+	static const int bare_kinds[] = {
+		BTF_KIND_TYPEDEF, BTF_KIND_INT, BTF_KIND_STRUCT,
+		BTF_KIND_UNION, BTF_KIND_ENUM, BTF_KIND_ENUM64, BTF_KIND_FLOAT,
+	};
+	static const char *const c_names[][2] = {
+		{ "unsigned long", "long unsigned int" },
+		{ "long", "long int" },
+		{ "signed long", "long int" },
+		{ "unsigned long long", "long long unsigned int" },
+		{ "long long", "long long int" },
+		{ "unsigned", "unsigned int" },
+		{ "unsigned short", "short unsigned int" },
+		{ "short", "short int" },
+	};
+	char name[256];
+	size_t len = strlen(type);
+	const int *kinds = bare_kinds;
+	size_t nkinds = sizeof(bare_kinds) / sizeof(bare_kinds[0]);
+	const char *p = type;
+
+	*pointer_ret = false;
+	while (len && type[len - 1] == ' ')
+		len--;
+	if (len && type[len - 1] == '*') {
+		*pointer_ret = true;
+		*id_ret = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t plen = strlen(prefixes[i].prefix);
+
+		if (!strncmp(type, prefixes[i].prefix, plen)) {
+			p = type + plen;
+			len -= plen;
+			kinds = prefixes[i].kinds;
+			nkinds = kinds[1] < 0 ? 1 : 2;
+			break;
+		}
+	}
+	if (!len || len >= sizeof(name))
+		return lookup_error("bad type name \"%s\"%s", type, "");
+	memcpy(name, p, len);
+	name[len] = '\0';
+	/* BTF spells base types as DWARF does: "long unsigned int" */
+	if (kinds == bare_kinds) {
+		for (size_t i = 0; i < sizeof(c_names) / sizeof(c_names[0]); i++) {
+			if (!strcmp(name, c_names[i][0])) {
+				snprintf(name, sizeof(name), "%s", c_names[i][1]);
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < nkinds; i++) {
+		int32_t id = find_by_name_kind(bt, name, kinds[i]);
+
+		if (id > 0) {
+			*id_ret = id;
+			return NULL;
+		}
+	}
+	return lookup_error("no type %s in BTF%s", type, "");
+}
+
+static struct oc_error *btf_type_size(void *arg, const char *type,
+				      uint64_t *ret)
+{
+	struct btf_types *bt = arg;
+	struct oc_error *err;
+	uint32_t id;
+	bool pointer;
+	int64_t size;
+
+	err = find_type(bt, type, &id, &pointer);
+	if (err)
+		return err;
+	if (pointer) {
+		*ret = 8;
+		return NULL;
+	}
+	size = btf__resolve_size(bt->btf, id);
+	if (size < 0)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "btf__resolve_size(%s): %s", type,
+				       strerror((int)-size));
+	*ret = size;
+	return NULL;
+}
+
+/*
+ * Find member @name in the struct/union @t, looking through anonymous
+ * members.  Adds the member's bit offset to *bits.
+ */
+static bool find_member(const struct btf *btf, const struct btf_type *t,
+			const char *name, unsigned int depth, uint64_t *bits,
+			uint32_t *type_ret, uint32_t *bitfield_ret)
+{
+	const struct btf_member *m = btf_members(t);
+	unsigned int n = btf_vlen(t);
+
+	if (depth > MAX_ANON_DEPTH)
+		return false;
+	for (unsigned int i = 0; i < n; i++, m++) {
+		const char *mname = btf__name_by_offset(btf, m->name_off);
+
+		if (mname && *mname) {
+			if (strcmp(mname, name))
+				continue;
+			*bits += btf_member_bit_offset(t, i);
+			*type_ret = m->type;
+			*bitfield_ret = btf_member_bitfield_size(t, i);
+			return true;
+		}
+		/* an anonymous struct or union: its members are ours */
+		{
+			const struct btf_type *inner = skip_mods(btf, m->type, NULL);
+			uint64_t inner_bits = 0;
+
+			if (!inner || !btf_is_composite(inner))
+				continue;
+			if (find_member(btf, inner, name, depth + 1,
+					&inner_bits, type_ret, bitfield_ret)) {
+				*bits += btf_member_bit_offset(t, i) + inner_bits;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Split "name[3]" into "name" and 3; no brackets -> index -1. */
+static struct oc_error *parse_component(const char *comp, size_t len,
+					char *name, size_t size, int64_t *index)
+{
+	const char *br = memchr(comp, '[', len);
+	size_t nlen = br ? (size_t)(br - comp) : len;
+
+	*index = -1;
+	if (!nlen || nlen >= size)
+		return oc_error_format(OC_ERR_INVALID, "bad member path component \"%.*s\"",
+				       (int)len, comp);
+	memcpy(name, comp, nlen);
+	name[nlen] = '\0';
+	if (br) {
+		char *end;
+
+		errno = 0;
+		*index = strtoll(br + 1, &end, 0);
+		if (errno || *index < 0 || end != comp + len - 1 || *end != ']')
+			return oc_error_format(OC_ERR_INVALID,
+					       "bad array index in \"%.*s\"",
+					       (int)len, comp);
+	}
+	return NULL;
+}
+
+static struct oc_error *btf_member(void *arg, const char *type,
+				   const char *path, struct oc_member *ret)
+{
+	struct btf_types *bt = arg;
+	const struct btf *btf = bt->btf;
+	struct oc_error *err;
+	uint32_t id, bitfield = 0;
+	uint64_t bits = 0;
+	bool pointer;
+	const char *p = path;
+	int64_t size;
+
+	if (!*path || *path == '.' || path[strlen(path) - 1] == '.' ||
+	    strstr(path, ".."))
+		return oc_error_format(OC_ERR_INVALID, "bad member path \"%s\"",
+				       path);
+	err = find_type(bt, type, &id, &pointer);
+	if (err)
+		return err;
+	if (pointer)
+		return oc_error_format(OC_ERR_LOOKUP, "%s is a pointer, not a struct",
+				       type);
+	for (unsigned int depth = 0; *p; depth++) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+		const struct btf_type *t = skip_mods(btf, id, NULL);
+		char name[128];
+		int64_t index;
+
+		if (depth >= MAX_PATH_DEPTH)
+			return oc_error_format(OC_ERR_INVALID, "member path too long: %s",
+					       path);
+		err = parse_component(p, len, name, sizeof(name), &index);
+		if (err)
+			return err;
+		if (!t || !btf_is_composite(t))
+			return oc_error_format(OC_ERR_LOOKUP,
+					       "%s.%.*s: not a struct or union before \"%s\"",
+					       type, (int)(p - path), path, name);
+		if (bitfield)
+			return oc_error_format(OC_ERR_LOOKUP,
+					       "%s.%s: a bit field has no members",
+					       type, path);
+		if (!find_member(btf, t, name, 0, &bits, &id, &bitfield))
+			return oc_error_format(OC_ERR_LOOKUP, "%s has no member %.*s",
+					       type, (int)(p + len - path), path);
+		if (index >= 0) {
+			const struct btf_type *at = skip_mods(btf, id, NULL);
+			int64_t esize;
+
+			if (!at || !btf_is_array(at))
+				return oc_error_format(OC_ERR_LOOKUP,
+						       "%s.%.*s is not an array", type,
+						       (int)(p + len - path), path);
+			/* index past nelems is allowed: flexible arrays */
+			id = btf_array(at)->type;
+			esize = btf__resolve_size(btf, id);
+			if (esize < 0)
+				return oc_error_format(OC_ERR_FORMAT,
+						       "btf__resolve_size(%s.%s): %s",
+						       type, path, strerror((int)-esize));
+			bits += (uint64_t)index * esize * 8;
+		}
+		p += len;
+		if (*p == '.')
+			p++;
+	}
+	memset(ret, 0, sizeof(*ret));
+	if (bitfield) {
+		/* the bytes that hold the bits: read them, shift, mask */
+		ret->offset = bits / 8;
+		ret->bit_offset = bits % 8;
+		ret->bit_size = bitfield;
+		ret->size = (ret->bit_offset + bitfield + 7) / 8;
+		return NULL;
+	}
+	if (bits % 8)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "%s.%s: member at bit %llu is not byte-aligned",
+				       type, path, (unsigned long long)bits);
+	size = btf__resolve_size(btf, id);
+	if (size < 0)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "btf__resolve_size(%s.%s): %s", type, path,
+				       strerror((int)-size));
+	ret->offset = bits / 8;
+	ret->size = size;	/* 0 for a flexible array */
+	return NULL;
+}
+
+static struct oc_error *btf_enum_value(void *arg, const char *name,
+				       int64_t *ret)
+{
+	struct btf_types *bt = arg;
+	const struct btf *btf = bt->btf;
+	uint32_t n = btf__type_cnt(btf);
+
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		unsigned int vlen;
+
+		if (!t)
+			continue;
+		vlen = btf_vlen(t);
+		if (btf_is_enum(t)) {
+			const struct btf_enum *e = btf_enum(t);
+
+			for (unsigned int i = 0; i < vlen; i++, e++) {
+				const char *en = btf__name_by_offset(btf, e->name_off);
+
+				if (!en || strcmp(en, name))
+					continue;
+				/* kflag: signed values (since 6.0) */
+				*ret = btf_kflag(t) ? (int64_t)e->val
+						    : (int64_t)(uint32_t)e->val;
+				return NULL;
+			}
+		} else if (btf_is_enum64(t)) {
+			const struct btf_enum64 *e = btf_enum64(t);
+
+			for (unsigned int i = 0; i < vlen; i++, e++) {
+				const char *en = btf__name_by_offset(btf, e->name_off);
+
+				if (!en || strcmp(en, name))
+					continue;
+				*ret = (int64_t)btf_enum64_value(e);
+				return NULL;
+			}
+		}
+	}
+	return oc_error_format(OC_ERR_LOOKUP, "no enumerator %s in BTF", name);
+}
+
+static void btf_types_destroy(void *arg)
+{
+	struct btf_types *bt = arg;
+
+	for (unsigned int i = 0; i < NAME_CACHE; i++)
+		free(bt->cache[i].name);
+	btf__free(bt->btf);
+	free(bt);
+}
+
+static const struct oc_types_ops btf_types_ops = {
+	.type_size = btf_type_size,
+	.member = btf_member,
+	.enum_value = btf_enum_value,
+	.destroy = btf_types_destroy,
+};
+
+struct oc_error *oc_btf_types_create(const void *data, size_t len,
+				     struct oc_types **ret)
+{
+	struct btf_types *bt;
+	struct oc_types *types;
+	struct btf *btf;
+
+	if (len < 24 || len > UINT32_MAX)
+		return oc_error_format(OC_ERR_FORMAT, "BTF of %zu bytes", len);
+	/* btf__new() copies the data and checks it */
+	errno = 0;
+	btf = btf__new(data, len);
+	if (!btf || libbpf_get_error(btf)) {
+		int e = btf ? (int)-libbpf_get_error(btf) : errno;
+
+		return oc_error_format(OC_ERR_FORMAT, "btf__new: %s",
+				       strerror(e ? e : EINVAL));
+	}
+	bt = calloc(1, sizeof(*bt));
+	types = calloc(1, sizeof(*types));
+	if (!bt || !types) {
+		free(bt);
+		free(types);
+		btf__free(btf);
+		return &oc_enomem;
+	}
+	bt->btf = btf;
+	types->ops = &btf_types_ops;
+	types->arg = bt;
+	*ret = types;
+	return NULL;
+}

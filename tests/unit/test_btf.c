@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * formats/btf.c on the real .BTF sections of Debian's 6.1 and 6.12
+ * cloud kernels.  vmlinux files are found under
+ * ${ORCCRASH_CACHE:-~/.cache/orccrash}/kernels/<release>/vmlinux, or in
+ * $OC_TEST_VMLINUX (colon-separated paths); SKIP when there are none.
+ *
+ * The expected values are ground truth from the vmlinux DWARF, not from
+ * BTF, e.g.
+ *   gdb -batch -ex 'print (unsigned long)&((struct task_struct*)0)->thread.sp' vmlinux
+ *   gdb -batch -ex 'ptype/o struct sk_buff' vmlinux
+ * run on vmlinux-6.1.0-57-cloud-amd64 (6.1.192-3) and
+ * vmlinux-6.12.118+deb12-cloud-amd64 (6.12.118-1~deb12u1).
+ */
+#include <glob.h>
+#include <unistd.h>
+
+#include "btf.h"
+#include "test.h"
+
+struct truth {
+	const char *release;
+	uint64_t thread_sp, task_size, pid, tasks, thread_fsbase;
+	uint64_t se_vruntime, rcu_nesting;
+	bool has_module_mem;
+};
+
+static const struct truth truths[] = {
+	{ "6.1.0-57-cloud-amd64", 5336, 9728, 2416, 2192, 5352, 208, 2036, false },
+	{ "6.12.118+deb12-cloud-amd64", 5400, 9792, 2432, 2224, 5416, 240, 2044, true },
+};
+
+static int tests_run;
+
+static void *read_btf(const char *vmlinux, size_t *len)
+{
+	char tmp[] = "/tmp/oc-test-btf-XXXXXX", cmd[4096];
+	int fd = mkstemp(tmp);
+	void *data = NULL;
+	FILE *f;
+	long n;
+
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy -O binary --only-section=.BTF '%s' '%s' 2>/dev/null",
+		 vmlinux, tmp);
+	if (system(cmd) == 0 && (f = fopen(tmp, "rb"))) {
+		fseek(f, 0, SEEK_END);
+		n = ftell(f);
+		rewind(f);
+		if (n > 0 && (data = malloc(n)) && fread(data, 1, n, f) == (size_t)n)
+			*len = n;
+		else {
+			free(data);
+			data = NULL;
+		}
+		fclose(f);
+	}
+	unlink(tmp);
+	return data;
+}
+
+static void check_member(struct oc_types *t, const char *type, const char *path,
+			 uint64_t offset, uint64_t size, uint32_t bit_offset,
+			 uint32_t bit_size)
+{
+	struct oc_member m = { 0 };
+	struct oc_error *err = oc_types_member(t, type, path, &m);
+
+	if (err) {
+		char buf[256];
+
+		oc_error_string(err, buf, sizeof(buf));
+		FAIL_AT("%s.%s: %s", type, path, buf);
+		oc_error_destroy(err);
+		return;
+	}
+	if (m.offset != offset || m.size != size || m.bit_offset != bit_offset ||
+	    m.bit_size != bit_size)
+		FAIL_AT("%s.%s: offset %llu size %llu bits %u:%u, want %llu %llu %u:%u",
+			type, path, (unsigned long long)m.offset,
+			(unsigned long long)m.size, m.bit_offset, m.bit_size,
+			(unsigned long long)offset, (unsigned long long)size,
+			bit_offset, bit_size);
+}
+
+static void check_size(struct oc_types *t, const char *type, uint64_t want)
+{
+	uint64_t size = 0;
+
+	CHECK_OK(oc_types_size(t, type, &size));
+	if (size != want)
+		FAIL_AT("sizeof(%s) = %llu, want %llu", type,
+			(unsigned long long)size, (unsigned long long)want);
+}
+
+static void check_enum(struct oc_types *t, const char *name, int64_t want)
+{
+	int64_t v = -12345;
+
+	CHECK_OK(oc_types_enum_value(t, name, &v));
+	if (v != want)
+		FAIL_AT("%s = %lld, want %lld", name, (long long)v, (long long)want);
+}
+
+static void check_lookup_error(struct oc_error *err, const char *what)
+{
+	if (!err || err->code != OC_ERR_LOOKUP)
+		FAIL_AT("%s: want OC_ERR_LOOKUP, got %s", what,
+			err ? err->message : "success");
+	oc_error_destroy(err);
+}
+
+/* Layouts that every x86-64 kernel of these years shares. */
+static void check_common(struct oc_types *t)
+{
+	struct oc_member m;
+	uint64_t u;
+	int64_t v;
+
+	check_size(t, "struct pt_regs", 168);
+	check_member(t, "struct pt_regs", "ip", 128, 8, 0, 0);
+	check_member(t, "struct pt_regs", "sp", 152, 8, 0, 0);
+	check_size(t, "struct inactive_task_frame", 56);
+	check_member(t, "struct inactive_task_frame", "bp", 40, 8, 0, 0);
+	check_member(t, "struct inactive_task_frame", "ret_addr", 48, 8, 0, 0);
+	check_size(t, "struct cea_exception_stacks", 77824);
+	check_member(t, "struct cea_exception_stacks", "DF_stack", 4096, 8192, 0, 0);
+	check_member(t, "struct cea_exception_stacks", "NMI_stack", 16384, 8192, 0, 0);
+	check_member(t, "struct cea_exception_stacks", "MCE_stack", 40960, 8192, 0, 0);
+	check_member(t, "struct task_struct", "stack", 32, 8, 0, 0);
+	check_member(t, "struct task_struct", "__state", 24, 4, 0, 0);
+	check_member(t, "struct task_struct", "comm", 2976, 16, 0, 0);
+	check_member(t, "struct page", "mapping", 24, 8, 0, 0);
+	/* array index, through a typedef'd array of u64 */
+	check_member(t, "struct tss_struct", "x86_tss.ist[1]", 44, 8, 0, 0);
+	check_size(t, "struct tss_struct", 20480);
+	/* inside anonymous unions/structs (struct_group) and bit fields */
+	check_member(t, "struct sk_buff", "len", 112, 4, 0, 0);
+	check_member(t, "struct sk_buff", "__pkt_type_offset", 128, 0, 0, 0);
+	check_member(t, "struct sk_buff", "pkt_type", 128, 1, 0, 3);
+	check_member(t, "struct sk_buff", "ignore_df", 128, 1, 3, 1);
+	check_member(t, "struct sk_buff", "ip_summed", 128, 1, 5, 2);
+	check_enum(t, "ESTACK_DF", 0);
+	check_enum(t, "ESTACK_NMI", 1);
+	check_enum(t, "ESTACK_MCE", 3);
+	check_enum(t, "ESTACK_VC2", 5);
+	check_enum(t, "N_EXCEPTION_STACKS", 6);
+	check_size(t, "unsigned long", 8);
+	check_size(t, "long unsigned int", 8);
+	check_size(t, "unsigned short", 2);
+	check_size(t, "struct task_struct *", 8);
+	check_size(t, "pgd_t", 8);
+	check_size(t, "enum stack_type", 4);
+
+	check_lookup_error(oc_types_size(t, "struct no_such_struct", &u),
+			   "struct no_such_struct");
+	/* there is a struct task_struct but no union of that name */
+	check_lookup_error(oc_types_size(t, "union task_struct", &u),
+			   "union task_struct");
+	check_lookup_error(oc_types_member(t, "struct task_struct", "thread.nope", &m),
+			   "thread.nope");
+	check_lookup_error(oc_types_member(t, "struct task_struct", "pid.x", &m),
+			   "pid.x");
+	check_lookup_error(oc_types_member(t, "struct task_struct", "pid[2]", &m),
+			   "pid[2]");
+	check_lookup_error(oc_types_enum_value(t, "ESTACK_NOPE", &v), "ESTACK_NOPE");
+	{
+		struct oc_error *err = oc_types_member(t, "struct task_struct", "a..b", &m);
+
+		CHECK(err && err->code == OC_ERR_INVALID);
+		oc_error_destroy(err);
+		err = oc_types_member(t, "struct task_struct", "comm[x]", &m);
+		CHECK(err && err->code == OC_ERR_INVALID);
+		oc_error_destroy(err);
+	}
+}
+
+static void check_release(const struct truth *tr, struct oc_types *t)
+{
+	struct oc_member m;
+
+	check_size(t, "struct task_struct", tr->task_size);
+	check_member(t, "struct task_struct", "thread.sp", tr->thread_sp, 8, 0, 0);
+	check_member(t, "struct task_struct", "thread.fsbase", tr->thread_fsbase, 8, 0, 0);
+	check_member(t, "struct task_struct", "pid", tr->pid, 4, 0, 0);
+	check_member(t, "struct task_struct", "tasks", tr->tasks, 16, 0, 0);
+	check_member(t, "struct task_struct", "tasks.next", tr->tasks, 8, 0, 0);
+	check_member(t, "struct task_struct", "tasks.prev", tr->tasks + 8, 8, 0, 0);
+	check_member(t, "struct task_struct", "se.vruntime", tr->se_vruntime, 8, 0, 0);
+	check_member(t, "struct task_struct", "rcu_read_lock_nesting",
+		     tr->rcu_nesting, 4, 0, 0);
+	if (tr->has_module_mem) {
+		CHECK_OK(oc_types_member(t, "struct module", "mem", &m));
+	} else {
+		check_lookup_error(oc_types_member(t, "struct module", "mem", &m),
+				   "module.mem");
+	}
+}
+
+static void run_one(const char *vmlinux)
+{
+	struct oc_types *t = NULL;
+	const struct truth *tr = NULL;
+	size_t len = 0;
+	void *data = read_btf(vmlinux, &len);
+
+	if (!data) {
+		printf("  %s: no .BTF section\n", vmlinux);
+		return;
+	}
+	CHECK_OK(oc_btf_types_create(data, len, &t));
+	/* the types must not point into the caller's buffer */
+	memset(data, 0xa5, len);
+	free(data);
+	if (!t)
+		return;
+	tests_run++;
+	for (size_t i = 0; i < sizeof(truths) / sizeof(truths[0]); i++)
+		if (strstr(vmlinux, truths[i].release))
+			tr = &truths[i];
+	check_common(t);
+	if (tr)
+		check_release(tr, t);
+	else
+		printf("  %s: unknown release, common layouts only\n", vmlinux);
+	oc_types_destroy(t);
+}
+
+static void for_each_vmlinux(void (*fn)(const char *))
+{
+	const char *env = getenv("OC_TEST_VMLINUX");
+	const char *cache = getenv("ORCCRASH_CACHE");
+	char pattern[4096];
+	glob_t g;
+
+	if (env && *env) {
+		char *copy = strdup(env), *save = NULL;
+
+		for (char *p = strtok_r(copy, ":", &save); p;
+		     p = strtok_r(NULL, ":", &save))
+			fn(p);
+		free(copy);
+		return;
+	}
+	if (cache && *cache)
+		snprintf(pattern, sizeof(pattern), "%s/kernels/*/vmlinux", cache);
+	else
+		snprintf(pattern, sizeof(pattern), "%s/.cache/orccrash/kernels/*/vmlinux",
+			 getenv("HOME") ? getenv("HOME") : "");
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++)
+			fn(g.gl_pathv[i]);
+		globfree(&g);
+	}
+}
+
+TEST(btf_real_vmlinux)
+{
+	for_each_vmlinux(run_one);
+	if (!tests_run)
+		printf("SKIP btf_real_vmlinux: no vmlinux with .BTF (set OC_TEST_VMLINUX or make samples)\n");
+}
+
+TEST(btf_bad_data)
+{
+	struct oc_types *t = NULL;
+	static unsigned char junk[4096];
+	struct oc_error *err;
+
+	err = oc_btf_types_create(junk, sizeof(junk), &t);
+	CHECK(err && err->code == OC_ERR_FORMAT && strstr(err->message, "btf__new"));
+	oc_error_destroy(err);
+	err = oc_btf_types_create(junk, 3, &t);
+	CHECK(err && err->code == OC_ERR_FORMAT);
+	oc_error_destroy(err);
+	/* a BTF magic with garbage behind it */
+	junk[0] = 0x9f;
+	junk[1] = 0xeb;
+	junk[2] = 1;
+	junk[4] = 24;
+	junk[12] = 0xff;
+	junk[13] = 0xff;
+	err = oc_btf_types_create(junk, sizeof(junk), &t);
+	CHECK(err && err->code == OC_ERR_FORMAT);
+	oc_error_destroy(err);
+}
