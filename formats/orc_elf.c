@@ -22,6 +22,7 @@ struct oc_orc_elf {
 	size_t strtab_idx;
 	Elf_Data *symtab;
 	Elf_Data *rela;
+	Elf_Data *modinfo;
 	struct oc_orc_elf_info info;
 	char release[128];
 };
@@ -32,12 +33,42 @@ static struct oc_error *elf_err(const struct oc_orc_elf *e, const char *what)
 			     elf_errmsg(-1));
 }
 
-/* "Linux version 6.1.0-57-cloud-amd64 (...)" -> the release */
+/* A module's "vermagic=6.1.0-57-cloud-amd64 SMP ..." in .modinfo */
+static void read_vermagic(struct oc_orc_elf *e)
+{
+	const char *p = e->modinfo->d_buf, *end = p + e->modinfo->d_size;
+
+	while (p < end) {
+		const char *nul = memchr(p, '\0', (size_t)(end - p));
+		size_t len = nul ? (size_t)(nul - p) : (size_t)(end - p);
+
+		if (len > 9 && !memcmp(p, "vermagic=", 9)) {
+			char buf[sizeof(e->release)];
+
+			len -= 9;
+			if (len >= sizeof(buf))
+				len = sizeof(buf) - 1;
+			memcpy(buf, p + 9, len);
+			buf[len] = '\0';
+			if (sscanf(buf, "%127s", e->release) != 1)
+				e->release[0] = '\0';
+			return;
+		}
+		p += len + 1;
+	}
+}
+
+/* "Linux version 6.1.0-57-cloud-amd64 (...)" -> the release; a module's
+ * vermagic when there is no linux_banner */
 static void read_release(struct oc_orc_elf *e)
 {
 	size_t n;
 	GElf_Shdr sh;
 
+	if (e->modinfo) {
+		read_vermagic(e);
+		return;
+	}
 	if (!e->symtab || !e->strtab_idx)
 		return;
 	n = e->symtab->d_size / sizeof(Elf64_Sym);
@@ -130,7 +161,7 @@ struct oc_error *oc_orc_elf_open(const char *path, struct oc_orc_elf **ret)
 		    strcmp(name, ".orc_unwind") &&
 		    strcmp(name, ".orc_unwind_ip") &&
 		    strcmp(name, ".rela.orc_unwind_ip") &&
-		    strcmp(name, ".orc_header"))
+		    strcmp(name, ".orc_header") && strcmp(name, ".modinfo"))
 			continue;
 		if (sh.sh_type == SHT_NOBITS)
 			continue;
@@ -150,6 +181,8 @@ struct oc_error *oc_orc_elf_open(const char *path, struct oc_orc_elf **ret)
 			e->info.ip_data = data->d_buf;
 			e->info.ip_len = data->d_size;
 			e->info.ip_addr = sh.sh_addr;
+		} else if (!strcmp(name, ".modinfo")) {
+			e->modinfo = data;
 		} else if (!strcmp(name, ".rela.orc_unwind_ip")) {
 			e->rela = data;
 			e->info.nr_rela = data->d_size / sizeof(Elf64_Rela);

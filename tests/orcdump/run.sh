@@ -78,6 +78,28 @@ for k in "${kernels[@]}"; do
 		diff "$tmp/want" "$tmp/got" | head -n 10 | sed 's/^/  /'
 		failed=$((failed + 1))
 	fi
+
+	# the modules the samples use (unsorted tables, symbol relocations)
+	nmod=0 bad=
+	for ko in "$CACHE/kernels/$rel/modules"/*.ko; do
+		[ -f "$ko" ] || continue
+		SRCARCH=x86 "$objtool" --dump=orc "$ko" >"$tmp/want" 2>/dev/null || continue
+		"$bin" orc-dump "$ko" >"$tmp/got" 2>"$tmp/got.err"
+		if cmp -s "$tmp/want" "$tmp/got"; then
+			nmod=$((nmod + 1))
+		else
+			bad="$bad $(basename "$ko")"
+		fi
+	done
+	if [ -n "$bad" ]; then
+		echo "FAIL $name modules: differ from objtool:$bad"
+		failed=$((failed + 1))
+	elif [ "$nmod" -gt 0 ]; then
+		echo "PASS $name modules: $nmod .ko files identical to objtool"
+		passed=$((passed + 1))
+	else
+		echo "SKIP $name modules: no .ko files in $CACHE/kernels/$rel/modules"
+	fi
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
