@@ -10,10 +10,11 @@
 #    order (the log has more: console_loglevel hides KERN_DEBUG), among
 #    them the panic line and sysrq's "Show State";
 #  - the panic message equals the serial console's;
-#  - the kernel model's path (symbols and BTF/DWARF types) gives the same
-#    log as the VMCOREINFO path, and every format of one dump the same;
-#  - crash(8)'s "log" command prints the same lines (its indented
-#    continuation lines normalised to ours), once per dump.
+#  - the kernel model's path (symbols and BTF/DWARF types, with and
+#    without VMCOREINFO) gives the same records and levels as the
+#    VMCOREINFO path, and every format of one dump the same log;
+#  - crash(8)'s "log -m" (in --minimal mode) prints the same lines and levels (its
+#    indented continuation lines normalised to ours), once per dump.
 # Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps.  $LOGCAT
 # names a logcat built elsewhere (e.g. under AddressSanitizer).
 set -u
@@ -93,12 +94,12 @@ print('PASS all %d serial console lines since %s are in the log of %d lines'
 EOF
 }
 
-# crash's "log" prints continuation lines indented by the prefix width;
-# ours repeat the prefix like the kernel's console.
+# crash's "log -m" prints continuation lines indented by the width of
+# "[    1.234567] <6>"; ours repeat the prefix like the kernel's console.
 normalise_crash_log() {
 	python3 - "$1" <<'EOF'
 import re, sys
-ts = re.compile(r'^(\[ *\d+\.\d{6}\] )')
+ts = re.compile(r'^(\[ *\d+\.\d{6}\] <\d+>)')
 prefix = None
 for l in open(sys.argv[1], errors='replace').read().splitlines():
     m = ts.match(l)
@@ -110,7 +111,7 @@ for l in open(sys.argv[1], errors='replace').read().splitlines():
 EOF
 }
 
-declare -A first_out
+declare -A first_out crash_done
 n=0
 while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	[ -n "$rel" ] && [ -r "$core" ] || continue
@@ -157,16 +158,21 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	fi
 
 	if [ -r "$vml" ]; then
-		if "$lc" "$core" "$vml" >"$tmp/k.log" 2>"$tmp/k.err"; then
-			if cmp -s "$out" "$tmp/k.log"; then
-				pass "$name: the kernel model (symbols, types) reads the same log"
+		"$lc" --levels "$core" >"$tmp/levels" 2>/dev/null
+		for mode in "" --types-only; do
+			what="the kernel model (symbols, types, VMCOREINFO)"
+			[ -n "$mode" ] && what="symbols and types alone"
+			if "$lc" --levels $mode "$core" "$vml" >"$tmp/k.log" 2>"$tmp/k.err"; then
+				if cmp -s "$tmp/levels" "$tmp/k.log"; then
+					pass "$name: $what: same records and levels"
+				else
+					fail "$name: $what: the log differs from VMCOREINFO's"
+					diff "$tmp/levels" "$tmp/k.log" | head -6 | sed 's/^/  /'
+				fi
 			else
-				fail "$name: the kernel model's log differs from VMCOREINFO's"
-				diff "$out" "$tmp/k.log" | head -6 | sed 's/^/  /'
+				fail "$name: $what: logcat failed: $(head -c 300 "$tmp/k.err")"
 			fi
-		else
-			fail "$name: logcat with the vmlinux failed: $(head -c 300 "$tmp/k.err")"
-		fi
+		done
 	else
 		skip "$name: no vmlinux"
 	fi
@@ -178,24 +184,30 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		else
 			fail "$name: log differs from the first format of $key"
 		fi
-		continue
+	else
+		first_out[$key]=$out
 	fi
-	first_out[$key]=$out
+	# crash once per dump: on the first format it can open
+	[ -n "${crash_done[$key]:-}" ] && continue
 	if ! command -v crash >/dev/null || [ ! -r "$vml" ]; then
 		skip "$name: no crash or vmlinux to compare with"
 		continue
 	fi
-	printf 'log\nquit\n' >"$tmp/crash.cmds"
-	if timeout 300 crash -s "$vml" "$core" -i "$tmp/crash.cmds" </dev/null \
+	printf 'log -m\nquit\n' >"$tmp/crash.cmds"
+	if timeout 300 crash -s --minimal "$vml" "$core" -i "$tmp/crash.cmds" </dev/null \
 		>"$tmp/crash.out" 2>&1; then
 		normalise_crash_log "$tmp/crash.out" >"$tmp/crash.log"
+		"$lc" --levels "$core" >"$tmp/levels" 2>/dev/null
 		if [ ! -s "$tmp/crash.log" ]; then
 			skip "$name: crash printed no log: $(head -c 200 "$tmp/crash.out")"
-		elif cmp -s "$tmp/crash.log" "$out"; then
-			pass "$name: same $(wc -l <"$out") lines as crash's log"
+			continue
+		fi
+		crash_done[$key]=1
+		if cmp -s "$tmp/crash.log" "$tmp/levels"; then
+			pass "$name: same $(wc -l <"$out") lines and levels as crash's log -m"
 		else
-			fail "$name: differs from crash's log"
-			diff "$tmp/crash.log" "$out" | head -6 | sed 's/^/  /'
+			fail "$name: differs from crash's log -m"
+			diff "$tmp/crash.log" "$tmp/levels" | head -6 | sed 's/^/  /'
 		fi
 	else
 		skip "$name: crash could not open the dump: $(grep -m1 -i error "$tmp/crash.out")"

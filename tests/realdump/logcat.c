@@ -8,6 +8,9 @@
  * --stats  one "format=... records=N lost=N bad=N truncated=0|1 note=..."
  *          line on stderr
  * --panic  print only the panic message ("" and exit 2 if none)
+ * --levels like crash's "log -m": "[    1.234567] <6>text" on every line
+ * --types-only  with VMLINUX: layouts from BTF/DWARF and addresses from
+ *          the symbol table only, VMCOREINFO hidden (proves that path)
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,7 +34,28 @@ static const char *const format_names[] = {
 	[OC_LOG_LEGACY] = "legacy",
 };
 
-static int output(const struct oc_log *log, bool stats, bool panic)
+static void print_levels(const struct oc_log *log)
+{
+	for (size_t i = 0; i < log->nr; i++) {
+		const struct oc_log_record *r = &log->records[i];
+		const char *p = r->text, *end = r->text + r->len;
+		char prefix[64];
+
+		oc_log_format_time(r->ts_nsec, prefix, sizeof(prefix));
+		do {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *eol = nl ? nl : end;
+
+			printf("%s<%u>", prefix, r->level);
+			fwrite(p, 1, (size_t)(eol - p), stdout);
+			putchar('\n');
+			p = nl ? nl + 1 : end;
+		} while (p < end);
+	}
+}
+
+static int output(const struct oc_log *log, bool stats, bool panic,
+		  bool levels)
 {
 	int rc = 0;
 
@@ -47,15 +71,23 @@ static int output(const struct oc_log *log, bool stats, bool panic)
 			printf("%s\n", msg);
 		else
 			rc = 2;
+	} else if (levels) {
+		print_levels(log);
 	} else {
 		oc_log_print(log, stdout);
 	}
 	return rc;
 }
 
+static uint64_t kernel_symbol(void *arg, const char *name)
+{
+	return oc_kernel_symbol_addr(arg, name);
+}
+
 int main(int argc, char **argv)
 {
-	bool stats = false, panic = false;
+	bool stats = false, panic = false, types_only = false;
+	bool levels = false;
 	struct oc_log log;
 	struct oc_error *err;
 	int i = 1, rc;
@@ -65,11 +97,15 @@ int main(int argc, char **argv)
 			stats = true;
 		else if (!strcmp(argv[i], "--panic"))
 			panic = true;
+		else if (!strcmp(argv[i], "--levels"))
+			levels = true;
+		else if (!strcmp(argv[i], "--types-only"))
+			types_only = true;
 		else
 			break;
 	}
 	if (argc - i != 1 && argc - i != 2) {
-		fprintf(stderr, "usage: logcat [--stats] [--panic] DUMP [VMLINUX]\n");
+		fprintf(stderr, "usage: logcat [--stats] [--panic] [--levels] [--types-only] DUMP [VMLINUX]\n");
 		return 1;
 	}
 	if (argc - i == 1) {
@@ -87,7 +123,7 @@ int main(int argc, char **argv)
 			oc_dump_close(dump);
 			return fail(err);
 		}
-		rc = output(&log, stats, panic);
+		rc = output(&log, stats, panic, levels);
 		oc_log_deinit(&log);
 		oc_dump_close(dump);
 	} else {
@@ -96,12 +132,22 @@ int main(int argc, char **argv)
 		err = oc_kernel_open(argv[i], argv[i + 1], NULL, &k);
 		if (err)
 			return fail(err);
-		err = oc_kernel_read_log(k, &log);
+		if (types_only) {
+			struct oc_log_env env = {
+				.mem = &k->mem, .types = k->types,
+				.symbol = kernel_symbol, .arg = k,
+			};
+
+			err = k->types ? oc_log_read(&env, &log) :
+			      oc_error_format(OC_ERR_LOOKUP, "no type information");
+		} else {
+			err = oc_kernel_read_log(k, &log);
+		}
 		if (err) {
 			oc_kernel_close(k);
 			return fail(err);
 		}
-		rc = output(&log, stats, panic);
+		rc = output(&log, stats, panic, levels);
 		oc_log_deinit(&log);
 		oc_kernel_close(k);
 	}
