@@ -244,9 +244,6 @@ static struct oc_error *sort_table(struct oc_orc_table *tab)
 	return NULL;
 }
 
-/* src/orc.c */
-struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab);
-
 struct oc_error *oc_orc_table_parse(struct oc_orc_table *tab,
 				    enum oc_orc_version version,
 				    uint64_t ip_addr, const void *ip_data,

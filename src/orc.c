@@ -52,9 +52,6 @@ static size_t orc_find_range(const uint64_t *ips, size_t first, size_t last,
 	return found;
 }
 
-/* Also used by formats/orc.c after parsing. */
-struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab);
-
 struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 {
 	uint64_t start, stop, blocks;

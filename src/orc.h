@@ -116,6 +116,10 @@ void oc_orc_table_relocate(struct oc_orc_table *tab, uint64_t delta);
 struct oc_error *oc_orc_table_set_lookup_range(struct oc_orc_table *tab,
 					       uint64_t start, uint64_t stop);
 
+/* (Re)build the direct index after the ips changed; parse and relocate
+ * call it. */
+struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab);
+
 /* Decode one raw 6-byte entry of @version into the normalised form. */
 void oc_orc_entry_decode(enum oc_orc_version version, const void *raw,
 			 struct oc_orc_entry *ret);

@@ -169,21 +169,22 @@ static bool stack_access_ok(struct walk *w, uint64_t addr, size_t len,
 	return true;
 }
 
+/* @what: "stack", or "registers"/"iret registers" for pt_regs frames */
 static bool deref_stack(struct walk *w, uint64_t addr, void *buf,
-			size_t len)
+			size_t len, const char *what)
 {
 	const char *why = "";
 	struct oc_error *err;
 
 	if (!stack_access_ok(w, addr, len, &why))
-		return walk_fail(w, "cannot read stack at 0x%llx (%s) for ip 0x%llx",
-				 (unsigned long long)addr, why,
+		return walk_fail(w, "cannot read %s at 0x%llx (%s) for ip 0x%llx",
+				 what, (unsigned long long)addr, why,
 				 (unsigned long long)w->ip);
 	err = oc_mem_read(w->t->mem, addr, buf, len);
 	if (err) {
 		oc_error_destroy(err);
-		return walk_fail(w, "cannot read stack at 0x%llx (read failed) for ip 0x%llx",
-				 (unsigned long long)addr,
+		return walk_fail(w, "cannot read %s at 0x%llx (read failed) for ip 0x%llx",
+				 what, (unsigned long long)addr,
 				 (unsigned long long)w->ip);
 	}
 	return true;
@@ -194,7 +195,7 @@ static bool deref_stack_reg(struct walk *w, uint64_t addr, uint64_t *val)
 	uint64_t tmp;
 
 	/* *val may be w->ip, which the failure message names */
-	if (!deref_stack(w, addr, &tmp, sizeof(tmp)))
+	if (!deref_stack(w, addr, &tmp, sizeof(tmp), "stack"))
 		return false;
 	*val = tmp;
 	return true;
@@ -398,10 +399,9 @@ static bool unwind_next_frame(struct walk *w, struct oc_frame *f)
 	case OC_ORC_TYPE_REGS: {
 		struct oc_regs r;
 
-		if (!deref_stack(w, sp, &r, sizeof(r)))
-			return walk_fail(w, "can't access registers at 0x%llx for ip 0x%llx",
-					 (unsigned long long)sp,
-					 (unsigned long long)orig_ip);
+		/* the kernel's "can't access registers" */
+		if (!deref_stack(w, sp, &r, sizeof(r), "registers"))
+			return false;
 		ip_p = sp + PT_REGS_IP;
 		w->ip = r.ip;
 		w->sp = r.sp;
@@ -417,10 +417,8 @@ static bool unwind_next_frame(struct walk *w, struct oc_frame *f)
 	case OC_ORC_TYPE_REGS_PARTIAL: {
 		uint64_t iret[IRET_FRAME_SIZE / 8];
 
-		if (!deref_stack(w, sp, iret, sizeof(iret)))
-			return walk_fail(w, "can't access iret registers at 0x%llx for ip 0x%llx",
-					 (unsigned long long)sp,
-					 (unsigned long long)orig_ip);
+		if (!deref_stack(w, sp, iret, sizeof(iret), "iret registers"))
+			return false;
 		ip_p = sp;
 		/* keep the interrupted full regs (IRQ-then-NMI) */
 		if (w->have_regs && w->full_regs) {

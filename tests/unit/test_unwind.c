@@ -609,6 +609,13 @@ TEST(unwind_corrupt_entries)
 	r.ip = T + F_UNDEF + 4;
 	CHECK_STR(run_regs(w, &r, NULL),
 		  "error: undefined ORC entry for 0xffffffff81000804");
+
+	/* a pt_regs that would run off the top of the stack */
+	r.ip = T + F_REGS + 4;
+	r.sp = TASK + TASK_SIZE - 0x40;
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: cannot read registers at 0xffffc90000013fc0 (crosses the end of its stack) for ip 0xffffffff81000504");
+	r.sp = s;
 	/* pre-6.4: sp_reg UNDEFINED without the end bit */
 	world_free(w);
 	w = world_new(OC_ORC_V_4_18);
