@@ -1,0 +1,130 @@
+#!/bin/bash
+# Dump-only mode against the vmlinux path, on every sample dump:
+#   tests/realdump/novmlinux.sh [BUILD_DIR]
+# For each row of ${ORCCRASH_CACHE:-~/.cache/orccrash}/dumps/index.tsv
+# (release scenario format vmcore vmlinux kaslr):
+#   A  orccrash --json --all-tasks --scan VMCORE VMLINUX
+#   B  orccrash --json --all-tasks --scan --no-vmlinux VMCORE VMLINUX
+#   C  orccrash --json --all-tasks --scan VMCORE
+# B and C (symbols from kallsyms, types from BTF and ORC from dump
+# memory) must give the same kernel header, CPUs, tasks and frames (ip,
+# sp, symbol, offset, size, module, stack, registers, stop reasons) as A.
+# Excluded, because only a vmlinux's DWARF has them: a frame's "file",
+# "line" and "inlines".  The banner is compared: both paths read it from
+# dump memory.  The time of each path is reported, not asserted.
+# Prints PASS/FAIL/SKIP lines; exits 1 if anything failed.
+set -u
+O=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+case $O in /*) ;; *) O=$top/$O ;; esac
+bin=$O/orccrash
+cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+index=$cache/dumps/index.tsv
+nfail=0
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
+skip() { echo "SKIP $*"; }
+
+if [ ! -s "$index" ]; then
+	skip "novmlinux: no sample dumps ($index); run make samples"
+	exit 0
+fi
+if [ ! -x "$bin" ]; then
+	fail "novmlinux: no $bin; run make"
+	exit 1
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/novmlinux.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/cmp.py" <<'EOF'
+import json, sys
+
+# Only a vmlinux's DWARF knows these; dump-only mode has no DWARF.
+EXCLUDED = {"file", "line", "inlines"}
+
+def diff(a, b, path, out):
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b)):
+            if k in EXCLUDED:
+                continue
+            if k not in a or k not in b:
+                out.append("%s.%s: only in %s" % (path, k, "vmlinux" if k in a else "dump-only"))
+            else:
+                diff(a[k], b[k], path + "." + k, out)
+    elif isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            out.append("%s: %d entries with the vmlinux, %d dump-only" % (path, len(a), len(b)))
+        for i, (x, y) in enumerate(zip(a, b)):
+            diff(x, y, "%s[%d]" % (path, i), out)
+    elif a != b:
+        out.append("%s: %r with the vmlinux, %r dump-only" % (path, a, b))
+
+ref, other = (json.load(open(p)) for p in sys.argv[1:3])
+out = []
+diff(ref, other, "", out)
+tasks = ref.get("tasks", [])
+frames = sum(len(t.get("frames", [])) for t in tasks + ref.get("cpus", []))
+named = sum(1 for t in tasks + ref.get("cpus", []) for f in t.get("frames", []) if f.get("symbol"))
+if out:
+    print("%d differences:" % len(out))
+    for line in out[:12]:
+        print("  " + line)
+    sys.exit(1)
+if not tasks or not named:
+    print("nothing compared (%d tasks, %d named frames)" % (len(tasks), named))
+    sys.exit(1)
+print("%d tasks, %d CPUs, %d frames (%d named)" % (len(tasks), len(ref.get("cpus", [])), frames, named))
+EOF
+
+# run NAME OUT ARGS...: orccrash with its wall time in $tmp/NAME.time
+run() {
+	local name=$1 out=$2 t0 t1 rc
+	shift 2
+	t0=$(date +%s.%N)
+	"$bin" --json --all-tasks --scan "$@" >"$out" 2>"$tmp/$name.err"
+	rc=$?
+	t1=$(date +%s.%N)
+	echo "$t0 $t1" | awk '{ printf "%.2fs", $2 - $1 }' >"$tmp/$name.time"
+	# 3: complete, some traces unreliable
+	[ $rc -eq 0 ] || [ $rc -eq 3 ]
+}
+
+n=0
+while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+	[ -n "$rel" ] || continue
+	name="$rel/$scen/$fmt"
+	if [ ! -r "$core" ]; then
+		skip "$name: $core not readable"
+		continue
+	fi
+	n=$((n + 1))
+	if ! run ref "$tmp/a.json" "$core" "$vml"; then
+		skip "$name: the vmlinux path fails: $(head -c 200 "$tmp/ref.err")"
+		continue
+	fi
+	for variant in nov alone; do
+		if [ $variant = nov ]; then
+			label="--no-vmlinux"
+			run $variant "$tmp/b.json" --no-vmlinux "$core" "$vml"
+		else
+			label="vmcore alone"
+			run $variant "$tmp/b.json" "$core"
+		fi
+		if [ $? -ne 0 ]; then
+			fail "$name: $label failed: $(head -c 300 "$tmp/$variant.err")"
+			continue
+		fi
+		if res=$(python3 "$tmp/cmp.py" "$tmp/a.json" "$tmp/b.json"); then
+			pass "$name: $label same report as with the vmlinux: $res (vmlinux $(cat "$tmp/ref.time"), dump-only $(cat "$tmp/$variant.time"))"
+		else
+			fail "$name: $label: $res"
+		fi
+	done
+done <"$index"
+
+if [ $n -eq 0 ]; then
+	skip "novmlinux: no readable dumps in $index"
+fi
+[ $nfail -eq 0 ]
