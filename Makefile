@@ -69,7 +69,7 @@ deps-test:
 # which `make samples` builds (a no-op when the cache is complete).  The
 # sub-makes re-read pkg-config once the packages are there.
 test: deps-test
-	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN)
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BIN) $(TEST_BIN)
 	$(Q)samples/make-samples.sh
 	$(Q)tests/run-tests.sh --all $(O)
 check: test
@@ -98,5 +98,9 @@ clean:
 
 .PHONY: all test check check-unit check-asan samples install clean deps deps-test run
 .SECONDARY:
+
+# Fragments: the crash extension and the test drivers.
+include src/crash/crash.mk tests/realdump/dump.mk tests/realdump/log.mk
+TEST_BIN := $(O)/tests/dumpcat $(O)/tests/logcat $(CRASH_EXT)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -12,15 +12,8 @@
 
 #include "kernel.h"
 #include "report.h"
-/* transitional: until orc-dump and the browser land */
-#if __has_include("orcdump.h")
 #include "orcdump.h"
-#define HAVE_ORCDUMP 1
-#endif
-#if __has_include("ui.h")
 #include "ui.h"
-#define HAVE_UI 1
-#endif
 
 #ifndef OC_VERSION
 #define OC_VERSION "0.1"
@@ -140,11 +133,7 @@ static int orc_dump_main(int argc, char **argv)
 		fprintf(stderr, "usage: orccrash orc-dump FILE\n");
 		return OC_EXIT_USAGE;
 	}
-#ifdef HAVE_ORCDUMP
 	err = oc_orcdump_elf(argv[1], stdout);
-#else
-	err = oc_error_format(OC_ERR_UNSUPPORTED, "orc-dump is not built in");
-#endif
 	if (err) {
 		fputs("orccrash: ", stderr);
 		oc_error_fprint(stderr, err);
@@ -262,7 +251,6 @@ int main(int argc, char **argv)
 		oc_error_destroy(err);
 		return OC_EXIT_ERROR;
 	}
-#ifdef HAVE_UI
 	if (!batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 		struct oc_ui_options uo = {
 			.vmcore = vmcore,
@@ -271,9 +259,7 @@ int main(int argc, char **argv)
 		};
 
 		rc = oc_ui_run(k, &uo);
-	} else
-#endif
-	{
+	} else {
 		if (!batch)
 			ro.active = true;
 		rc = ro.json ? oc_report_json(k, &ro, stdout)

@@ -34,9 +34,10 @@ for t in "$O"/tests/test_*; do
 done
 
 if [ "$mode" = --all ]; then
-	for t in "$here"/golden/run.sh "$here"/realdump/run.sh "$here"/screen/run.sh "$here"/crash/run.sh; do
+	for t in "$here"/golden/run.sh "$here"/orcdump/run.sh "$here"/realdump/*.sh \
+		 "$here"/screen/run.sh "$here"/crash/run.sh; do
 		[ -x "$t" ] || continue
-		run "$(basename "$(dirname "$t")")" "$t" "$O"
+		run "${t#"$here"/}" "$t" "$O"
 	done
 fi
 
