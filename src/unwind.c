@@ -160,6 +160,14 @@ static bool stack_access_ok(struct walk *w, uint64_t addr, size_t len,
 {
 	if (oc_stack_on(&w->info, addr, len))
 		return true;
+	if (w->info.type != OC_STACK_UNKNOWN && addr >= w->info.begin &&
+	    addr < w->info.end) {
+		/* the kernel asks get_stack_info() again, which fails on
+		 * the visit mask; say what really happened */
+		*why = "crosses the end of its stack";
+		w->info.type = OC_STACK_UNKNOWN;
+		return false;
+	}
 	if (!get_stack_info(w, addr, &w->info, &w->visit_mask, why))
 		return false;
 	if (!oc_stack_on(&w->info, addr, len)) {

@@ -616,6 +616,7 @@ TEST(unwind_corrupt_entries)
 	CHECK_STR(run_regs(w, &r, NULL),
 		  "error: cannot read registers at 0xffffc90000013fc0 (crosses the end of its stack) for ip 0xffffffff81000504");
 	r.sp = s;
+	r.ip = T + F_UNDEF + 4;
 	/* pre-6.4: sp_reg UNDEFINED without the end bit */
 	world_free(w);
 	w = world_new(OC_ORC_V_4_18);
