@@ -98,6 +98,19 @@ def diff(a, b):
     return "\n".join(out)
 
 
+def skip_markers(lines, stack):
+    """Drop the stack markers right after a RIP/RSP pair; return the
+    lines and the stack the trace is on after them."""
+    if len(lines) < 2 or not lines[0].startswith("RIP") or not lines[1].startswith("RSP"):
+        return lines, stack
+    i = 2
+    while i < len(lines) and lines[i].startswith("<"):
+        if not lines[i].startswith("</"):
+            stack = lines[i]
+        i += 1
+    return lines[:2] + lines[i:], stack
+
+
 def anchored(ref_lines, ours, kind):
     """Index of the anchor in ref_lines and in ours, or None."""
     if kind == "oops":
@@ -175,14 +188,17 @@ def main():
             print("SKIP %s on CPU %d: no anchor in the kernel's trace" % (b["kind"], cpu))
             continue
         ref_tail, our_tail = b["lines"][i:], (ours[j:] if j is not None else [])
-        # The oops prints its RIP/RSP block before "Call Trace: <TASK>";
-        # in a trace that continues above the fault we are already on
-        # that stack when the pt_regs frame comes.
-        if (b["kind"] == "oops" and j is not None and len(ref_tail) > 2
-                and ref_tail[2].startswith("<") and not ref_tail[2].startswith("</")):
-            opened = [l for l in ours[:j] if l.startswith("<")]
-            if opened and opened[-1] == ref_tail[2]:
-                ref_tail = ref_tail[:2] + ref_tail[3:]
+        # The oops prints its RIP/RSP block before "Call Trace: <TASK>",
+        # while a trace that continues above the fault (from the #DF or
+        # the task stack) marks the stack change after the pt_regs frame.
+        # Compare past the markers that follow RIP/RSP, and require both
+        # to be on the same stack there.
+        if b["kind"] == "oops" and j is not None:
+            ref_tail, ref_stack = skip_markers(ref_tail, None)
+            before = [l for l in ours[:j] if l.startswith("<") and not l.startswith("</")]
+            our_tail, our_stack = skip_markers(our_tail, before[-1] if before else None)
+            if ref_stack != our_stack:
+                our_tail = our_tail + ["(on stack %s, kernel on %s)" % (our_stack, ref_stack)]
         ok = j is not None and ref_tail == our_tail
         print("%s %s on CPU %d: %d kernel lines from the anchor %s"
               % ("PASS" if ok else "FAIL", b["kind"], cpu, len(ref_tail),

@@ -33,7 +33,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	echo "PASS $name: report produced (exit $rc)"
 	ref=$(dirname "$core")/ref/kernel.txt
 	if [ -s "$ref" ]; then
-		python3 "$here/compare.py" "$out" "$ref" | sed "s|^\(PASS\|FAIL\|SKIP\) |\1 $name: |"
+		python3 "$here/compare.py" "$out" "$ref" | sed -E "s#^(PASS|FAIL|SKIP) #\1 $name: #"
 	else
 		echo "SKIP $name: no ref/kernel.txt"
 	fi
