@@ -69,6 +69,7 @@ struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k)
 		/* "big" symbols since 6.1 (73bbb94466fd); verified by markers */
 		.long_names = k->version >= OC_KERNEL_VERSION(6, 1, 0),
 	};
+	struct oc_kallsyms_info info;
 	struct oc_error *err;
 
 	if (!loc.names || !loc.num_syms || !loc.token_table ||
@@ -77,9 +78,12 @@ struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k)
 				     "VMCOREINFO has no kallsyms tables (kernel %s; they are there since 6.0): a vmlinux is needed",
 				     k->release);
 	err = oc_kallsyms_read(&k->mem, &loc, &k->syms, &k->percpu_syms,
-			       NULL);
+			       &info);
 	if (err)
 		return oc_error_set_path(err, oc_dump_path(k->dump));
+	if (!info.markers_checked)
+		oc_kernel_warn(k, "kallsyms: kallsyms_markers did not confirm the names (%s lengths assumed)",
+			       info.long_names ? "two-byte" : "one-byte");
 	read_banner(k);
 	return NULL;
 }
@@ -175,6 +179,8 @@ struct oc_error *oc_kmodel_orc_from_memory(struct oc_kernel *k)
 				   &hdr_len);
 		if (err)
 			goto out;
+	} else if (k->version >= OC_KERNEL_VERSION(6, 4, 0)) {
+		oc_kernel_warn(k, "no __start_orc_header in kallsyms: ORC format taken from the release");
 	}
 	err = oc_orc_detect_version(hdr, hdr_len, k->release, &k->orc_version);
 	if (!err)

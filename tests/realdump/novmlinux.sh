@@ -127,4 +127,41 @@ done <"$index"
 if [ $n -eq 0 ]; then
 	skip "novmlinux: no readable dumps in $index"
 fi
+
+# A kernel without the kallsyms entries in VMCOREINFO (pre-6.0), made by
+# renaming one in a copy of a kdump-compressed dump (VMCOREINFO is stored
+# uncompressed there): one clear line asking for the vmlinux, exit 1;
+# with the vmlinux the same copy still works.
+row=$(grep -P '\tkdump\t' "$index" | head -n 1)
+if [ -n "$row" ]; then
+	core=$(cut -f4 <<<"$row"); vml=$(cut -f5 <<<"$row")
+	python3 - "$core" "$tmp/old.kdump" <<'EOF'
+import sys
+data = open(sys.argv[1], "rb").read()
+key = b"SYMBOL(kallsyms_names)="
+if data.count(key) != 1:
+    sys.exit("no single %s" % key.decode())
+open(sys.argv[2], "wb").write(data.replace(key, b"SYMBOL(kallsyms_namez)="))
+EOF
+	if [ $? -ne 0 ]; then
+		skip "pre-6.0 VMCOREINFO: cannot make the copy of $core"
+	else
+		"$bin" --json "$tmp/old.kdump" >/dev/null 2>"$tmp/old.err"
+		rc=$?
+		if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/old.err")" -eq 1 ] &&
+		   grep -q "no kallsyms tables.*a vmlinux is needed" "$tmp/old.err"; then
+			pass "pre-6.0 VMCOREINFO without a vmlinux: $(cat "$tmp/old.err")"
+		else
+			fail "pre-6.0 VMCOREINFO without a vmlinux: exit $rc: $(head -c 300 "$tmp/old.err")"
+		fi
+		"$bin" --json "$tmp/old.kdump" "$vml" >/dev/null 2>"$tmp/old.err"
+		rc=$?
+		if [ $rc -eq 0 ] || [ $rc -eq 3 ]; then
+			pass "pre-6.0 VMCOREINFO with the vmlinux: report produced"
+		else
+			fail "pre-6.0 VMCOREINFO with the vmlinux: exit $rc: $(head -c 300 "$tmp/old.err")"
+		fi
+	fi
+	rm -f "$tmp/old.kdump"
+fi
 [ $nfail -eq 0 ]
