@@ -32,6 +32,8 @@ enum {
 	DEFAULT_MAX_FRAMES = 256,
 	/* words scanned for "?" entries, over all stacks of one trace */
 	MAX_SCAN_WORDS = 1 << 20,
+	/* words above the failing sp tried by opts->resync */
+	MAX_RESYNC_WORDS = 1024,
 };
 
 _Static_assert(sizeof(struct oc_regs) == PT_REGS_SIZE,
@@ -84,6 +86,14 @@ const char *oc_trace_stop_string(const struct oc_trace *trace, char *buf,
 	case OC_STOP_FRAME_LIMIT:
 		snprintf(buf, size, "frame limit");
 		break;
+	}
+	if (trace->resynced && trace->stop != OC_STOP_ERROR) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, size - len,
+			 " (resynchronised at 0x%llx, after: %s)",
+			 (unsigned long long)trace->resync_addr,
+			 trace->message);
 	}
 	return buf;
 }
@@ -505,6 +515,75 @@ static bool start_stack(struct walk *w)
 static struct oc_error *scan_merge(const struct walk *w, uint64_t start,
 				   struct oc_trace *trace);
 
+static void walk_init(struct walk *w, const struct oc_unwind_target *target,
+		      struct oc_trace *ret);
+static struct oc_error *walk_run(struct walk *w,
+				 const struct oc_unwind_options *opts,
+				 uint64_t scan_start);
+
+/*
+ * opts->resync: the first text address above the failing sp from which
+ * a walk (as if it were a return address) ends cleanly.
+ */
+static struct oc_error *resync(struct walk *w, unsigned int max)
+{
+	const struct oc_unwind_target *t = w->t;
+	struct oc_stack_info info;
+	struct oc_unwind_options sub_opts = { 0 };
+	unsigned int words = 0;
+
+	if (w->trace->nr >= max || !t->stack_info(t->arg, w->sp, &info) ||
+	    info.type == OC_STACK_UNKNOWN || info.type >= OC_STACK_NR)
+		return NULL;
+	sub_opts.max_frames = max - (unsigned int)w->trace->nr;
+	for (uint64_t a = (w->sp + 7) & ~(uint64_t)7;
+	     a + 8 <= info.end && words < MAX_RESYNC_WORDS; a += 8, words++) {
+		struct oc_trace sub;
+		struct walk s;
+		struct oc_frame f;
+		struct oc_error *err;
+		uint64_t word;
+
+		err = oc_mem_read_u64(t->mem, a, &word);
+		if (err) {
+			oc_error_destroy(err);
+			continue;
+		}
+		if (!t->is_text(t->arg, word))
+			continue;
+		walk_init(&s, t, &sub);
+		s.ip = word;
+		s.sp = a + 8;
+		s.bp = w->bp;
+		/* the stacks already left behind stay visited */
+		s.visit_mask = w->visit_mask & ~(1UL << info.type);
+		fill_frame(&s, a, &f);
+		err = trace_push(&sub, &f);
+		if (!err && start_stack(&s))
+			err = walk_run(&s, &sub_opts, 0);
+		if (err) {
+			oc_trace_deinit(&sub);
+			return err;
+		}
+		if (sub.stop != OC_STOP_END_OF_STACK &&
+		    sub.stop != OC_STOP_USER_MODE) {
+			oc_trace_deinit(&sub);
+			continue;
+		}
+		for (size_t i = 0; i < sub.nr && !err; i++) {
+			sub.frames[i].reliable = false;
+			err = trace_push(w->trace, &sub.frames[i]);
+		}
+		w->trace->stop = sub.stop;
+		w->trace->reliable = false;
+		w->trace->resynced = true;
+		w->trace->resync_addr = a;
+		oc_trace_deinit(&sub);
+		return err;
+	}
+	return NULL;
+}
+
 static struct oc_error *walk_run(struct walk *w,
 				 const struct oc_unwind_options *opts,
 				 uint64_t scan_start)
@@ -525,6 +604,11 @@ static struct oc_error *walk_run(struct walk *w,
 		if (!unwind_next_frame(w, &f))
 			break;
 		err = trace_push(w->trace, &f);
+		if (err)
+			return err;
+	}
+	if (opts && opts->resync && w->trace->stop == OC_STOP_ERROR) {
+		err = resync(w, max);
 		if (err)
 			return err;
 	}

@@ -66,6 +66,14 @@ struct oc_unwind_options {
 	/* Also list the unreliable text addresses found on the stack
 	 * between real frames, like show_trace_log_lvl()'s "?" lines. */
 	bool scan;
+	/*
+	 * Not the kernel's behaviour: when the walk fails, look above the
+	 * failing sp for a return address from which the ORC walk runs to a
+	 * clean end, and go on from there (all frames from it unreliable).
+	 * Meant for regs taken where objtool left no ORC data, such as a
+	 * kdump's panic CPU in __crash_kexec() (STACK_FRAME_NON_STANDARD).
+	 */
+	bool resync;
 };
 
 struct oc_frame {
@@ -96,12 +104,17 @@ struct oc_trace {
 	size_t nr, cap;
 	enum oc_stop_reason stop;
 	bool reliable;		/* false on any error, like state->error */
-	char message[192];	/* for OC_STOP_ERROR: what and where */
+	char message[192];	/* for OC_STOP_ERROR: what and where; after
+				 * a resync, the error that was skipped */
+	/* opts->resync went on from the return address slot resync_addr */
+	bool resynced;
+	uint64_t resync_addr;
 };
 
 void oc_trace_init(struct oc_trace *trace);
 void oc_trace_deinit(struct oc_trace *trace);
-/* "end of stack", "user mode", "error: <message>", "frame limit" */
+/* "end of stack", "user mode", "error: <message>", "frame limit";
+ * after a resync: "... (resynchronised at 0x..., after: <message>)" */
 const char *oc_trace_stop_string(const struct oc_trace *trace, char *buf,
 				 size_t size);
 

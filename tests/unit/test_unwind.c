@@ -769,3 +769,52 @@ TEST(unwind_scan_follows_the_link_word)
 	}
 	world_free(w);
 }
+
+/* opts->resync: regs where objtool left no ORC data (__crash_kexec) */
+TEST(unwind_resync_after_undefined_start)
+{
+	struct world *w = world_new(OC_ORC_V_4_18);
+	const uint64_t s = TASK + 0x2000;
+	struct oc_regs r = { .ip = T + F_UNDEF + 4, .sp = s, .cs = 0x10,
+			     .bp = 0xb9 };
+	struct oc_unwind_options o = { .resync = true };
+	const struct oc_frame *f;
+
+	put(w, s + 0x10, T + F_UNDEF + 8);	/* stale: leads nowhere */
+	put(w, s + 0x20, 0xffff888000001000ull);
+	put(w, s + 0x28, T + F_C + 0x30);	/* the real return address */
+	put(w, s + 0x40, 0xb1);			/* C's saved bp */
+	put(w, s + 0x48, T + F_END + 8);
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: undefined ORC entry for 0xffffffff81000804");
+	CHECK_STR(run_regs(w, &r, &o),
+		  "end of stack (resynchronised at 0xffffc90000012028, after: undefined ORC entry for 0xffffffff81000804)");
+	CHECK(!w->trace.reliable && w->trace.resynced);
+	CHECK_EQ(w->trace.nr, 3);
+	if (w->trace.nr == 3) {
+		f = w->trace.frames;
+		CHECK_EQ(f[1].ip, T + F_C + 0x30);
+		CHECK_EQ(f[1].ip_addr, s + 0x28);
+		CHECK_EQ(f[1].sp, s + 0x30);
+		CHECK_EQ(f[1].bp, 0xb9);
+		CHECK(!f[1].reliable && !f[1].scanned);
+		CHECK_EQ(f[2].ip, T + F_END + 8);
+		CHECK_EQ(f[2].bp, 0xb1);
+		CHECK(!f[2].reliable);
+	}
+	/* with the scan as well: the stale address is a "?" entry */
+	o.scan = true;
+	run_regs(w, &r, &o);
+	CHECK_EQ(w->trace.nr, 4);
+	CHECK(w->trace.nr == 4 && w->trace.frames[1].scanned &&
+	      w->trace.frames[1].ip == T + F_UNDEF + 8);
+
+	/* nothing to resynchronise on: the error stays */
+	put(w, s + 0x28, 0);
+	put(w, s + 0x48, 0);
+	o.scan = false;
+	CHECK_STR(run_regs(w, &r, &o),
+		  "error: undefined ORC entry for 0xffffffff81000804");
+	CHECK(!w->trace.resynced);
+	world_free(w);
+}
