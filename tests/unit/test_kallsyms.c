@@ -289,6 +289,20 @@ static struct oc_error *decode(struct image *im, struct oc_symtab *syms,
 	return oc_kallsyms_read(&im->mem, &im->loc, syms, pcpu, info);
 }
 
+static bool fails(struct image *im)
+{
+	struct oc_symtab syms, pcpu;
+	struct oc_kallsyms_info info;
+	struct oc_error *err = decode(im, &syms, &pcpu, &info);
+
+	oc_symtab_deinit(&syms);
+	oc_symtab_deinit(&pcpu);
+	if (!err)
+		return false;
+	oc_error_destroy(err);
+	return true;
+}
+
 static void check_text(const struct image *im, struct oc_symtab *syms)
 {
 	const struct oc_symbol *s;
@@ -453,9 +467,7 @@ TEST(kallsyms_base_from_stext)
 	/* an absolute-percpu table read that way is unsorted: refused */
 	build(&im, L_ABS_PERCPU, true);
 	im.loc.relative_base = 0;
-	CHECK(decode(&im, &syms, &pcpu, &info) != NULL);
-	oc_symtab_deinit(&syms);
-	oc_symtab_deinit(&pcpu);
+	CHECK(fails(&im));
 	image_free(&im);
 }
 
@@ -474,20 +486,6 @@ TEST(kallsyms_plain_addresses)
 	oc_symtab_deinit(&syms);
 	oc_symtab_deinit(&pcpu);
 	image_free(&im);
-}
-
-static bool fails(struct image *im)
-{
-	struct oc_symtab syms, pcpu;
-	struct oc_kallsyms_info info;
-	struct oc_error *err = decode(im, &syms, &pcpu, &info);
-
-	oc_symtab_deinit(&syms);
-	oc_symtab_deinit(&pcpu);
-	if (!err)
-		return false;
-	oc_error_destroy(err);
-	return true;
 }
 
 TEST(kallsyms_hostile_tables)
