@@ -458,7 +458,10 @@ struct oc_error *oc_ui_frame_lines(const struct oc_kernel *k,
 				break;
 			cur = f->stack;
 		}
-		if (f->regs_kind == OC_REGS_FULL) {
+		if (f->regs_kind == OC_REGS_FULL && (f->regs.cs & 3) == 3) {
+			mark = "  [pt_regs, user mode]";
+			style = OC_STYLE_MARK;
+		} else if (f->regs_kind == OC_REGS_FULL) {
 			mark = f->regs_addr ? "  [pt_regs]" : "  [crash regs]";
 			style = OC_STYLE_MARK;
 		} else if (f->regs_kind == OC_REGS_PARTIAL) {

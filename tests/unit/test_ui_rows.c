@@ -600,7 +600,9 @@ TEST(help_and_footer)
 	CHECK(strstr(buf, "s sort") && strstr(buf, "f state") &&
 	      strstr(buf, "/ search") && strstr(buf, "Enter open"));
 	oc_ui_footer(OC_CTX_FRAMES, buf, sizeof(buf));
-	CHECK(!strstr(buf, "s sort") && strstr(buf, "m memory"));
+	CHECK(strstr(buf, "s sort") && strstr(buf, "m memory"));
+	oc_ui_footer(OC_CTX_MEMORY, buf, sizeof(buf));
+	CHECK(!strstr(buf, "s sort") && strstr(buf, "l log"));
 	oc_ui_footer(OC_CTX_LOG, buf, sizeof(buf));
 	CHECK(strstr(buf, "/ search") && !strstr(buf, "m memory"));
 	/* a footer that does not fit is cut between keys */

@@ -1,0 +1,311 @@
+#!/bin/bash
+# Screen tests of the browser: drive the real binary in a headless tmux
+# on real sample dumps and read the screen back.
+#   tests/screen/run.sh [BUILD_DIR]
+# Dumps: ${ORCCRASH_CACHE:-~/.cache/orccrash}/dumps/index.tsv (one per
+# release and scenario; SCREEN_ALL=1 for every format too) and
+# samples/default/vmcore.  The oracle for frames and registers is the
+# SCREEN_ONLY=REGEX limits the dumps by "release/scenario/format".
+# batch report of the same binary (`--active`), which renders the same
+# unwinder output through a different path (src/report.c).
+# Prints PASS/FAIL/SKIP lines and ends with "N passed, N failed".
+set -u
+O=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+BIN=$top/$O/orccrash
+[ -x "$O/orccrash" ] && BIN=$(cd "$O" && pwd)/orccrash
+cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+passed=0 failed=0
+sock=orccrash-screen-$$
+T() { tmux -L "$sock" -f /dev/null "$@"; }
+tmp=$(mktemp -d)
+trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() {
+	echo "FAIL $1: $2"
+	failed=$((failed + 1))
+	if [ -s "$tmp/screen" ]; then sed 's/^/  | /' "$tmp/screen" | head -45; fi
+}
+skip() { echo "SKIP $1: $2"; }
+
+cap() { T capture-pane -p -t ui >"$tmp/screen" 2>/dev/null; }
+# wait_for REGEX [SECONDS]: until the screen matches (extended regex)
+wait_for() {
+	local i n=$(( ${2:-10} * 10 ))
+	for ((i = 0; i < n; i++)); do
+		cap
+		grep -Eq -- "$1" "$tmp/screen" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+keys() { T send-keys -t ui "$@"; sleep 0.15; }
+# mawk has no {n} intervals: no such regexes in awk
+# the frames pane is the left half of the bottom, the registers the right
+frames_col() { cut -c1-$(( $1 / 2 )) "$tmp/screen"; }
+regs_col() { cut -c$(( $1 / 2 + 2 ))- "$tmp/screen"; }
+
+# Function names of the panic CPU's trace in the batch report: a frame
+# line, or the RIP of a register block (printed instead of its frame).
+report_funcs() {
+	awk '/^CPU [0-9]+ \(panic\)/ { on = 1; next } on && /^$/ { exit }
+	     on && /^ RIP: [0-9a-f]+:/ { sub(/^ RIP: [0-9a-f]+:/, ""); print $1; next }
+	     on && /^ [^ <?]/ && $1 !~ /:$/ { print $1 }' "$tmp/report"
+}
+
+# Register block number $1 (from 1) of the panic CPU in the report,
+# as "NAME VALUE" lines.
+report_regs() {
+	awk -v want="$1" '/^CPU [0-9]+ \(panic\)/ { on = 1; next } on && /^$/ { exit }
+	     on && /^ RIP: / { n++ } on && n == want && /^ R[A-Z0-9]+: / {
+		for (i = 1; i <= NF; i++) if ($i ~ /^R[A-Z0-9]+:$/ && $i != "RIP:" && $i != "RSP:")
+			{ name = $i; sub(/:$/, "", name); print name, $(i + 1) } }' "$tmp/report"
+}
+
+check_dump() {
+	local label=$1 vmcore=$2 vmlinux=$3 release pcpu want got n block ok
+
+	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ]; then
+		skip "$label" "dump or vmlinux missing"
+		return
+	fi
+	"$BIN" --active "$vmcore" "$vmlinux" >"$tmp/report" 2>"$tmp/report.err"
+	release=$(awk '/^ *RELEASE:/ { print $2; exit }' "$tmp/report")
+
+	T kill-session -t ui 2>/dev/null
+	T new-session -d -s ui -x 120 -y 40 \
+		"'$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	: >"$tmp/screen"
+	if ! wait_for "^orccrash  Linux ${release:-[^ ]+}" 20; then
+		fail "$label: open" "no header with release ${release:-?}"
+		return
+	fi
+	pass "$label: open"
+
+	# the first screen: the panic CPU's frames, as in the report
+	pcpu=$(sed -n 's/^orccrash  Linux [^ ]*  panic on CPU \([0-9]*\).*/\1/p' "$tmp/screen")
+	want=$(report_funcs)
+	got=$(frames_col 120 | sed -n 's/^#[0-9][0-9]*  *\([^ ?][^ ]*\).*/\1/p')
+	n=$(printf '%s\n' "$got" | grep -c .)
+	# at least three frames, or all the report has
+	min=$(printf '%s\n' "$want" | grep -c .)
+	[ "$min" -le 3 ] || min=3
+	if [ -z "$pcpu" ]; then
+		fail "$label: panic frames" "no panic CPU in the header"
+	elif ! grep -q "Frames: CPU $pcpu " "$tmp/screen"; then
+		fail "$label: panic frames" "frames pane is not CPU $pcpu's"
+	elif [ "$n" -lt 1 ] || [ "$n" -lt "$min" ]; then
+		fail "$label: panic frames" "only $n frames on screen"
+	elif [ "$got" != "$(printf '%s\n' "$want" | head -n "$n")" ]; then
+		fail "$label: panic frames" "differ from the report: $(echo $want | head -c 300)"
+	else
+		pass "$label: panic frames ($n match the report)"
+	fi
+	# an unreliable trace says so, as the report does
+	if grep -q '^ *(unreliable: ' "$tmp/report" &&
+	   ! sed -n '/^CPU [0-9]* (panic)/,/^$/p' "$tmp/report" | grep -q '(unreliable: '; then
+		:	# another CPU's trace
+	elif sed -n '/^CPU [0-9]* (panic)/,/^$/p' "$tmp/report" | grep -q '(unreliable: '; then
+		if frames_col 120 | grep -q '^(unreliable: '; then
+			pass "$label: panic trace marked unreliable like the report"
+		else
+			fail "$label: unreliable" "the report says unreliable, the frames pane does not"
+		fi
+	fi
+
+	# down the frames to the first pt_regs frame: its registers
+	ok=
+	for ((i = 0; i < 80; i++)); do
+		cap
+		if regs_col 120 | grep -q '^#[0-9]* pt_regs at'; then ok=1; break; fi
+		keys j
+	done
+	if [ -z "$ok" ]; then
+		if [ "$(report_funcs | wc -l)" -gt 0 ] &&
+		   [ "$(sed -n '/^CPU [0-9]* (panic)/,/^$/p' "$tmp/report" |
+			grep -c '^ RIP: ')" -lt 2 ]; then
+			skip "$label: pt_regs" "the panic CPU has no pt_regs frame"
+		else
+			fail "$label: pt_regs" "no pt_regs frame reached"
+		fi
+	else
+		# the same registers as one of the report's blocks
+		got=$(regs_col 120 | awk '/^R[A-Z0-9]+ +[0-9a-f]+/ && length($2) == 16 &&
+			$1 != "RIP" && $1 != "RSP" { print $1, $2 }' | sort)
+		block=0
+		for ((b = 2; b <= $(grep -c '^ RIP: ' "$tmp/report"); b++)); do
+			want=$(report_regs "$b" | sort)
+			if [ "$got" = "$want" ]; then block=$b; break; fi
+		done
+		if [ "$(echo "$got" | wc -l)" -lt 15 ]; then
+			fail "$label: pt_regs" "only $(echo "$got" | wc -l) registers shown"
+		elif [ "$block" = 0 ]; then
+			fail "$label: pt_regs" "registers match no block of the report"
+		elif ! regs_col 120 | grep -Eq '^RIP +[0-9a-f]{16}'; then
+			fail "$label: pt_regs" "no RIP"
+		else
+			pass "$label: pt_regs registers (match report block $block)"
+		fi
+	fi
+
+	# stack memory of frame #0: the next frame's return address
+	# (or, when frame #1 is only a "?" entry, some annotated word)
+	keys Home m
+	if wait_for 'Stack memory: ' 3 && grep -q '^sp#0  ' "$tmp/screen" &&
+	   { grep -q '<- #1 return to' "$tmp/screen" ||
+	     { [ "$(printf '%s\n' "$want" | grep -c .)" -lt 2 ] &&
+	       grep -Eq '^ +[0-9a-f]+: [0-9a-f]+  (\? |<- |-> )' "$tmp/screen"; }; }; then
+		pass "$label: stack memory"
+	else
+		fail "$label: stack memory" "no annotated return address of #1"
+	fi
+	keys q
+
+	# the log, ending at the panic
+	keys l
+	if wait_for 'Kernel log: [0-9]+ lines' 5 &&
+	   grep -Eq 'Kernel panic - not syncing|end Kernel panic' "$tmp/screen"; then
+		pass "$label: log"
+	elif grep -q 'log not available' "$tmp/screen"; then
+		fail "$label: log" "log not available"
+	else
+		fail "$label: log" "no panic line at the end of the log view"
+	fi
+	keys q
+
+	# search a comm (pid 2 is kthreadd on every kernel since 2.6.22)
+	keys / k t h r e a d d Enter
+	if wait_for 'Frames: pid 2 \[kthreadd\]' 5; then
+		pass "$label: search comm"
+	else
+		fail "$label: search comm" "kthreadd not found"
+	fi
+
+	# state filter from the threads pane: only R tasks
+	keys BTab BTab BTab
+	keys q
+	keys f
+	if wait_for 'Threads: [0-9]+ shown, sort pid, state R' 3 &&
+	   [ -z "$(sed -n '/^ *PID  CPU ST COMM/,/^ Frames:/p' "$tmp/screen" |
+		   awk 'NR > 1 && !/^ Frames:/ && $1 !~ /^CPU/ && $3 != "R"')" ]; then
+		pass "$label: state filter"
+	else
+		fail "$label: state filter" "not only R tasks shown"
+	fi
+	keys F
+
+	# help, generated from the key table
+	keys '?'
+	if wait_for 'orccrash browser: keys' 3 && grep -q 'sort tasks by pid' "$tmp/screen" &&
+	   grep -Eq '^  / +search threads' "$tmp/screen"; then
+		keys q
+		if wait_for '^ Frames: ' 3; then
+			pass "$label: help"
+		else
+			fail "$label: help" "q does not leave the help"
+		fi
+	else
+		fail "$label: help" "no help screen"
+	fi
+
+	# resize smaller and back
+	T resize-window -t ui -x 80 -y 24
+	sleep 0.3
+	if wait_for '^ Frames: ' 3 && [ "$(wc -l <"$tmp/screen")" -eq 24 ] &&
+	   head -1 "$tmp/screen" | grep -q '^orccrash' &&
+	   tail -1 "$tmp/screen" | grep -q 'Tab pane' &&
+	   [ "$(awk '{ if (length($0) > 80) n++ } END { print n + 0 }' "$tmp/screen")" -eq 0 ]; then
+		T resize-window -t ui -x 120 -y 40
+		sleep 0.3
+		if wait_for '^ Threads: ' 3 && [ "$(wc -l <"$tmp/screen")" -eq 40 ]; then
+			pass "$label: resize"
+		else
+			fail "$label: resize" "not redrawn at 120x40"
+		fi
+	else
+		fail "$label: resize" "not redrawn at 80x24"
+	fi
+
+	# quit: q from the threads pane
+	keys q
+	if wait_for '^EXIT=0' 5; then
+		pass "$label: quit"
+	else
+		keys q
+		if wait_for '^EXIT=0' 3; then
+			pass "$label: quit"
+		else
+			fail "$label: quit" "still running or non-zero exit"
+		fi
+	fi
+	T kill-session -t ui 2>/dev/null
+}
+
+# NO_COLOR: attributes only, no colour escapes; with colours, some.
+check_color() {
+	local label=$1 vmcore=$2 vmlinux=$3 c0 c1
+
+	for nc in 0 1; do
+		T kill-session -t ui 2>/dev/null
+		if [ $nc = 1 ]; then
+			T new-session -d -s ui -x 120 -y 40 "NO_COLOR=1 '$BIN' '$vmcore' '$vmlinux'; sleep 60"
+		else
+			T new-session -d -s ui -x 120 -y 40 "env -u NO_COLOR '$BIN' '$vmcore' '$vmlinux'; sleep 60"
+		fi
+		wait_for '^ Frames: ' 10
+		sleep 0.3
+		T capture-pane -e -p -t ui >"$tmp/screen.e"
+		eval "c$nc=\$(grep -Ec $'\e''\[[0-9;]*(3[0-7]|38;5;[0-9]+)m' \"\$tmp/screen.e\")"
+	done
+	T kill-session -t ui 2>/dev/null
+	if [ "$c1" -eq 0 ] && [ "$c0" -gt 0 ]; then
+		pass "$label: NO_COLOR (colour lines: $c0 with, 0 without)"
+	else
+		fail "$label: NO_COLOR" "colour lines: $c0 with colours, $c1 with NO_COLOR"
+	fi
+}
+
+if ! command -v tmux >/dev/null; then
+	skip screen "tmux not installed"
+	echo "0 passed, 0 failed"
+	exit 0
+fi
+if [ ! -x "$BIN" ]; then
+	fail screen "no binary $BIN"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+
+# a session that lives as long as the run, so that the server does not
+# exit (and race with the next new-session) when a test's session ends
+T new-session -d -s keep -x 20 -y 5 "sleep 100000"
+
+ran=0
+if [ -r "$cache/dumps/index.tsv" ]; then
+	declare -A seen
+	while IFS=$'\t' read -r release scenario format vmcore vmlinux kaslr; do
+		[ -n "$release" ] || continue
+		[[ "$release/$scenario/$format" =~ ${SCREEN_ONLY:-.} ]] || continue
+		if [ -z "${SCREEN_ALL:-}" ]; then
+			[ -z "${seen[$release/$scenario]:-}" ] || continue
+			seen[$release/$scenario]=1
+		fi
+		check_dump "$release/$scenario/$format" "$vmcore" "$vmlinux"
+		if [ "$ran" -eq 0 ]; then
+			check_color "$release/$scenario/$format" "$vmcore" "$vmlinux"
+		fi
+		ran=$((ran + 1))
+	done <"$cache/dumps/index.tsv"
+fi
+if [ -r "$top/samples/default/vmcore" ]; then
+	vml=$top/samples/default/vmlinux
+	[ -r "$vml" ] || vml=$(ls "$top"/samples/default/vmlinux* 2>/dev/null | head -1)
+	check_dump "samples/default" "$top/samples/default/vmcore" "${vml:-missing}"
+	ran=$((ran + 1))
+fi
+[ "$ran" -gt 0 ] || skip screen "no sample dump (make samples)"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
