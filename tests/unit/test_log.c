@@ -903,3 +903,111 @@ TEST(log_print_escapes_control_characters)
 	CHECK_STR(out, "[    0.000005] a\\x1b[2Jb\tc\\x0d\n");
 	free(out);
 }
+
+/* ---- garbage in: no crash, no hang, every text inside the pool ---- */
+
+static uint64_t lcg(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *s >> 11;
+}
+
+static bool texts_in_pool(const struct oc_log *log, size_t pool_size)
+{
+	for (size_t i = 0; i < log->nr; i++) {
+		const struct oc_log_record *r = &log->records[i];
+
+		if (!r->len)
+			continue;
+		if (r->text < log->pool || r->len > pool_size ||
+		    (size_t)(r->text - log->pool) > pool_size - r->len)
+			return false;
+	}
+	return true;
+}
+
+TEST(log_prb_random_garbage)
+{
+	uint64_t seed = 42;
+
+	for (int round = 0; round < 300; round++) {
+		struct fake f;
+		struct oc_log log;
+		struct oc_error *err;
+
+		fake_init(&f, 3 + round % 4, 8 + round % 3);
+		for (int i = 0; i < 40; i++)
+			fake_add(&f, i % 3 ? "some text" : "a longer line of text",
+				 (uint64_t)i, 6, ST_FINALIZED);
+		/* flip bytes everywhere, more of them as rounds go on */
+		for (int k = 0; k < 1 + round; k++) {
+			uint64_t r = lcg(&seed);
+			uint8_t v = (uint8_t)lcg(&seed);
+
+			switch (r % 4) {
+			case 0:
+				f.descs[r / 4 % (count_of(&f) * DESC_SIZE)] = v;
+				break;
+			case 1:
+				f.infos[r / 4 % (count_of(&f) * INFO_SIZE)] = v;
+				break;
+			case 2:
+				f.data[r / 4 % dsize_of(&f)] = v;
+				break;
+			default:
+				/* head and tail IDs only: sizes are checked above */
+				f.rb[RB_DESC_RING + DR_HEAD_ID + r / 4 % 16] = v;
+				break;
+			}
+		}
+		err = oc_log_read(&f.env, &log);
+		if (err) {
+			oc_error_destroy(err);
+		} else {
+			CHECK(log.nr <= count_of(&f));
+			CHECK(log.nr + log.nr_lost + log.nr_bad <= count_of(&f));
+			CHECK(texts_in_pool(&log, dsize_of(&f)));
+			oc_log_deinit(&log);
+		}
+		fake_free(&f);
+	}
+}
+
+TEST(log_legacy_random_garbage)
+{
+	uint64_t seed = 7;
+
+	for (int round = 0; round < 300; round++) {
+		struct legacy l;
+		struct oc_log log;
+		struct oc_error *err;
+
+		legacy_init(&l);
+		for (int i = 0; i < 12; i++)
+			legacy_store(&l, i % 2 ? "odd record" : "an even record here",
+				     (uint64_t)i, 6);
+		/* the records written since the last wrap */
+		put(l.vars + 4, 0, 4);
+		put(l.vars + 8, l.next, 4);
+		if (round == 0) {
+			CHECK_OK(oc_log_read(&l.env, &log));
+			CHECK(log.nr >= 2);
+			oc_log_deinit(&log);
+		}
+		for (int k = 0; k < 1 + round / 4; k++) {
+			uint64_t r = lcg(&seed);
+
+			l.buf[r % sizeof(l.buf)] = (uint8_t)lcg(&seed);
+		}
+		if (round % 3 == 0)
+			put(l.vars + 4, lcg(&seed) % sizeof(l.buf), 4);
+		err = oc_log_read(&l.env, &log);
+		if (err) {
+			oc_error_destroy(err);
+		} else {
+			CHECK(log.nr <= sizeof(l.buf) / 16);
+			CHECK(texts_in_pool(&log, sizeof(l.buf)));
+			oc_log_deinit(&log);
+		}
+	}
+}
