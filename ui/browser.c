@@ -591,17 +591,15 @@ static void search_threads(struct browser *b)
 		size_t i = (b->cur[PANE_THREADS].sel + n) % l->nr;
 		struct oc_ui_thread *t = &b->th.v[l->v[i].ref];
 		long frame;
+		bool match = oc_ui_thread_matches(b->k, t, b->query, &frame);
 
 		/* a function search needs the trace: unwind it now */
-		if (!oc_ui_thread_matches(b->k, t, b->query, &frame) &&
-		    t->trace_state == OC_UI_TRACE_PENDING) {
+		if (!match && t->trace_state == OC_UI_TRACE_PENDING) {
 			unwind_thread(b, t);
-			if (!oc_ui_thread_matches(b->k, t, b->query, &frame))
-				continue;
-		} else if (frame < 0 &&
-			   !oc_ui_thread_matches(b->k, t, b->query, &frame)) {
-			continue;
+			match = oc_ui_thread_matches(b->k, t, b->query, &frame);
 		}
+		if (!match)
+			continue;
 		b->cur[PANE_THREADS].sel = i;
 		report(b, oc_ui_threads_lines(&b->th, &b->thread_lines));
 		show_thread(b);

@@ -318,6 +318,14 @@ TEST(scanned_frames_dimmed)
 	CHECK_EQ(l.v[4].style, OC_STYLE_NORMAL);
 	CHECK_STR(l.v[5].text, "#4   kthread+0x100/0x100");
 	CHECK_STR(l.v[7].text, "</TASK>");
+	/* pt_regs from user mode (CPL 3) say so */
+	t.trace.frames[5].regs_kind = OC_REGS_FULL;
+	t.trace.frames[5].regs_addr = TASK_STACK + 0x3f58;
+	t.trace.frames[5].regs.cs = 0x33;
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	CHECK_STR(l.v[6].text,
+		  "#5   ret_from_fork+0x22/0x100  [pt_regs, user mode]");
+	CHECK_EQ(l.v[6].style, OC_STYLE_MARK);
 	oc_trace_deinit(&t.trace);
 	oc_ui_lines_deinit(&l);
 	fake_destroy(f);
