@@ -105,8 +105,9 @@ static void cmd_orcbt(void)
 			a.all_cpus = true;
 			break;
 		case 'c':
-			a.cpu = dtoi(optarg, FAULT_ON_ERROR, NULL);
-			if (a.cpu < 0) {
+			if (decimal(optarg, 0))
+				a.cpu = (int)stol(optarg, RETURN_ON_ERROR | QUIET, NULL);
+			if (!decimal(optarg, 0) || a.cpu < 0) {
 				error(INFO, "invalid CPU: %s\n", optarg);
 				return;
 			}
@@ -249,7 +250,7 @@ static char *help_orcstack[] = {
 	"       ADDRESS: ffffce05000d0cc8",
 	"         STACK: IRQ stack of CPU 1",
 	"        BOUNDS: ffffce05000cd000 - ffffce05000d1000  (16384 bytes, 824 above the address)",
-	"          LINK: ffffce05000d0ff8: previous sp ffffce0500433be0 on the TASK stack of PID 111 (dd), ...",
+	"          LINK: ffffce05000d0ff8: previous sp ffffce0500433c08 on the TASK stack of PID 111 (dd), task ffff8dc54fa80000",
 	NULL
 };
 
