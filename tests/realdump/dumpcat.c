@@ -13,6 +13,10 @@
  *   dumpcat pagesums DUMP VADDR LEN   the same per page: "vaddr hash|fault"
  *   dumpcat bench DUMP VADDR N        N 8-byte reads spread over 64 pages
  *   dumpcat flat FLATTENED OUT        reassemble like makedumpfile -R
+ *   dumpcat checkloads DUMP           an ELF dump whose PT_LOADs carry kernel
+ *                                     virtual addresses (QEMU -p, kdump): does
+ *                                     our page walk give the same physical
+ *                                     addresses as the segments?
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <elf.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -68,6 +73,54 @@ static int flat(const char *in, const char *out)
 	close(src);
 	close(dst);
 	return 0;
+}
+
+/* Sample pages of every kernel-virtual PT_LOAD and compare translations. */
+static int checkloads(struct oc_dump *dump, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	Elf64_Ehdr eh;
+	unsigned long checked = 0, bad = 0, segs = 0;
+
+	if (!f || fread(&eh, sizeof(eh), 1, f) != 1) {
+		perror(path);
+		return 1;
+	}
+	for (unsigned int i = 0; i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+		uint64_t pages;
+
+		if (fseek(f, eh.e_phoff + i * sizeof(ph), SEEK_SET) ||
+		    fread(&ph, sizeof(ph), 1, f) != 1)
+			break;
+		if (ph.p_type != PT_LOAD || ph.p_vaddr < 0xffff800000000000ULL ||
+		    ph.p_memsz < 4096)
+			continue;
+		segs++;
+		pages = ph.p_memsz / 4096;
+		for (uint64_t k = 0; k < 17; k++) {
+			uint64_t pg = k == 16 ? pages - 1 : pages * k / 16;
+			uint64_t va = ph.p_vaddr + pg * 4096, pa = 0;
+			struct oc_error *err = oc_dump_virt_to_phys(dump, va, &pa);
+
+			checked++;
+			if (err || pa != ph.p_paddr + pg * 4096) {
+				if (bad++ < 5) {
+					char msg[256];
+
+					oc_error_string(err, msg, sizeof(msg));
+					printf("mismatch: va %016" PRIx64 " segment pa %" PRIx64
+					       " ours %" PRIx64 " %s\n", va,
+					       ph.p_paddr + pg * 4096, pa, err ? msg : "");
+				}
+				oc_error_destroy(err);
+			}
+		}
+	}
+	fclose(f);
+	printf("%lu kernel segments, %lu pages checked, %lu mismatched\n",
+	       segs, checked, bad);
+	return bad || !segs;
 }
 
 int main(int argc, char **argv)
@@ -148,6 +201,8 @@ int main(int argc, char **argv)
 			}
 			printf("%016" PRIx64 "\n", v);
 		}
+	} else if (!strcmp(cmd, "checkloads")) {
+		rc = checkloads(dump, argv[2]);
 	} else if (!strcmp(cmd, "v2p") && argc == 4) {
 		uint64_t pa;
 
