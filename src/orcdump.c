@@ -8,8 +8,9 @@
  *   6.3:       "LOC: sp:R bp:R type:T signal:S end:E"
  *   6.4+:      "LOC:type:T sp:R bp:R signal:S"     types (und)/end/...
  *
- * Only the 6.1 and 6.12 forms are checked against objtool itself
- * (tests/orcdump/run.sh); the others follow the sources' printf()s.
+ * The 6.1 and 6.12 forms are checked against objtool itself
+ * (tests/orcdump/run.sh); the 6.3 one against the objtool patch that
+ * added "signal:%d" (ffb1b4a41016), 4.14's against its orc_dump.c.
  */
 #include <inttypes.h>
 #include <stdio.h>
