@@ -78,7 +78,9 @@ check_dump() {
 	T new-session -d -s ui -x 120 -y 40 \
 		"'$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
 	: >"$tmp/screen"
-	if ! wait_for "^orccrash  Linux ${release:-[^ ]+}" 20; then
+	# "6.12.118+deb12": quote the release for the regex
+	rel_re=$(printf '%s' "$release" | sed 's/[][\\.*^$+?(){}|]/\\&/g')
+	if ! wait_for "^orccrash  Linux ${rel_re:-[^ ]+}" 20; then
 		fail "$label: open" "no header with release ${release:-?}"
 		return
 	fi
