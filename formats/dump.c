@@ -87,7 +87,7 @@ struct oc_dump {
 	uint64_t pcache_hits, pcache_misses;
 
 	/* ELF: the physical ranges of the PT_LOAD segments */
-	struct phys_range { uint64_t start, end; } *loads;
+	struct phys_range { uint64_t start, end, vaddr; } *loads;
 	size_t nr_loads;
 };
 
@@ -495,7 +495,7 @@ static struct oc_error *read_elf_notes(struct oc_dump *dump, int fd,
 				return &oc_enomem;
 			dump->loads = r;
 			r[dump->nr_loads++] = (struct phys_range){
-				ph.p_paddr, ph.p_paddr + ph.p_memsz };
+				ph.p_paddr, ph.p_paddr + ph.p_memsz, ph.p_vaddr };
 		}
 		if (ph.p_type != PT_NOTE)
 			continue;
@@ -627,6 +627,16 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	st = kdump_set_string_attr(dump->ctx, KDUMP_ATTR_OSTYPE, "linux");
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_set_attr(addrxlat.ostype)");
+	/*
+	 * Even physical reads fail ("Cannot determine 5-level paging")
+	 * when libkdumpfile cannot set up its own translation, e.g. for an
+	 * ELF file with kernel-text segments but no
+	 * NUMBER(pgtable_l5_enabled).  48 bits is only its fallback.
+	 */
+	st = kdump_set_number_attr(dump->ctx, KDUMP_ATTR_XLAT_DEFAULT ".virt_bits",
+				   48);
+	if (st != KDUMP_OK)
+		return kdump_error(dump, "kdump_set_attr(addrxlat.default.virt_bits)");
 	st = kdump_open_fd(dump->ctx, fd);
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_open");
@@ -699,10 +709,34 @@ static struct oc_error *notes_from_kdump(struct oc_dump *dump)
 }
 
 /*
+ * Without NUMBER(phys_base) (before 4.10): a kdump ELF file maps the
+ * kernel image with a PT_LOAD whose p_vaddr is in the kernel-text
+ * mapping, which gives phys_base as crash and drgn derive it.  QEMU
+ * dumps without -p have no such segment, and the phys_base field of
+ * QEMU's kdump sub-header is not reliable (0xfffffffc7e97e99c in a
+ * 6.1 KASLR dump whose VMCOREINFO says -0x16c00000).
+ */
+static bool phys_base_from_loads(const struct oc_dump *dump, uint64_t *ret)
+{
+	for (size_t i = 0; i < dump->nr_loads; i++) {
+		const struct phys_range *r = &dump->loads[i];
+
+		if (r->vaddr >= OC_START_KERNEL_MAP &&
+		    r->vaddr < OC_START_KERNEL_MAP + (1ULL << 30)) {
+			*ret = r->start - (r->vaddr - OC_START_KERNEL_MAP);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * The page walk needs the top-level table and where the kernel image
  * is in physical memory.  VMCOREINFO has both since 4.13
  * (SYMBOL(init_top_pgt); swapper_pg_dir before), NUMBER(phys_base)
- * since 4.10 and NUMBER(pgtable_l5_enabled) since 4.17.
+ * since 4.10 (printed with %ld: negative under KASLR when the kernel
+ * sits below its link address) and NUMBER(pgtable_l5_enabled) since
+ * 4.17.
  */
 static void setup_walk(struct oc_dump *dump)
 {
@@ -714,12 +748,15 @@ static void setup_walk(struct oc_dump *dump)
 		oc_error_destroy(err);
 		err = oc_dump_vmcoreinfo_u64(dump, "SYMBOL(swapper_pg_dir)", &top);
 	}
-	if (!err)
-		err = oc_dump_vmcoreinfo_u64(dump, "NUMBER(phys_base)",
-					     &dump->phys_base);
 	if (err) {
 		oc_error_destroy(err);
 		return;
+	}
+	err = oc_dump_vmcoreinfo_u64(dump, "NUMBER(phys_base)", &dump->phys_base);
+	if (err) {
+		oc_error_destroy(err);
+		if (!phys_base_from_loads(dump, &dump->phys_base))
+			return;
 	}
 	err = oc_dump_vmcoreinfo_u64(dump, "NUMBER(pgtable_l5_enabled)", &l5);
 	oc_error_destroy(err);	/* absent: 4-level */

@@ -108,10 +108,11 @@ static unsigned int idx(uint64_t va, unsigned int level)
  * page 8, KTEXT page 1 -> phys page 6 (not contiguous), KTEXT page 2
  * not present; DIRECT maps the first 2M with one large page.
  */
-static void build_elf(struct buf *b, const char *vmcoreinfo)
+static void build_elf_phdrs(struct buf *b, const char *vmcoreinfo,
+			    bool text_segment)
 {
 	Elf64_Ehdr eh = { 0 };
-	Elf64_Phdr ph[2] = { { 0 } };
+	Elf64_Phdr ph[3] = { { 0 } };
 	unsigned char prstatus[336] = { 0 };
 	size_t notes = 0x200, end;
 	uint64_t v;
@@ -128,7 +129,7 @@ static void build_elf(struct buf *b, const char *vmcoreinfo)
 	eh.e_phoff = sizeof(eh);
 	eh.e_ehsize = sizeof(eh);
 	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = 2;
+	eh.e_phnum = text_segment ? 3 : 2;
 
 	/* two CPUs, QEMU style: pid = CPU + 1; ip is pt_regs slot 16 */
 	end = notes;
@@ -156,8 +157,14 @@ static void build_elf(struct buf *b, const char *vmcoreinfo)
 	ph[1].p_paddr = 0;
 	ph[1].p_filesz = ph[1].p_memsz = NPAGES * 4096;
 	ph[1].p_flags = PF_R | PF_W | PF_X;
+	/* kdump style: the kernel image again, at its kernel-text address */
+	ph[2] = ph[1];
+	ph[2].p_offset = LOAD_OFFSET + PHYS_BASE;
+	ph[2].p_paddr = PHYS_BASE;
+	ph[2].p_vaddr = 0xffffffff80000000ULL;
+	ph[2].p_filesz = ph[2].p_memsz = (NPAGES - 1) * 4096;
 	put(b, 0, &eh, sizeof(eh));
-	put(b, sizeof(eh), ph, sizeof(ph));
+	put(b, sizeof(eh), ph, eh.e_phnum * sizeof(ph[0]));
 
 	/* every data byte says where it is: page number, then offset */
 	for (unsigned int pg = 6; pg < NPAGES - 1; pg++)
@@ -174,6 +181,11 @@ static void build_elf(struct buf *b, const char *vmcoreinfo)
 	pte(b, 1, idx(DIRECT, 4), 5 * 4096 | 0x63);
 	pte(b, 5, idx(DIRECT, 3), 15 * 4096 | 0x63);
 	pte(b, 15, idx(DIRECT, 2), 0x0 | 0xe3 | 1ULL << 63);	/* 2M at 0 */
+}
+
+static void build_elf(struct buf *b, const char *vmcoreinfo)
+{
+	build_elf_phdrs(b, vmcoreinfo, false);
 }
 
 static const char VMCOREINFO[] =
@@ -442,6 +454,34 @@ TEST(dump_truncations)
 	/* a cut inside the headers or notes cannot open */
 	CHECK(failed > 0x200 / 7);
 	free(b.p);
+}
+
+/* No NUMBER(phys_base): taken from a kernel-text PT_LOAD, like kdump's. */
+TEST(dump_phys_base_from_segments)
+{
+	struct oc_dump *dump = NULL;
+	const char *p = tmp_path("kdump-style.elf");
+	struct buf b;
+
+	build_elf_phdrs(&b, "OSRELEASE=6.1.0-test\n"
+			    "SYMBOL(init_top_pgt)=ffffffff80000000\n", true);
+	write_file(p, b.p, b.len);
+	free(b.p);
+	CHECK_OK(oc_dump_open(p, &dump));
+	if (!dump)
+		return;
+	CHECK(oc_dump_has_page_walk(dump));
+	check_reads(dump);
+	oc_dump_close(dump);
+	/* and without that segment there is no walk */
+	build_elf(&b, "OSRELEASE=6.1.0-test\nSYMBOL(init_top_pgt)=ffffffff80000000\n");
+	write_file(p, b.p, b.len);
+	free(b.p);
+	CHECK_OK(oc_dump_open(p, &dump));
+	if (dump) {
+		CHECK(!oc_dump_has_page_walk(dump));
+		oc_dump_close(dump);
+	}
 }
 
 TEST(dump_without_page_walk_info)
