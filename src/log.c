@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The kernel's printk log from dump memory.  The ring buffer rules mirror
- * kernel/printk/printk_ringbuffer.[ch] (v5.10 - v6.18); the legacy
+ * kernel/printk/printk_ringbuffer.[ch] (v5.10 on); the legacy
  * log_buf walk mirrors log_from_idx()/log_next() of kernel/printk/printk.c
  * (v3.5 - v5.9).  See log.h.
  */
@@ -446,11 +446,12 @@ static const char *const desc_state_names[] = {
 /*
  * Where the text block of a descriptor lies: get_data() of
  * printk_ringbuffer.c.  A regular block has @begin and @next - 1 in the
- * same wrap (since 6.18 a block may end exactly at the end of the ring,
- * "printk_ringbuffer: don't needlessly wrap data blocks around"; the
- * "next - 1" comparison of is_blk_wrapped() covers both rules, and lpos
- * overflowing to 0 after the first wrap); a wrapping block stores its
- * data at index 0 and @next is one wrap ahead of @begin.
+ * same wrap: since "printk_ringbuffer: don't needlessly wrap data blocks
+ * around" (2025) a block may end exactly at the end of the ring, and the
+ * "next - 1" comparison of its is_blk_wrapped() covers the old rule too,
+ * and lpos overflowing to 0 after the first wrap (BLK0_LPOS is
+ * -DATA_SIZE).  A wrapping block stores its data at index 0 and @next is
+ * one wrap ahead of @begin.
  */
 static enum rec_status prb_block(const struct prb_reader *r, uint64_t begin,
 				 uint64_t next, size_t *off_ret,

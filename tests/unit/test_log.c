@@ -80,7 +80,7 @@ static uint64_t get(const uint8_t *p, size_t n)
 
 struct fake {
 	unsigned int cbits, sbits;
-	bool exact_fit;		/* the 6.18 rule: no wrap when ending at the end */
+	bool exact_fit;		/* the 2025 rule: no wrap when ending at the end */
 	uint8_t rb[RB_SIZE];
 	uint8_t prb_ptr[8];
 	uint8_t *descs, *infos, *data;
@@ -392,7 +392,7 @@ TEST(log_prb_wrapping_blocks)
 	run_wrapping(false, false);
 }
 
-TEST(log_prb_exact_fit_blocks_6_18)
+TEST(log_prb_exact_fit_blocks)
 {
 	run_wrapping(true, true);
 	run_wrapping(true, false);
