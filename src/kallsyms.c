@@ -68,7 +68,6 @@ static struct oc_error *names_ensure(struct names_buf *b, size_t need)
 struct tokens {
 	uint16_t index[256];
 	char *table;		/* every token NUL-terminated inside it */
-	uint8_t len[256];
 };
 
 static struct oc_error *read_tokens(const struct oc_mem *mem,
@@ -106,7 +105,6 @@ static struct oc_error *read_tokens(const struct oc_mem *mem,
 			return oc_error_format(OC_ERR_FORMAT,
 					       "kallsyms_token_table: token %d at %u is not terminated",
 					       i, t->index[i]);
-		t->len[i] = (uint8_t)n;
 	}
 	return NULL;
 }
