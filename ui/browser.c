@@ -221,8 +221,7 @@ static void show_thread(struct browser *b)
 		report(b, oc_ui_threads_lines(&b->th, &b->thread_lines));
 	}
 	report(b, oc_ui_frame_lines(b->k, t, &b->frame_lines));
-	if (t->trace_state == OC_UI_TRACE_FAILED)
-		set_status(b, true, "%s", t->error);
+
 	select_frame(b, -1);
 }
 
@@ -318,11 +317,21 @@ static void draw_header(struct browser *b)
 
 static void draw_footer(struct browser *b)
 {
-	char keys[512];
+	const struct oc_ui_thread *t = &b->th.v[b->shown];
+	char keys[512], why[200];
 
-	oc_draw_text(b->h - 2, 0, b->w,
-		     b->status_error ? OC_STYLE_ERROR : OC_STYLE_NORMAL, false,
-		     b->status);
+	if (b->status[0] || b->view != VIEW_MAIN)
+		oc_draw_text(b->h - 2, 0, b->w,
+			     b->status_error ? OC_STYLE_ERROR : OC_STYLE_NORMAL,
+			     false, b->status);
+	else if (t->trace_state == OC_UI_TRACE_FAILED)
+		oc_draw_text(b->h - 2, 0, b->w, OC_STYLE_ERROR, false, t->error);
+	else if (t->trace_state == OC_UI_TRACE_READY && !t->trace.reliable) {
+		/* the shown thread's problem, until something else is said */
+		snprintf(keys, sizeof(keys), "unreliable trace: %s",
+			 oc_trace_stop_string(&t->trace, why, sizeof(why)));
+		oc_draw_text(b->h - 2, 0, b->w, OC_STYLE_ERROR, false, keys);
+	}
 	oc_ui_footer(context(b), keys, sizeof(keys));
 	oc_draw_text(b->h - 1, 0, b->w, OC_STYLE_NORMAL, true, keys);
 }
@@ -469,8 +478,9 @@ static void move_cursor(struct browser *b, enum oc_ui_request req)
 	case OC_REQ_HOME:
 		c->sel = c->top = 0;
 		break;
-	case OC_REQ_END:
+	case OC_REQ_END:	/* the last page, trailing separators included */
 		c->sel = lines->nr - 1;
+		c->top = lines->nr > (size_t)rows ? lines->nr - (size_t)rows : 0;
 		dir = -1;
 		break;
 	default:

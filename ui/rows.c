@@ -618,7 +618,7 @@ static void word_note(const struct oc_kernel *k, const struct oc_ui_thread *t,
 		      enum oc_ui_style *style)
 {
 	const struct oc_trace *tr = &t->trace;
-	char sym[256];
+	char sym[200];
 
 	for (size_t j = 0; j < tr->nr; j++) {
 		const struct oc_frame *f = &tr->frames[j];
@@ -681,7 +681,7 @@ struct oc_error *oc_ui_memory_lines(const struct oc_kernel *k,
 		return err;
 	for (size_t n = 0; n < max_words && start < end; n++, start += 8) {
 		enum oc_ui_style style;
-		char note[288], sp[24] = "";
+		char note[OC_UI_LINE_MAX - 64], sp[24] = "";
 		uint64_t v;
 
 		*fault_ret = oc_mem_read_u64(&k->mem, start, &v);
