@@ -818,3 +818,107 @@ TEST(unwind_resync_after_undefined_start)
 	CHECK(!w->trace.resynced);
 	world_free(w);
 }
+
+static uint64_t fuzz_state = 0x1234567887654321ull;
+
+static uint64_t fuzz_rnd(void)
+{
+	fuzz_state ^= fuzz_state >> 12;
+	fuzz_state ^= fuzz_state << 25;
+	fuzz_state ^= fuzz_state >> 27;
+	return fuzz_state * 0x2545f4914f6cdd1dull;
+}
+
+/* a plausible-looking but random stack word */
+static uint64_t fuzz_word(void)
+{
+	switch (fuzz_rnd() % 5) {
+	case 0:
+		return T + fuzz_rnd() % 0x1000;
+	case 1:
+		return TASK + fuzz_rnd() % TASK_SIZE;
+	case 2:
+		return IRQ + fuzz_rnd() % IRQ_SIZE;
+	case 3:
+		return fuzz_rnd() % 4 ? 0x10 : 0x33;
+	default:
+		return fuzz_rnd();
+	}
+}
+
+/* Random tables of every version over random stacks: every walk ends
+ * with a reason, within the cap, whatever the options. */
+TEST(unwind_fuzz_never_hangs)
+{
+	enum { N = 64 };
+	uint8_t ipb[4 * N], orcb[6 * N];
+	const uint64_t ip_addr = T + 0x200000;
+	int bad = 0;
+
+	for (int iter = 0; iter < 3000 && !bad; iter++) {
+		enum oc_orc_version v =
+			all_versions[iter % (sizeof(all_versions) /
+					     sizeof(all_versions[0]))];
+		struct world *w = world_new(v);
+		struct oc_unwind_options o = {
+			.max_frames = (unsigned int)(fuzz_rnd() % 300),
+			.scan = fuzz_rnd() & 1,
+			.resync = fuzz_rnd() & 1,
+		};
+		struct oc_regs r;
+		uint64_t words[21];
+
+		for (int i = 0; i < N; i++) {
+			uint32_t rel = (uint32_t)(T + (uint64_t)i * 0x40 -
+						  (ip_addr + 4 * i));
+
+			memcpy(ipb + 4 * i, &rel, 4);
+			for (int b = 0; b < 6; b++)
+				orcb[6 * i + b] = (uint8_t)fuzz_rnd();
+			/* small offsets most of the time */
+			if (fuzz_rnd() % 4) {
+				orcb[6 * i + 1] = 0;
+				orcb[6 * i + 3] = 0;
+			}
+		}
+		oc_orc_table_deinit(&w->tab);
+		CHECK_OK(oc_orc_table_parse(&w->tab, v, ip_addr, ipb,
+					    sizeof(ipb), orcb, sizeof(orcb)));
+		for (size_t i = 0; i < TASK_SIZE / 8; i++)
+			w->task[i] = fuzz_word();
+		for (size_t i = 0; i < IRQ_SIZE / 8; i++)
+			w->irq[i] = fuzz_word();
+		for (size_t i = 0; i < NMI_SIZE / 8; i++)
+			w->nmi[i] = fuzz_word();
+		for (int i = 0; i < 21; i++)
+			words[i] = fuzz_word();
+		memcpy(&r, words, sizeof(r));
+		r.cs = 0x10;
+		r.ip = T + fuzz_rnd() % 0x1100;
+		w->t.fp_fallback = fuzz_rnd() & 1;
+		w->t.sp_indirect_deref_first = fuzz_rnd() & 1;
+		oc_trace_deinit(&w->trace);
+		if (iter & 1)
+			CHECK_OK(oc_unwind_regs(&w->t, &r, &o, &w->trace));
+		else
+			CHECK_OK(oc_unwind_blocked(&w->t, r.sp, &o,
+						   &w->trace));
+		{
+			unsigned int cap = o.max_frames ? o.max_frames : 256;
+			size_t unwound = 0;
+
+			for (size_t i = 0; i < w->trace.nr; i++)
+				unwound += !w->trace.frames[i].scanned;
+			if (unwound > cap ||
+			    (w->trace.stop == OC_STOP_ERROR &&
+			     !w->trace.message[0]) ||
+			    (w->trace.stop == OC_STOP_ERROR &&
+			     w->trace.reliable)) {
+				FAIL_AT("iteration %d: %zu frames, stop %d", iter,
+					unwound, w->trace.stop);
+				bad++;
+			}
+		}
+		world_free(w);
+	}
+}
