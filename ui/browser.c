@@ -125,11 +125,19 @@ static bool pending(const struct browser *b)
 	return b->th.nr_ready < b->th.nr;
 }
 
-/* One idle tick: unwind threads in model order for up to BATCH_MS. */
+/*
+ * One idle tick: unwind threads for up to BATCH_MS, the rows on screen
+ * in the threads pane first, then the rest in model order.
+ */
 static void idle_work(struct browser *b)
 {
 	long long until = now_ms() + BATCH_MS;
+	const struct cursor *c = &b->cur[PANE_THREADS];
+	size_t rows = (size_t)oc_draw_pane_rows(&b->panes[PANE_THREADS]);
 
+	for (size_t i = c->top; i < c->top + rows &&
+	     i < b->thread_lines.nr && now_ms() < until; i++)
+		unwind_thread(b, &b->th.v[b->thread_lines.v[i].ref]);
 	while (b->next_pending < b->th.nr && now_ms() < until)
 		unwind_thread(b, &b->th.v[b->next_pending++]);
 	report(b, oc_ui_threads_lines(&b->th, &b->thread_lines));
