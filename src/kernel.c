@@ -187,16 +187,32 @@ static struct oc_error *check_match(struct oc_kernel *k, bool force)
 			oc_error_string(err, detail, sizeof(detail));
 			oc_error_destroy(err);
 		} else {
-			snprintf(detail, sizeof(detail), "dump has \"%.80s\"",
-				 mem_banner);
+			/* "Linux version RELEASE (...": the vmlinux's release */
+			const char *v = strstr(file_banner, "version ");
+			int len = 0;
+
+			if (v) {
+				v += 8;
+				len = (int)strcspn(v, " ");
+			}
+			snprintf(detail, sizeof(detail),
+				 "the dump is %s, this vmlinux is %.*s%s",
+				 k->release, len, v ? v : "",
+				 v && len == (int)strlen(k->release) &&
+				 !strncmp(v, k->release, len) ?
+				 " but another build" : "");
 		}
 		if (!force)
 			return oc_error_file(OC_ERR_MISMATCH, oc_elf_path(k->elf),
-					     "does not match the dump (release %s; %s); use --force to go on",
-					     k->release, detail);
+					     "does not match the dump (%s); use --force to go on",
+					     detail);
 		oc_kernel_warn(k, "vmlinux does not match the dump (%s)",
 			       detail);
 	}
+	/* with --force the dump's "banner" may be any bytes */
+	for (char *c = mem_banner; *c; c++)
+		if (!isprint((unsigned char)*c))
+			*c = '?';
 	snprintf(k->banner, sizeof(k->banner), "%s", mem_banner[0] ?
 		 mem_banner : file_banner);
 	return NULL;
