@@ -60,14 +60,20 @@ def main():
             print("@end")
     except Exception as e:
         print("# per-cpu: %s: %s" % (type(e).__name__, e))
-    for task in for_each_task(prog):
-        try:
-            state = task_state_to_char(task)
-        except Exception:
-            state = "?"
-        print("@task pid=%d comm=%s state=%s" % (task.pid, comm(task), state))
-        trace(prog, task)
-        print("@end")
+    try:
+        for task in for_each_task(prog):
+            try:
+                state = task_state_to_char(task)
+            except Exception:
+                state = "?"
+            print("@task pid=%d comm=%s state=%s"
+                  % (task.pid, comm(task), state))
+            trace(prog, task)
+            print("@end")
+    except Exception as e:
+        # The task list walk itself failed: what was printed stands.
+        print("# for_each_task: %s: %s" % (type(e).__name__, e))
+        return 1
     return 0
 
 

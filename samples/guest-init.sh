@@ -17,7 +17,9 @@ mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 
 scenario=$(sed -n 's/.*orccrash=\([a-z0-9-]*\).*/\1/p' /proc/cmdline)
-say() { echo "ORCCRASH-$*" > /dev/ttyS0; }
+# Markers go through the tty, not printk: give them time to drain before the
+# kernel prints again, so they do not land inside its lines.
+say() { echo "ORCCRASH-$*" > /dev/ttyS0; sleep 0.3; }
 say "INIT scenario=$scenario kernel=$(uname -r)"
 
 # Modules in dependency order (listed by make-samples.sh). qemu_fw_cfg lets

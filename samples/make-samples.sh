@@ -48,17 +48,15 @@ apt_update() {
 	APT_UPDATED=1
 }
 
-# Debian package -> the command we check for first (cheap on a ready machine).
-HOST_PKGS="qemu-system-x86:qemu-system-x86_64 busybox-static:- cpio:cpio
-kexec-tools:kexec libxenmisc4.17:- makedumpfile:makedumpfile crash:crash
-python3-drgn:- python3:/usr/bin/python3 gcc:gcc gcc-12:gcc-12 make:make
-dwarves:pahole kmod:modinfo xz-utils:xz file:file binutils:strings
-bc:bc flex:flex bison:bison libelf-dev:- libssl-dev:-"
+# Debian packages the script uses (dwarves: pahole, for 6.12 module BTF;
+# libxenmisc4.17: kexec-tools links it).
+HOST_PKGS="qemu-system-x86 busybox-static cpio kexec-tools libxenmisc4.17
+makedumpfile crash python3-drgn python3 gcc gcc-12 make dwarves kmod xz-utils
+zstd file"
 
 ensure_host_packages() {
-	local missing=() entry pkg
-	for entry in $HOST_PKGS; do
-		pkg=${entry%%:*}
+	local missing=() pkg
+	for pkg in $HOST_PKGS; do
 		if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null |
 			grep -q 'ok installed'; then
 			missing+=("$pkg")
@@ -135,7 +133,11 @@ module_order() {
 		out+=("$name.ko")
 	}
 	local m
-	for m in "$@"; do visit "$m"; done
+	for m in "$@"; do
+		# A top-level module absent from the package is built in (e.g.
+		# virtio_pci in 6.12's cloud config): nothing to load.
+		[ -f "$dir/$m.ko" ] && visit "$m"
+	done
 	printf '%s\n' "${out[@]}"
 }
 
@@ -275,7 +277,14 @@ scenario_kaslr() {
 make_dump() {
 	local rel=$1 sc=$2 kdir=$CACHE/kernels/$1
 	local final=$CACHE/dumps/$rel/$sc d
-	[ -f "$final/info" ] && return 0
+	if [ -f "$final/info" ]; then
+		# Keep ref/kernel.txt in step with the parser.
+		if [ "$SAMPLES/parse-serial.py" -nt "$final/ref/kernel.txt" ]; then
+			"$PY" "$SAMPLES/parse-serial.py" "$final/serial.log" > "$final/ref/kernel.txt.tmp"
+			mv "$final/ref/kernel.txt.tmp" "$final/ref/kernel.txt"
+		fi
+		return 0
+	fi
 	log "$rel: scenario $sc"
 	d=$CACHE/dumps/$rel/.$sc.tmp
 	rm -rf "$d"
@@ -378,24 +387,14 @@ reference_tools() {
 	if [ "${ORCCRASH_NO_TOOLS:-}" = 1 ]; then
 		return 0
 	fi
-	local what cmds
-	for what in ps bt-a foreach-bt; do
-		case $what in
-		ps) cmds='ps' ;;
-		bt-a) cmds='bt -a' ;;
-		foreach-bt) cmds='foreach bt' ;;
-		esac
-		printf '%s\nquit\n' "$cmds" > "$d/ref/crash-$what.cmd"
-		{
-			echo "# crash -s -i crash-$what.cmd $vmlinux $(basename "$core")"
-			echo "# $(crash --version 2>/dev/null | grep -m1 crash)"
-			local rc=0
-			timeout 120 crash -s -i "$d/ref/crash-$what.cmd" "$vmlinux" "$core" \
-				< /dev/null 2>&1 || rc=$?
-			echo "# exit status $rc"
-		} > "$d/ref/crash-$what.txt"
-		rm -f "$d/ref/crash-$what.cmd"
-	done
+	# One crash session runs the three commands (loading the vmlinux takes
+	# most of its time); "!echo" markers split the output per command.
+	crash_session "$d" "$vmlinux" "$core"
+	if grep -q '^# exit status [1-9]' "$d/ref/crash-ps.txt"; then
+		# crash 8.0.2 stops at the module list of 6.12
+		# ("module_core_size"); show how far it gets without it.
+		crash_session "$d" "$vmlinux" "$core" --no_modules
+	fi
 	# drgn 0.0.22 may fail on one format and not another: try each file,
 	# most compressed first, and keep every attempt's output.
 	local f rc
@@ -410,6 +409,37 @@ reference_tools() {
 			[ $rc = 0 ] && break
 		done
 	} > "$d/ref/drgn.txt"
+}
+
+# Append one crash session's output to ref/crash-{ps,bt-a,foreach-bt}.txt.
+crash_session() {
+	local d=$1 vmlinux=$2 core=$3 what rc=0
+	shift 3
+	printf '%s\n' 'ps' '!echo "@@ORCCRASH-SPLIT bt-a"' 'bt -a' \
+		'!echo "@@ORCCRASH-SPLIT foreach-bt"' 'foreach bt' 'quit' > "$d/ref/crash.cmd"
+	timeout 300 crash -s "$@" -i "$d/ref/crash.cmd" "$vmlinux" "$core" \
+		< /dev/null > "$d/ref/crash.out" 2>&1 || rc=$?
+	rm -f "$d"/ref/crash-*.part
+	awk -v dir="$d/ref" 'BEGIN { f = "ps" }
+		/^@@ORCCRASH-SPLIT / { f = $2; next }
+		{ print > (dir "/crash-" f ".part") }' "$d/ref/crash.out"
+	for what in ps bt-a foreach-bt; do
+		# No marker: crash stopped before the commands; its output
+		# is the answer for each of them.
+		[ -f "$d/ref/crash-$what.part" ] || cp "$d/ref/crash.out" "$d/ref/crash-$what.part"
+		{
+			case $what in
+			ps) echo "# crash command: ps" ;;
+			bt-a) echo "# crash command: bt -a" ;;
+			foreach-bt) echo "# crash command: foreach bt" ;;
+			esac
+			echo "# crash -s $* -i <commands> $vmlinux $(basename "$core")"
+			echo "# $(crash --version 2>/dev/null | grep -m1 crash)"
+			cat "$d/ref/crash-$what.part"
+			echo "# exit status $rc"
+		} >> "$d/ref/crash-$what.txt"
+	done
+	rm -f "$d"/ref/crash-*.part "$d/ref/crash.out" "$d/ref/crash.cmd"
 }
 
 # --- default committed sample ------------------------------------------------
@@ -445,9 +475,16 @@ default_sample() {
 		echo "The vmlinux is not committed: it is in the -dbg package above, at"
 		echo "usr/lib/debug/boot/vmlinux-$rel (make samples extracts it to"
 		echo "\$ORCCRASH_CACHE/kernels/$rel/vmlinux). The kernel's own traces of"
-		echo "this crash (parsed from the serial console) are in kernel.txt."
+		echo "this crash (parsed from the serial console, format in samples/README.md)"
+		echo "are in kernel.txt; Debian's crash 8.0.2 'bt -a' in crash-bt-a.txt and"
+		echo "drgn 0.0.22's traces of every task in drgn.txt (vmlinux paths in them"
+		echo "are those of the machine that made the sample)."
 	} > "$dst/README"
 	cp "$CACHE/dumps/$rel/kdump/ref/kernel.txt" "$dst/kernel.txt"
+	cp "$CACHE/dumps/$rel/kdump/ref/crash-bt-a.txt" "$dst/crash-bt-a.txt"
+	cp "$CACHE/dumps/$rel/kdump/ref/drgn.txt" "$dst/drgn.txt"
+	sed -i "s|$CACHE|\$ORCCRASH_CACHE|g" "$dst/crash-bt-a.txt" "$dst/drgn.txt"
+	chmod 644 "$dst"/*
 	log "default sample: $dst/vmcore ($size bytes) from $rel"
 }
 
@@ -498,3 +535,4 @@ main() {
 }
 
 main "$@"
+exit

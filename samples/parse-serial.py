@@ -43,7 +43,7 @@ OOPS = re.compile(r"^(BUG: |Oops: |general protection fault|kernel BUG at "
                   r"|stack guard page|.*: [0-9a-f]{4} \[#\d+\])")
 # Lines that end a block: everything after them is not part of the trace.
 END = re.compile(r"^(---\[ end |Modules linked in:|Kernel Offset:|sysrq: "
-                 r"|Sending NMI from CPU|INFO: |ORCCRASH-|Showing busy "
+                 r"|Sending NMI from CPU|INFO: |Showing busy "
                  r"|Showing all locks|Mem-Info:)")
 
 
@@ -75,11 +75,8 @@ class Parser:
         text = raw[ts.end():] if ts else raw
         s = text.strip()
         if not ts:
-            # Not a kernel line: our ORCCRASH markers or noise. A kernel
-            # line cut by a marker written concurrently is lost; rare.
-            if s.startswith("ORCCRASH-"):
-                self.close()
-                self.titles = []
+            # Not a kernel line: the guest's ORCCRASH markers (written
+            # through the tty, so not ordered with printk) or noise.
             return
         m = TASK.match(s)
         if m:
