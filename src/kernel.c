@@ -362,8 +362,11 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		oc_error_destroy(err);
 		k->kaslr_offset = 0;
 	}
-	if (oc_dump_vmcoreinfo_u64(k->dump, "CRASHTIME", &k->crash_time))
+	err = oc_dump_vmcoreinfo_u64(k->dump, "CRASHTIME", &k->crash_time);
+	if (err) {
+		oc_error_destroy(err);
 		k->crash_time = 0;
+	}
 
 	if (vmlinux && !opts->no_vmlinux) {
 		err = read_vmlinux(k, vmlinux);
@@ -545,6 +548,7 @@ static void make_target(const struct oc_kernel *k, struct walk_ctx *w,
 		.inactive_bp_offset = k->inactive_bp_offset,
 		.inactive_ret_offset = k->inactive_ret_offset,
 		.ret_from_fork = k->ret_from_fork,
+		.fp_fallback = oc_orc_has_fp_fallback(k->release),
 	};
 }
 
@@ -566,6 +570,7 @@ struct oc_error *oc_kernel_unwind_cpu(const struct oc_kernel *k,
 	const struct oc_cpu *c;
 	struct walk_ctx w;
 	struct oc_unwind_target t;
+	struct oc_unwind_options uo = { 0 };
 
 	if (cpu >= k->nr_cpus)
 		return oc_error_format(OC_ERR_INVALID, "no CPU %u (the dump has %u)",
@@ -581,7 +586,15 @@ struct oc_error *oc_kernel_unwind_cpu(const struct oc_kernel *k,
 		.cpu = (int)cpu,
 	};
 	make_target(k, &w, &t);
-	return oc_unwind_regs(&t, &c->regs, opts, ret);
+	/*
+	 * Crash registers may be taken where objtool left no ORC data
+	 * (kdump's panic CPU in __crash_kexec()): go on from a return
+	 * address above, marked unreliable, rather than stop there.
+	 */
+	if (opts)
+		uo = *opts;
+	uo.resync = true;
+	return oc_unwind_regs(&t, &c->regs, &uo, ret);
 }
 
 struct oc_error *oc_kernel_unwind_task(const struct oc_kernel *k,
