@@ -569,7 +569,8 @@ static enum rec_status prb_record(const struct prb_reader *r, uint64_t id,
 	return REC_OK;
 }
 
-static struct oc_error *prb_read_u64(const struct oc_log_env *env,
+/* A kernel variable or header field, named in the error. */
+static struct oc_error *read_var_u64(const struct oc_log_env *env,
 				     uint64_t addr, const char *what,
 				     uint64_t *ret)
 {
@@ -583,7 +584,7 @@ static struct oc_error *prb_read_u64(const struct oc_log_env *env,
 	return NULL;
 }
 
-static struct oc_error *prb_read_u32(const struct oc_log_env *env,
+static struct oc_error *read_var_u32(const struct oc_log_env *env,
 				     uint64_t addr, const char *what,
 				     unsigned int *ret)
 {
@@ -611,26 +612,26 @@ static struct oc_error *read_ringbuffer(const struct oc_log_env *env,
 		return err;
 	/* "struct printk_ringbuffer *prb": printk_rb_static at boot,
 	 * printk_rb_dynamic after setup_log_buf() */
-	if ((err = prb_read_u64(env, prb_addr, "prb", &rb)))
+	if ((err = read_var_u64(env, prb_addr, "prb", &rb)))
 		return err;
 	if (!rb)
 		return oc_error_format(OC_ERR_FORMAT, "prb is NULL");
 	dr = rb + l.rb_desc_ring;
 	tdr = rb + l.rb_text_data_ring;
-	if ((err = prb_read_u32(env, dr + l.dr_count_bits,
+	if ((err = read_var_u32(env, dr + l.dr_count_bits,
 				"prb->desc_ring.count_bits", &r.count_bits)) ||
-	    (err = prb_read_u64(env, dr + l.dr_descs, "prb->desc_ring.descs",
+	    (err = read_var_u64(env, dr + l.dr_descs, "prb->desc_ring.descs",
 				&descs)) ||
-	    (err = prb_read_u64(env, dr + l.dr_infos, "prb->desc_ring.infos",
+	    (err = read_var_u64(env, dr + l.dr_infos, "prb->desc_ring.infos",
 				&infos)) ||
-	    (err = prb_read_u64(env, dr + l.dr_head_id,
+	    (err = read_var_u64(env, dr + l.dr_head_id,
 				"prb->desc_ring.head_id", &head_id)) ||
-	    (err = prb_read_u64(env, dr + l.dr_tail_id,
+	    (err = read_var_u64(env, dr + l.dr_tail_id,
 				"prb->desc_ring.tail_id", &tail_id)) ||
-	    (err = prb_read_u32(env, tdr + l.data_size_bits,
+	    (err = read_var_u32(env, tdr + l.data_size_bits,
 				"prb->text_data_ring.size_bits",
 				&r.size_bits)) ||
-	    (err = prb_read_u64(env, tdr + l.data_data,
+	    (err = read_var_u64(env, tdr + l.data_data,
 				"prb->text_data_ring.data", &data)))
 		return err;
 	if (r.count_bits > OC_LOG_MAX_DESC_BITS ||
@@ -771,18 +772,18 @@ static struct oc_error *read_legacy(const struct oc_log_env *env,
 
 	if ((err = legacy_layout_init(env, &l)))
 		return err;
-	if ((err = prb_read_u64(env, log_buf_sym, "log_buf", &buf_addr)))
+	if ((err = read_var_u64(env, log_buf_sym, "log_buf", &buf_addr)))
 		return err;
 	if (!(sym = env_symbol(env, "log_buf_len")) ||
-	    (err = prb_read_u32(env, sym, "log_buf_len", &buf_len)))
+	    (err = read_var_u32(env, sym, "log_buf_len", &buf_len)))
 		return err ? err : oc_error_format(OC_ERR_LOOKUP,
 						   "no symbol log_buf_len");
 	if (!(sym = env_symbol(env, "log_first_idx")) ||
-	    (err = prb_read_u32(env, sym, "log_first_idx", &idx)))
+	    (err = read_var_u32(env, sym, "log_first_idx", &idx)))
 		return err ? err : oc_error_format(OC_ERR_LOOKUP,
 						   "no symbol log_first_idx");
 	if (!(sym = env_symbol(env, "log_next_idx")) ||
-	    (err = prb_read_u32(env, sym, "log_next_idx", &next_idx)))
+	    (err = read_var_u32(env, sym, "log_next_idx", &next_idx)))
 		return err ? err : oc_error_format(OC_ERR_LOOKUP,
 						   "no symbol log_next_idx");
 	/* optional: numbers records like the kernel does */
