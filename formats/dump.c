@@ -473,6 +473,36 @@ static struct oc_error *read_elf_notes(struct oc_dump *dump, int fd,
 	if (eh.e_machine != EM_X86_64)
 		return oc_error_file(OC_ERR_UNSUPPORTED, dump->path,
 				     "ELF machine %u is not x86-64", eh.e_machine);
+	/*
+	 * libkdumpfile 0.5.1 trusts the section headers (with e_shnum 0,
+	 * section 0's sh_size is the count): check them before it reads.
+	 */
+	if (eh.e_shoff || eh.e_shnum) {
+		uint64_t shnum = eh.e_shnum;
+		Elf64_Shdr sh0;
+
+		if (!eh.e_shoff || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+		    eh.e_shoff > file_size ||
+		    file_size - eh.e_shoff < sizeof(sh0))
+			return oc_error_file(OC_ERR_FORMAT, dump->path,
+					     "bad ELF section headers");
+		if (!shnum || eh.e_phnum == PN_XNUM) {
+			err = pread_all(dump, fd, &sh0, sizeof(sh0), eh.e_shoff,
+					"section header");
+			if (err)
+				return err;
+			if (!shnum)
+				shnum = sh0.sh_size;
+		}
+		if (shnum > (file_size - eh.e_shoff) / sizeof(Elf64_Shdr) ||
+		    (eh.e_shstrndx != SHN_UNDEF && eh.e_shstrndx != SHN_XINDEX &&
+		     eh.e_shstrndx >= shnum))
+			return oc_error_file(OC_ERR_FORMAT, dump->path,
+					     "truncated or bad ELF section headers");
+	}
+	if (eh.e_phnum == PN_XNUM)
+		return oc_error_file(OC_ERR_UNSUPPORTED, dump->path,
+				     "more than 65534 ELF program headers");
 	if (eh.e_phentsize != sizeof(Elf64_Phdr) || !eh.e_phnum ||
 	    eh.e_phoff > file_size ||
 	    (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > file_size - eh.e_phoff)
@@ -637,6 +667,14 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 				   48);
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_set_attr(addrxlat.default.virt_bits)");
+	/*
+	 * read(2), not mmap(2): a segment that runs past the end of a
+	 * truncated or corrupted file must be a failed read, not SIGBUS.
+	 */
+	st = kdump_set_number_attr(dump->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
+				   KDUMP_MMAP_NEVER);
+	if (st != KDUMP_OK)
+		return kdump_error(dump, "kdump_set_attr(file.mmap_policy)");
 	st = kdump_open_fd(dump->ctx, fd);
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_open");

@@ -161,7 +161,9 @@ TEST(pgwalk_5level)
 	err = oc_pgwalk_translate(&w, 0x7f00000000000000ULL, &pa);
 	CHECK(err && strstr(err->message, "non-canonical"));
 	oc_error_destroy(err);
-	CHECK(oc_pgwalk_init(&w, phys_read, &p, 0, 3) != NULL);
+	err = oc_pgwalk_init(&w, phys_read, &p, 0, 3);
+	CHECK(err && err->code == OC_ERR_INVALID);
+	oc_error_destroy(err);
 }
 
 TEST(pgwalk_table_outside_memory)
