@@ -149,6 +149,14 @@ static void print_header(const struct oc_kernel *k,
 	if (k->uptime_ns)
 		fprintf(out, "    UPTIME: %" PRIu64 ".%06" PRIu64 " s\n",
 			k->uptime_ns / 1000000000, k->uptime_ns / 1000 % 1000000);
+	else if (log && log->nr) {
+		/* printk's timestamp is local_clock(): time since boot */
+		uint64_t ns = log->records[log->nr - 1].ts_nsec;
+
+		fprintf(out, "    UPTIME: %" PRIu64 ".%06" PRIu64
+			" s (the last log record)\n", ns / 1000000000,
+			ns / 1000 % 1000000);
+	}
 	fprintf(out, "     TASKS: %zu\n", k->nr_tasks);
 	if (k->panic_cpu >= 0)
 		fprintf(out, "     PANIC: CPU %d, PID %d (%s)\n", k->panic_cpu,
