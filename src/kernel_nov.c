@@ -33,9 +33,20 @@ static uint64_t vmcoreinfo_symbol(const struct oc_kernel *k, const char *name)
 	return v;
 }
 
+/*
+ * A symbol from the kernel's table only: VMCOREINFO never has these, and
+ * this path must not need the dump for anything but memory.
+ */
+static uint64_t sym_addr(const struct oc_kernel *k, const char *name)
+{
+	const struct oc_symbol *s = oc_symtab_find(&k->syms, name);
+
+	return s ? s->addr : 0;
+}
+
 static void read_banner(struct oc_kernel *k)
 {
-	uint64_t addr = oc_kernel_symbol_addr(k, "linux_banner");
+	uint64_t addr = sym_addr(k, "linux_banner");
 	struct oc_error *err;
 
 	if (!addr) {
@@ -97,8 +108,8 @@ static struct oc_error *read_bounded(struct oc_kernel *k, const char *start,
 				     uint64_t *addr_ret, void **data_ret,
 				     size_t *len_ret)
 {
-	uint64_t a = oc_kernel_symbol_addr(k, start);
-	uint64_t b = oc_kernel_symbol_addr(k, stop);
+	uint64_t a = sym_addr(k, start);
+	uint64_t b = sym_addr(k, stop);
 	struct oc_error *err;
 	void *data;
 
@@ -173,15 +184,14 @@ struct oc_error *oc_kmodel_orc_from_memory(struct oc_kernel *k)
 	if (err)
 		goto out;
 	/* .orc_header (6.4+, commit b9f174c811e3): the format's hash */
-	if (oc_kernel_symbol_addr(k, "__start_orc_header")) {
+	if (sym_addr(k, "__start_orc_header")) {
 		err = read_bounded(k, "__start_orc_header",
 				   "__stop_orc_header", 64, &hdr_addr, &hdr,
 				   &hdr_len);
 		if (err)
 			goto out;
-	} else if (k->version >= OC_KERNEL_VERSION(6, 4, 0)) {
-		oc_kernel_warn(k, "no __start_orc_header in kallsyms: ORC format taken from the release");
 	}
+	/* without a header, 6.4+ is refused there: the hash is the only truth */
 	err = oc_orc_detect_version(hdr, hdr_len, k->release, &k->orc_version);
 	if (!err)
 		err = oc_orc_table_parse(&k->orc, k->orc_version, ip_addr, ip,
