@@ -272,10 +272,6 @@ static bool frame_symbol(const struct oc_kernel *k, const struct oc_frame *f,
 	return true;
 }
 
-static bool frame_reliable(const struct oc_frame *f)
-{
-	return f->reliable && !f->scanned;
-}
 
 long oc_ui_top_frame(const struct oc_kernel *k, const struct oc_trace *trace)
 {
@@ -285,7 +281,7 @@ long oc_ui_top_frame(const struct oc_kernel *k, const struct oc_trace *trace)
 		const struct oc_frame *f = &trace->frames[i];
 		struct oc_sym_result s;
 
-		if (!frame_reliable(f))
+		if (f->scanned)	/* a "?" word, not a frame */
 			continue;
 		if (first < 0)
 			first = (long)i;
@@ -468,12 +464,14 @@ struct oc_error *oc_ui_frame_lines(const struct oc_kernel *k,
 			mark = "  [iret frame]";
 			style = OC_STYLE_MARK;
 		}
-		if (!frame_reliable(f))
+		/* "?" for the scan's entries, as the kernel prints them;
+		 * dimmed also for unwound frames that are not reliable
+		 * (after a resynchronisation) */
+		if (!f->reliable || f->scanned)
 			style = OC_STYLE_DIM;
 		oc_ui_format_frame_addr(k, f, buf, sizeof(buf));
 		err = oc_ui_lines_add(lines, style, (long long)i, "#%-3zu %s%s%s",
-				      i, frame_reliable(f) ? "" : "? ", buf,
-				      mark);
+				      i, f->scanned ? "? " : "", buf, mark);
 	}
 	if (!err && cur != OC_STACK_UNKNOWN)
 		err = separator(lines, true, cur);

@@ -121,8 +121,8 @@ void oc_ui_thread_name(const struct oc_ui_thread *t, char *buf, size_t size);
  * the list in rows.c and docs/browser.md): true if @name is one.
  */
 bool oc_ui_is_wait_primitive(const char *name);
-/* Index of the first reliable frame whose function is not a wait
- * primitive; the first reliable frame if all are; -1 if none. */
+/* Index of the first unwound (not "?") frame whose function is not a
+ * wait primitive; the first unwound frame if all are; -1 if none. */
 long oc_ui_top_frame(const struct oc_kernel *k, const struct oc_trace *trace);
 
 /*

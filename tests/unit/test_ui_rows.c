@@ -318,6 +318,14 @@ TEST(scanned_frames_dimmed)
 	CHECK_EQ(l.v[4].style, OC_STYLE_NORMAL);
 	CHECK_STR(l.v[5].text, "#4   kthread+0x100/0x100");
 	CHECK_STR(l.v[7].text, "</TASK>");
+	/* an unwound frame that is not reliable (after a resync): dimmed,
+	 * but no "?", which is for the scan's entries; still a top frame */
+	t.trace.frames[0].reliable = false;
+	t.trace.frames[3].reliable = false;
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	CHECK_STR(l.v[4].text, "#3   worker_thread+0xaf/0x100");
+	CHECK_EQ(l.v[4].style, OC_STYLE_DIM);
+	CHECK_EQ(oc_ui_top_frame(&f->k, &t.trace), 3);
 	/* pt_regs from user mode (CPL 3) say so */
 	t.trace.frames[5].regs_kind = OC_REGS_FULL;
 	t.trace.frames[5].regs_addr = TASK_STACK + 0x3f58;
