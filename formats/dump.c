@@ -50,9 +50,19 @@ enum {
 enum {
 	KDUMP_HDR_VERSION = 8,		/* int header_version */
 	KDUMP_HDR_BLOCK_SIZE = 428,	/* int block_size */
+	KDUMP_HDR_SUB_HDR_SIZE = 432,	/* int sub_hdr_size (blocks) */
+	KDUMP_HDR_BITMAP_BLOCKS = 436,	/* unsigned int bitmap_blocks */
+	KDUMP_HDR_MAX_MAPNR = 440,	/* unsigned int max_mapnr */
 	KDUMP_HDR_MIN = 464,
-	KDUMP_SUB_OFFSET_NOTE = 48,	/* off_t offset_note (version >= 4) */
-	KDUMP_SUB_SIZE_NOTE = 56,	/* unsigned long size_note */
+	/* struct kdump_sub_header */
+	KDUMP_SUB_OFFSET_VMCOREINFO = 32,	/* version >= 3 */
+	KDUMP_SUB_SIZE_VMCOREINFO = 40,
+	KDUMP_SUB_OFFSET_NOTE = 48,		/* version >= 4 */
+	KDUMP_SUB_SIZE_NOTE = 56,
+	KDUMP_SUB_OFFSET_ERASEINFO = 64,	/* version >= 5 */
+	KDUMP_SUB_SIZE_ERASEINFO = 72,
+	KDUMP_SUB_MAX_MAPNR_64 = 96,		/* version >= 6 */
+	KDUMP_SUB_MIN = 104,
 };
 
 struct pcache_page {
@@ -539,12 +549,24 @@ static struct oc_error *read_elf_notes(struct oc_dump *dump, int fd,
 	return NULL;
 }
 
+/* [off, off + size) lies inside a file of @file_size bytes */
+static bool in_file(uint64_t off, uint64_t size, uint64_t file_size)
+{
+	return off <= file_size && size <= file_size - off;
+}
+
+/*
+ * Check what libkdumpfile 0.5.1 would trust (it allocates the bitmaps
+ * and VMCOREINFO by these sizes), then read the notes.
+ */
 static struct oc_error *read_kdump_notes(struct oc_dump *dump, int fd,
 					 uint64_t file_size)
 {
-	unsigned char hdr[KDUMP_HDR_MIN], sub[64];
-	int32_t version, block_size;
-	uint64_t off_note, size_note;
+	unsigned char hdr[KDUMP_HDR_MIN], sub[KDUMP_SUB_MIN];
+	int32_t version, block_size, sub_hdr_size, bitmap_blocks;
+	uint32_t max_mapnr;
+	uint64_t off_note, size_note, off_vmci, size_vmci, bitmap_bits;
+	uint64_t off_erase, size_erase, max_mapnr_64;
 	struct oc_error *err;
 
 	err = pread_all(dump, fd, hdr, sizeof(hdr), 0, "kdump header");
@@ -552,22 +574,63 @@ static struct oc_error *read_kdump_notes(struct oc_dump *dump, int fd,
 		return err;
 	memcpy(&version, hdr + KDUMP_HDR_VERSION, 4);
 	memcpy(&block_size, hdr + KDUMP_HDR_BLOCK_SIZE, 4);
+	memcpy(&sub_hdr_size, hdr + KDUMP_HDR_SUB_HDR_SIZE, 4);
+	memcpy(&bitmap_blocks, hdr + KDUMP_HDR_BITMAP_BLOCKS, 4);
+	memcpy(&max_mapnr, hdr + KDUMP_HDR_MAX_MAPNR, 4);
 	if (block_size < 512 || block_size > (1 << 20) ||
 	    (block_size & (block_size - 1)))
 		return oc_error_file(OC_ERR_FORMAT, dump->path,
 				     "bad kdump block size %d", block_size);
+	/* makedumpfile writes 6 (since 1.5.0); 1 is the old diskdump */
+	if (version < 1 || version > 16)
+		return oc_error_file(OC_ERR_UNSUPPORTED, dump->path,
+				     "kdump header version %d", version);
+	if (sub_hdr_size < 0 || bitmap_blocks <= 0 || (bitmap_blocks & 1) ||
+	    !in_file(0, (1 + (uint64_t)sub_hdr_size + bitmap_blocks) * block_size,
+		     file_size))
+		return oc_error_file(OC_ERR_FORMAT, dump->path,
+				     "truncated or bad kdump header (sub-header %d blocks, bitmaps %d blocks of %d bytes)",
+				     sub_hdr_size, bitmap_blocks, block_size);
+	/* two bitmaps, one bit per page frame */
+	bitmap_bits = (uint64_t)bitmap_blocks * block_size / 2 * 8;
+	if (max_mapnr > bitmap_bits)
+		return oc_error_file(OC_ERR_FORMAT, dump->path,
+				     "kdump max_mapnr %u exceeds its bitmap (%" PRIu64 " pages)",
+				     max_mapnr, bitmap_bits);
 	if (version < 4)
 		return NULL;	/* no note area before version 4 */
+	if (!sub_hdr_size)
+		return oc_error_file(OC_ERR_FORMAT, dump->path,
+				     "kdump header version %d without a sub-header",
+				     version);
 	err = pread_all(dump, fd, sub, sizeof(sub), block_size,
 			"kdump sub-header");
 	if (err)
 		return err;
+	memcpy(&off_vmci, sub + KDUMP_SUB_OFFSET_VMCOREINFO, 8);
+	memcpy(&size_vmci, sub + KDUMP_SUB_SIZE_VMCOREINFO, 8);
 	memcpy(&off_note, sub + KDUMP_SUB_OFFSET_NOTE, 8);
 	memcpy(&size_note, sub + KDUMP_SUB_SIZE_NOTE, 8);
-	if (off_note > file_size || size_note > file_size - off_note)
+	memcpy(&off_erase, sub + KDUMP_SUB_OFFSET_ERASEINFO, 8);
+	memcpy(&size_erase, sub + KDUMP_SUB_SIZE_ERASEINFO, 8);
+	memcpy(&max_mapnr_64, sub + KDUMP_SUB_MAX_MAPNR_64, 8);
+	if (!in_file(off_vmci, size_vmci, file_size) ||
+	    size_vmci > MAX_NOTES_SIZE)
+		return oc_error_file(OC_ERR_FORMAT, dump->path,
+				     "kdump VMCOREINFO (%" PRIu64 " bytes at %" PRIu64 ") is past the end of the file",
+				     size_vmci, off_vmci);
+	if (!in_file(off_note, size_note, file_size))
 		return oc_error_file(OC_ERR_FORMAT, dump->path,
 				     "kdump note area (%" PRIu64 " bytes at %" PRIu64 ") is past the end of the file",
 				     size_note, off_note);
+	if (version >= 5 && !in_file(off_erase, size_erase, file_size))
+		return oc_error_file(OC_ERR_FORMAT, dump->path,
+				     "kdump eraseinfo (%" PRIu64 " bytes at %" PRIu64 ") is past the end of the file",
+				     size_erase, off_erase);
+	if (version >= 6 && max_mapnr_64 > bitmap_bits)
+		return oc_error_file(OC_ERR_FORMAT, dump->path,
+				     "kdump max_mapnr_64 %" PRIu64 " exceeds its bitmap (%" PRIu64 " pages)",
+				     max_mapnr_64, bitmap_bits);
 	return read_notes_at(dump, fd, off_note, size_note);
 }
 

@@ -33,7 +33,8 @@ enum {
 static const uint64_t KTEXT = 0xffffffff81000000ULL;
 static const uint64_t DIRECT = 0xffff888000000000ULL;
 
-static char tmpdir[] = "/tmp/oc-test-dump-XXXXXX";
+/* tmpfs when there is one: the corruption tests write many files */
+static char tmpdir[64];
 static bool made_tmpdir;
 
 static int remove_one(const char *path, const struct stat *st, int flag,
@@ -54,6 +55,11 @@ static const char *tmp_path(const char *name)
 	char *p = buf[n++ % 8];
 
 	if (!made_tmpdir) {
+		struct stat st;
+
+		snprintf(tmpdir, sizeof(tmpdir), "%s/oc-test-dump-XXXXXX",
+			 stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) &&
+			 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
 		if (!mkdtemp(tmpdir))
 			abort();
 		made_tmpdir = true;
@@ -174,6 +180,7 @@ static void build_elf_phdrs(struct buf *b, const char *vmcoreinfo,
 	put(b, 0, &eh, sizeof(eh));
 	put(b, sizeof(eh), ph, eh.e_phnum * sizeof(ph[0]));
 
+	put(b, LOAD_OFFSET + NPAGES * 4096 - 1, "", 1);	/* the whole segment */
 	/* every data byte says where it is: page number, then offset */
 	for (unsigned int pg = 6; pg < NPAGES - 1; pg++)
 		for (unsigned int off = 0; off < 4096; off += 8) {
@@ -513,6 +520,186 @@ TEST(dump_without_page_walk_info)
 		oc_error_destroy(err);
 	}
 	oc_dump_close(dump);
+}
+
+/*
+ * The same memory and notes as a kdump-compressed file (makedumpfile's
+ * diskdump_mod.h layout, header version 6, uncompressed pages): block 0
+ * header, block 1 sub-header + notes + VMCOREINFO, blocks 2-3 the two
+ * bitmaps, block 4 page descriptors, then the pages.
+ */
+static void build_kdump(struct buf *k)
+{
+	struct buf e;
+	Elf64_Phdr note;
+	unsigned char hdr[4096] = "KDUMP   ";
+	int32_t i32;
+	uint64_t u64;
+	size_t notes_at = 4096 + 0x100, vmci_at;
+
+	build_elf(&e, VMCOREINFO);
+	memcpy(&note, e.p + sizeof(Elf64_Ehdr), sizeof(note));
+	k->p = NULL;
+	k->len = 0;
+	i32 = 6;
+	memcpy(hdr + 8, &i32, 4);			/* header_version */
+	memcpy(hdr + 12 + 4 * 65, "x86_64", 6);		/* utsname.machine */
+	i32 = 4096;
+	memcpy(hdr + 428, &i32, 4);			/* block_size */
+	i32 = 1;
+	memcpy(hdr + 432, &i32, 4);			/* sub_hdr_size */
+	i32 = 2;
+	memcpy(hdr + 436, &i32, 4);			/* bitmap_blocks */
+	i32 = NPAGES;
+	memcpy(hdr + 440, &i32, 4);			/* max_mapnr */
+	i32 = 2;
+	memcpy(hdr + 460, &i32, 4);			/* nr_cpus */
+	put(k, 0, hdr, sizeof(hdr));
+
+	/* sub-header: offsets of the notes and VMCOREINFO */
+	put(k, notes_at, e.p + note.p_offset, note.p_filesz);
+	vmci_at = notes_at + note.p_filesz;
+	put(k, vmci_at, VMCOREINFO, strlen(VMCOREINFO));
+	i32 = 1;
+	put(k, 4096 + 8, &i32, 4);			/* dump_level */
+	u64 = vmci_at;
+	put(k, 4096 + 32, &u64, 8);
+	u64 = strlen(VMCOREINFO);
+	put(k, 4096 + 40, &u64, 8);
+	u64 = notes_at;
+	put(k, 4096 + 48, &u64, 8);
+	u64 = note.p_filesz;
+	put(k, 4096 + 56, &u64, 8);
+	u64 = NPAGES;
+	put(k, 4096 + 96, &u64, 8);			/* max_mapnr_64 */
+
+	/* both bitmaps: pfns 0..NPAGES-1 present and dumped */
+	for (int bm = 0; bm < 2; bm++) {
+		uint16_t bits = (1u << NPAGES) - 1;
+
+		put(k, (2 + bm) * 4096, &bits, 2);
+		put(k, (2 + bm) * 4096 + 4095, "", 1);
+	}
+	/* descriptors: offset, size, flags (0: stored raw), page_flags */
+	for (uint64_t pfn = 0; pfn < NPAGES; pfn++) {
+		uint64_t desc[3] = { 5 * 4096 + pfn * 4096, 4096, 0 };
+
+		put(k, 4 * 4096 + pfn * 24, desc, 24);
+		put(k, 5 * 4096 + pfn * 4096, e.p + LOAD_OFFSET + pfn * 4096, 4096);
+	}
+	free(e.p);
+}
+
+static void flatten(const struct buf *in, struct buf *out, size_t chunk)
+{
+	static const char sig[16] = "makedumpfile";
+
+	out->p = NULL;
+	out->len = 0;
+	put(out, 0, sig, sizeof(sig));
+	put_be64(out, 1);
+	put_be64(out, 1);
+	put(out, 4095, "", 1);
+	/* back to front, so the reassembly has to seek */
+	for (size_t off = (in->len - 1) / chunk * chunk;; off -= chunk) {
+		size_t n = in->len - off < chunk ? in->len - off : chunk;
+
+		put_be64(out, off);
+		put_be64(out, n);
+		put(out, out->len, in->p + off, n);
+		if (!off)
+			break;
+	}
+	put_be64(out, -1);
+	put_be64(out, -1);
+}
+
+TEST(dump_kdump_compressed)
+{
+	struct oc_dump *dump = NULL;
+	const char *p = tmp_path("good.kdump"), *pf = tmp_path("good-kdump.flat");
+	const struct oc_dump_cpu_note *n;
+	struct buf k, f;
+	size_t len;
+	const char *v;
+
+	build_kdump(&k);
+	write_file(p, k.p, k.len);
+	flatten(&k, &f, 3000);
+	write_file(pf, f.p, f.len);
+	CHECK_OK(oc_dump_open(p, &dump));
+	if (dump) {
+		CHECK_STR(oc_dump_format_name(dump), "kdump-compressed");
+		CHECK(oc_dump_is_qemu(dump));
+		CHECK_EQ(oc_dump_nr_cpu_notes(dump), 2);
+		n = oc_dump_cpu_note(dump, 0);
+		CHECK(n && n->pid == 1 && n->regs.ip == KTEXT + 0x100);
+		v = oc_dump_vmcoreinfo_value(dump, "OSRELEASE", &len);
+		CHECK(v && len == 10 && !strncmp(v, "6.1.0-test", 10));
+		CHECK(oc_dump_has_page_walk(dump));
+		check_reads(dump);
+		oc_dump_close(dump);
+	}
+	CHECK_OK(oc_dump_open(pf, &dump));
+	if (dump) {
+		CHECK_STR(oc_dump_format_name(dump), "flattened kdump-compressed");
+		CHECK_EQ(oc_dump_nr_cpu_notes(dump), 2);
+		check_reads(dump);
+		oc_dump_close(dump);
+	}
+	free(k.p);
+	free(f.p);
+}
+
+/* Corrupt the kdump header, sub-header, bitmaps and descriptors. */
+TEST(dump_kdump_corrupted)
+{
+	static const size_t ranges[][2] = {
+		{ 0, 464 }, { 4096, 4096 + 104 }, { 2 * 4096, 2 * 4096 + 4 },
+		{ 3 * 4096, 3 * 4096 + 4 }, { 4 * 4096, 4 * 4096 + 48 },
+	};
+	const char *p = tmp_path("corrupt.kdump");
+	struct buf k;
+	unsigned int opened = 0, failed = 0;
+
+	build_kdump(&k);
+	for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
+		for (size_t off = ranges[r][0]; off < ranges[r][1]; off++) {
+			unsigned char saved = k.p[off];
+
+			/* utsname and the timestamp are only text */
+			if (off >= 12 && off < 424)
+				continue;
+			for (int v = 0; v < 2; v++) {
+				struct oc_dump *dump = NULL;
+				struct oc_error *err;
+
+				k.p[off] = v ? 0x00 : 0xff;
+				if (k.p[off] == saved)
+					continue;
+				write_file(p, k.p, k.len);
+				if (getenv("OC_TEST_TRACE"))
+					fprintf(stderr, "off 0x%zx = 0x%02x\n", off, k.p[off]);
+				err = oc_dump_open(p, &dump);
+				if (!err) {
+					struct oc_mem mem;
+					uint64_t x;
+
+					oc_dump_mem(dump, &mem);
+					oc_error_destroy(oc_mem_read_u64(&mem, KTEXT, &x));
+					oc_error_destroy(oc_dump_read_phys(dump, 0x3000, &x, 8));
+					oc_dump_close(dump);
+					opened++;
+				} else {
+					failed++;
+				}
+				oc_error_destroy(err);
+			}
+			k.p[off] = saved;
+		}
+	}
+	CHECK(opened > 0 && failed > 0);
+	free(k.p);
 }
 
 /* Every byte of the headers and notes set to 0xff or 0x00: no crash. */
