@@ -30,7 +30,7 @@
 
 enum {
 	PAGE_SIZE = 4096,
-	PCACHE_PAGES = 16,	/* physical pages kept (decompressed) */
+	PCACHE_PAGES = 32,	/* physical pages kept (decompressed) */
 	MAX_NOTES_SIZE = 64 << 20,
 	MAX_CPU_NOTES = 8192,
 	/* struct elf_prstatus on x86-64: pr_pid at 32, pr_reg at 112 */
@@ -93,6 +93,7 @@ struct oc_dump {
 	uint64_t phys_base;
 
 	struct pcache_page *pcache;
+	struct pcache_page *pcache_last;	/* the page of the last read */
 	uint64_t pcache_clock;
 	uint64_t pcache_hits, pcache_misses;
 
@@ -131,12 +132,20 @@ static struct oc_error *read_page(struct oc_dump *dump, uint64_t pfn,
 	size_t len = PAGE_SIZE;
 	kdump_status st;
 
+	/* the unwinder reads one stack word after the other */
+	if (dump->pcache_last && dump->pcache_last->pfn == pfn &&
+	    dump->pcache_last->valid) {
+		dump->pcache_hits++;
+		*ret = dump->pcache_last->data;
+		return NULL;
+	}
 	for (size_t i = 0; i < PCACHE_PAGES; i++) {
 		struct pcache_page *p = &dump->pcache[i];
 
 		if (p->valid && p->pfn == pfn) {
 			p->stamp = ++dump->pcache_clock;
 			dump->pcache_hits++;
+			dump->pcache_last = p;
 			*ret = p->data;
 			return NULL;
 		}
@@ -161,6 +170,7 @@ static struct oc_error *read_page(struct oc_dump *dump, uint64_t pfn,
 	victim->valid = true;
 	victim->pfn = pfn;
 	victim->stamp = ++dump->pcache_clock;
+	dump->pcache_last = victim;
 	*ret = victim->data;
 	return NULL;
 }
