@@ -48,7 +48,10 @@ const char *oc_dump_vmcoreinfo(const struct oc_dump *dump);
  * "NUMBER(phys_base)"); NULL if absent.  Points into the dump's copy. */
 const char *oc_dump_vmcoreinfo_value(const struct oc_dump *dump,
 				     const char *key, size_t *len_ret);
-/* Parse a hex (SYMBOL, KERNELOFFSET) or decimal (NUMBER, LENGTH) value. */
+/* Parse a hex (SYMBOL, KERNELOFFSET) or decimal (NUMBER, LENGTH) value.
+ * NUMBER()s are printed with %ld and may be negative: NUMBER(phys_base)
+ * is below zero under KASLR; the result is then two's complement.
+ * OC_ERR_LOOKUP if absent, OC_ERR_FORMAT if unparsable. */
 struct oc_error *oc_dump_vmcoreinfo_u64(const struct oc_dump *dump,
 					const char *key, uint64_t *ret);
 
@@ -59,8 +62,9 @@ struct oc_error *oc_dump_virt_to_phys(struct oc_dump *dump, uint64_t vaddr,
 				      uint64_t *paddr_ret);
 /* A memory source reading kernel virtual addresses of this dump. */
 void oc_dump_mem(struct oc_dump *dump, struct oc_mem *ret);
-/* False if VMCOREINFO lacks init_top_pgt or phys_base and virtual reads
- * fall back to libkdumpfile's own translation. */
+/* False if VMCOREINFO lacks init_top_pgt, or phys_base and the dump has
+ * no kernel-text ELF segment to derive it from: virtual reads then fall
+ * back to libkdumpfile's own translation. */
 bool oc_dump_has_page_walk(const struct oc_dump *dump);
 
 size_t oc_dump_nr_cpu_notes(const struct oc_dump *dump);
