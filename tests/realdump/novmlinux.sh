@@ -8,7 +8,8 @@
 #   C  orccrash --json --all-tasks --scan VMCORE
 # B and C (symbols from kallsyms, types from BTF and ORC from dump
 # memory) must give the same kernel header, CPUs, tasks and frames (ip,
-# sp, symbol, offset, size, module, stack, registers, stop reasons) as A.
+# sp, symbol, offset, size, module, stack, registers, stop reasons) as A,
+# and C the same text report with --log (but for its VMLINUX line).
 # Excluded, because only a vmlinux's DWARF has them: a frame's "file",
 # "line" and "inlines".  The banner is compared: both paths read it from
 # dump memory.  The time of each path is reported, not asserted.
@@ -122,6 +123,18 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 			fail "$name: $label: $res"
 		fi
 	done
+	# The text report with the kernel log (found through kallsyms'
+	# prb/log_buf symbols): the same but for the VMLINUX header line.
+	"$bin" --all-tasks --log "$core" "$vml" 2>&1 | grep -v '^ *VMLINUX: ' >"$tmp/a.txt"
+	"$bin" --all-tasks --log "$core" 2>&1 | grep -v '^ *VMLINUX: ' >"$tmp/b.txt"
+	if ! grep -q 'Kernel panic - not syncing' "$tmp/a.txt"; then
+		skip "$name: the vmlinux text report has no panic line to compare"
+	elif cmp -s "$tmp/a.txt" "$tmp/b.txt"; then
+		pass "$name: vmcore alone same text report and log ($(wc -l <"$tmp/a.txt") lines)"
+	else
+		fail "$name: vmcore alone text report differs:"
+		diff "$tmp/a.txt" "$tmp/b.txt" | head -8 | sed 's/^/  /'
+	fi
 done <"$index"
 
 if [ $n -eq 0 ]; then
