@@ -383,7 +383,8 @@ make_dump() {
 # crash and drgn output for the ref/ directory. Failures are recorded in the
 # file: they are facts about those tools, not errors of this script.
 reference_tools() {
-	local d=$1 vmlinux=$2 core=$d/$3
+	local d=$1 vmlinux=$2
+	local core=$d/$3
 	if [ "${ORCCRASH_NO_TOOLS:-}" = 1 ]; then
 		return 0
 	fi
@@ -534,5 +535,6 @@ main() {
 	[ $failed = 0 ]
 }
 
-main "$@"
-exit
+# On one line: bash has read it whole before main runs, so editing this file
+# during a run cannot make bash execute stray bytes afterwards.
+main "$@"; exit $?
