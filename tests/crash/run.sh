@@ -157,6 +157,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		# crash did not get as far as its command loop.
 		why=$(grep -m 1 -E 'invalid structure|cannot|not supported' "$d/crash.out")
 		[ -n "$why" ] || why=$(grep -v -e '^$' -e 'error trace' "$d/crash.out" | tail -n 1)
+		[ -n "$why" ] || why="it exits without a message"
 		say "SKIP $name: crash $(crash --version 2>/dev/null | awk '/^crash /{print $2; exit}') cannot open this dump (exit $rc): ${why:0:200}"
 		continue
 	fi
