@@ -38,12 +38,6 @@ struct btf_types {
 	unsigned int cache_next;
 };
 
-static struct oc_error *lookup_error(const char *fmt, const char *a,
-				     const char *b)
-{
-	return oc_error_format(OC_ERR_LOOKUP, fmt, a, b);
-}
-
 /* btf__find_by_name_kind() is a linear scan: remember recent answers. */
 static int32_t find_by_name_kind(struct btf_types *bt, const char *name,
 				 int kind)
@@ -136,7 +130,7 @@ static struct oc_error *find_type(struct btf_types *bt, const char *type,
 		}
 	}
 	if (!len || len >= sizeof(name))
-		return lookup_error("bad type name \"%s\"%s", type, "");
+		return oc_error_format(OC_ERR_LOOKUP, "bad type name \"%s\"", type);
 	memcpy(name, p, len);
 	name[len] = '\0';
 	/* BTF spells base types as DWARF does: "long unsigned int" */
@@ -156,7 +150,7 @@ static struct oc_error *find_type(struct btf_types *bt, const char *type,
 			return NULL;
 		}
 	}
-	return lookup_error("no type %s in BTF%s", type, "");
+	return oc_error_format(OC_ERR_LOOKUP, "no type %s in BTF", type);
 }
 
 static struct oc_error *btf_type_size(void *arg, const char *type,

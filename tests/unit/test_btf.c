@@ -264,6 +264,158 @@ TEST(btf_real_vmlinux)
 		printf("SKIP btf_real_vmlinux: no vmlinux with .BTF (set OC_TEST_VMLINUX or make samples)\n");
 }
 
+/*
+ * A small BTF blob built here (the .BTF format of
+ * Documentation/bpf/btf.rst), so the member walk is tested without a
+ * vmlinux: typedef/const/volatile chains, an anonymous union, a struct
+ * member path, bit fields (kind_flag encoding), an array, a signed enum.
+ */
+struct btf_builder {
+	uint32_t types[256];
+	size_t nt;
+	char strs[512];
+	size_t ns;
+};
+
+static uint32_t str(struct btf_builder *b, const char *s)
+{
+	uint32_t off = b->ns;
+
+	if (!*s)
+		return 0;
+	memcpy(b->strs + b->ns, s, strlen(s) + 1);
+	b->ns += strlen(s) + 1;
+	return off;
+}
+
+static void w(struct btf_builder *b, uint32_t v)
+{
+	b->types[b->nt++] = v;
+}
+
+static void type(struct btf_builder *b, const char *name, unsigned int kind,
+		 unsigned int vlen, bool kflag, uint32_t size_or_type)
+{
+	w(b, str(b, name));
+	w(b, (kflag ? 1u << 31 : 0) | kind << 24 | vlen);
+	w(b, size_or_type);
+}
+
+static void member(struct btf_builder *b, const char *name, uint32_t t,
+		   uint32_t offset)
+{
+	w(b, str(b, name));
+	w(b, t);
+	w(b, offset);
+}
+
+enum { K_INT = 1, K_ARRAY = 3, K_STRUCT = 4, K_UNION = 5, K_ENUM = 6,
+       K_TYPEDEF = 8, K_VOLATILE = 9, K_CONST = 10 };
+
+static void *build_btf(size_t *len)
+{
+	static struct btf_builder b;
+	unsigned char *blob;
+	uint32_t hdr[6];
+
+	memset(&b, 0, sizeof(b));
+	b.ns = 1;			/* offset 0 is "" */
+	type(&b, "int", K_INT, 0, false, 4);			/* 1 */
+	w(&b, 1u << 24 | 32);					/* signed, 32 bits */
+	type(&b, "long unsigned int", K_INT, 0, false, 8);	/* 2 */
+	w(&b, 64);
+	type(&b, "u64", K_TYPEDEF, 0, false, 2);		/* 3 */
+	type(&b, "", K_CONST, 0, false, 3);			/* 4 */
+	type(&b, "inner", K_STRUCT, 2, false, 16);		/* 5 */
+	member(&b, "a", 4, 0);
+	member(&b, "b", 1, 64);
+	type(&b, "", K_UNION, 2, false, 8);			/* 6 */
+	member(&b, "x", 1, 0);
+	member(&b, "y", 3, 0);
+	/* kind_flag: offset = bit offset | bit-field size << 24 */
+	type(&b, "outer", K_STRUCT, 6, true, 48);		/* 7 */
+	member(&b, "first", 1, 0);
+	member(&b, "", 6, 64);
+	member(&b, "in", 5, 128);
+	member(&b, "flags", 1, (256 + 5) | 3u << 24);
+	member(&b, "arr", 8, 320);
+	member(&b, "wide", 1, (256 + 14) | 4u << 24);
+	type(&b, "", K_ARRAY, 0, false, 0);			/* 8 */
+	w(&b, 1);
+	w(&b, 1);
+	w(&b, 2);
+	type(&b, "color", K_ENUM, 2, true, 4);			/* 9 */
+	w(&b, str(&b, "RED"));
+	w(&b, 0);
+	w(&b, str(&b, "BLUE"));
+	w(&b, (uint32_t)-2);
+	type(&b, "outer_t", K_TYPEDEF, 0, false, 7);		/* 10 */
+	type(&b, "", K_VOLATILE, 0, false, 10);			/* 11 */
+	type(&b, "holder", K_STRUCT, 1, false, 48);		/* 12 */
+	member(&b, "v", 11, 0);
+
+	hdr[0] = 0xeB9F | 1u << 16;	/* magic, version 1, flags 0 */
+	hdr[1] = 24;			/* hdr_len */
+	hdr[2] = 0;			/* type_off */
+	hdr[3] = b.nt * 4;		/* type_len */
+	hdr[4] = b.nt * 4;		/* str_off */
+	hdr[5] = b.ns;			/* str_len */
+	*len = 24 + b.nt * 4 + b.ns;
+	blob = malloc(*len);
+	memcpy(blob, hdr, 24);
+	memcpy(blob + 24, b.types, b.nt * 4);
+	memcpy(blob + 24 + b.nt * 4, b.strs, b.ns);
+	return blob;
+}
+
+TEST(btf_synthetic)
+{
+	struct oc_types *t = NULL;
+	size_t len;
+	void *blob = build_btf(&len);
+	struct oc_member m;
+	uint64_t u;
+
+	CHECK_OK(oc_btf_types_create(blob, len, &t));
+	free(blob);
+	if (!t)
+		return;
+	check_size(t, "struct outer", 48);
+	check_size(t, "outer_t", 48);
+	check_size(t, "u64", 8);
+	check_size(t, "unsigned long", 8);
+	check_size(t, "struct inner *", 8);
+	check_member(t, "struct outer", "first", 0, 4, 0, 0);
+	/* through the anonymous union */
+	check_member(t, "struct outer", "x", 8, 4, 0, 0);
+	check_member(t, "struct outer", "y", 8, 8, 0, 0);
+	/* a path, through const and a typedef */
+	check_member(t, "struct outer", "in", 16, 16, 0, 0);
+	check_member(t, "struct outer", "in.a", 16, 8, 0, 0);
+	check_member(t, "struct outer", "in.b", 24, 4, 0, 0);
+	/* 3 bits at bit 261: byte 32, bits 5..7 */
+	check_member(t, "struct outer", "flags", 32, 1, 5, 3);
+	/* 4 bits at bit 270: byte 33, bit 6, spilling into byte 34 */
+	check_member(t, "struct outer", "wide", 33, 2, 6, 4);
+	check_member(t, "struct outer", "arr", 40, 8, 0, 0);
+	check_member(t, "struct outer", "arr[1]", 44, 4, 0, 0);
+	/* a member whose type is volatile typedef'd struct */
+	check_member(t, "struct holder", "v.in.b", 24, 4, 0, 0);
+	check_member(t, "struct holder", "v.arr[0]", 40, 4, 0, 0);
+	check_enum(t, "RED", 0);
+	check_enum(t, "BLUE", -2);
+	check_lookup_error(oc_types_size(t, "union inner", &u), "union inner");
+	check_lookup_error(oc_types_member(t, "struct outer", "in.c", &m), "in.c");
+	check_lookup_error(oc_types_member(t, "struct outer", "flags.x", &m),
+			   "flags.x");
+	check_lookup_error(oc_types_member(t, "struct outer", "first[0]", &m),
+			   "first[0]");
+	check_lookup_error(oc_types_member(t, "struct inner *", "a", &m),
+			   "pointer");
+	check_lookup_error(oc_types_enum_value(t, "GREEN", (int64_t *)&u), "GREEN");
+	oc_types_destroy(t);
+}
+
 TEST(btf_bad_data)
 {
 	struct oc_types *t = NULL;
