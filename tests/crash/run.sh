@@ -25,8 +25,9 @@ set -u
 O=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-so=$top/$O/orccrash.so
-bin=$top/$O/orccrash
+case $O in /*) ob=$O ;; *) ob=$top/$O ;; esac
+so=$ob/orccrash.so
+bin=$ob/orccrash
 cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
 index=$cache/dumps/index.tsv
 echo_so=${CRASH_ECHO_SO:-/usr/lib/crash/extensions/echo.so}
@@ -55,6 +56,12 @@ if [ ! -r "$echo_so" ]; then
 fi
 if [ ! -r "$so" ] || [ ! -x "$bin" ]; then
 	say "FAIL crash extension: $so or $bin not built (make crash-extension)"
+	finish
+fi
+# A sanitizer build (make check-asan) cannot be loaded into crash, which
+# is not built with the sanitizer runtime.
+if nm -D --undefined-only "$so" 2>/dev/null | grep -q '__asan_\|__ubsan_'; then
+	say "SKIP crash extension: $so is a sanitizer build; crash cannot load it"
 	finish
 fi
 if [ ! -s "$index" ]; then
