@@ -31,12 +31,18 @@ fail() {
 skip() { echo "SKIP $1: $2"; }
 
 cap() { T capture-pane -p -t ui >"$tmp/screen" 2>/dev/null; }
-# wait_for REGEX [SECONDS]: until the screen matches (extended regex)
+# wait_for REGEX [SECONDS]: until the screen matches (extended regex).
+# A capture can catch a screen half redrawn: on a match, capture again
+# a moment later and go on waiting unless it still matches.
 wait_for() {
 	local i n=$(( ${2:-10} * 10 ))
 	for ((i = 0; i < n; i++)); do
 		cap
-		grep -Eq -- "$1" "$tmp/screen" && return 0
+		if grep -Eq -- "$1" "$tmp/screen"; then
+			sleep 0.1
+			cap
+			grep -Eq -- "$1" "$tmp/screen" && return 0
+		fi
 		sleep 0.1
 	done
 	return 1
@@ -88,7 +94,8 @@ check_dump() {
 	: >"$tmp/screen"
 	# "6.12.118+deb12": quote the release for the regex
 	rel_re=$(printf '%s' "$release" | sed 's/[][\\.*^$+?(){}|]/\\&/g')
-	if ! wait_for "^orccrash  Linux ${rel_re:-[^ ]+}" 20; then
+	if ! wait_for "^orccrash  Linux ${rel_re:-[^ ]+}" 20 ||
+	   ! wait_for '^ Frames: ' 5; then
 		fail "$label: open" "no header with release ${release:-?}"
 		return
 	fi
