@@ -6,6 +6,7 @@
  * is relocated.  docs/no-vmlinux.md says what this mode lacks.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,35 @@ static uint64_t sym_addr(const struct oc_kernel *k, const char *name)
 	const struct oc_symbol *s = oc_symtab_find(&k->syms, name);
 
 	return s ? s->addr : 0;
+}
+
+/*
+ * Say what was being read: "reading kallsyms: 0x...: not mapped (...)",
+ * and for a failed read that the dump, not the kernel, is the likely
+ * culprit.
+ */
+static struct oc_error *context(struct oc_error *err, const char *what)
+{
+	const char *hint = err && err->code == OC_ERR_FAULT ?
+		" (is the dump truncated or filtered of kernel image pages?)" : "";
+	char *msg;
+
+	if (!err || !err->needs_destroy)
+		return err;
+	if (asprintf(&msg, "%s: %s%s", what, err->message, hint) < 0) {
+		oc_error_destroy(err);
+		return &oc_enomem;
+	}
+	free(err->message);
+	err->message = msg;
+	return err;
+}
+
+static struct oc_error *dump_error(const struct oc_kernel *k,
+				   struct oc_error *err, const char *what)
+{
+	err = context(err, what);
+	return k->dump ? oc_error_set_path(err, oc_dump_path(k->dump)) : err;
 }
 
 static void read_banner(struct oc_kernel *k)
@@ -91,7 +121,7 @@ struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k)
 	err = oc_kallsyms_read(&k->mem, &loc, &k->syms, &k->percpu_syms,
 			       &info);
 	if (err)
-		return oc_error_set_path(err, oc_dump_path(k->dump));
+		return dump_error(k, err, "reading kallsyms");
 	if (!info.markers_checked)
 		oc_kernel_warn(k, "kallsyms: kallsyms_markers did not confirm the names (%s lengths assumed)",
 			       info.long_names ? "two-byte" : "one-byte");
@@ -144,6 +174,8 @@ struct oc_error *oc_kmodel_btf_from_memory(struct oc_kernel *k)
 
 	err = read_bounded(k, "__start_BTF", "__stop_BTF", max_btf_size, &addr,
 			   &data, &len);
+	if (err && err->code != OC_ERR_LOOKUP)
+		return dump_error(k, err, "reading BTF (__start_BTF..__stop_BTF)");
 	if (err) {
 		char buf[200];
 
@@ -181,8 +213,10 @@ struct oc_error *oc_kmodel_orc_from_memory(struct oc_kernel *k)
 				      buf);
 		goto out;
 	}
-	if (err)
+	if (err) {
+		err = dump_error(k, err, "reading the ORC tables");
 		goto out;
+	}
 	/* .orc_header (6.4+, commit b9f174c811e3): the format's hash */
 	if (sym_addr(k, "__start_orc_header")) {
 		err = read_bounded(k, "__start_orc_header",

@@ -177,4 +177,23 @@ EOF
 	fi
 	rm -f "$tmp/old.kdump"
 fi
+
+# An ELF dump cut before the kernel image's rodata (kallsyms, BTF): one
+# line naming what could not be read and suspecting the dump, exit 1.
+row=$(grep -P '\telf\t' "$index" | head -n 1)
+if [ -n "$row" ]; then
+	core=$(cut -f4 <<<"$row")
+	for cut_at in 20 60; do
+		head -c ${cut_at}M "$core" >"$tmp/cut.elf"
+		"$bin" --json "$tmp/cut.elf" >/dev/null 2>"$tmp/cut.err"
+		rc=$?
+		if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/cut.err")" -eq 1 ] &&
+		   grep -q "reading .*is the dump truncated" "$tmp/cut.err"; then
+			pass "ELF dump cut at ${cut_at} MiB, no vmlinux: $(cat "$tmp/cut.err")"
+		else
+			fail "ELF dump cut at ${cut_at} MiB, no vmlinux: exit $rc: $(head -c 300 "$tmp/cut.err")"
+		fi
+	done
+	rm -f "$tmp/cut.elf"
+fi
 [ $nfail -eq 0 ]
