@@ -101,6 +101,15 @@ check_dump() {
 	fi
 	pass "$label: open"
 
+	# the top-frame column fills in while idle
+	if wait_for 'traces ([0-9]+)/\1 ' 20 &&
+	   ! sed -n '/^ *PID  CPU ST COMM/,/^ Frames:/p' "$tmp/screen" |
+		grep -q ' \.\.\.$'; then
+		pass "$label: every trace unwound while idle"
+	else
+		fail "$label: idle unwinding" "traces still pending"
+	fi
+
 	# the first screen: the panic CPU's frames, as in the report
 	pcpu=$(sed -n 's/^orccrash  Linux [^ ]*  panic on CPU \([0-9]*\).*/\1/p' "$tmp/screen")
 	want=$(report_funcs)
