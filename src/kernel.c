@@ -362,6 +362,15 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		oc_error_destroy(err);
 		k->kaslr_offset = 0;
 	}
+	/* x86-64 KASLR keeps the kernel image in its 1 GiB window
+	 * (KERNEL_IMAGE_SIZE, arch/x86/include/asm/page_64_types.h): a larger
+	 * offset is corruption and would wrap every relocated address */
+	if (k->kaslr_offset >= (1ULL << 30)) {
+		err = oc_error_file(OC_ERR_FORMAT, vmcore,
+				    "VMCOREINFO KERNELOFFSET=%llx is beyond the 1 GiB KASLR range",
+				    (unsigned long long)k->kaslr_offset);
+		goto fail;
+	}
 	err = oc_dump_vmcoreinfo_u64(k->dump, "CRASHTIME", &k->crash_time);
 	if (err) {
 		oc_error_destroy(err);
