@@ -486,7 +486,22 @@ struct oc_error *oc_ui_frame_lines(const struct oc_kernel *k,
 
 /* ---- registers ---- */
 
-/* What a register or stack word points at: text, or a stack. */
+/* A vmlinux data address (_stext .. _end) as "symbol+0xoff". */
+static bool vmlinux_data(const struct oc_kernel *k, uint64_t v, char *buf,
+			 size_t size)
+{
+	const struct oc_symbol *end = oc_symtab_find(&k->syms, "_end");
+	struct oc_sym_result s;
+
+	if (!end || v < k->text_start || v >= end->addr ||
+	    !oc_kernel_symbolize(k, v, &s) || s.module)
+		return false;
+	snprintf(buf, size, "%s+0x%" PRIx64, s.name, s.offset);
+	return true;
+}
+
+/* What a register or stack word points at: text, vmlinux data, or a
+ * stack. */
 static void annotate(const struct oc_kernel *k, const struct oc_ui_thread *t,
 		     uint64_t v, char *buf, size_t size)
 {
@@ -500,6 +515,8 @@ static void annotate(const struct oc_kernel *k, const struct oc_ui_thread *t,
 		oc_report_format_addr(k, v, buf, size);
 		return;
 	}
+	if (vmlinux_data(k, v, buf, size))
+		return;
 	if (oc_kernel_stack_info(k, cpu >= 0 ? NULL : t->task, cpu, v, &si))
 		snprintf(buf, size, "-> %s stack +0x%" PRIx64,
 			 oc_stack_name(si.type), v - si.begin);

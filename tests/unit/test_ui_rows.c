@@ -22,7 +22,7 @@ enum { THREAD_SIZE = 0x4000 };
 static const char *const text_syms[] = {
 	"__schedule", "schedule", "schedule_timeout", "worker_thread",
 	"kthread", "ret_from_fork", "asm_common_interrupt", "handle_irq",
-	"_etext",
+	"_etext", "init_task", "_end",
 };
 
 static uint64_t sym(const char *name)
@@ -468,6 +468,12 @@ TEST(registers)
 	CHECK_STR(find_line(&l, "RBX"),
 		  "RBX    ffffffff81000404 kthread+0x4/0x100");
 	CHECK_STR(find_line(&l, "ORIG_RAX"), "ORIG_RAX ffffffffffffffff");
+	/* vmlinux data by symbol; nothing past _end */
+	t.trace.frames[2].regs.cx = sym("init_task") + 0x28;
+	t.trace.frames[2].regs.dx = sym("_end") + 0x28;
+	CHECK_OK(oc_ui_regs_lines(&f->k, &t, 2, &l));
+	CHECK_STR(find_line(&l, "RCX"), "RCX    ffffffff81000928 init_task+0x28");
+	CHECK_STR(find_line(&l, "RDX"), "RDX    ffffffff81000a28");
 
 	CHECK_OK(oc_ui_regs_lines(&f->k, &t, 3, &l));
 	CHECK_STR(l.v[0].text, "#3 iret frame at ffffc90000013d00");
