@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Check orccrash.so's output inside crash against orccrash's batch report.
 
-usage: check.py NAME DIR
+usage: check.py NAME DIR [OUT]
 
-DIR holds crash.out (crash -s -i crash.cmd ..., with `echo @@@ SECTION`
-lines from crash's echo.so between the commands, see run.sh) and the batch
+OUT (in DIR; default crash.out) is crash -s -i crash.cmd's output, with
+`echo @@@ SECTION` lines from crash's echo.so between the commands (see
+run.sh), or drv.out, the same commands through crash-cmds without crash.
+DIR also holds the batch
 reports of the same dump: active.txt (--active), active-noregs.txt
 (--active --no-regs), all.txt (--all-tasks), scan.txt (--scan --pid P),
 pid.json (--json --pid P), plus panic_pid, pids and ref.txt (the dump's
@@ -152,17 +154,20 @@ def from_anchor(funcs, anchor):
 def main():
     global name
     name, d = sys.argv[1], sys.argv[2]
+    outfile = sys.argv[3] if len(sys.argv) > 3 else "crash.out"
+    in_crash = outfile == "crash.out"
     rd = lambda f: open(os.path.join(d, f), encoding="utf-8", errors="replace").read()
-    s = sections(rd("crash.out"))
+    s = sections(rd(outfile))
     panic_pid, panic_task = rd("panic_pid").split()
     pids = rd("pids").split()
     all_txt = rd("all.txt")
 
     if "cur" not in s or "end" not in s:
-        result(False, "crash ran every command (the last section marker is missing)",
-               rd("crash.out")[-3000:])
+        result(False, "every command ran (the last section marker is missing)",
+               rd(outfile)[-3000:])
         return 1
-    result("shared object loaded" in rd("crash.out"), "extend orccrash.so")
+    if in_crash:
+        result("shared object loaded" in rd(outfile), "extend orccrash.so")
     # crash's current context at start is the panic task
     panic_key = r"^PID: .* TASK: %s\b" % panic_task
     one_block("orcbt -r (current context = panic task, pid %s)" % panic_pid, s["cur"],
@@ -234,12 +239,21 @@ def main():
                          s["stack-task"]) is not None,
                "orcstack on a pt_regs RSP of the <TASK> part: the panic task's stack",
                s["stack-task"])
-    out = rd("crash.out")
-    result("orcbt: no task with pid 99999" in out and "badpid-after" in s,
-           "orcbt 99999: error(INFO) and crash goes on")
+    out = rd(outfile)
+    result("orcbt: no task with pid 99999" in s["badpid"] and "badpid-after" in s,
+           "orcbt 99999: an error message, and the next command runs")
+    if not in_crash:
+        return 1 if failed else 0
     result("orcbrowse needs a terminal" in out, "orcbrowse without a terminal: a polite error")
     result(re.search(r"^\s+orcbt - backtrace", s["help"], re.M) is not None and "SYNOPSIS" in s["help"],
            "help orcbt")
+    # crash's readmem() and orccrash's own dump reader: the same output.
+    if os.path.exists(os.path.join(d, "drv.out")):
+        dv = sections(rd("drv.out"))
+        secs = [k for k in dv if k not in ("badpid-after", "end")]
+        bad = [k for k in secs if dv[k].strip() != s.get(k, "").strip()]
+        result(not bad, "%d sections identical to crash-cmds' (orccrash's own dump reader)" % len(secs),
+               "".join(diff(dv[k], s.get(k, "")) + "\n" for k in bad[:2]))
 
     # Where crash's own bt disagrees with the kernel: NOTE lines, not
     # failures (crash is not ours); orcbt's own agreement is checked above

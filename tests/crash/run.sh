@@ -7,6 +7,12 @@
 # (ref/kernel.txt) with tests/realdump/compare.py.  PASS/FAIL/SKIP/NOTE
 # lines, then "N passed, N failed".
 #
+# The same commands also run without crash through build/tests/crash-cmds
+# (tests/crash/cmdsdrv.c: src/crash/cmds.c over orccrash's own dump
+# reader): its output is checked the same way and must equal crash's, and
+# it is what runs under `make check-asan`, whose orccrash.so crash cannot
+# load.
+#
 # Only the kdump-compressed samples: crash 8.0.2 reads them best (on the
 # QEMU ELF dumps it stops at "active task not found in PID hash" and
 # cannot read the exception stacks), and it cannot open 6.12 kernels at
@@ -46,22 +52,31 @@ finish() {
 	exit
 }
 
+drv=$ob/tests/crash-cmds
+[ -x "$drv" ] || drv=
+use_crash=1
 if ! command -v crash >/dev/null 2>&1; then
 	say "SKIP crash extension: crash is not installed (apt-get install crash)"
-	finish
-fi
-if [ ! -r "$echo_so" ]; then
+	use_crash=0
+elif [ ! -r "$echo_so" ]; then
 	say "SKIP crash extension: no $echo_so (crash's example extension, used for section markers)"
+	use_crash=0
+elif [ ! -r "$so" ]; then
+	say "FAIL crash extension: $so not built (make crash-extension)"
+	use_crash=0
+elif nm -D --undefined-only "$so" 2>/dev/null | grep -q '__asan_\|__ubsan_'; then
+	# make check-asan: crash is not built with the sanitizer runtime.
+	say "SKIP crash extension: $so is a sanitizer build; crash cannot load it (crash-cmds runs instead)"
+	use_crash=0
+fi
+if [ -z "$drv" ]; then
+	say "SKIP crash-cmds: $ob/tests/crash-cmds not built (make check-crash)"
+fi
+if [ ! -x "$bin" ]; then
+	say "FAIL crash extension: $bin not built"
 	finish
 fi
-if [ ! -r "$so" ] || [ ! -x "$bin" ]; then
-	say "FAIL crash extension: $so or $bin not built (make crash-extension)"
-	finish
-fi
-# A sanitizer build (make check-asan) cannot be loaded into crash, which
-# is not built with the sanitizer runtime.
-if nm -D --undefined-only "$so" 2>/dev/null | grep -q '__asan_\|__ubsan_'; then
-	say "SKIP crash extension: $so is a sanitizer build; crash cannot load it"
+if [ $use_crash -eq 0 ] && [ -z "$drv" ]; then
 	finish
 fi
 if [ ! -s "$index" ]; then
@@ -118,36 +133,48 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		tasks && mine && in_task && /RSP: 0018:/ { split($2, a, ":"); print a[2]; exit }
 	' "$d/all.txt")
 
+	# The orccrash commands, one section each: "SECTION<TAB>COMMAND".
+	{
+		printf 'cur\torcbt -r\n'
+		printf 'a-r\torcbt -a -r\n'
+		printf 'a\torcbt -a\n'
+		for p in $pids; do
+			printf 'pid-%s\torcbt -r %s\n' "$p" "$p"
+		done
+		printf 't\torcbt -t -r\n'
+		printf 'scan\torcbt -s -r %s\n' "$panic_task"
+		printf 'json\torcbt -j %s\n' "$panic_task"
+		printf 'alljson\torcbt -t -s --json\n'
+		printf 'stack\torcstack\n'
+		if [ -n "$task_rsp" ]; then
+			printf 'stack-task\torcstack %s\n' "$task_rsp"
+		fi
+		printf 'badpid\torcbt 99999\n'
+	} >"$d/cmds"
+
+	if [ -n "$drv" ]; then
+		while IFS=$'\t' read -r sec cmd; do
+			echo "@@@ $sec"
+			set -- $cmd
+			case $1 in
+			orcbt) shift; "$drv" "$core" "$vml" bt "$@" ;;
+			orcstack) shift; "$drv" "$core" "$vml" stack "$@" ;;
+			esac
+		done <"$d/cmds" >"$d/drv.out" 2>&1
+		echo "@@@ badpid-after" >>"$d/drv.out"
+		echo "@@@ end" >>"$d/drv.out"
+		python3 "$here/check.py" "crash-cmds $rel/$scen/$fmt" "$d" drv.out | tee -a "$results"
+	fi
+	[ $use_crash -eq 1 ] || continue
+
 	{
 		echo "set scroll off"
 		echo "extend $echo_so"
 		echo "extend $so"
-		echo "echo @@@ cur"
-		echo "orcbt -r"
-		echo "echo @@@ a-r"
-		echo "orcbt -a -r"
-		echo "echo @@@ a"
-		echo "orcbt -a"
-		for p in $pids; do
-			echo "echo @@@ pid-$p"
-			echo "orcbt -r $p"
-		done
-		echo "echo @@@ t"
-		echo "orcbt -t -r"
-		echo "echo @@@ scan"
-		echo "orcbt -s -r $panic_task"
-		echo "echo @@@ json"
-		echo "orcbt -j $panic_task"
-		echo "echo @@@ alljson"
-		echo "orcbt -t -s --json"
-		echo "echo @@@ stack"
-		echo "orcstack"
-		if [ -n "$task_rsp" ]; then
-			echo "echo @@@ stack-task"
-			echo "orcstack $task_rsp"
-		fi
-		echo "echo @@@ badpid"
-		echo "orcbt 99999"
+		while IFS=$'\t' read -r sec cmd; do
+			echo "echo @@@ $sec"
+			echo "$cmd"
+		done <"$d/cmds"
 		echo "echo @@@ badpid-after"
 		echo "echo @@@ browse"
 		echo "orcbrowse"
@@ -168,7 +195,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		say "SKIP $name: crash $(crash --version 2>/dev/null | awk '/^crash /{print $2; exit}') cannot open this dump (exit $rc): ${why:0:200}"
 		continue
 	fi
-	python3 "$here/check.py" "$name" "$d" | tee -a "$results"
+	python3 "$here/check.py" "$name" "$d" crash.out | tee -a "$results"
 done <"$index"
 
 if [ $n -eq 0 ]; then
