@@ -267,6 +267,18 @@ wait_serial() {
 	return 1
 }
 
+# Wait up to $2 seconds for QEMU to exit by itself; else kill it and fail.
+wait_exit() {
+	local pid=$1 secs=$2 i
+	for ((i = 0; i < secs * 2; i++)); do
+		kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+		sleep 0.5
+	done
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	return 1
+}
+
 scenario_kaslr() {
 	case $1 in
 	hardirq | kdump | mod-timer | mod-blocked) echo on ;;
@@ -321,10 +333,13 @@ make_dump() {
 		fi
 	fi
 	if [ "$sc" = kdump ]; then
-		# The capture kernel powers the VM off when done.
-		wait_serial "$d/serial.log" 'ORCCRASH-CAPTURE-(DONE|FAILED|NO-VMCORE)' 480 $qpid || ok=0
-		wait $qpid || true
+		# The capture kernel powers the VM off when done. "end Kernel
+		# panic" means the panic did not reach kexec: no capture.
+		wait_serial "$d/serial.log" 'ORCCRASH-CAPTURE-(DONE|FAILED|NO-VMCORE)|end Kernel panic' \
+			480 $qpid || ok=0
 		grep -q 'ORCCRASH-CAPTURE-DONE' "$d/serial.log" || ok=0
+		# The disk image is complete only once QEMU has exited.
+		wait_exit $qpid 60 || ok=0
 		if [ $ok = 1 ]; then
 			makedumpfile -R "$d/vmcore.kdump-real" < "$d/disk.raw" > "$d/makedumpfile-R.log" 2>&1 || ok=0
 		fi
@@ -340,7 +355,7 @@ make_dump() {
 		else
 			ok=0
 		fi
-		wait $qpid || true
+		wait_exit $qpid 30 || true
 		if [ $ok = 1 ]; then
 			makedumpfile -R "$d/vmcore.kdump" < "$d/vmcore.flat" > "$d/makedumpfile-R.log" 2>&1 || ok=0
 		fi
