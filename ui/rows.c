@@ -237,7 +237,8 @@ void oc_ui_thread_name(const struct oc_ui_thread *t, char *buf, size_t size)
  * The "top frame" column wants the function a task is really in, not
  * the scheduler it is sleeping in.  These are the primitives every
  * sleeping task has on top of its stack (kernel/sched/core.c,
- * kernel/time/{timer,hrtimer}.c, kernel/sched/{completion,wait}.c,
+ * kernel/time/{timer,hrtimer}.c (msleep() and schedule_timeout() in
+ * sleep_timeout.c since 6.13), kernel/sched/{completion,wait}.c,
  * kernel/locking/{mutex,rwsem,semaphore}.c), as fnmatch() patterns.
  */
 static const char *const wait_primitives[] = {
@@ -245,6 +246,7 @@ static const char *const wait_primitives[] = {
 	"preempt_schedule*", "__cond_resched", "_cond_resched",
 	"*schedule_timeout*", "schedule_hrtimeout*", "io_schedule*",
 	"__switch_to", "__switch_to_asm", "do_nanosleep", "hrtimer_nanosleep",
+	"msleep*", "usleep_range*", "ssleep",
 	"wait_for_*", "*_wait_*", "wait_woken", "__wait_*",
 	"__mutex_lock*", "mutex_lock*", "rwsem_down_*_slowpath", "__down*",
 	"down", "down_*",

@@ -202,6 +202,8 @@ TEST(wait_primitives)
 	CHECK(oc_ui_is_wait_primitive("rwsem_down_write_slowpath"));
 	CHECK(oc_ui_is_wait_primitive("__mutex_lock.constprop.0"));
 	CHECK(oc_ui_is_wait_primitive("do_nanosleep"));
+	CHECK(oc_ui_is_wait_primitive("msleep_interruptible"));
+	CHECK(oc_ui_is_wait_primitive("usleep_range_state"));
 	CHECK(!oc_ui_is_wait_primitive("worker_thread"));
 	CHECK(!oc_ui_is_wait_primitive("do_wait"));
 	CHECK(!oc_ui_is_wait_primitive("pipe_read"));
