@@ -1,0 +1,73 @@
+# libFuzzer targets (tests/fuzz/README in docs/hardening.md).  Include
+# from the top Makefile, or run alone:
+#   make -f tests/fuzz/fuzz.mk fuzz-smoke       every target a few seconds
+#   make -f tests/fuzz/fuzz.mk fuzz FUZZ_SECONDS=600
+#   make fuzz FUZZ_TARGETS="orc unwind"        only these
+# Needs clang 14 with its runtime (Debian: clang, libclang-rt-14-dev);
+# without them the rules print SKIP and succeed.
+FUZZ_O ?= build/fuzz
+FUZZ_CC ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_SMOKE_SECONDS ?= 5
+FUZZ_TARGETS ?= orc unwind log kallsyms flat elf dump
+FUZZ_PKGS := libkdumpfile libelf libbpf ncursesw json-c
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) \
+	-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+	-Isrc -Iformats -Iui -Itests/fuzz \
+	$(shell pkg-config --cflags $(FUZZ_PKGS) 2>/dev/null) -I/usr/include/libdwarf
+FUZZ_LDLIBS := $(shell pkg-config --libs $(FUZZ_PKGS) 2>/dev/null) -ldwarf -lz -lpthread
+
+FUZZ_LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard formats/*.c)
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_O)/%.o)
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
+FUZZ_HAVE := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' | \
+	$(FUZZ_CC) -x c -fsanitize=fuzzer,address,undefined -o /dev/null - 2>/dev/null && echo yes)
+
+# objects: coverage and sanitizers, without libFuzzer's main()
+$(FUZZ_O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@printf '  %-6s %s\n' FUZZCC $<
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_O)/fuzz_%: $(FUZZ_O)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
+	@printf '  %-6s %s\n' FUZZLD $@
+	@$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LDLIBS)
+
+# Run each target: over the committed seeds (tests/fuzz/corpus/NAME, read
+# only) and a scratch corpus in $(FUZZ_O)/corpus/NAME that keeps what it
+# finds; crashes go to $(FUZZ_O)/artifacts/.  One job: 2 shared cores.
+define fuzz_run
+	@mkdir -p $(FUZZ_O)/corpus/$(1) $(FUZZ_O)/artifacts
+	@echo "== fuzz_$(1): $(2)s"
+	@$(FUZZ_O)/fuzz_$(1) -max_total_time=$(2) -timeout=10 -rss_limit_mb=2048 \
+		-max_len=$(if $(filter elf dump,$(1)),262144,65536) -print_final_stats=1 \
+		-artifact_prefix=$(FUZZ_O)/artifacts/$(1)- \
+		$(FUZZ_O)/corpus/$(1) tests/fuzz/corpus/$(1) \
+		>$(FUZZ_O)/fuzz_$(1).log 2>&1 || \
+		{ echo "FAIL fuzz_$(1): see $(FUZZ_O)/fuzz_$(1).log"; \
+		  grep -E 'ERROR|SUMMARY|invariant|Test unit written' $(FUZZ_O)/fuzz_$(1).log | head -n 8; exit 1; }
+	@grep -E '^stat::(number_of_executed_units|peak_rss_mb)|cov: [0-9]+' $(FUZZ_O)/fuzz_$(1).log | \
+		tail -n 3 | tr '\n' ' '; echo
+	@echo "PASS fuzz_$(1)"
+
+endef
+
+ifeq ($(FUZZ_HAVE),yes)
+fuzz-build: $(FUZZ_BINS)
+fuzz: fuzz-build
+	$(foreach t,$(FUZZ_TARGETS),$(call fuzz_run,$(t),$(FUZZ_SECONDS)))
+fuzz-smoke: fuzz-build
+	$(foreach t,$(FUZZ_TARGETS),$(call fuzz_run,$(t),$(FUZZ_SMOKE_SECONDS)))
+else
+fuzz-build fuzz fuzz-smoke:
+	@echo "SKIP fuzz: $(FUZZ_CC) cannot link -fsanitize=fuzzer (apt-get install clang libclang-rt-14-dev)"
+endif
+
+fuzz-clean:
+	rm -rf $(FUZZ_O)
+
+.PHONY: fuzz fuzz-smoke fuzz-build fuzz-clean
+.SECONDARY:
+
+-include $(shell find $(FUZZ_O) -name '*.d' 2>/dev/null)

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target: ORC format detection, table parsing and lookup
+ * (src/orc.h).  Input:
+ *   u8 version (mod 7: 0 = detect it), u8 flags, u64 ip_addr,
+ *   20 bytes .orc_header (used when flags & 1), a NUL-terminated release,
+ *   u64 lookup start, u64 lookup stop (flags & 2), u64 KASLR delta
+ *   (flags & 4), then n x s32 .orc_unwind_ip and n x 6-byte .orc_unwind
+ *   (n from the bytes left; a ragged tail is passed on too when flags & 8).
+ * Invariant checked: oc_orc_table_find() answers like a linear search
+ * for the rightmost entry at or below the ip, inside and outside the
+ * lookup range.
+ */
+#include "fuzz_common.h"
+#include "orc.h"
+
+static bool linear_find(const struct oc_orc_table *tab, uint64_t ip,
+			uint64_t *entry_ip_ret)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < tab->nr; i++) {
+		if (tab->ips[i] <= ip && (!found || tab->ips[i] >= *entry_ip_ret)) {
+			*entry_ip_ret = tab->ips[i];
+			found = true;
+		}
+	}
+	return found;
+}
+
+static void check_find(const struct oc_orc_table *tab, uint64_t ip)
+{
+	struct oc_orc_entry e;
+	uint64_t got = 0, want = 0;
+	bool found = oc_orc_table_find(tab, ip, &e, &got);
+
+	FUZZ_ASSERT(found == linear_find(tab, ip, &want));
+	if (found) {
+		FUZZ_ASSERT(got == want);
+		FUZZ_ASSERT(e.type <= OC_ORC_TYPE_REGS_PARTIAL);
+		FUZZ_ASSERT(e.sp_reg <= OC_ORC_REG_BAD);
+		FUZZ_ASSERT(e.bp_reg <= OC_ORC_REG_BAD);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_in in = { data, size };
+	struct oc_orc_table tab;
+	enum oc_orc_version version = (enum oc_orc_version)(fuzz_u8(&in) % 7);
+	uint8_t flags = fuzz_u8(&in), header[20];
+	uint64_t ip_addr = fuzz_u64(&in), start, stop, delta;
+	size_t nr, ip_len, orc_len;
+	const uint8_t *ips, *orcs;
+	char *release;
+	struct oc_error *err;
+
+	fuzz_take(&in, header, sizeof(header));
+	release = fuzz_string(&in);
+	start = fuzz_u64(&in);
+	stop = fuzz_u64(&in);
+	delta = fuzz_u64(&in);
+
+	if (version == OC_ORC_V_UNKNOWN) {
+		err = oc_orc_detect_version(flags & 1 ? header : NULL,
+					    flags & 1 ? sizeof(header) : 0,
+					    release, &version);
+		if (err) {
+			FUZZ_ASSERT(version == OC_ORC_V_UNKNOWN);
+			fuzz_check_error(err);
+		}
+	}
+	/* the release rules must take any string */
+	(void)oc_orc_sp_indirect_deref_first(release);
+	(void)oc_orc_has_fp_fallback(release);
+	free(release);
+	if (version == OC_ORC_V_UNKNOWN)
+		return 0;
+	FUZZ_ASSERT(oc_orc_version_name(version) != NULL);
+
+	/* a table whose ips span up to 4 GiB builds a direct index of up
+	 * to 2^24 blocks (the cap in src/orc.c), about a second each time:
+	 * allowed for flags 0xff only, to keep the fuzzer fast */
+	if (flags != 0xff && in.left >= 10) {
+		int32_t lo = INT32_MAX, hi = INT32_MIN;
+
+		for (size_t i = 0; i < in.left / 10; i++) {
+			int32_t rel;
+
+			memcpy(&rel, in.p + 4 * i, 4);
+			if (rel / 4 + (int32_t)i < lo)
+				lo = rel / 4 + (int32_t)i;
+			if (rel / 4 + (int32_t)i > hi)
+				hi = rel / 4 + (int32_t)i;
+		}
+		if ((int64_t)hi - lo > (1 << 22))
+			return 0;
+	}
+	nr = in.left / 10;
+	ip_len = 4 * nr;
+	orc_len = 6 * nr;
+	if (flags & 8) {	/* sizes that do not fit */
+		ip_len = in.left / 2;
+		orc_len = in.left - ip_len;
+	}
+	ips = fuzz_bytes(&in, &ip_len);
+	orcs = fuzz_bytes(&in, &orc_len);
+
+	oc_orc_table_init(&tab);
+	err = oc_orc_table_parse(&tab, version, ip_addr, ips, ip_len, orcs,
+				 orc_len);
+	if (err) {
+		fuzz_check_error(err);
+		oc_orc_table_deinit(&tab);
+		return 0;
+	}
+	for (size_t i = 1; i < tab.nr; i++)
+		FUZZ_ASSERT(tab.ips[i - 1] <= tab.ips[i]);
+	/* a huge range is allowed (up to 2^24 blocks) but slow: keep the
+	 * fuzzer fast, the cap itself is read in src/orc.c */
+	if ((flags & 2) && stop - start < (1u << 20))
+		fuzz_check_error(oc_orc_table_set_lookup_range(&tab, start, stop));
+	/* the relocation contract: no ip wraps (src/kernel.c refuses a
+	 * KERNELOFFSET beyond the 1 GiB KASLR window, found here) */
+	if ((flags & 4) && tab.nr && tab.ips[tab.nr - 1] + delta >= tab.ips[0] + delta &&
+	    tab.ips[0] + delta >= delta)
+		oc_orc_table_relocate(&tab, delta);
+
+	check_find(&tab, 0);
+	check_find(&tab, UINT64_MAX);
+	check_find(&tab, start);
+	check_find(&tab, stop);
+	for (size_t i = 0; i < tab.nr && i < 64; i++) {
+		check_find(&tab, tab.ips[i]);
+		check_find(&tab, tab.ips[i] - 1);
+		check_find(&tab, tab.ips[i] + 1);
+		check_find(&tab, tab.ips[i] + 300);
+	}
+	oc_orc_table_deinit(&tab);
+	return 0;
+}

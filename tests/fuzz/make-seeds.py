@@ -1,0 +1,344 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Write the fuzz seed corpus (tests/fuzz/corpus/NAME/) from the real
+samples: small extracts in each target's input layout (see the comment at
+the top of tests/fuzz/fuzz_NAME.c), never whole dumps.
+
+  tests/fuzz/make-seeds.py [BUILD_DIR]
+
+Needs BUILD_DIR/orccrash and BUILD_DIR/tests/dumpcat (make, make test's
+drivers) and the sample cache (${ORCCRASH_CACHE:-~/.cache/orccrash}).  The
+seeds are committed; run this again only to refresh them."""
+import bisect, json, os, struct, subprocess, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, 'build'))
+CACHE = os.environ.get('ORCCRASH_CACHE', os.path.expanduser('~/.cache/orccrash'))
+ORCCRASH = os.path.join(BUILD, 'orccrash')
+DUMPCAT = os.path.join(BUILD, 'tests', 'dumpcat')
+U64 = (1 << 64) - 1
+
+
+def out(target, name, data):
+    d = os.path.join(HERE, 'corpus', target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), 'wb') as f:
+        f.write(data)
+    print(f'  {target}/{name}: {len(data)} bytes')
+
+
+def samples():
+    rows = []
+    with open(os.path.join(CACHE, 'dumps', 'index.tsv')) as f:
+        for line in f:
+            r = line.rstrip('\n').split('\t')
+            if len(r) >= 6:
+                rows.append(dict(release=r[0], scenario=r[1], format=r[2],
+                                 vmcore=r[3], vmlinux=r[4], kaslr=r[5]))
+    return rows
+
+
+def pick(rows, release_prefix, scenario, fmt):
+    for r in rows:
+        if r['release'].startswith(release_prefix) and r['scenario'] == scenario \
+                and r['format'] == fmt and os.path.exists(r['vmcore']):
+            return r
+    return None
+
+
+class Elf:
+    """Just enough ELF64 to find sections by name."""
+    def __init__(self, path):
+        self.f = open(path, 'rb')
+        h = self.f.read(64)
+        shoff, = struct.unpack_from('<Q', h, 0x28)
+        shentsize, shnum, shstrndx = struct.unpack_from('<HHH', h, 0x3a)
+        self.secs = []
+        for i in range(shnum):
+            self.f.seek(shoff + i * shentsize)
+            s = struct.unpack('<IIQQQQIIQQ', self.f.read(64))
+            self.secs.append(s)
+        strtab = self.secs[shstrndx]
+        self.f.seek(strtab[4])
+        names = self.f.read(strtab[5])
+        self.by_name = {}
+        for s in self.secs:
+            n = names[s[0]:names.index(b'\0', s[0])].decode()
+            self.by_name[n] = s
+
+    def section(self, name):
+        s = self.by_name.get(name)
+        if not s:
+            return None, None
+        self.f.seek(s[4])
+        return s[3], self.f.read(s[5])
+
+
+def orc_table(vmlinux):
+    e = Elf(vmlinux)
+    ip_addr, ipb = e.section('.orc_unwind_ip')
+    _, orcb = e.section('.orc_unwind')
+    _, hdr = e.section('.orc_header')
+    n = len(ipb) // 4
+    ips = [(ip_addr + 4 * i + struct.unpack_from('<i', ipb, 4 * i)[0]) & U64
+           for i in range(n)]
+    return ip_addr, ipb, orcb, hdr, ips
+
+
+def dumpcat(*args):
+    return subprocess.run([DUMPCAT] + [str(a) for a in args], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def vread(dump, addr, n):
+    hexs = dumpcat('read', dump, hex(addr), n).split()
+    return bytes(int(x, 16) for x in hexs)
+
+
+def vmcoreinfo(dump):
+    text = dumpcat('vmcoreinfo', dump)
+    kv = {}
+    for line in text.splitlines():
+        if '=' in line:
+            k, v = line.split('=', 1)
+            kv[k] = v
+    return text, kv
+
+
+def region(addr, data):
+    return struct.pack('<QI', addr, len(data)) + data
+
+
+def seeds_orc(name, vmlinux, release):
+    ip_addr, ipb, orcb, hdr, ips = orc_table(vmlinux)
+    start = len(ips) // 3
+    n = 64
+    rel = release.encode() + b'\0'
+    tail = struct.pack('<QQQ', ips[start] & ~0xff, ips[start + n - 1] + 1, 0x1c000000)
+    body = ipb[4 * start:4 * (start + n)] + orcb[6 * start:6 * (start + n)]
+    sub_addr = ip_addr + 4 * start
+    # version 0: detect (from .orc_header when there is one, else the release)
+    flags = 1 | 2 | 4 if hdr else 2 | 4
+    out('orc', name + '-detect', struct.pack('<BBQ', 0, flags, sub_addr) +
+        (hdr or b'\0' * 20)[:20] + rel + tail + body)
+    # the first entries, with their weak terminators
+    out('orc', name + '-head', struct.pack('<BBQ', 0, 0, ip_addr) +
+        (hdr or b'\0' * 20)[:20] + rel + tail + ipb[:4 * n] + orcb[:6 * n])
+
+
+ORC_VERSIONS = {'4.14': 1, '4.18': 2, '6.3': 3, '6.4': 4, '6.4+ax': 5, '7.1': 6}
+
+
+def seeds_unwind(name, row):
+    j = json.loads(subprocess.run([ORCCRASH, '--json', '--active', row['vmcore'],
+                                   row['vmlinux']], capture_output=True,
+                                  text=True).stdout)
+    kaslr = int(j['kernel']['kaslr_offset'], 16)
+    ver = ORC_VERSIONS.get(j['kernel']['orc_version'], 2)
+    ip_addr, ipb, orcb, hdr, ips = orc_table(row['vmlinux'])
+    for cpu in j['cpus']:
+        frames = [f for f in cpu['frames'] if int(f['ip'], 16) >= 0xffff800000000000]
+        if not frames or not frames[0]['regs']:
+            continue
+        r = frames[0]['regs']
+        order = ['r15', 'r14', 'r13', 'r12', 'bp', 'bx', 'r11', 'r10', 'r9', 'r8',
+                 'ax', 'cx', 'dx', 'si', 'di', 'orig_ax', 'ip', 'cs', 'flags', 'sp', 'ss']
+        regs = struct.pack('<21Q', *[int(r.get(k, '0'), 16) & U64 for k in order])
+        # the entries covering each frame, and the next (where it ends)
+        idx = set()
+        for f in frames:
+            ip = int(f['ip'], 16) - kaslr
+            i = bisect.bisect_right(ips, ip) - 1
+            idx.update(k for k in (i - 1, i, i + 1) if 0 <= k < len(ips))
+        ents = b''.join(struct.pack('<Q', (ips[i] + kaslr) & U64) + orcb[6 * i:6 * i + 6]
+                        for i in sorted(idx))
+        # each stack the trace crossed: its 16 KiB (THREAD_SIZE, IRQ_STACK_SIZE)
+        stacks, seen, nst = b'', set(), 0
+        types = {'task': 1, 'irq': 2, 'entry': 4, 'df': 5, 'nmi': 6, 'db': 7, 'mc': 8}
+        for f in frames:
+            sp = int(f['sp'], 16)
+            base = sp & ~0x3fff
+            if base in seen or f['stack'] not in types:
+                continue
+            seen.add(base)
+            # the readable pages around sp (a stack may start mid-way)
+            pages = {}
+            for pg in range(base, base + 0x4000, 0x1000):
+                try:
+                    pages[pg] = vread(row['vmcore'], pg, 0x1000)
+                except subprocess.CalledProcessError:
+                    pass
+            lo = hi = sp & ~0xfff
+            while lo - 0x1000 in pages:
+                lo -= 0x1000
+            while hi + 0x1000 in pages:
+                hi += 0x1000
+            if lo not in pages:
+                continue
+            data = b''.join(pages[pg] for pg in range(lo, hi + 0x1000, 0x1000))
+            stacks += struct.pack('<BQI', types[f['stack']], lo, len(data)) + data
+            nst += 1
+        hdr_b = struct.pack('<BBHHB', ver, 4 | 8, 0, len(idx), nst)
+        out('unwind', f'{name}-cpu{cpu["cpu"]}', hdr_b + regs + ents + stacks)
+        # the same with --scan and resync
+        out('unwind', f'{name}-cpu{cpu["cpu"]}-scan',
+            struct.pack('<BBHHB', ver, 1 | 2 | 4 | 8, 64, len(idx), nst) +
+            regs + ents + stacks)
+
+
+def seeds_log(name, dump, keep_bits=5):
+    """Real VMCOREINFO and the real last 2^keep_bits records, in rings
+    shrunk to that many descriptors and the smallest power-of-two text
+    ring that holds their blocks (same IDs and lpos values, so the
+    reader's ID and wrap checks see what the kernel wrote)."""
+    text, kv = vmcoreinfo(dump)
+    if 'SYMBOL(prb)' not in kv:
+        return
+    off = lambda k: int(kv[k])
+    prb = int(kv['SYMBOL(prb)'], 16)
+    rb = struct.unpack('<Q', vread(dump, prb, 8))[0]
+    rbd = bytearray(vread(dump, rb, off('SIZE(printk_ringbuffer)')))
+    dr = off('OFFSET(printk_ringbuffer.desc_ring)')
+    tdr = off('OFFSET(printk_ringbuffer.text_data_ring)')
+    o_cb = dr + off('OFFSET(prb_desc_ring.count_bits)')
+    o_tail = dr + off('OFFSET(prb_desc_ring.tail_id)')
+    o_sb = tdr + off('OFFSET(prb_data_ring.size_bits)')
+    o_ttail = tdr + off('OFFSET(prb_data_ring.tail_lpos)')
+    cbits = struct.unpack_from('<I', rbd, o_cb)[0]
+    descs, infos, head_id = [struct.unpack_from('<Q', rbd, dr + off(k))[0] for k in (
+        'OFFSET(prb_desc_ring.descs)', 'OFFSET(prb_desc_ring.infos)',
+        'OFFSET(prb_desc_ring.head_id)')]
+    sbits = struct.unpack_from('<I', rbd, o_sb)[0]
+    data = struct.unpack_from('<Q', rbd, tdr + off('OFFSET(prb_data_ring.data)'))[0]
+    head_lpos = struct.unpack_from('<Q', rbd, tdr + off('OFFSET(prb_data_ring.head_lpos)'))[0]
+    count, dsize = 1 << cbits, 1 << sbits
+    dsz, isz = off('SIZE(prb_desc)'), off('SIZE(printk_info)')
+    lp = off('OFFSET(prb_desc.text_blk_lpos)')
+    n = 1 << keep_bits
+    ids = [(head_id - k) & U64 for k in range(n - 1, -1, -1)]
+    nd, ni = bytearray(n * dsz), bytearray(n * isz)
+    first_lpos = None
+    for id_ in ids:
+        slot = id_ & (count - 1)
+        d = vread(dump, descs + slot * dsz, dsz)
+        k = id_ & (n - 1)
+        nd[k * dsz:(k + 1) * dsz] = d
+        ni[k * isz:(k + 1) * isz] = vread(dump, infos + slot * isz, isz)
+        if first_lpos is None:
+            first_lpos = struct.unpack_from('<Q', d, lp)[0]
+    span = (head_lpos - first_lpos) & U64
+    nbits = 8
+    while (1 << nbits) < span and nbits < sbits:
+        nbits += 1
+    nsize = 1 << nbits
+    nt = bytearray(nsize)
+    # copy the bytes of [first_lpos, head_lpos) from the real ring
+    pos = first_lpos
+    while pos != head_lpos:
+        real = pos & (dsize - 1)
+        chunk = min(dsize - real, (head_lpos - pos) & U64, 4096)
+        b = vread(dump, data + real, chunk)
+        for k in range(chunk):
+            nt[(pos + k) & (nsize - 1)] = b[k]
+        pos = (pos + chunk) & U64
+    struct.pack_into('<I', rbd, o_cb, keep_bits)
+    struct.pack_into('<Q', rbd, o_tail, ids[0])
+    struct.pack_into('<I', rbd, o_sb, nbits)
+    struct.pack_into('<Q', rbd, o_ttail, first_lpos)
+    out('log', name, text.encode() + b'\0' + region(prb, struct.pack('<Q', rb)) +
+        region(rb, bytes(rbd)) + region(descs, bytes(nd)) + region(infos, bytes(ni)) +
+        region(data, bytes(nt)))
+
+
+def seeds_kallsyms(name, dump, nsyms=512):
+    """The real tables cut to the first @nsyms symbols (num_syms patched),
+    with the markers that follow the cut names."""
+    text, kv = vmcoreinfo(dump)
+    sym = lambda k: int(kv.get(f'SYMBOL({k})', '0'), 16)
+    names, numa, ttab, tidx = sym('kallsyms_names'), sym('kallsyms_num_syms'), \
+        sym('kallsyms_token_table'), sym('kallsyms_token_index')
+    offs, base, stext = sym('kallsyms_offsets'), sym('kallsyms_relative_base'), sym('_stext')
+    if not names:
+        return
+    nb = vread(dump, names, 64 * nsyms)
+    pos, markers = 0, []
+    for k in range(nsyms):
+        if k % 256 == 0:
+            markers.append(pos)
+        ln = nb[pos]
+        if ln & 0x80:
+            ln = (ln & 0x7f) | (nb[pos + 1] << 7)
+            pos += 2
+        else:
+            pos += 1
+        pos += ln
+    nb = nb[:pos]
+    nb += b'\0' * (((pos + 7) & ~7) - pos) + b''.join(struct.pack('<I', m) for m in markers)
+    # the decoder reads names a page at a time: pad to a page end
+    nb += b'\0' * ((-(names + len(nb))) % 4096)
+    ti = vread(dump, tidx, 512)
+    tlen = max(struct.unpack_from('<256H', ti)) + 600
+    tt = vread(dump, ttab, tlen)
+    loc = struct.pack('<8QB', names, numa, ttab, tidx, offs, base if base else 0, 0, stext, 1)
+    img = region(numa, struct.pack('<I', nsyms)) + region(names, nb) + region(ttab, tt) + \
+        region(tidx, ti) + region(offs, vread(dump, offs, 4 * nsyms))
+    if base:
+        img += region(base, vread(dump, base, 8))
+    out('kallsyms', name, loc + img)
+
+
+def seeds_flat(name, path, nrec=4, cut=512):
+    with open(path, 'rb') as f:
+        hdr = f.read(4096)
+        recs = b''
+        for _ in range(nrec):
+            rh = f.read(16)
+            if len(rh) < 16:
+                break
+            o, s = struct.unpack('>qq', rh)
+            if o < 0:
+                break
+            body = f.read(s)
+            recs += struct.pack('>qq', o, min(s, cut)) + body[:cut]
+    out('flat', name, hdr + recs + struct.pack('>qq', -1, 0))
+
+
+def seeds_dump(name, path, n):
+    with open(path, 'rb') as f:
+        out('dump', name, f.read(n))
+
+
+def seeds_elf(name, path):
+    with open(path, 'rb') as f:
+        out('elf', name, f.read())
+
+
+def main():
+    rows = samples()
+    for rel, tag in (('6.1.', '6.1'), ('6.12.', '6.12')):
+        hard = pick(rows, rel, 'hardirq', 'elf')
+        if not hard:
+            print(f'no {rel} hardirq ELF sample: skipping its seeds')
+            continue
+        seeds_orc(tag, hard['vmlinux'], hard['release'])
+        seeds_unwind(f'{tag}-hardirq', hard)
+        blocked = pick(rows, rel, 'mod-blocked', 'elf')
+        if blocked:
+            seeds_unwind(f'{tag}-blocked', blocked)
+        seeds_log(tag, hard['vmcore'])
+        seeds_kallsyms(tag, hard['vmcore'])
+        flat = pick(rows, rel, 'hardirq', 'flat')
+        if flat:
+            seeds_flat(tag, flat['vmcore'])
+        kd = pick(rows, rel, 'kdump', 'kdump-real')
+        if kd:
+            seeds_dump(f'{tag}-kdump-head', kd['vmcore'], 65536)
+        seeds_dump(f'{tag}-elf-head', hard['vmcore'], 16384)
+        mods = os.path.join(os.path.dirname(hard['vmlinux']), 'modules')
+        for m in ('virtio_pci_legacy_dev.ko', 'virtio_mmio.ko'):
+            if os.path.exists(os.path.join(mods, m)):
+                seeds_elf(f'{tag}-{m}', os.path.join(mods, m))
+
+
+main()
