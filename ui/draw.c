@@ -110,6 +110,18 @@ void oc_draw_erase(void)
 	erase();
 }
 
+/* Text from the dump must not drive the terminal: a newline would end
+ * the row, other control characters show as ^X and shift the columns. */
+static void add_text(int y, int x, const char *text, int w)
+{
+	move(y, x);
+	for (int i = 0; i < w && text[i]; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		addch(c >= ' ' && c < 127 ? c : '?');
+	}
+}
+
 void oc_draw_text(int y, int x, int w, enum oc_ui_style style, bool bar,
 		  const char *text)
 {
@@ -119,7 +131,7 @@ void oc_draw_text(int y, int x, int w, enum oc_ui_style style, bool bar,
 		return;
 	attrset(a);
 	mvhline(y, x, ' ', w);
-	mvaddnstr(y, x, text, w);
+	add_text(y, x, text, w);
 	attrset(A_NORMAL);
 }
 
@@ -139,7 +151,7 @@ void oc_draw_pane(const struct oc_draw_pane *p)
 	/* the focused pane's title is a bar, the others are underlined */
 	attrset(p->focused ? A_REVERSE | A_BOLD : A_UNDERLINE);
 	mvhline(y, p->x, ' ', p->w);
-	mvaddnstr(y, p->x, p->title, p->w);
+	add_text(y, p->x, p->title, p->w);
 	attrset(A_NORMAL);
 	y++;
 	if (p->heading && y < p->y + p->h)

@@ -219,16 +219,31 @@ int oc_ui_thread_cpu(const struct oc_kernel *k, const struct oc_ui_thread *t)
 	return cpu;
 }
 
+/*
+ * A comm as the dump has it may hold any byte (prctl(PR_SET_NAME)):
+ * control characters and bytes past ASCII become '?', so a row keeps
+ * its width and a name cannot move the cursor.
+ */
+static const char *printable_comm(const char *comm, char *buf)
+{
+	size_t i;
+
+	for (i = 0; i < OC_COMM_LEN && comm[i]; i++)
+		buf[i] = comm[i] >= ' ' && comm[i] < 127 ? comm[i] : '?';
+	buf[i] = '\0';
+	return buf;
+}
+
 void oc_ui_thread_name(const struct oc_ui_thread *t, char *buf, size_t size)
 {
-	char cpu[16] = "";
+	char cpu[16] = "", comm[OC_COMM_LEN + 1];
 
 	if (t->cpu >= 0)
 		snprintf(cpu, sizeof(cpu), "CPU %d%s", t->cpu,
 			 t->task ? " " : "");
 	if (t->task)
 		snprintf(buf, size, "%spid %d [%s]", cpu, t->task->pid,
-			 t->task->comm);
+			 printable_comm(t->task->comm, comm));
 	else
 		snprintf(buf, size, "%s (no task)", cpu);
 }
@@ -377,6 +392,7 @@ void oc_ui_threads_heading(char *buf, size_t size)
 static void thread_row(const struct oc_ui_thread *t, char *buf, size_t size)
 {
 	char kind[16] = "", pid[16] = "-", cpu[16] = "", st[4] = "";
+	char name[OC_COMM_LEN + 1];
 	const char *comm = "", *top;
 
 	if (t->cpu >= 0)
@@ -386,8 +402,10 @@ static void thread_row(const struct oc_ui_thread *t, char *buf, size_t size)
 		snprintf(pid, sizeof(pid), "%d", t->task->pid);
 		snprintf(cpu, sizeof(cpu), "%d%s", t->task->cpu,
 			 t->task->running_on >= 0 ? "*" : "");
-		snprintf(st, sizeof(st), "%c", t->task->state);
-		comm = t->task->comm;
+		snprintf(st, sizeof(st), "%c",
+			 t->task->state > ' ' && t->task->state < 127 ?
+			 t->task->state : '?');
+		comm = printable_comm(t->task->comm, name);
 	} else if (t->cpu >= 0) {
 		snprintf(cpu, sizeof(cpu), "%d", t->cpu);
 	}

@@ -377,6 +377,14 @@ TEST(threads_build_sort_filter)
 		  "            7    1 I  kworker/0:1      worker_thread+0xaf/0x100");
 	CHECK_EQ(l.v[4].ref, 3);
 
+	/* a comm from the dump cannot move the cursor */
+	memcpy(f->tasks[2].comm, "a\nb\x1b[2J\xff", 8);
+	CHECK_OK(oc_ui_threads_lines(&th, &l));
+	CHECK_STR(l.v[5].text, "           42    0 D  a?b?[2J?         ...");
+	oc_ui_thread_name(&th.v[4], buf, sizeof(buf));
+	CHECK_STR(buf, "pid 42 [a?b?[2J?]");
+	snprintf(f->tasks[2].comm, sizeof(f->tasks[2].comm), "Bash");
+
 	th.sort = OC_SORT_COMM;	/* strcmp: "Bash" < "cat" < "kworker" */
 	CHECK_OK(oc_ui_threads_update(&th));
 	CHECK_EQ(th.v[th.shown[2]].task->pid, 42);
