@@ -302,6 +302,10 @@ check_dump() {
 check_color() {
 	local label=$1 vmcore=$2 vmlinux=$3 c0 c1
 
+	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ]; then
+		skip "$label: NO_COLOR" "dump or vmlinux missing"
+		return
+	fi
 	for nc in 0 1; do
 		T kill-session -t ui 2>/dev/null
 		if [ $nc = 1 ]; then
