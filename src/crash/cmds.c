@@ -361,12 +361,16 @@ struct oc_error *oc_crash_browse(const struct oc_crash_host *h)
 		return err;
 	/*
 	 * ncurses changes the terminal modes and installs its own SIGWINCH
-	 * and SIGTSTP handlers; crash keeps handlers of its own (SIGINT
-	 * longjmps to its prompt).  Put everything back on the way out.
+	 * and SIGTSTP handlers; crash keeps handlers of its own.  Put
+	 * everything back on the way out.  crash's SIGINT handler longjmps
+	 * to its prompt, which would leave the terminal in curses mode
+	 * (cbreak, no echo, the alternate screen): ^C is ignored while the
+	 * browser runs (q leaves it).
 	 */
 	have_tio = tcgetattr(STDIN_FILENO, &tio) == 0;
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], NULL, &saved[i]);
+	signal(SIGINT, SIG_IGN);
 	fflush(stdout);
 	rc = oc_ui_run(k, &uo);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)

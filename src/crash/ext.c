@@ -260,7 +260,8 @@ static char *help_orcbrowse[] = {
 	" ",
 	"  This command opens orccrash's ncurses browser over the same model as",
 	"  orcbt (press ? in it for the keys, q to come back to crash).  The",
-	"  terminal is restored on return.  It needs crash to run on a terminal.",
+	"  terminal is restored on return; ^C is ignored while it runs.  It needs",
+	"  crash to run on a terminal.",
 	NULL
 };
 
