@@ -28,6 +28,7 @@ struct oc_error *oc_crash_model(const struct oc_crash_host *h,
 				const struct oc_kernel **ret)
 {
 	struct oc_kernel_options opts = { .mem = h->mem };
+	struct oc_kernel *k = NULL;
 	struct oc_error *err;
 
 	if (!model) {
@@ -37,11 +38,14 @@ struct oc_error *oc_crash_model(const struct oc_crash_host *h,
 		if (!h->vmlinux || !h->vmlinux[0])
 			return oc_error_create(OC_ERR_UNSUPPORTED,
 					       "crash has no vmlinux open");
-		err = oc_kernel_open(h->vmcore, h->vmlinux, &opts, &model);
-		if (err) {
-			model = NULL;
+		/*
+		 * Into a local first: a ^C in crash longjmps out of the
+		 * command, and a half-built model must not be kept.
+		 */
+		err = oc_kernel_open(h->vmcore, h->vmlinux, &opts, &k);
+		if (err)
 			return err;
-		}
+		model = k;
 	}
 	*ret = model;
 	return NULL;
