@@ -15,9 +15,6 @@
 
 #include "cmds.h"
 
-void orccrash_init(void);
-void orccrash_fini(void);
-
 /* The model reads kernel memory through crash: KVADDR, no messages, no
  * longjmp back to the prompt on a failed read. */
 static struct oc_error *crash_read(void *arg, uint64_t addr, void *buf,
@@ -272,12 +269,12 @@ static struct command_table_entry command_table[] = {
 	{ NULL, NULL, NULL, 0 },
 };
 
-void __attribute__((constructor)) orccrash_init(void)
+static void __attribute__((constructor)) orccrash_init(void)
 {
 	register_extension(command_table);
 }
 
-void __attribute__((destructor)) orccrash_fini(void)
+static void __attribute__((destructor)) orccrash_fini(void)
 {
 	oc_crash_model_close();
 }
