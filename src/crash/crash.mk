@@ -17,8 +17,8 @@ $(CRASH_EXT_OBJ): override CFLAGS += -DX86_64 -Isrc/crash \
 	$(if $(CRASH_INCLUDE),-isystem $(CRASH_INCLUDE))
 
 # Everything of ours is hidden (src/crash/orccrash.map): crash exports
-# thousands of names and loads extensions RTLD_GLOBAL; the commands are
-# found through register_extension(), not by name.
+# thousands of names and recent versions load extensions RTLD_GLOBAL; the
+# commands are found through register_extension(), not by name.
 $(CRASH_EXT): $(CRASH_EXT_OBJ) $(UI_OBJ) $(LIB) src/crash/orccrash.map
 	$(call msg,LINK,$@)$(CC) -shared $(CFLAGS) $(LDFLAGS) \
 		-Wl,--version-script=src/crash/orccrash.map -Wl,--exclude-libs,ALL \
