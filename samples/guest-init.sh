@@ -65,10 +65,12 @@ process)
 hardirq)
 	# The host sends Alt+SysRq+C to the emulated PS/2 keyboard: the i8042
 	# interrupt handler runs sysrq_handle_crash in hard-IRQ context. Both
-	# CPUs run dd so the interrupt lands on a busy task, not only on idle.
+	# CPUs run dd bs=1M, almost always in the kernel (read_zero), so the
+	# interrupt comes from kernel mode and runs on the IRQ stack (from
+	# user mode it would stay on the task stack).
 	blocked_tasks
-	busy 4k
-	busy 4k
+	busy
+	busy
 	sleep 2
 	say "READY-SENDKEY"
 	;;

@@ -6,8 +6,9 @@
  * Write one word to /proc/orccrash_test:
  *   oops      NULL dereference in module code (process context, syscall
  *             stack); panics when panic_on_oops=1.
- *   timer     panic() from a timer callback: softirq, normally on the IRQ
- *             stack (irq_exit -> do_softirq_own_stack).
+ *   timer     panic() from a timer callback while the writer spins in
+ *             mdelay(): softirq on the IRQ stack (irq_exit_rcu ->
+ *             handle_softirqs), above the task stack.
  *   overflow  unbounded recursion until the guard page below the (vmap'ed)
  *             task stack is hit: #PF cannot push its frame, so the CPU
  *             raises #DF, which runs on its own IST stack and panics
@@ -192,7 +193,14 @@ static ssize_t orccrash_write(struct file *file, const char __user *ubuf,
 	if (!strcmp(cmd, "oops")) {
 		r = orccrash_oops();
 	} else if (!strcmp(cmd, "timer")) {
-		mod_timer(&orccrash_timer, jiffies + 1);
+		/*
+		 * Spin in the kernel while the timer expires: the timer
+		 * interrupt then comes from kernel mode, so its softirq runs on
+		 * the IRQ stack above this task's stack (from user mode it
+		 * would run on the task stack).
+		 */
+		mod_timer(&orccrash_timer, jiffies + 2);
+		mdelay(2000);
 	} else if (!strcmp(cmd, "overflow")) {
 		r = orccrash_recurse(0);
 	} else if (!strcmp(cmd, "blocked")) {

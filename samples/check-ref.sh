@@ -1,0 +1,96 @@
+#!/bin/bash
+# check-ref.sh: does a dump directory hold what its scenario promises?
+#
+# Usage: check-ref.sh DUMPDIR SCENARIO
+#
+# Checks ref/kernel.txt (the kernel's own traces from the serial log) for the
+# traces that make the scenario worth having — e.g. a hard-IRQ panic must show
+# i8042_interrupt inside <IRQ> — and that the vmcore files exist and carry
+# VMCOREINFO. make-samples.sh runs it before a dump is put in place, so a
+# scenario that booted but did not crash the intended way counts as failed.
+# Prints one line per failed check; exit status 1 if any failed.
+set -euo pipefail
+
+dir=$1
+sc=$2
+ref=$dir/ref/kernel.txt
+fails=0
+
+fail() {
+	echo "check-ref: $sc: $*"
+	fails=$((fails + 1))
+}
+
+# has HEADER_ERE LINE_ERE: some block whose @ line matches HEADER_ERE holds a
+# line matching LINE_ERE.
+has() {
+	awk -v h="$1" -v l="$2" '
+		/^@end$/ { inb = 0; next }
+		/^@/ { inb = ($0 ~ h); next }
+		inb && $0 ~ l { found = 1; exit }
+		END { exit !found }' "$ref" || fail "no '$1' block with a line matching '$2'"
+}
+
+vmcore() {
+	local f=$dir/$1
+	if [ ! -s "$f" ]; then
+		fail "$1 missing or empty"
+		return
+	fi
+	grep -a -q -m1 'OSRELEASE=' "$f" || fail "$1 has no VMCOREINFO (OSRELEASE=)"
+}
+
+[ -s "$ref" ] || { echo "check-ref: $sc: $ref missing or empty"; exit 1; }
+
+case $sc in
+process | kdump)
+	has '^@task .*comm=sleep state=S' 'do_nanosleep'
+	has '^@task .*comm=cat state=S' '^fifo_open'
+	has '^@task .*comm=cat state=S' '^pipe_read'
+	has '^@task .*comm=nc state=S' 'inet_csk_accept'
+	has '^@task .*comm=sh state=S' '^do_wait'
+	has '^@task .*comm=dd ' '.'
+	has '^@panic ' '^sysrq_handle_crash'
+	if [ "$sc" = process ]; then
+		has '^@nmi cpu=0 ' '.'
+		has '^@nmi cpu=1 ' '.'
+	fi
+	;;
+hardirq)
+	has '^@panic ' '^sysrq_handle_crash'
+	has '^@panic ' '^i8042_interrupt'
+	has '^@panic ' '^<IRQ>$'
+	;;
+mod-oops)
+	has '^@oops ' '^RIP 0010:orccrash_oops_deref.*\[orccrash_test\]$'
+	has '^@oops ' '^orccrash_oops\+.*\[orccrash_test\]$'
+	;;
+mod-timer)
+	has '^@panic ' '^orccrash_timer_fn\+.*\[orccrash_test\]$'
+	has '^@panic ' '^<IRQ>$'
+	;;
+mod-overflow)
+	has '^@oops ' '^orccrash_recurse\+.*\[orccrash_test\]$'
+	;;
+mod-blocked)
+	has '^@task .*comm=orccrash_holder state=D' '^msleep'
+	has '^@task .*comm=orccrash_mutex state=D' '^orccrash_lock_mutex'
+	has '^@task .*comm=orccrash_wait state=D' '^orccrash_wait_event'
+	has '^@task .*comm=orccrash_compl state=D' 'orccrash_kthread_completion'
+	has '^@task .*comm=sh state=D' '^orccrash_write'
+	has '^@panic ' '^orccrash_panic'
+	;;
+*)
+	fail "unknown scenario"
+	;;
+esac
+
+if [ "$sc" = kdump ]; then
+	vmcore vmcore.kdump-real
+else
+	vmcore vmcore.elf
+	vmcore vmcore.kdump
+	[ -s "$dir/vmcore.flat" ] || fail "vmcore.flat missing or empty"
+fi
+
+[ $fails = 0 ]
