@@ -157,7 +157,8 @@ static void print_header(const struct oc_kernel *k,
 			" s (the last log record)\n", ns / 1000000000,
 			ns / 1000 % 1000000);
 	}
-	fprintf(out, "     TASKS: %zu\n", k->nr_tasks);
+	fprintf(out, "     TASKS: %zu%s\n", k->nr_tasks,
+		k->tasks_incomplete ? " (list incomplete: unreliable, see WARNING)" : "");
 	if (k->panic_cpu >= 0)
 		fprintf(out, "     PANIC: CPU %d, PID %d (%s)\n", k->panic_cpu,
 			pt ? pt->pid : -1, pt ? pt->comm : "?");
@@ -211,7 +212,8 @@ int oc_report_text(const struct oc_kernel *k,
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	struct oc_log log;
-	bool have_log = false, unreliable = false;
+	/* tasks are missing: the report is partial (exit 3) */
+	bool have_log = false, unreliable = k->tasks_incomplete;
 	size_t nsel = 0, nbad = 0, counts[128] = {0};
 	struct oc_trace *traces = NULL;
 	struct group *groups = NULL;
@@ -240,10 +242,9 @@ int oc_report_text(const struct oc_kernel *k,
 
 		if (opts->cpu >= 0 && (unsigned)opts->cpu != c)
 			continue;
-		if (opts->pid >= 0 && (!cpu->task || cpu->task->pid != opts->pid))
-			continue;
-		if (opts->pid >= 0 && !opts->all_tasks && opts->cpu < 0 && cpu->task &&
-		    cpu->task->pid == opts->pid && cpu->task->idle && c != 0)
+		/* a task selection shows the CPUs running a selected task */
+		if ((opts->pid >= 0 || opts->state) &&
+		    (!cpu->task || !selected(cpu->task, opts)))
 			continue;
 		fprintf(out, "\nCPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
 		if (cpu->task)

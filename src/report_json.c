@@ -154,7 +154,8 @@ int oc_report_json(const struct oc_kernel *k,
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	struct json_object *root = json_object_new_object(), *cpus, *tasks;
 	struct oc_log log;
-	bool have_log, ok = true;
+	/* tasks are missing: the document is partial (exit 3) */
+	bool have_log, ok = !k->tasks_incomplete;
 	struct oc_error *err = oc_kernel_read_log(k, &log);
 
 	have_log = !err;
@@ -168,6 +169,9 @@ int oc_report_json(const struct oc_kernel *k,
 		struct oc_trace tr;
 
 		if (opts->cpu >= 0 && (unsigned)opts->cpu != c)
+			continue;
+		if ((opts->pid >= 0 || opts->state) &&
+		    (!cpu->task || !task_selected(cpu->task, opts)))
 			continue;
 		o = json_object_new_object();
 		json_object_object_add(o, "cpu", json_object_new_int((int)c));

@@ -1,0 +1,49 @@
+#!/bin/bash
+# Golden-output tests: the text report on the committed default sample
+# (samples/default/vmcore, read with no vmlinux) must not change without
+# a reason; the JSON report must have the documented shape (docs/json.md).
+#   tests/golden/run.sh [BUILD_DIR]            compare
+#   tests/golden/run.sh [BUILD_DIR] --update   rewrite the golden files
+set -u
+O=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+bin=$top/$O/orccrash
+cd "$top" || exit 1
+dump=samples/default/vmcore
+if [ ! -r "$dump" ]; then
+	echo "FAIL golden: $dump is missing (it is committed: git checkout it)"
+	exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# name, then orccrash's arguments
+cases=(
+	"all-tasks|--all-tasks $dump"
+	"active-scan|--active --scan $dump"
+	"group-sleeping|--group --state S $dump"
+	"pid-1|--pid 1 --no-regs $dump"
+	"uninterruptible|--state D $dump"
+	"running|--state R --json $dump"
+)
+for c in "${cases[@]}"; do
+	name=${c%%|*}
+	args=${c#*|}
+	# shellcheck disable=SC2086
+	"$bin" $args >"$tmp/$name.txt" 2>&1
+	rc=$?
+	echo "exit $rc" >>"$tmp/$name.txt"
+	if [ "${2:-}" = --update ]; then
+		cp "$tmp/$name.txt" "$here/$name.txt"
+		echo "PASS golden $name: updated"
+	elif diff -u "$here/$name.txt" "$tmp/$name.txt" >"$tmp/diff"; then
+		echo "PASS golden $name: orccrash $args"
+	else
+		echo "FAIL golden $name: output differs from tests/golden/$name.txt"
+		head -n 30 "$tmp/diff" | sed 's/^/  /'
+	fi
+done
+
+"$bin" --json --all-tasks --log "$dump" >"$tmp/report.json"
+python3 "$here/json_shape.py" "$tmp/report.json"
