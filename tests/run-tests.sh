@@ -16,6 +16,7 @@ trap 'rm -f "$log"' EXIT
 run() {
 	local name=$1; shift
 	echo "== $name"
+	local t0=$SECONDS
 	"$@" >"$log" 2>&1
 	local rc=$?
 	grep -E '^(PASS|FAIL|SKIP) |^  ' "$log" | grep -v '^PASS ' || true
@@ -24,7 +25,7 @@ run() {
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "FAIL $name: exited $rc"; tail -n 20 "$log"; f=1
 	fi
-	echo "   $p passed, $f failed, $s skipped"
+	echo "   $p passed, $f failed, $s skipped ($((SECONDS - t0)) s)"
 	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 }
 
