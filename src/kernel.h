@@ -106,6 +106,9 @@ struct oc_kernel {
 	/* set when something was read with errors; each a one-line note */
 	char warnings[8][192];
 	unsigned int nr_warnings;
+	/* the task list was cut short (a loop, a bad pointer, unreadable
+	 * task_structs): tasks are missing, reports exit 3 */
+	bool tasks_incomplete;
 };
 
 #define OC_KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + (c))

@@ -296,6 +296,7 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 
 		oc_error_string(err, buf, sizeof(buf));
 		oc_kernel_warn(k, "task list incomplete: %s", buf);
+		k->tasks_incomplete = true;
 		if (err == &oc_enomem) {
 			free(r.buf);
 			free(r.seen.slots);
@@ -328,8 +329,10 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 	free(r.seen.slots);
 	if (err)
 		return err;
-	if (r.bad)
+	if (r.bad) {
 		oc_kernel_warn(k, "%u task_structs could not be read", r.bad);
+		k->tasks_incomplete = true;
+	}
 
 	for (size_t i = 0; i < k->nr_tasks; i++) {
 		struct oc_task *t = &k->tasks[i];
