@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Corrupt dumps: orccrash on damaged copies of the real samples must end
+# with a clear one-line error naming the file (exit 1) or a report marked
+# unreliable with a reason (exit 3) -- never a signal, never a hang
+# (docs/orccrash.1, docs/hardening.md).
+#   tests/corrupt/run.sh [BUILD_DIR]
+# Uses samples/default/vmcore (committed) and, when the sample cache has
+# them, a 6.1 ELF dump, its flattened twin and both vmlinux files
+# (${ORCCRASH_CACHE:-~/.cache/orccrash}/dumps/index.tsv).  Works on copies
+# in a temp dir; prints PASS/FAIL/SKIP lines and "N passed, N failed".
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+O=$(cd "${1:-$root/build}" && pwd)
+BIN=$O/orccrash
+DUMPCAT=$O/tests/dumpcat
+PATCH="python3 $here/patch.py"
+cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+passed=0 failed=0 skipped=0
+tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/orccrash-corrupt.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1"; failed=$((failed + 1)); }
+skip() { echo "SKIP $1"; skipped=$((skipped + 1)); }
+
+# expect NAME CODES FILE -- ARGS...: run orccrash ARGS under timeout 60.
+# CODES: the allowed exit codes ("1", "1 3", ...).  Exit 1 needs its last
+# stderr line to name FILE; exit 3 needs "unreliable" in the report.
+expect() {
+	local name=$1 codes=$2 file=$3 rc line
+	shift 4
+	timeout 60 "$BIN" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	line=$(grep . "$tmp/err" | tail -n 1)
+	if [ $rc -eq 124 ]; then
+		fail "$name: hung (killed after 60 s)"; return
+	elif [ $rc -ge 128 ]; then
+		fail "$name: killed by signal $((rc - 128)): $(tail -n 3 "$tmp/err" | tr '\n' ' ')"; return
+	elif ! [[ " $codes " == *" $rc "* ]]; then
+		fail "$name: exit $rc, wanted $codes: ${line:-(no message)}"; return
+	fi
+	case $rc in
+	1)
+		if [[ "$line" != *"$(basename "$file")"* ]]; then
+			fail "$name: exit 1 but the error does not name $(basename "$file"): $line"; return
+		fi
+		;;
+	3)
+		if ! grep -q unreliable "$tmp/out"; then
+			fail "$name: exit 3 but no trace is marked unreliable"; return
+		fi
+		line=$(grep -m1 -o 'WARNING: .*' "$tmp/out" || grep -m1 -o 'unreliable: [^)]*' "$tmp/out")
+		;;
+	esac
+	pass "$name (exit $rc: ${line:-ok})"
+}
+
+if [ ! -x "$BIN" ] || [ ! -x "$DUMPCAT" ]; then
+	skip "corrupt: build $BIN and $DUMPCAT first (make all, make test's drivers)"
+	echo "$passed passed, $failed failed, $skipped skipped"
+	exit 0
+fi
+
+# --- kdump-compressed: the committed default sample (no vmlinux needed) ---
+K=$root/samples/default/vmcore
+if [ -r "$K" ]; then
+	read -r koff ksize < <($PATCH kdump-notes "$K")
+	ksz=$(stat -c %s "$K")
+	for cut in "header:2000" "notes:$((koff + ksize / 2))" \
+		   "mid-page:$((ksz / 2 + 2048))" "last-page:$((ksz - 3000))"; do
+		c=$tmp/kdump-cut-${cut%%:*}.vmcore
+		head -c "${cut#*:}" "$K" >"$c"
+		expect "kdump truncated in the ${cut%%:*} (${cut#*:} bytes)" "1 3" "$c" -- --all-tasks "$c"
+		rm -f "$c"
+	done
+	c=$tmp/kdump-bitmap.vmcore
+	cp "$K" "$c"
+	# the first page bitmap: right after the sub-header and notes
+	$PATCH xor "$c" $((koff + ksize + 4096)) 4096
+	expect "kdump with a garbled page bitmap" "0 1 3" "$c" -- --all-tasks "$c"
+	rm -f "$c"
+else
+	skip "kdump: no samples/default/vmcore"
+fi
+
+# --- the sample cache: a 6.1 ELF dump and its vmlinux ---
+index=$cache/dumps/index.tsv
+pick() {	# pick RELEASE_PREFIX FORMAT -> "vmcore vmlinux" of the first readable one
+	[ -r "$index" ] || return 1
+	awk -F'\t' -v r="$1" -v f="$2" 'index($1, r) == 1 && $3 == f { print $4 "\t" $5 }' "$index" |
+	while IFS=$'\t' read -r d v; do
+		if [ -r "$d" ] && [ -r "$v" ]; then echo "$d	$v"; break; fi
+	done
+}
+IFS=$'\t' read -r E V < <(pick 6.1. elf) || true
+IFS=$'\t' read -r F _ < <(pick 6.1. flat) || true
+IFS=$'\t' read -r _ V12 < <(pick 6.12. elf) || true
+if [ -z "${E:-}" ]; then
+	skip "ELF dump cases: no 6.1 ELF sample in $index (make samples)"
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ $failed -eq 0 ]; exit
+fi
+e=$tmp/vmcore.elf
+cp "$E" "$e"
+chmod u+w "$e"
+timeout 60 "$BIN" --json --all-tasks "$e" "$V" >"$tmp/tasks.json" 2>/dev/null
+vmci() { "$DUMPCAT" vmcoreinfo "$e" "$1"; }
+phys_off() {	# file offset of kernel virtual address $1 in the ELF copy
+	local pa
+	pa=$("$DUMPCAT" v2p "$e" "$1") && $PATCH phys2off "$e" "$pa"
+}
+
+# page tables: the physical page of init_top_pgt
+pgd=$(vmci 'SYMBOL(init_top_pgt)')
+if pgd_off=$(phys_off "$pgd"); then
+	$PATCH xor "$e" "$pgd_off" 4096
+	expect "ELF: init_top_pgt page garbled" "1 3" "$e" -- --all-tasks "$e" "$V"
+	$PATCH xor "$e" "$pgd_off" 4096
+	old=$($PATCH put64 "$e" $((pgd_off + 511 * 8)) 0)	# kernel text PGD entry
+	expect "ELF: kernel text PGD entry cleared" "1 3" "$e" -- --all-tasks "$e" "$V"
+	$PATCH put64 "$e" $((pgd_off + 511 * 8)) "$old" >/dev/null
+	old=$($PATCH put64 "$e" $((pgd_off + 511 * 8)) "$((old ^ (1 << 33)))")	# a frame bit
+	expect "ELF: kernel text PGD entry points elsewhere" "1 3" "$e" -- --all-tasks "$e" "$V"
+	$PATCH put64 "$e" $((pgd_off + 511 * 8)) "$old" >/dev/null
+else
+	fail "ELF: cannot find init_top_pgt ($pgd) in $E"
+fi
+
+# a blocked task with a few frames: pid, its frames' sp, ip
+read -r tpid tsp0 tsp1 tip0 < <(python3 - "$tmp/tasks.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d.get('tasks', []):
+    f = [x for x in t['frames'] if not x['scanned']]
+    if not t['on_cpu'] and t['pid'] > 1 and len(f) >= 4 and t['reliable']:
+        print(t['pid'], f[0]['sp'], f[1]['sp'], f[0]['ip'])
+        break
+PY
+)
+if [ -n "${tpid:-}" ] && soff=$(phys_off "$tsp1"); then
+	page=$(( soff - (tsp1 & 4095) ))
+	$PATCH xor "$e" "$page" 4096
+	expect "ELF: bit flips in task $tpid's stack page" "3" "$e" -- --pid "$tpid" "$e" "$V"
+	$PATCH xor "$e" "$page" 4096
+	# a stack that loops: from the first frame up to the page end, its own
+	# return address over and over, with bp words pointing back at themselves
+	cp "$e" "$tmp/pristine-stack" 2>/dev/null || true
+	python3 - "$e" "$soff" "$tsp1" "$tip0" <<'PY'
+import struct, sys
+path, off, sp, ip = sys.argv[1], int(sys.argv[2]), int(sys.argv[3], 0), int(sys.argv[4], 0)
+n = (4096 - (sp & 4095)) // 8
+with open(path, 'r+b') as f:
+    f.seek(off)
+    words = [ip if i % 2 == 0 else sp + 8 * i - 16 for i in range(n)]
+    f.write(struct.pack(f'<{n}Q', *words))
+PY
+	expect "ELF: task $tpid's stack loops" "3" "$e" -- --pid "$tpid" "$e" "$V"
+	expect "ELF: task $tpid's looping stack, --scan --all-tasks" "3" "$e" -- --scan --all-tasks "$e" "$V"
+	# restore from the original dump
+	dd if="$E" of="$e" bs=4096 skip=$((page / 4096)) seek=$((page / 4096)) count=2 conv=notrunc status=none
+	cmp -s "$E" "$e" || fail "ELF copy not restored after the stack cases"
+	rm -f "$tmp/pristine-stack"
+else
+	skip "ELF stack cases: no blocked task with 4 frames found in $E"
+fi
+
+# a task list that loops: the 3rd task's tasks.next back to the 2nd
+toff=$(command -v pahole >/dev/null &&
+       pahole -C task_struct "$V" 2>/dev/null | awk '$1 == "struct" && $2 == "list_head" && $3 == "tasks;" { print $(NF-2) }')
+read -r ta tb < <(python3 -c '
+import json, sys
+t = [x for x in json.load(open(sys.argv[1])).get("tasks", []) if x["pid"] > 0]
+print(t[1]["task"], t[2]["task"]) if len(t) > 2 else None' "$tmp/tasks.json")
+if [ -n "$toff" ] && [ -n "${tb:-}" ] && noff=$(phys_off $(printf '0x%x' $((tb + toff)))); then
+	cur=$($PATCH get64 "$e" "$noff")
+	old=$($PATCH put64 "$e" "$noff" $((ta + toff)))
+	expect "ELF: task list loops (tasks.next $cur -> $(printf '0x%x' $((ta + toff))))" "1 3" "$e" -- --all-tasks "$e" "$V"
+	$PATCH put64 "$e" "$noff" "$old" >/dev/null
+else
+	skip "ELF task-list loop: no pahole or no tasks to link"
+fi
+
+# no VMCOREINFO note
+read -r noff nsize < <($PATCH notes "$e")
+if [ "$($PATCH rename-note "$e" "$noff" "$nsize" VMCOREINFO XMCOREINFO)" -ge 1 ]; then
+	expect "ELF without a VMCOREINFO note" "1" "$e" -- --all-tasks "$e" "$V"
+	$PATCH rename-note "$e" "$noff" "$nsize" XMCOREINFO VMCOREINFO >/dev/null
+else
+	fail "ELF: no VMCOREINFO note to remove in $E"
+fi
+
+# vmlinux: another kernel's, stripped, truncated
+if [ -n "${V12:-}" ]; then
+	expect "6.1 dump with the 6.12 vmlinux" "1" "$V12" -- --all-tasks "$e" "$V12"
+else
+	skip "other-kernel vmlinux: no 6.12 sample"
+fi
+sv=$tmp/vmlinux.stripped
+if objcopy --strip-all "$V" "$sv" 2>/dev/null; then
+	expect "stripped vmlinux" "1 3" "$sv" -- --all-tasks "$e" "$sv"
+else
+	skip "stripped vmlinux: objcopy failed"
+fi
+head -c 1000000 "$V" >"$tmp/vmlinux.cut"
+expect "truncated vmlinux" "1" "$tmp/vmlinux.cut" -- --all-tasks "$e" "$tmp/vmlinux.cut"
+rm -f "$sv" "$tmp/vmlinux.cut"
+
+# truncated ELF dump: in place, largest cut first
+esz=$(stat -c %s "$e")
+for cut in "mid-page:$((esz / 2 + 2048))" "notes:$((noff + nsize / 2))" "header:40"; do
+	truncate -s "${cut#*:}" "$e"
+	expect "ELF truncated in the ${cut%%:*} (${cut#*:} bytes)" "1 3" "$e" -- --all-tasks "$e" "$V"
+done
+rm -f "$e"
+
+# truncated flattened file
+if [ -n "${F:-}" ]; then
+	f=$tmp/vmcore.flat
+	head -c $(( $(stat -c %s "$F") / 2 + 1234 )) "$F" >"$f"
+	expect "flattened file truncated mid-record" "1" "$f" -- --all-tasks "$f" "$V"
+	rm -f "$f"
+fi
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
