@@ -323,7 +323,7 @@ def main():
             continue
         seeds_orc(tag, hard['vmlinux'], hard['release'])
         seeds_unwind(f'{tag}-hardirq', hard)
-        blocked = pick(rows, rel, 'mod-blocked', 'elf')
+        blocked = pick(rows, rel, 'mod-blocked', 'elf') or pick(rows, rel, 'process', 'elf')
         if blocked:
             seeds_unwind(f'{tag}-blocked', blocked)
         seeds_log(tag, hard['vmcore'])
