@@ -578,6 +578,43 @@ static void load_log(struct browser *b)
 	}
 }
 
+/*
+ * Enter on a stack word: a frame's return-address slot goes to that
+ * frame; a pointer to another word of the view moves there (follow a
+ * saved frame pointer or a stack link).
+ */
+static void memory_enter(struct browser *b)
+{
+	const struct oc_ui_lines *l = &b->mem_lines;
+	const struct oc_ui_thread *t = &b->th.v[b->shown];
+	const struct oc_ui_line *line;
+
+	/* refs here are addresses: negative as long long, -1 is "none" */
+	if (b->mem_cur.sel >= l->nr || l->v[b->mem_cur.sel].ref == -1)
+		return;
+	line = &l->v[b->mem_cur.sel];
+	for (size_t j = 0; j < t->trace.nr; j++) {
+		const struct oc_frame *f = &t->trace.frames[j];
+
+		if (!f->scanned && f->ip_addr &&
+		    f->ip_addr == (uint64_t)line->ref) {
+			b->view = VIEW_MAIN;
+			b->pane = PANE_FRAMES;
+			select_frame(b, (long)j);
+			set_status(b, false, "frame #%zu", j);
+			return;
+		}
+	}
+	for (size_t i = 0; i < l->nr; i++)
+		if (l->v[i].ref != -1 && (uint64_t)l->v[i].ref == line->value) {
+			b->mem_cur.sel = i;
+			set_status(b, false, "-> %016" PRIx64, line->value);
+			return;
+		}
+	set_status(b, false, "%016" PRIx64 ": not a return slot, not a "
+		   "pointer into this view", (uint64_t)line->ref);
+}
+
 static void open_log(struct browser *b)
 {
 	load_log(b);
@@ -702,7 +739,9 @@ static void request(struct browser *b, enum oc_ui_request req)
 		b->pane = (b->pane + PANE_NR - 1) % PANE_NR;
 		break;
 	case OC_REQ_ENTER:
-		if (b->pane == PANE_THREADS)
+		if (b->view == VIEW_MEMORY)
+			memory_enter(b);
+		else if (b->pane == PANE_THREADS)
 			b->pane = PANE_FRAMES;
 		else
 			open_memory(b);

@@ -54,6 +54,7 @@ struct oc_error *oc_ui_lines_add(struct oc_ui_lines *lines,
 	l = &lines->v[lines->nr++];
 	l->style = style;
 	l->ref = ref;
+	l->value = 0;
 	va_start(ap, fmt);
 	vsnprintf(l->text, sizeof(l->text), fmt, ap);
 	va_end(ap);
@@ -740,6 +741,7 @@ struct oc_error *oc_ui_memory_lines(const struct oc_kernel *k,
 				      sp, start, v, note);
 		if (err)
 			return err;
+		lines->v[lines->nr - 1].value = v;
 		if (start + 8 < start)
 			break;
 	}

@@ -36,6 +36,7 @@ struct oc_ui_line {
 	/* What the row stands for (a frame index, a thread index, a
 	 * word's address); -1 for a row the cursor skips. */
 	long long ref;
+	uint64_t value;		/* a stack word's value; 0 elsewhere */
 	char text[OC_UI_LINE_MAX];
 };
 
@@ -162,7 +163,7 @@ struct oc_error *oc_ui_regs_lines(const struct oc_kernel *k,
  * end of that stack), each annotated (return address of #N, text
  * symbol, pointer into a stack).  A failed read ends the rows with an
  * error row and is returned in *fault_ret (NULL if none; the caller
- * destroys it).  ref = the word's address.
+ * destroys it).  ref = the word's address, value = the word.
  */
 struct oc_error *oc_ui_memory_lines(const struct oc_kernel *k,
 				    const struct oc_ui_thread *t, size_t frame,

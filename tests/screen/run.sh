@@ -200,6 +200,23 @@ check_dump() {
 	fi
 	keys q
 
+	# Enter on a return-address slot goes to that frame (when frame #0's
+	# sp holds one, as it does after a call)
+	keys Home m
+	wait_for 'Stack memory: .*, frame #0$' 5
+	n=$(sed -n 's/^sp#0 .*<- #\([0-9]*\) return to .*/\1/p' "$tmp/screen")
+	if [ -z "$n" ]; then
+		skip "$label: memory Enter" "frame #0's sp holds no return address"
+	else
+		keys Enter
+		if wait_for "Registers: #$n\$" 5 &&
+		   wait_for "^frame #$n\$" 2; then
+			pass "$label: memory Enter goes to frame #$n"
+		else
+			fail "$label: memory Enter" "frame #$n not selected"
+		fi
+	fi
+
 	# the log, opened at its end; search back to the panic line
 	keys l
 	if ! wait_for 'Kernel log: [0-9]+ lines' 5; then

@@ -533,6 +533,8 @@ TEST(stack_memory)
 		  "       ffffc90000013e18: ffffffff8100015a  "
 		  "<- #1 return to schedule+0x5a/0x100");
 	CHECK_EQ(l.v[4].style, OC_STYLE_MARK);
+	CHECK_EQ(l.v[4].value, sym("schedule") + 0x5a);
+	CHECK_EQ(l.v[0].value, 0);
 	CHECK_STR(l.v[5].text,
 		  "sp#1   ffffc90000013e20: 0000000000000000  ");
 	CHECK_STR(l.v[7].text,
