@@ -1,0 +1,823 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Line tables and inlined chains through libdwarf (see dwarf.h for why
+ * the file is mapped and given to libdwarf by hand).
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libdwarf/dwarf.h>
+#include <libdwarf/libdwarf.h>
+
+#include "dwarflines.h"
+
+/* A line-table row, copied out of libdwarf once per CU. */
+struct dw_row {
+	uint64_t addr;
+	uint32_t line;
+	uint32_t file;		/* index into cu->files (already adjusted) */
+	bool end;		/* DW_LNE_end_sequence */
+};
+
+struct dw_cu {
+	Dwarf_Off off;		/* of the CU DIE in .debug_info */
+	Dwarf_Die die;
+	Dwarf_Half version;
+	bool lines_done;
+	struct dw_row *rows;
+	size_t nr_rows;
+	char **files;
+	Dwarf_Signed nr_files;
+};
+
+/* Kept at most this many DIEs deep into a subprogram. */
+enum { DW_MAX_DEPTH = 32 };
+
+struct oc_dwarf {
+	char *path;
+	int fd;
+	const uint8_t *map;
+	size_t size;
+	const Elf64_Shdr *shdrs;
+	size_t shnum;
+	const char *shstr;
+	size_t shstr_size;
+
+	Dwarf_Obj_Access_Interface obj;
+	Dwarf_Debug dbg;
+	bool aranges_done;
+	Dwarf_Arange *aranges;
+	Dwarf_Signed nr_aranges;
+
+	struct dw_cu *cus;
+	size_t nr_cus, cap_cus;
+};
+
+/* --- the object-access interface over the mapping ------------------- */
+
+static const char *sec_name(const struct oc_dwarf *d, const Elf64_Shdr *sh)
+{
+	if (sh->sh_name >= d->shstr_size)
+		return "";
+	/* shstr is NUL-terminated at its end: checked at open */
+	return d->shstr + sh->sh_name;
+}
+
+static int obj_section_info(void *obj, Dwarf_Half index,
+			    Dwarf_Obj_Access_Section *ret, int *error)
+{
+	const struct oc_dwarf *d = obj;
+	const Elf64_Shdr *sh;
+
+	if (index >= d->shnum)
+		return DW_DLV_NO_ENTRY;
+	sh = &d->shdrs[index];
+	memset(ret, 0, sizeof(*ret));
+	ret->addr = sh->sh_addr;
+	ret->type = sh->sh_type;
+	ret->size = sh->sh_size;
+	ret->link = sh->sh_link;
+	ret->info = sh->sh_info;
+	ret->entrysize = sh->sh_entsize;
+	/* Hide the relocations: a linked vmlinux has them applied already
+	 * (they are there because of --emit-relocs), and applying them again
+	 * is what costs libdwarf seconds and hundreds of MB. */
+	if (sh->sh_type == SHT_RELA || sh->sh_type == SHT_REL)
+		ret->name = ".orccrash.hidden";
+	else
+		ret->name = sec_name(d, sh);
+	return DW_DLV_OK;
+}
+
+static Dwarf_Endianness obj_byte_order(void *obj)
+{
+	return DW_OBJECT_LSB;
+}
+
+static Dwarf_Small obj_length_size(void *obj)
+{
+	return 4;
+}
+
+static Dwarf_Small obj_pointer_size(void *obj)
+{
+	return 8;
+}
+
+static Dwarf_Unsigned obj_section_count(void *obj)
+{
+	const struct oc_dwarf *d = obj;
+
+	return d->shnum;
+}
+
+static int obj_load_section(void *obj, Dwarf_Half index, Dwarf_Small **ret,
+			    int *error)
+{
+	const struct oc_dwarf *d = obj;
+	const Elf64_Shdr *sh;
+
+	if (index >= d->shnum)
+		return DW_DLV_NO_ENTRY;
+	sh = &d->shdrs[index];
+	if (sh->sh_type == SHT_NOBITS || sh->sh_size == 0)
+		return DW_DLV_NO_ENTRY;
+	/* bounds checked for every section at open */
+	*ret = (Dwarf_Small *)(d->map + sh->sh_offset);
+	return DW_DLV_OK;
+}
+
+static const Dwarf_Obj_Access_Methods obj_methods = {
+	.get_section_info = obj_section_info,
+	.get_byte_order = obj_byte_order,
+	.get_length_size = obj_length_size,
+	.get_pointer_size = obj_pointer_size,
+	.get_section_count = obj_section_count,
+	.load_section = obj_load_section,
+	.relocate_a_section = NULL,
+};
+
+/* --- errors ------------------------------------------------------------ */
+
+static struct oc_error *dw_err(struct oc_dwarf *d, Dwarf_Error e,
+			       const char *what, uint64_t addr)
+{
+	struct oc_error *err;
+
+	err = oc_error_file(OC_ERR_FORMAT, d->path, "%s(0x%llx): %s", what,
+			    (unsigned long long)addr,
+			    e ? dwarf_errmsg(e) : "no entry");
+	if (e)
+		dwarf_dealloc(d->dbg, e, DW_DLA_ERROR);
+	return err;
+}
+
+/* --- open / close ---------------------------------------------------- */
+
+static const Elf64_Shdr *find_section(const struct oc_dwarf *d,
+				      const char *name)
+{
+	for (size_t i = 1; i < d->shnum; i++)
+		if (!strcmp(sec_name(d, &d->shdrs[i]), name))
+			return &d->shdrs[i];
+	return NULL;
+}
+
+static struct oc_error *check_elf(struct oc_dwarf *d)
+{
+	Elf64_Ehdr eh;
+	const Elf64_Shdr *str;
+
+	if (d->size < sizeof(eh))
+		return oc_error_file(OC_ERR_FORMAT, d->path, "not an ELF file");
+	memcpy(&eh, d->map, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64)
+		return oc_error_file(OC_ERR_FORMAT, d->path,
+				     "not an x86-64 ELF64 file");
+	if (eh.e_type == ET_REL)
+		return oc_error_file(OC_ERR_UNSUPPORTED, d->path,
+				     "relocatable object: lines need relocation, not supported yet");
+	if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 ||
+	    eh.e_shoff > d->size ||
+	    (d->size - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum ||
+	    eh.e_shoff % 8 || eh.e_shstrndx >= eh.e_shnum)
+		return oc_error_file(OC_ERR_FORMAT, d->path,
+				     "bad section header table");
+	d->shdrs = (const Elf64_Shdr *)(d->map + eh.e_shoff);
+	d->shnum = eh.e_shnum;
+	for (size_t i = 0; i < d->shnum; i++) {
+		const Elf64_Shdr *sh = &d->shdrs[i];
+
+		if (sh->sh_type != SHT_NOBITS &&
+		    (sh->sh_offset > d->size ||
+		     sh->sh_size > d->size - sh->sh_offset))
+			return oc_error_file(OC_ERR_FORMAT, d->path,
+					     "section %zu outside the file", i);
+	}
+	str = &d->shdrs[eh.e_shstrndx];
+	if (str->sh_type == SHT_NOBITS || str->sh_size == 0 ||
+	    d->map[str->sh_offset + str->sh_size - 1] != '\0')
+		return oc_error_file(OC_ERR_FORMAT, d->path,
+				     "bad section name table");
+	d->shstr = (const char *)d->map + str->sh_offset;
+	d->shstr_size = str->sh_size;
+
+	if (find_section(d, ".gnu_debugaltlink") || find_section(d, ".debug_sup"))
+		return oc_error_file(OC_ERR_UNSUPPORTED, d->path,
+				     "DWARF compressed with dwz (.gnu_debugaltlink) is not supported");
+	if (!find_section(d, ".debug_info") || !find_section(d, ".debug_line"))
+		return oc_error_file(OC_ERR_LOOKUP, d->path,
+				     "no DWARF line information (stripped vmlinux? install the -dbg package's)");
+	for (size_t i = 1; i < d->shnum; i++)
+		if (!strncmp(sec_name(d, &d->shdrs[i]), ".debug_", 7) &&
+		    (d->shdrs[i].sh_flags & SHF_COMPRESSED))
+			return oc_error_file(OC_ERR_UNSUPPORTED, d->path,
+					     "compressed debug sections are not supported");
+	return NULL;
+}
+
+struct oc_error *oc_dwarf_open(const char *path, struct oc_dwarf **ret)
+{
+	struct oc_dwarf *d;
+	struct oc_error *err;
+	struct stat st;
+	Dwarf_Error de = NULL;
+	void *map;
+	int res;
+
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return &oc_enomem;
+	d->fd = -1;
+	d->path = strdup(path);
+	if (!d->path) {
+		err = &oc_enomem;
+		goto fail;
+	}
+	d->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (d->fd < 0 || fstat(d->fd, &st) < 0) {
+		err = oc_error_os(errno, path, "open");
+		goto fail;
+	}
+	d->size = st.st_size;
+	/* Writable private mapping: libdwarf's section pointers are not
+	 * const, and a write would then stay ours instead of faulting. */
+	map = mmap(NULL, d->size ? d->size : 1, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE, d->fd, 0);
+	if (map == MAP_FAILED) {
+		err = oc_error_os(errno, path, "mmap");
+		goto fail;
+	}
+	d->map = map;
+	err = check_elf(d);
+	if (err)
+		goto fail;
+
+	d->obj.object = d;
+	d->obj.methods = &obj_methods;
+	res = dwarf_object_init_b(&d->obj, NULL, NULL, DW_GROUPNUMBER_ANY,
+				  &d->dbg, &de);
+	if (res != DW_DLV_OK) {
+		err = oc_error_file(OC_ERR_FORMAT, path, "dwarf_object_init_b: %s",
+				    res == DW_DLV_ERROR ? dwarf_errmsg(de) :
+				    "no DWARF");
+		if (res == DW_DLV_ERROR)
+			dwarf_dealloc(NULL, de, DW_DLA_ERROR);
+		d->dbg = NULL;
+		goto fail;
+	}
+	*ret = d;
+	return NULL;
+
+fail:
+	oc_dwarf_close(d);
+	return err;
+}
+
+void oc_dwarf_close(struct oc_dwarf *d)
+{
+	if (!d)
+		return;
+	if (d->dbg) {
+		/* dwarf_finish() frees what libdwarf allocated for us (DIEs,
+		 * line contexts, srcfiles, aranges). */
+		dwarf_object_finish(d->dbg, NULL);
+	}
+	for (size_t i = 0; i < d->nr_cus; i++)
+		free(d->cus[i].rows);
+	free(d->cus);
+	if (d->map)
+		munmap((void *)d->map, d->size ? d->size : 1);
+	if (d->fd >= 0)
+		close(d->fd);
+	free(d->path);
+	free(d);
+}
+
+/* --- CUs and line tables ------------------------------------------- */
+
+static struct oc_error *find_cu(struct oc_dwarf *d, uint64_t addr,
+				struct dw_cu **ret)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Arange ar;
+	Dwarf_Off off;
+	Dwarf_Die die;
+	struct dw_cu *cu;
+	int res;
+
+	*ret = NULL;
+	if (!d->aranges_done) {
+		d->aranges_done = true;
+		res = dwarf_get_aranges(d->dbg, &d->aranges, &d->nr_aranges,
+					&de);
+		if (res == DW_DLV_ERROR)
+			return dw_err(d, de, "dwarf_get_aranges", 0);
+		if (res == DW_DLV_NO_ENTRY)
+			d->nr_aranges = 0;
+	}
+	if (!d->nr_aranges)
+		return NULL;
+	res = dwarf_get_arange(d->aranges, d->nr_aranges, addr, &ar, &de);
+	if (res == DW_DLV_NO_ENTRY)
+		return NULL;
+	if (res == DW_DLV_ERROR)
+		return dw_err(d, de, "dwarf_get_arange", addr);
+	res = dwarf_get_cu_die_offset(ar, &off, &de);
+	if (res != DW_DLV_OK)
+		return dw_err(d, de, "dwarf_get_cu_die_offset", addr);
+	for (size_t i = 0; i < d->nr_cus; i++)
+		if (d->cus[i].off == off) {
+			*ret = &d->cus[i];
+			return NULL;
+		}
+	res = dwarf_offdie_b(d->dbg, off, true, &die, &de);
+	if (res != DW_DLV_OK)
+		return dw_err(d, de, "dwarf_offdie_b", off);
+	if (d->nr_cus == d->cap_cus) {
+		size_t cap = d->cap_cus ? 2 * d->cap_cus : 16;
+		struct dw_cu *n = realloc(d->cus, cap * sizeof(*n));
+
+		if (!n) {
+			dwarf_dealloc_die(die);
+			return &oc_enomem;
+		}
+		d->cus = n;
+		d->cap_cus = cap;
+	}
+	cu = &d->cus[d->nr_cus++];
+	memset(cu, 0, sizeof(*cu));
+	cu->off = off;
+	cu->die = die;
+	{
+		Dwarf_Half ver = 0, offsz = 0;
+
+		if (dwarf_get_version_of_die(die, &ver, &offsz) == DW_DLV_OK)
+			cu->version = ver;
+	}
+	*ret = cu;
+	return NULL;
+}
+
+/*
+ * The file table index of a line row's or DW_AT_call_file's file
+ * number: DWARF 5 numbers files from 0 (0 is the primary file), DWARF 2-4
+ * from 1, and dwarf_srcfiles() lists them from index 0 either way.
+ */
+static bool file_index(const struct dw_cu *cu, Dwarf_Unsigned fileno,
+		       uint32_t *ret)
+{
+	if (cu->version < 5) {
+		if (fileno == 0)
+			return false;
+		fileno--;
+	}
+	if (fileno >= (Dwarf_Unsigned)cu->nr_files)
+		return false;
+	*ret = fileno;
+	return true;
+}
+
+static struct oc_error *load_lines(struct oc_dwarf *d, struct dw_cu *cu)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Unsigned version;
+	Dwarf_Small count;
+	Dwarf_Line_Context ctx;
+	Dwarf_Line *lines;
+	Dwarf_Signed nr;
+	int res;
+
+	cu->lines_done = true;
+	res = dwarf_srcfiles(cu->die, &cu->files, &cu->nr_files, &de);
+	if (res == DW_DLV_ERROR)
+		return dw_err(d, de, "dwarf_srcfiles", cu->off);
+	if (res == DW_DLV_NO_ENTRY) {
+		cu->files = NULL;
+		cu->nr_files = 0;
+	}
+	res = dwarf_srclines_b(cu->die, &version, &count, &ctx, &de);
+	if (res == DW_DLV_NO_ENTRY)
+		return NULL;
+	if (res == DW_DLV_ERROR)
+		return dw_err(d, de, "dwarf_srclines_b", cu->off);
+	res = dwarf_srclines_from_linecontext(ctx, &lines, &nr, &de);
+	if (res == DW_DLV_ERROR) {
+		dwarf_srclines_dealloc_b(ctx);
+		return dw_err(d, de, "dwarf_srclines_from_linecontext", cu->off);
+	}
+	if (res == DW_DLV_NO_ENTRY || nr <= 0) {
+		dwarf_srclines_dealloc_b(ctx);
+		return NULL;
+	}
+	cu->rows = calloc(nr, sizeof(*cu->rows));
+	if (!cu->rows) {
+		dwarf_srclines_dealloc_b(ctx);
+		return &oc_enomem;
+	}
+	for (Dwarf_Signed i = 0; i < nr; i++) {
+		struct dw_row *r = &cu->rows[cu->nr_rows];
+		Dwarf_Addr addr;
+		Dwarf_Unsigned lineno, fileno;
+		Dwarf_Bool end = false;
+
+		if (dwarf_lineaddr(lines[i], &addr, &de) != DW_DLV_OK ||
+		    dwarf_lineno(lines[i], &lineno, &de) != DW_DLV_OK ||
+		    dwarf_line_srcfileno(lines[i], &fileno, &de) != DW_DLV_OK ||
+		    dwarf_lineendsequence(lines[i], &end, &de) != DW_DLV_OK) {
+			if (de)
+				dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+			de = NULL;
+			continue;
+		}
+		r->addr = addr;
+		r->line = lineno;
+		r->end = end;
+		if (!file_index(cu, fileno, &r->file))
+			r->file = UINT32_MAX;
+		cu->nr_rows++;
+	}
+	/* the rows are copied: the context's memory can go now */
+	dwarf_srclines_dealloc_b(ctx);
+	return NULL;
+}
+
+/*
+ * The row for @addr: within one sequence, the last row at or below addr
+ * whose successor is above it (so of several rows at one address the last,
+ * like binutils' addr2line).
+ */
+static const struct dw_row *find_row(const struct dw_cu *cu, uint64_t addr)
+{
+	for (size_t i = 0; i + 1 < cu->nr_rows; i++) {
+		const struct dw_row *r = &cu->rows[i];
+
+		if (r->end || r->addr > addr)
+			continue;
+		if (cu->rows[i + 1].addr > addr)
+			return r;
+	}
+	return NULL;
+}
+
+static const char *cu_file(const struct dw_cu *cu, uint32_t index)
+{
+	if (index >= (Dwarf_Unsigned)cu->nr_files)
+		return NULL;
+	return cu->files[index];
+}
+
+/* --- DIE ranges and names ----------------------------------------- */
+
+static bool in_rnglists(struct oc_dwarf *d, Dwarf_Attribute attr,
+			uint64_t addr)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Half form;
+	Dwarf_Unsigned val, count, global;
+	Dwarf_Rnglists_Head head;
+	bool found = false;
+
+	if (dwarf_whatform(attr, &form, &de) != DW_DLV_OK)
+		goto out;
+	if (form == DW_FORM_rnglistx) {
+		if (dwarf_formudata(attr, &val, &de) != DW_DLV_OK)
+			goto out;
+	} else {
+		Dwarf_Off off;
+
+		if (dwarf_global_formref(attr, &off, &de) != DW_DLV_OK)
+			goto out;
+		val = off;
+	}
+	if (dwarf_rnglists_get_rle_head(attr, form, val, &head, &count,
+					&global, &de) != DW_DLV_OK)
+		goto out;
+	for (Dwarf_Unsigned i = 0; i < count && !found; i++) {
+		unsigned len, code;
+		Dwarf_Unsigned raw1, raw2, lo, hi;
+		Dwarf_Bool noaddr = false;
+
+		if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code,
+						      &raw1, &raw2, &noaddr,
+						      &lo, &hi, &de) != DW_DLV_OK)
+			break;
+		if (noaddr)
+			continue;
+		switch (code) {
+		case DW_RLE_offset_pair:
+		case DW_RLE_startx_endx:
+		case DW_RLE_startx_length:
+		case DW_RLE_start_end:
+		case DW_RLE_start_length:
+			if (lo <= addr && addr < hi)
+				found = true;
+			break;
+		default:
+			break;
+		}
+	}
+	dwarf_dealloc_rnglists_head(head);
+out:
+	if (de)
+		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+	return found;
+}
+
+/* DWARF 2-4 DW_AT_ranges: offsets into .debug_ranges, base = CU low_pc. */
+static bool in_ranges(struct oc_dwarf *d, const struct dw_cu *cu,
+		      Dwarf_Die die, Dwarf_Attribute attr, uint64_t addr)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Off off, real;
+	Dwarf_Ranges *r;
+	Dwarf_Signed n;
+	Dwarf_Unsigned bytes;
+	Dwarf_Addr base = 0;
+	bool found = false;
+
+	if (dwarf_global_formref(attr, &off, &de) != DW_DLV_OK)
+		goto out;
+	if (dwarf_lowpc(cu->die, &base, &de) != DW_DLV_OK) {
+		if (de)
+			dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+		de = NULL;
+		base = 0;
+	}
+	if (dwarf_get_ranges_b(d->dbg, off, die, &real, &r, &n, &bytes,
+			       &de) != DW_DLV_OK)
+		goto out;
+	for (Dwarf_Signed i = 0; i < n && !found; i++) {
+		if (r[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
+			base = r[i].dwr_addr2;
+		else if (r[i].dwr_type == DW_RANGES_ENTRY &&
+			 base + r[i].dwr_addr1 <= addr &&
+			 addr < base + r[i].dwr_addr2)
+			found = true;
+	}
+	dwarf_ranges_dealloc(d->dbg, r, n);
+out:
+	if (de)
+		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+	return found;
+}
+
+static bool die_contains(struct oc_dwarf *d, const struct dw_cu *cu,
+			 Dwarf_Die die, uint64_t addr)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Addr lo, hi;
+	Dwarf_Half form;
+	enum Dwarf_Form_Class cls;
+	Dwarf_Attribute attr;
+	bool found = false;
+	int res;
+
+	res = dwarf_lowpc(die, &lo, &de);
+	if (res == DW_DLV_OK) {
+		if (dwarf_highpc_b(die, &hi, &form, &cls, &de) != DW_DLV_OK)
+			goto out;
+		if (cls == DW_FORM_CLASS_CONSTANT)
+			hi += lo;
+		found = lo <= addr && addr < hi;
+		goto out;
+	}
+	if (res == DW_DLV_ERROR)
+		goto out;
+	res = dwarf_attr(die, DW_AT_ranges, &attr, &de);
+	if (res != DW_DLV_OK)
+		goto out;
+	if (cu->version >= 5)
+		found = in_rnglists(d, attr, addr);
+	else
+		found = in_ranges(d, cu, die, attr, addr);
+	dwarf_dealloc_attribute(attr);
+out:
+	if (de)
+		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+	return found;
+}
+
+/* The DIE that @at of @die refers to (abstract origin, specification). */
+static Dwarf_Die die_ref(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Attribute attr;
+	Dwarf_Off off;
+	Dwarf_Die ret = NULL;
+
+	if (dwarf_attr(die, at, &attr, &de) != DW_DLV_OK)
+		goto out;
+	if (dwarf_global_formref(attr, &off, &de) == DW_DLV_OK &&
+	    dwarf_offdie_b(d->dbg, off, true, &ret, &de) != DW_DLV_OK)
+		ret = NULL;
+	dwarf_dealloc_attribute(attr);
+out:
+	if (de)
+		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+	return ret;
+}
+
+/*
+ * A function's name: its own DW_AT_name, else its abstract origin's
+ * (inlined instances, out-of-line .constprop/.isra copies), else its
+ * specification's.  A few hops at most.
+ */
+static const char *die_function_name(struct oc_dwarf *d, Dwarf_Die die)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Die cur = die, next;
+	const char *name = NULL;
+
+	for (int hop = 0; hop < 4 && cur; hop++) {
+		char *s;
+		int res = dwarf_diename(cur, &s, &de);
+
+		if (res == DW_DLV_OK) {
+			name = s;
+			break;
+		}
+		if (res == DW_DLV_ERROR) {
+			dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+			de = NULL;
+			break;
+		}
+		next = die_ref(d, cur, DW_AT_abstract_origin);
+		if (!next)
+			next = die_ref(d, cur, DW_AT_specification);
+		if (cur != die)
+			dwarf_dealloc_die(cur);
+		cur = next;
+	}
+	if (cur && cur != die)
+		dwarf_dealloc_die(cur);
+	return name;
+}
+
+static Dwarf_Unsigned die_udata(struct oc_dwarf *d, Dwarf_Die die,
+				Dwarf_Half at)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Attribute attr;
+	Dwarf_Unsigned val = 0;
+
+	if (dwarf_attr(die, at, &attr, &de) == DW_DLV_OK) {
+		Dwarf_Half form = 0;
+		Dwarf_Signed sval;
+
+		/* gcc 12 puts DW_AT_call_file/line in the abbreviation as
+		 * DW_FORM_implicit_const when they repeat; libdwarf 20210528's
+		 * dwarf_formudata() refuses that form, dwarf_formsdata() reads
+		 * it. */
+		if (dwarf_whatform(attr, &form, &de) == DW_DLV_OK &&
+		    form == DW_FORM_implicit_const) {
+			if (dwarf_formsdata(attr, &sval, &de) == DW_DLV_OK &&
+			    sval >= 0)
+				val = sval;
+		} else if (dwarf_formudata(attr, &val, &de) != DW_DLV_OK) {
+			val = 0;
+		}
+		dwarf_dealloc_attribute(attr);
+	}
+	if (de)
+		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+	return val;
+}
+
+/*
+ * The scopes around @addr, outermost first: the subprogram, then each
+ * inlined subroutine nested in it (lexical blocks are gone through, not
+ * kept).  Returns how many DIEs are in @chain; the caller deallocates them.
+ */
+static size_t die_chain(struct oc_dwarf *d, const struct dw_cu *cu,
+			uint64_t addr, Dwarf_Die *chain, size_t max)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Die die = NULL, next;
+	size_t nr = 0;
+	/* A cap on the DIEs visited: a malformed tree cannot loop us. */
+	unsigned long budget = 1UL << 22;
+
+	if (dwarf_child(cu->die, &die, &de) != DW_DLV_OK)
+		goto out;
+	while (die && budget--) {
+		Dwarf_Half tag = 0;
+		bool descend = false;
+
+		if (dwarf_tag(die, &tag, &de) != DW_DLV_OK)
+			break;
+		switch (tag) {
+		case DW_TAG_subprogram:
+			/* only a top-level one starts the chain */
+			if (nr == 0 && die_contains(d, cu, die, addr))
+				descend = true;
+			break;
+		case DW_TAG_inlined_subroutine:
+			if (nr > 0 && die_contains(d, cu, die, addr))
+				descend = true;
+			break;
+		case DW_TAG_lexical_block:
+			if (nr > 0 && die_contains(d, cu, die, addr))
+				descend = true;
+			break;
+		default:
+			break;
+		}
+		if (descend) {
+			Dwarf_Die child = NULL;
+			int res;
+
+			if (tag != DW_TAG_lexical_block) {
+				if (nr == max)
+					break;
+				chain[nr++] = die;
+			}
+			res = dwarf_child(die, &child, &de);
+			if (tag == DW_TAG_lexical_block)
+				dwarf_dealloc_die(die);
+			die = NULL;
+			if (res != DW_DLV_OK)
+				break;
+			die = child;
+			continue;
+		}
+		next = NULL;
+		if (dwarf_siblingof_b(d->dbg, die, true, &next, &de) !=
+		    DW_DLV_OK)
+			next = NULL;
+		dwarf_dealloc_die(die);
+		die = next;
+	}
+	if (die) {
+		bool kept = false;
+
+		for (size_t i = 0; i < nr; i++)
+			kept |= chain[i] == die;
+		if (!kept)
+			dwarf_dealloc_die(die);
+	}
+out:
+	if (de)
+		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+	return nr;
+}
+
+struct oc_error *oc_dwarf_lookup(struct oc_dwarf *d, uint64_t addr,
+				 struct oc_line_info *chain, size_t max,
+				 size_t *nr_ret)
+{
+	struct oc_error *err;
+	struct dw_cu *cu;
+	const struct dw_row *row;
+	Dwarf_Die dies[DW_MAX_DEPTH];
+	size_t nr_dies, nr = 0;
+
+	*nr_ret = 0;
+	if (!max)
+		return NULL;
+	err = find_cu(d, addr, &cu);
+	if (err || !cu)
+		return err;
+	if (!cu->lines_done) {
+		err = load_lines(d, cu);
+		if (err)
+			return err;
+	}
+	row = find_row(cu, addr);
+	nr_dies = die_chain(d, cu, addr, dies, DW_MAX_DEPTH);
+
+	/* innermost: the line table's row */
+	chain[nr].file = row ? cu_file(cu, row->file) : NULL;
+	chain[nr].line = row && chain[nr].file ? row->line : 0;
+	chain[nr].function = nr_dies ? die_function_name(d, dies[nr_dies - 1])
+				     : NULL;
+	chain[nr].inlined = nr_dies > 1;
+	if (row || nr_dies)
+		nr++;
+	/* outer ones: the call site of the scope inside them */
+	for (size_t i = nr_dies ? nr_dies - 1 : 0; nr && i > 0 && nr < max; i--) {
+		uint32_t idx;
+		Dwarf_Unsigned fileno = die_udata(d, dies[i], DW_AT_call_file);
+
+		chain[nr].file = file_index(cu, fileno, &idx) ?
+				 cu_file(cu, idx) : NULL;
+		chain[nr].line = chain[nr].file ?
+				 die_udata(d, dies[i], DW_AT_call_line) : 0;
+		chain[nr].function = die_function_name(d, dies[i - 1]);
+		chain[nr].inlined = i - 1 > 0;
+		nr++;
+	}
+	for (size_t i = 0; i < nr_dies; i++)
+		dwarf_dealloc_die(dies[i]);
+	*nr_ret = nr;
+	return NULL;
+}
