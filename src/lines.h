@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Source lines and inlined frames for kernel addresses (issue 9).
+ *
+ * The DWARF of a Debian vmlinux is large (600 MB file, 200 MB of
+ * .debug_info), so nothing here touches it at open time: oc_lines_open()
+ * only reads the per-build-id cache file, and the DWARF is opened on the
+ * first address the cache does not know (formats/dwarflines.c).  Every address
+ * looked up is remembered and written back by oc_lines_close(), so a second
+ * run over the same kernel costs a hash lookup per frame.
+ *
+ * ALL ADDRESSES HERE ARE LINK-TIME (vmlinux) ADDRESSES: a dump's
+ * addresses are KASLR-relocated, pass addr - kaslr_offset
+ * (oc_lines_frame_addr() does that, and the ip - 1 for return addresses).
+ */
+#ifndef OC_LINES_H
+#define OC_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+struct oc_frame;
+
+/*
+ * One level of the chain for an address.  Strings are owned by the
+ * struct oc_lines and live until oc_lines_close().  file is NULL (and
+ * line 0) when unknown; function is NULL when no DIE covers the address.
+ */
+struct oc_line_info {
+	const char *file;	/* as the DWARF names it (often absolute) */
+	unsigned line;
+	const char *function;
+	bool inlined;		/* function was inlined into the next entry */
+};
+
+struct oc_lines;
+
+/*
+ * Cheap: no DWARF is read here.  @build_id (from oc_elf_build_id()) names
+ * the cache file ${ORCCRASH_CACHE:-$HOME/.cache/orccrash}/lines/<hex>;
+ * with build_id NULL there is no cache.  A missing or unreadable cache is
+ * not an error (it is rebuilt); only allocation failure is.
+ */
+struct oc_error *oc_lines_open(const char *vmlinux, const uint8_t *build_id,
+			       size_t len, struct oc_lines **ret);
+/* The same with an explicit cache file (NULL: none); for tests. */
+struct oc_error *oc_lines_open_cache(const char *vmlinux,
+				     const char *cache_path,
+				     struct oc_lines **ret);
+/*
+ * The chain for one link-time address: innermost inlined function first,
+ * the containing (out-of-line) function last, as addr2line -i prints it.
+ * Each entry's file:line is where that function was executing: the line
+ * table's row for the innermost one, the call site (DW_AT_call_file/line)
+ * of the inner entry for the others.  At most @max entries are stored
+ * (the outermost are dropped); *nr_ret is the number stored, 0 when the
+ * address has no line information or the DWARF is unavailable
+ * (see oc_lines_unavailable()).  Only allocation failure is an error.
+ */
+struct oc_error *oc_lines_lookup(struct oc_lines *l, uint64_t link_addr,
+				 struct oc_line_info *chain, size_t max,
+				 size_t *nr_ret);
+/*
+ * Why lines are unavailable (no debug info, DWARF unreadable, ...), once
+ * a lookup has needed the DWARF and could not have it; NULL otherwise.
+ * Front ends print it once.
+ */
+const char *oc_lines_unavailable(const struct oc_lines *l);
+/* Writes the cache if anything was added, then frees everything. */
+void oc_lines_close(struct oc_lines *l);
+
+/*
+ * The link-time address whose line a frame shows: ip - 1 for a return
+ * address (the line of the call), ip itself when it is exact
+ * (frame->signal: the first frame of a CPU, a pt_regs/iret frame).
+ */
+uint64_t oc_lines_frame_addr(const struct oc_frame *frame,
+			     uint64_t kaslr_offset);
+/* The same from the raw facts, for front ends that keep no oc_frame. */
+uint64_t oc_lines_addr(uint64_t ip, bool exact, uint64_t kaslr_offset);
+
+/*
+ * A shorter file name for display: the part after the kernel build or
+ * source directory ("/build/.../linux-6.1.192/kernel/sched/core.c" and
+ * "debian/build/build_amd64_none_cloud-amd64/kernel/sched/core.c" both
+ * give "kernel/sched/core.c").  Points into @file.
+ */
+const char *oc_lines_short_file(const char *file);
+
+/* Statistics for docs/lines.md and the tests. */
+struct oc_lines_stats {
+	size_t cached;		/* addresses loaded from the cache file */
+	size_t hits, misses;	/* lookups served by the cache / by DWARF */
+	double dwarf_open_sec;	/* time to open the DWARF (0 if never) */
+	double dwarf_lookup_sec; /* total time in DWARF lookups */
+};
+void oc_lines_get_stats(const struct oc_lines *l, struct oc_lines_stats *ret);
+
+#endif /* OC_LINES_H */
