@@ -9,6 +9,9 @@
  * page-table walk (4- and 5-level) over physical reads, from
  * VMCOREINFO's init_top_pgt and phys_base: Debian's libkdumpfile 0.5.1
  * gets KPTI and high KASLR text wrong.
+ *
+ * A struct oc_dump caches pages and translations: use it from one
+ * thread at a time.
  */
 #ifndef OC_FORMATS_DUMP_H
 #define OC_FORMATS_DUMP_H

@@ -16,6 +16,8 @@
 static const char FLAT_SIGNATURE[] = "makedumpfile";
 static const int64_t FLAT_TYPE = 1, FLAT_VERSION = 1;
 static const int64_t FLAT_END = -1;
+/* no real dump is this big; a bigger offset is garbage */
+static const uint64_t FLAT_MAX_OUT = 1ULL << 46;
 
 static int64_t get_be64(const unsigned char *p)
 {
@@ -112,7 +114,8 @@ struct oc_error *oc_flat_index(oc_flat_read_fn *read, void *arg,
 			break;
 		pos += sizeof(rh);
 		if (offset < 0 || size < 0 ||
-		    (uint64_t)offset + (uint64_t)size < (uint64_t)offset) {
+		    (uint64_t)offset + (uint64_t)size < (uint64_t)offset ||
+		    (uint64_t)offset + (uint64_t)size > FLAT_MAX_OUT) {
 			err = oc_error_format(OC_ERR_FORMAT,
 					      "bad flattened record at offset %llu (offset %lld, size %lld)",
 					      (unsigned long long)pos - sizeof(rh),

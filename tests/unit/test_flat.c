@@ -177,6 +177,16 @@ TEST(flat_garbage)
 	CHECK(err && err->code == OC_ERR_FORMAT);
 	oc_error_destroy(err);
 
+	/* an offset past any real dump (64 TiB) */
+	put_header(&s);
+	put_record(&s, 1LL << 50, "abc", 3);
+	put_be64(&s, -1);
+	put_be64(&s, -1);
+	err = oc_flat_index(stream_read, &s, s.len, &index);
+	CHECK(err && err->code == OC_ERR_FORMAT &&
+	      strstr(err->message, "bad flattened record"));
+	oc_error_destroy(err);
+
 	/* a huge size with little data left */
 	put_header(&s);
 	put_be64(&s, 0);
