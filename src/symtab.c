@@ -100,7 +100,8 @@ struct oc_error *oc_symtab_finish(struct oc_symtab *tab)
 	size_t n = 0;
 
 	sort_tab = tab;
-	qsort(tab->syms, tab->nr, sizeof(*tab->syms), sym_cmp);
+	if (tab->nr)	/* qsort(NULL, 0, ...) is undefined (UBSan) */
+		qsort(tab->syms, tab->nr, sizeof(*tab->syms), sym_cmp);
 	sort_tab = NULL;
 	for (size_t i = 0; i < tab->nr; i++) {
 		if (n && tab->syms[n - 1].addr == tab->syms[i].addr &&
