@@ -106,8 +106,12 @@ static int checkloads(struct oc_dump *dump, const char *path)
 			continue;
 		segs++;
 		pages = ph.p_memsz / 4096;
-		for (uint64_t k = 0; k < 17; k++) {
-			uint64_t pg = k == 16 ? pages - 1 : pages * k / 16;
+		/* every page, or 4097 spread over a huge segment */
+		uint64_t samples = pages <= 65536 ? pages : 4097;
+
+		for (uint64_t k = 0; k < samples; k++) {
+			uint64_t pg = samples == pages ? k :
+				      k == samples - 1 ? pages - 1 : pages * k / (samples - 1);
 			uint64_t va = ph.p_vaddr + pg * 4096, pa = 0;
 			struct oc_error *err = oc_dump_virt_to_phys(dump, va, &pa);
 
