@@ -519,6 +519,19 @@ TEST(dump_without_page_walk_info)
 		CHECK(err && err->code == OC_ERR_UNSUPPORTED);
 		oc_error_destroy(err);
 	}
+	/* libkdumpfile's own translation cannot help either: a fault */
+	{
+		struct oc_mem mem;
+		uint64_t v;
+		struct oc_error *err;
+
+		oc_dump_mem(dump, &mem);
+		err = oc_mem_read_u64(&mem, KTEXT + 8, &v);
+		CHECK(err && err->code == OC_ERR_FAULT && err->has_address &&
+		      err->address == KTEXT + 8);
+		CHECK(err && strstr(err->message, "kdump_read(0xffffffff81000008)"));
+		oc_error_destroy(err);
+	}
 	oc_dump_close(dump);
 }
 
