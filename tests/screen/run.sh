@@ -366,7 +366,9 @@ if [ -r "$cache/dumps/index.tsv" ]; then
 		[[ "$release/$scenario/$format" =~ ${SCREEN_ONLY:-.} ]] || continue
 		if [ -z "${SCREEN_ALL:-}" ]; then
 			[ -z "${seen[$release/$scenario]:-}" ] || continue
-			seen[$release/$scenario]=1
+			# a missing format falls back to the next one
+			[ -r "$vmcore" ] && [ -r "$vmlinux" ] &&
+				seen[$release/$scenario]=1
 		fi
 		check_dump "$release/$scenario/$format" "$vmcore" "$vmlinux"
 		if [ "$ran" -eq 0 ]; then
