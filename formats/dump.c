@@ -607,8 +607,8 @@ static struct oc_error *read_kdump_notes(struct oc_dump *dump, int fd,
 		return oc_error_file(OC_ERR_FORMAT, dump->path,
 				     "kdump max_mapnr %u exceeds its bitmap (%" PRIu64 " pages)",
 				     max_mapnr, bitmap_bits);
-	if (version < 4)
-		return NULL;	/* no note area before version 4 */
+	if (version < 3)
+		return NULL;	/* no VMCOREINFO before version 3, no notes before 4 */
 	if (!sub_hdr_size)
 		return oc_error_file(OC_ERR_FORMAT, dump->path,
 				     "kdump header version %d without a sub-header",
@@ -629,6 +629,8 @@ static struct oc_error *read_kdump_notes(struct oc_dump *dump, int fd,
 		return oc_error_file(OC_ERR_FORMAT, dump->path,
 				     "kdump VMCOREINFO (%" PRIu64 " bytes at %" PRIu64 ") is past the end of the file",
 				     size_vmci, off_vmci);
+	if (version < 4)
+		return NULL;
 	if (!in_file(off_note, size_note, file_size))
 		return oc_error_file(OC_ERR_FORMAT, dump->path,
 				     "kdump note area (%" PRIu64 " bytes at %" PRIu64 ") is past the end of the file",
