@@ -272,11 +272,11 @@ check_dump() {
 	keys '?'
 	if wait_for 'orccrash browser: keys' 3 && grep -q 'sort tasks by pid' "$tmp/screen" &&
 	   grep -Eq '^  / +search threads' "$tmp/screen"; then
-		keys q
+		keys Escape
 		if wait_for '^ Frames: ' 3; then
 			pass "$label: help"
 		else
-			fail "$label: help" "q does not leave the help"
+			fail "$label: help" "Esc does not leave the help"
 		fi
 	else
 		fail "$label: help" "no help screen"
