@@ -1,0 +1,619 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Source lines with a per-build-id cache (see lines.h).
+ *
+ * The cache is a text file, one record per address looked up:
+ *
+ *	orccrash-lines 1 <build-id hex>
+ *	<link address, hex> <n>
+ *	\t<line>\t<inlined 0|1>\t<function>\t<file>	(n times, innermost first)
+ *
+ * An empty function or file means unknown; n = 0 means the DWARF has
+ * nothing for the address (remembered too, so it is not searched again).
+ * The file is rewritten whole (temporary + rename) when a run added
+ * addresses.  A file that does not parse is ignored and replaced.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "dwarflines.h"
+#include "lines.h"
+#include "unwind.h"
+
+/* A record: the chain of one address, infos[first .. first + nr). */
+struct lines_rec {
+	uint64_t addr;
+	uint32_t first, nr;
+};
+
+struct oc_lines {
+	char *vmlinux;
+	char *cache_path;	/* NULL: no cache */
+	char *build_id_hex;	/* NULL with oc_lines_open_cache() */
+	bool dirty;
+
+	/* open addressing over recs, keyed by addr; slots hold index + 1 */
+	uint32_t *slots;
+	size_t nr_slots;
+	struct lines_rec *recs;
+	size_t nr_recs, cap_recs;
+	struct oc_line_info *infos;
+	size_t nr_infos, cap_infos;
+
+	/* interned strings, the same open addressing */
+	char **strs;
+	size_t nr_strs, cap_strs;
+
+	struct oc_dwarf *dwarf;
+	bool dwarf_tried;
+	char *unavailable;
+	struct oc_lines_stats stats;
+};
+
+/* Longest chain kept: the kernel's deepest inlining is ~15 levels. */
+enum { LINES_MAX_CHAIN = 64, LINES_MAX_STRING = 4096 };
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* --- strings ------------------------------------------------------------ */
+
+static struct oc_error *str_grow(struct oc_lines *l)
+{
+	size_t cap = l->cap_strs ? 2 * l->cap_strs : 1024;
+	char **n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return &oc_enomem;
+	for (size_t i = 0; i < l->cap_strs; i++) {
+		char *s = l->strs[i];
+		size_t j;
+
+		if (!s)
+			continue;
+		for (j = hash_str(s) & (cap - 1); n[j]; j = (j + 1) & (cap - 1))
+			;
+		n[j] = s;
+	}
+	free(l->strs);
+	l->strs = n;
+	l->cap_strs = cap;
+	return NULL;
+}
+
+/* The interned copy of @s (NULL stays NULL). */
+static struct oc_error *str_intern(struct oc_lines *l, const char *s,
+				   const char **ret)
+{
+	struct oc_error *err;
+	size_t j;
+
+	*ret = NULL;
+	if (!s)
+		return NULL;
+	if (2 * (l->nr_strs + 1) > l->cap_strs) {
+		err = str_grow(l);
+		if (err)
+			return err;
+	}
+	for (j = hash_str(s) & (l->cap_strs - 1); l->strs[j];
+	     j = (j + 1) & (l->cap_strs - 1))
+		if (!strcmp(l->strs[j], s)) {
+			*ret = l->strs[j];
+			return NULL;
+		}
+	l->strs[j] = strdup(s);
+	if (!l->strs[j])
+		return &oc_enomem;
+	l->nr_strs++;
+	*ret = l->strs[j];
+	return NULL;
+}
+
+/* --- records -------------------------------------------------------- */
+
+static const struct lines_rec *rec_find(const struct oc_lines *l,
+					uint64_t addr)
+{
+	if (!l->nr_slots)
+		return NULL;
+	for (size_t j = hash_u64(addr) & (l->nr_slots - 1); l->slots[j];
+	     j = (j + 1) & (l->nr_slots - 1))
+		if (l->recs[l->slots[j] - 1].addr == addr)
+			return &l->recs[l->slots[j] - 1];
+	return NULL;
+}
+
+static void slot_put(uint32_t *slots, size_t nr_slots, uint64_t addr,
+		     uint32_t value)
+{
+	size_t j;
+
+	for (j = hash_u64(addr) & (nr_slots - 1); slots[j];
+	     j = (j + 1) & (nr_slots - 1))
+		;
+	slots[j] = value;
+}
+
+/* Add a record for @addr (not present yet) with @nr entries of @chain. */
+static struct oc_error *rec_add(struct oc_lines *l, uint64_t addr,
+				const struct oc_line_info *chain, size_t nr)
+{
+	struct oc_error *err;
+	struct lines_rec *rec;
+
+	if (l->nr_recs >= UINT32_MAX - 1 || nr > LINES_MAX_CHAIN)
+		return oc_error_format(OC_ERR_INVALID, "line cache too big");
+	if (2 * (l->nr_recs + 1) > l->nr_slots) {
+		size_t n = l->nr_slots ? 2 * l->nr_slots : 1024;
+		uint32_t *slots = calloc(n, sizeof(*slots));
+
+		if (!slots)
+			return &oc_enomem;
+		for (size_t i = 0; i < l->nr_recs; i++)
+			slot_put(slots, n, l->recs[i].addr, i + 1);
+		free(l->slots);
+		l->slots = slots;
+		l->nr_slots = n;
+	}
+	if (l->nr_recs == l->cap_recs) {
+		size_t cap = l->cap_recs ? 2 * l->cap_recs : 256;
+		struct lines_rec *n = realloc(l->recs, cap * sizeof(*n));
+
+		if (!n)
+			return &oc_enomem;
+		l->recs = n;
+		l->cap_recs = cap;
+	}
+	while (l->nr_infos + nr > l->cap_infos) {
+		size_t cap = l->cap_infos ? 2 * l->cap_infos : 1024;
+		struct oc_line_info *n = realloc(l->infos, cap * sizeof(*n));
+
+		if (!n)
+			return &oc_enomem;
+		l->infos = n;
+		l->cap_infos = cap;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		struct oc_line_info *info = &l->infos[l->nr_infos + i];
+
+		err = str_intern(l, chain[i].file, &info->file);
+		if (!err)
+			err = str_intern(l, chain[i].function, &info->function);
+		if (err)
+			return err;
+		info->line = info->file ? chain[i].line : 0;
+		info->inlined = chain[i].inlined;
+	}
+	rec = &l->recs[l->nr_recs++];
+	rec->addr = addr;
+	rec->first = l->nr_infos;
+	rec->nr = nr;
+	l->nr_infos += nr;
+	slot_put(l->slots, l->nr_slots, addr, l->nr_recs);
+	return NULL;
+}
+
+static void recs_clear(struct oc_lines *l)
+{
+	if (l->slots)
+		memset(l->slots, 0, l->nr_slots * sizeof(*l->slots));
+	l->nr_recs = 0;
+	l->nr_infos = 0;
+}
+
+/* --- the cache file ---------------------------------------------------- */
+
+/* Split @s at tabs into at most @max fields; returns how many. */
+static size_t split_tabs(char *s, char **fields, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max) {
+		fields[n++] = s;
+		s = strchr(s, '\t');
+		if (!s)
+			break;
+		*s++ = '\0';
+	}
+	return s ? max + 1 : n;
+}
+
+static bool parse_u64(const char *s, int base, uint64_t max, uint64_t *ret)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s == '-' || *s == ' ')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno || *end || v > max)
+		return false;
+	*ret = v;
+	return true;
+}
+
+/*
+ * Load @fp's records.  false when the file does not parse (or names
+ * another build-id); the records loaded so far are then dropped.
+ */
+static struct oc_error *cache_parse(struct oc_lines *l, FILE *fp, bool *ok)
+{
+	struct oc_error *err = NULL;
+	char *buf = NULL, *nl;
+	size_t cap = 0;
+	ssize_t len;
+	char want[160];
+
+	*ok = false;
+	snprintf(want, sizeof(want), "orccrash-lines 1 %s",
+		 l->build_id_hex ? l->build_id_hex : "-");
+	if ((len = getline(&buf, &cap, fp)) <= 0)
+		goto out;
+	if ((nl = strchr(buf, '\n')))
+		*nl = '\0';
+	if (strcmp(buf, want))
+		goto out;
+	while ((len = getline(&buf, &cap, fp)) > 0) {
+		struct oc_line_info chain[LINES_MAX_CHAIN];
+		char *sp, *fields[5];
+		uint64_t addr, nr;
+
+		if (buf[len - 1] != '\n')
+			goto out;
+		buf[len - 1] = '\0';
+		sp = strchr(buf, ' ');
+		if (!sp)
+			goto out;
+		*sp = '\0';
+		if (!parse_u64(buf, 16, UINT64_MAX, &addr) ||
+		    !parse_u64(sp + 1, 10, LINES_MAX_CHAIN, &nr) ||
+		    rec_find(l, addr))
+			goto out;
+		/* the chain's strings are interned by rec_add() before buf
+		 * is reused, so keep every line's copy until then */
+		char *lines[LINES_MAX_CHAIN] = { 0 };
+		bool good = true;
+
+		for (uint64_t i = 0; i < nr && good; i++) {
+			uint64_t line, inl;
+
+			good = false;
+			if ((len = getline(&buf, &cap, fp)) <= 1 ||
+			    buf[len - 1] != '\n' || buf[0] != '\t' ||
+			    len > LINES_MAX_STRING)
+				break;
+			buf[len - 1] = '\0';
+			lines[i] = strdup(buf + 1);
+			if (!lines[i]) {
+				err = &oc_enomem;
+				break;
+			}
+			if (split_tabs(lines[i], fields, 4) != 4 ||
+			    !parse_u64(fields[0], 10, UINT32_MAX, &line) ||
+			    !parse_u64(fields[1], 10, 1, &inl))
+				break;
+			chain[i].line = line;
+			chain[i].inlined = inl;
+			chain[i].function = *fields[2] ? fields[2] : NULL;
+			chain[i].file = *fields[3] ? fields[3] : NULL;
+			good = true;
+		}
+		if (good)
+			err = rec_add(l, addr, chain, nr);
+		for (uint64_t i = 0; i < nr; i++)
+			free(lines[i]);
+		if (err || !good)
+			goto out;
+	}
+	*ok = !ferror(fp);
+out:
+	free(buf);
+	if (!*ok)
+		recs_clear(l);
+	return err;
+}
+
+static void put_field(FILE *fp, const char *s)
+{
+	/* the format's separators cannot appear inside a field */
+	for (; s && *s; s++)
+		fputc(*s == '\t' || *s == '\n' ? '?' : *s, fp);
+}
+
+/* The cache text of every record, to @fp. */
+static void cache_print(const struct oc_lines *l, FILE *fp)
+{
+	fprintf(fp, "orccrash-lines 1 %s\n",
+		l->build_id_hex ? l->build_id_hex : "-");
+	for (size_t i = 0; i < l->nr_recs; i++) {
+		const struct lines_rec *r = &l->recs[i];
+
+		fprintf(fp, "%" PRIx64 " %" PRIu32 "\n", r->addr, r->nr);
+		for (uint32_t k = 0; k < r->nr; k++) {
+			const struct oc_line_info *info = &l->infos[r->first + k];
+
+			fprintf(fp, "\t%u\t%d\t", info->line, info->inlined);
+			put_field(fp, info->function);
+			fputc('\t', fp);
+			put_field(fp, info->file);
+			fputc('\n', fp);
+		}
+	}
+}
+
+/* mkdir -p of @path's directory. */
+static void make_parent_dirs(const char *path)
+{
+	char *dir = strdup(path);
+
+	if (!dir)
+		return;
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(dir, 0755);
+		*p = '/';
+	}
+	free(dir);
+}
+
+static void cache_write(struct oc_lines *l)
+{
+	char *tmp;
+	FILE *fp;
+	bool ok;
+
+	if (asprintf(&tmp, "%s.tmp.%ld", l->cache_path, (long)getpid()) < 0)
+		return;
+	make_parent_dirs(l->cache_path);
+	fp = fopen(tmp, "w");
+	if (!fp) {
+		free(tmp);
+		return;
+	}
+	cache_print(l, fp);
+	ok = !ferror(fp);
+	ok &= fclose(fp) == 0;
+	if (!ok || rename(tmp, l->cache_path) < 0)
+		unlink(tmp);
+	free(tmp);
+}
+
+/* --- open, lookup, close ------------------------------------------------ */
+
+static struct oc_error *lines_create(const char *vmlinux,
+				     const char *cache_path,
+				     const char *build_id_hex,
+				     struct oc_lines **ret)
+{
+	struct oc_lines *l = calloc(1, sizeof(*l));
+	struct oc_error *err = NULL;
+	FILE *fp;
+
+	if (!l)
+		return &oc_enomem;
+	l->vmlinux = strdup(vmlinux ? vmlinux : "");
+	l->cache_path = cache_path ? strdup(cache_path) : NULL;
+	l->build_id_hex = build_id_hex ? strdup(build_id_hex) : NULL;
+	if (!l->vmlinux || (cache_path && !l->cache_path) ||
+	    (build_id_hex && !l->build_id_hex)) {
+		oc_lines_close(l);
+		return &oc_enomem;
+	}
+	if (l->cache_path && (fp = fopen(l->cache_path, "r"))) {
+		bool ok;
+
+		err = cache_parse(l, fp, &ok);
+		fclose(fp);
+		if (err) {
+			oc_lines_close(l);
+			return err;
+		}
+		/* a bad file is replaced at close */
+		l->dirty = !ok;
+		l->stats.cached = l->nr_recs;
+	}
+	*ret = l;
+	return NULL;
+}
+
+struct oc_error *oc_lines_open_cache(const char *vmlinux,
+				     const char *cache_path,
+				     struct oc_lines **ret)
+{
+	return lines_create(vmlinux, cache_path, NULL, ret);
+}
+
+struct oc_error *oc_lines_open(const char *vmlinux, const uint8_t *build_id,
+			       size_t len, struct oc_lines **ret)
+{
+	struct oc_error *err;
+	const char *base, *home;
+	char hex[2 * 64 + 1], *path = NULL;
+
+	if (!build_id || !len || len > 64)
+		return lines_create(vmlinux, NULL, NULL, ret);
+	for (size_t i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", build_id[i]);
+	base = getenv("ORCCRASH_CACHE");
+	if (base && *base) {
+		if (asprintf(&path, "%s/lines/%s", base, hex) < 0)
+			return &oc_enomem;
+	} else if ((home = getenv("HOME")) && *home) {
+		if (asprintf(&path, "%s/.cache/orccrash/lines/%s", home,
+			     hex) < 0)
+			return &oc_enomem;
+	}
+	err = lines_create(vmlinux, path, hex, ret);
+	free(path);
+	return err;
+}
+
+static void lines_open_dwarf(struct oc_lines *l)
+{
+	struct oc_error *err;
+	char buf[512];
+	double t0 = now_sec();
+
+	l->dwarf_tried = true;
+	err = oc_dwarf_open(l->vmlinux, &l->dwarf);
+	l->stats.dwarf_open_sec = now_sec() - t0;
+	if (!err)
+		return;
+	oc_error_string(err, buf, sizeof(buf));
+	oc_error_destroy(err);
+	l->dwarf = NULL;
+	if (asprintf(&l->unavailable, "source lines unavailable: %s", buf) < 0)
+		l->unavailable = NULL;
+}
+
+static void copy_out(const struct oc_lines *l, const struct lines_rec *r,
+		     struct oc_line_info *chain, size_t max, size_t *nr_ret)
+{
+	size_t n = r->nr < max ? r->nr : max;
+
+	memcpy(chain, &l->infos[r->first], n * sizeof(*chain));
+	*nr_ret = n;
+}
+
+struct oc_error *oc_lines_lookup(struct oc_lines *l, uint64_t link_addr,
+				 struct oc_line_info *chain, size_t max,
+				 size_t *nr_ret)
+{
+	struct oc_line_info tmp[LINES_MAX_CHAIN];
+	const struct lines_rec *r;
+	struct oc_error *err;
+	size_t nr = 0;
+	double t0;
+
+	*nr_ret = 0;
+	r = rec_find(l, link_addr);
+	if (r) {
+		l->stats.hits++;
+		copy_out(l, r, chain, max, nr_ret);
+		return NULL;
+	}
+	if (!l->dwarf_tried)
+		lines_open_dwarf(l);
+	if (!l->dwarf)
+		return NULL;	/* not remembered: the DWARF may come back */
+	l->stats.misses++;
+	t0 = now_sec();
+	err = oc_dwarf_lookup(l->dwarf, link_addr, tmp, LINES_MAX_CHAIN, &nr);
+	l->stats.dwarf_lookup_sec += now_sec() - t0;
+	if (err == &oc_enomem)
+		return err;
+	/* A malformed part of the DWARF gives no line for this address,
+	 * remembered like any other answer. */
+	oc_error_destroy(err);
+	if (err)
+		nr = 0;
+	err = rec_add(l, link_addr, tmp, nr);
+	if (err)
+		return err;
+	l->dirty = true;
+	copy_out(l, &l->recs[l->nr_recs - 1], chain, max, nr_ret);
+	return NULL;
+}
+
+const char *oc_lines_unavailable(const struct oc_lines *l)
+{
+	return l->unavailable;
+}
+
+void oc_lines_get_stats(const struct oc_lines *l, struct oc_lines_stats *ret)
+{
+	*ret = l->stats;
+}
+
+void oc_lines_close(struct oc_lines *l)
+{
+	if (!l)
+		return;
+	if (l->dirty && l->cache_path)
+		cache_write(l);
+	oc_dwarf_close(l->dwarf);
+	for (size_t i = 0; i < l->cap_strs; i++)
+		free(l->strs[i]);
+	free(l->strs);
+	free(l->slots);
+	free(l->recs);
+	free(l->infos);
+	free(l->unavailable);
+	free(l->build_id_hex);
+	free(l->cache_path);
+	free(l->vmlinux);
+	free(l);
+}
+
+/* --- helpers for front ends ------------------------------------------ */
+
+uint64_t oc_lines_addr(uint64_t ip, bool exact, uint64_t kaslr_offset)
+{
+	/* A return address is the instruction after the call, which may
+	 * belong to the next line or even the next function (a noreturn
+	 * call at a function's end); the kernel's %pB does the same - 1. */
+	return ip - kaslr_offset - (exact ? 0 : 1);
+}
+
+uint64_t oc_lines_frame_addr(const struct oc_frame *frame,
+			     uint64_t kaslr_offset)
+{
+	return oc_lines_addr(frame->ip, frame->signal, kaslr_offset);
+}
+
+const char *oc_lines_short_file(const char *file)
+{
+	/* top-level directories of the kernel tree ("usr" left out: it
+	 * would match /usr/src/...) */
+	static const char *const tops[] = {
+		"arch", "block", "certs", "crypto", "drivers", "fs", "include",
+		"init", "io_uring", "ipc", "kernel", "lib", "mm", "net", "rust",
+		"samples", "security", "sound", "virt",
+	};
+	const char *p;
+
+	if (!file)
+		return NULL;
+	for (p = file; p && *p; p = strchr(p, '/'), p = p ? p + 1 : NULL) {
+		size_t n = strcspn(p, "/");
+
+		if (!p[n])
+			break;	/* the file name itself */
+		for (size_t i = 0; i < sizeof(tops) / sizeof(tops[0]); i++)
+			if (strlen(tops[i]) == n && !strncmp(p, tops[i], n))
+				return p;
+	}
+	return file;
+}
