@@ -414,6 +414,41 @@ TEST(threads_build_sort_filter)
 	fake_destroy(f);
 }
 
+TEST(cpu_without_task)
+{
+	struct fake *f = fake_create();
+	struct oc_ui_threads th;
+	struct oc_ui_lines l;
+	char buf[128];
+
+	oc_ui_lines_init(&l);
+	f->cpus[0].task = NULL;
+	f->cpus[0].has_regs = false;
+	CHECK_OK(oc_ui_threads_build(&f->k, &th));
+	CHECK(th.v[0].task == NULL);
+	CHECK_EQ(oc_ui_thread_cpu(&f->k, &th.v[0]), -1);
+	CHECK_EQ(oc_ui_thread_cpu(&f->k, &th.v[1]), 1);
+	/* pid 3 runs on CPU 1, which has registers; pid 7 is blocked */
+	CHECK_EQ(oc_ui_thread_cpu(&f->k, &th.v[5]), 1);
+	CHECK_EQ(oc_ui_thread_cpu(&f->k, &th.v[3]), -1);
+	oc_ui_thread_set_error(&th.v[0], "CPU 0: no registers saved in the dump");
+	th.nr_ready++;
+	CHECK_OK(oc_ui_threads_lines(&th, &l));
+	/* CPU0, pid "-", cpu 0, no state, no comm (16 blanks), the error */
+	CHECK_STR(l.v[0].text, "CPU0        -    0    "
+		  "                 (error: CPU 0: no registers saved in the dump)");
+	CHECK_EQ(l.v[0].style, OC_STYLE_ERROR);
+	oc_ui_thread_name(&th.v[0], buf, sizeof(buf));
+	CHECK_STR(buf, "CPU 0 (no task)");
+	/* a state byte from the dump that is not a letter */
+	f->tasks[2].state = '\n';
+	CHECK_OK(oc_ui_threads_lines(&th, &l));
+	CHECK(strstr(l.v[5].text, " ?  Bash") != NULL);
+	oc_ui_threads_deinit(&th);
+	oc_ui_lines_deinit(&l);
+	fake_destroy(f);
+}
+
 TEST(thread_search)
 {
 	struct fake *f = fake_create();
