@@ -131,6 +131,51 @@ else:
 EOF
 }
 
+# The kernel banner read through the page walk (at its KASLR-shifted
+# address) against the bytes of the vmlinux file: an oracle that needs
+# neither crash nor drgn.  $1 dump, $2 vmlinux, $3 name.
+compare_banner() {
+	local dump=$1 vmlinux=$2 name=$3 off want got addr sym len bytes
+	off=$("$dc" vmcoreinfo "$dump" KERNELOFFSET 2>/dev/null || echo 0)
+	want=$(python3 - "$vmlinux" <<'EOF'
+import struct, sys
+f = open(sys.argv[1], 'rb')
+eh = f.read(64)
+shoff, = struct.unpack_from('<Q', eh, 0x28)
+shentsize, shnum = struct.unpack_from('<HH', eh, 0x3a)
+f.seek(shoff)
+secs = [struct.unpack_from('<IIQQQQIIQQ', f.read(shentsize)) for _ in range(shnum)]
+strtab, symtab = None, None
+for s in secs:
+    if s[1] == 2:                       # SHT_SYMTAB
+        symtab = s
+        strtab = secs[s[6]]
+f.seek(symtab[4]); syms = f.read(symtab[5])
+f.seek(strtab[4]); names = f.read(strtab[5])
+for i in range(0, len(syms), 24):
+    name, info, other, shndx, value, size = struct.unpack_from('<IBBHQQ', syms, i)
+    if names[name:names.index(b'\0', name)] == b'linux_banner':
+        sec = secs[shndx]
+        f.seek(sec[4] + value - sec[3])
+        data = f.read(min(size, 128))
+        print('%x %d %s' % (value, len(data), data.hex()))
+        break
+EOF
+)
+	if [ -z "$want" ]; then
+		skip "$name: no linux_banner in $vmlinux"
+		return
+	fi
+	read -r sym len bytes <<<"$want"
+	addr=$((0x$sym + off))
+	got=$("$dc" read "$dump" "$addr" "$len" 2>&1 | tr -d ' \n')
+	if [ "$got" = "$bytes" ]; then
+		pass "$name: linux_banner through the page walk equals vmlinux's"
+	else
+		fail "$name: linux_banner at $(printf 0x%x "$addr") differs from vmlinux's: $got"
+	fi
+}
+
 # text and direct-map checksums of one dump, for the cross-format check
 checksums() {
 	local dump=$1 vmlinux=$2 off stext etext pob base mem
@@ -292,6 +337,7 @@ while IFS=$'\t' read -r -u 3 release scenario format path vmlinux kaslr; do
 	if [ ! -r "$vmlinux" ]; then
 		skip "$name: no vmlinux for crash and checksums"
 	else
+		compare_banner "$path" "$vmlinux" "$name"
 		# the other formats of a crash are compared to the first by
 		# checksum, so one oracle run per crash is enough (slow: crash
 		# starts in ~5 s); DUMP_CHECK_ALL=1 runs it on every file
