@@ -328,6 +328,9 @@ make_dump_once() {
 		qemu+=(-drive "file=$d/disk.raw,format=raw,if=virtio")
 	fi
 	qemu+=(-m "$mem" -append "$append")
+	# The exact test module this guest loads (with its debug info): a
+	# later rebuild of the module must not change what the dump matches.
+	cp "$kdir/modules/orccrash_test.ko" "$d/orccrash_test.ko"
 
 	timeout 600 "${qemu[@]}" < /dev/null > "$d/qemu.out" 2>&1 &
 	local qpid=$!
@@ -400,6 +403,7 @@ make_dump_once() {
 		echo "kaslr=$kaslr"
 		echo "capture=$capture"
 		echo "vmlinux=$kdir/vmlinux"
+		echo "module=$final/orccrash_test.ko"
 		echo "memory=$mem"
 		echo "vmcoreinfo=$(grep -a -c -m1 'OSRELEASE=' "$d/$main" >/dev/null && echo yes || echo no)"
 		for f in vmcore.elf vmcore.flat vmcore.kdump vmcore.kdump-real; do
@@ -511,11 +515,13 @@ default_sample() {
 		echo "this crash (parsed from the serial console, format in samples/README.md)"
 		echo "are in kernel.txt; Debian's crash 8.0.2 'bt -a' in crash-bt-a.txt and"
 		echo "drgn 0.0.22's traces of every task in drgn.txt (vmlinux paths in them"
-		echo "are those of the machine that made the sample)."
+		echo "are those of the machine that made the sample). orccrash_test.ko is"
+		echo "the test module (samples/module) loaded in the guest, with debug info."
 	} > "$dst/README"
 	cp "$CACHE/dumps/$rel/kdump/ref/kernel.txt" "$dst/kernel.txt"
 	cp "$CACHE/dumps/$rel/kdump/ref/crash-bt-a.txt" "$dst/crash-bt-a.txt"
 	cp "$CACHE/dumps/$rel/kdump/ref/drgn.txt" "$dst/drgn.txt"
+	cp "$CACHE/dumps/$rel/kdump/orccrash_test.ko" "$dst/orccrash_test.ko"
 	sed -i "s|$CACHE|\$ORCCRASH_CACHE|g" "$dst/crash-bt-a.txt" "$dst/drgn.txt"
 	chmod 644 "$dst"/*
 	log "default sample: $dst/vmcore ($size bytes) from $rel"
