@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * src/lines.c and formats/dwarflines.c on synthetic inputs: cache files
+ * written by hand (good and corrupted), and a small program compiled here
+ * with known inlining and line numbers (DWARF 5 and DWARF 4), looked up
+ * through the DWARF and then through the cache alone.
+ */
+#include <ftw.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "elffile.h"
+#include "lines.h"
+#include "symtab.h"
+#include "test.h"
+#include "unwind.h"
+
+static char tmpdir[64];
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static void remove_tmpdir(void)
+{
+	nftw(tmpdir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+static const char *tmp_path(const char *name)
+{
+	static char buf[4][256];
+	static int next;
+	char *p = buf[next++ % 4];
+
+	if (!tmpdir[0]) {
+		snprintf(tmpdir, sizeof(tmpdir), "/tmp/oc-test-lines-XXXXXX");
+		if (!mkdtemp(tmpdir)) {
+			perror("mkdtemp");
+			exit(1);
+		}
+		atexit(remove_tmpdir);
+	}
+	snprintf(p, 256, "%s/%s", tmpdir, name);
+	return p;
+}
+
+static void write_file(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	FILE *fp = fopen(path, "w");
+
+	if (!fp) {
+		perror(path);
+		exit(1);
+	}
+	va_start(ap, fmt);
+	vfprintf(fp, fmt, ap);
+	va_end(ap);
+	fclose(fp);
+}
+
+static char *read_all(const char *path)
+{
+	static char buf[65536];
+	FILE *fp = fopen(path, "r");
+	size_t n;
+
+	if (!fp)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+/* --- the cache file alone -------------------------------------------- */
+
+static const char good_cache[] =
+	"orccrash-lines 1 -\n"
+	"ffffffff81000010 3\n"
+	"\t58\t1\tnative_halt\t/src/arch/x86/include/asm/irqflags.h\n"
+	"\t103\t1\t__clear_user\t/src/arch/x86/include/asm/uaccess_64.h\n"
+	"\t808\t0\tstop_this_cpu\t/src/arch/x86/kernel/process.c\n"
+	"ffffffff81000020 0\n"
+	"ffffffff81000030 1\n"
+	"\t0\t0\tasm_label\t\n";
+
+TEST(lines_cache_chain_order)
+{
+	struct oc_line_info chain[8];
+	struct oc_lines *l;
+	struct oc_lines_stats st;
+	const char *path = tmp_path("cache-good");
+	size_t nr = 99;
+
+	write_file(path, "%s", good_cache);
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
+	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000010, chain, 8, &nr));
+	CHECK_EQ(nr, 3);
+	if (nr == 3) {
+		/* innermost first, the containing function last */
+		CHECK_STR(chain[0].function, "native_halt");
+		CHECK_EQ(chain[0].line, 58);
+		CHECK(chain[0].inlined);
+		CHECK_STR(chain[1].function, "__clear_user");
+		CHECK(chain[1].inlined);
+		CHECK_STR(chain[2].function, "stop_this_cpu");
+		CHECK_STR(chain[2].file, "/src/arch/x86/kernel/process.c");
+		CHECK_EQ(chain[2].line, 808);
+		CHECK(!chain[2].inlined);
+	}
+	/* a short buffer keeps the innermost entries */
+	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000010, chain, 2, &nr));
+	CHECK_EQ(nr, 2);
+	CHECK_STR(chain[1].function, "__clear_user");
+	/* "no line here" is remembered as such */
+	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000020, chain, 8, &nr));
+	CHECK_EQ(nr, 0);
+	/* an empty file field is an unknown file, line 0 */
+	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000030, chain, 8, &nr));
+	CHECK_EQ(nr, 1);
+	CHECK(chain[0].file == NULL);
+	CHECK_STR(chain[0].function, "asm_label");
+	/* all from the cache: the (missing) DWARF was never needed */
+	CHECK(oc_lines_unavailable(l) == NULL);
+	oc_lines_get_stats(l, &st);
+	CHECK_EQ(st.cached, 3);
+	CHECK_EQ(st.hits, 4);
+	CHECK_EQ(st.misses, 0);
+	/* an address the cache lacks needs the DWARF, which is missing */
+	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000040, chain, 8, &nr));
+	CHECK_EQ(nr, 0);
+	CHECK(oc_lines_unavailable(l) != NULL);
+	oc_lines_close(l);
+	/* nothing was added (an unavailable DWARF is not remembered): the
+	 * file is left as it was */
+	CHECK_STR(read_all(path), good_cache);
+}
+
+TEST(lines_cache_corrupt_ignored)
+{
+	static const char *const bad[] = {
+		"orccrash-lines 2 -\nffffffff81000010 0\n",	/* version */
+		"orccrash-lines 1 0123\nffffffff81000010 0\n", /* build-id */
+		"orccrash-lines 1 -\nffffffff81000010 1\n",	/* truncated */
+		"orccrash-lines 1 -\nzzzz 0\n",			/* address */
+		"orccrash-lines 1 -\nffffffff81000010 -1\n",	/* count */
+		"orccrash-lines 1 -\nffffffff81000010 99999\n",
+		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t0\tf\n", /* fields */
+		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t0\tf\tx\ty\n",
+		"orccrash-lines 1 -\nffffffff81000010 1\n\tx\t0\tf\tx\n",
+		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t2\tf\tx\n",
+		"orccrash-lines 1 -\nffffffff81000010 0\nffffffff81000010 0\n",
+		"orccrash-lines 1 -\nffffffff81000010 0",	/* no newline */
+		"",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct oc_line_info chain[4];
+		struct oc_lines *l;
+		struct oc_lines_stats st;
+		const char *path = tmp_path("cache-bad");
+		size_t nr = 99;
+
+		write_file(path, "%s", bad[i]);
+		CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
+		oc_lines_get_stats(l, &st);
+		if (st.cached)
+			FAIL_AT("bad cache %zu: %zu records loaded", i, st.cached);
+		CHECK_OK(oc_lines_lookup(l, 0xffffffff81000010, chain, 4, &nr));
+		CHECK_EQ(nr, 0);
+		oc_lines_close(l);
+		/* replaced by a valid (here empty) cache */
+		CHECK_STR(read_all(path), "orccrash-lines 1 -\n");
+	}
+}
+
+TEST(lines_cache_path_from_build_id)
+{
+	static const uint8_t id[] = { 0x01, 0xd2, 0x64, 0xff };
+	struct oc_line_info chain[4];
+	struct oc_lines *l;
+	const char *old = getenv("ORCCRASH_CACHE");
+	char *saved = old ? strdup(old) : NULL;
+	size_t nr = 0;
+
+	mkdir(tmp_path("c"), 0755);
+	mkdir(tmp_path("c/lines"), 0755);
+	write_file(tmp_path("c/lines/01d264ff"),
+		   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
+		   "\t7\t0\tf\t/x.c\n");
+	setenv("ORCCRASH_CACHE", tmp_path("c"), 1);
+	CHECK_OK(oc_lines_open("/nonexistent/vmlinux", id, sizeof(id), &l));
+	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000010, chain, 4, &nr));
+	CHECK_EQ(nr, 1);
+	CHECK_EQ(nr ? chain[0].line : 0, 7);
+	oc_lines_close(l);
+	if (saved)
+		setenv("ORCCRASH_CACHE", saved, 1);
+	else
+		unsetenv("ORCCRASH_CACHE");
+	free(saved);
+}
+
+/* --- addresses and names ------------------------------------------ */
+
+TEST(lines_frame_addr)
+{
+	struct oc_frame f;
+
+	memset(&f, 0, sizeof(f));
+	f.ip = 0xffffffff8b4ccb2d;
+	/* a return address: the call before it, KASLR undone */
+	CHECK_EQ(oc_lines_frame_addr(&f, 0xa400000), 0xffffffff810ccb2c);
+	f.signal = true;	/* interrupted: the exact instruction */
+	CHECK_EQ(oc_lines_frame_addr(&f, 0xa400000), 0xffffffff810ccb2d);
+	CHECK_EQ(oc_lines_addr(0xffffffff81000005, false, 0), 0xffffffff81000004);
+}
+
+TEST(lines_short_file)
+{
+	CHECK_STR(oc_lines_short_file("debian/build/build_amd64_none_cloud-amd64/kernel/sched/core.c"),
+		  "kernel/sched/core.c");
+	CHECK_STR(oc_lines_short_file("/build/reproducible-path/linux-6.1.192/arch/x86/include/asm/irqflags.h"),
+		  "arch/x86/include/asm/irqflags.h");
+	CHECK_STR(oc_lines_short_file("/usr/src/linux/mm/slub.c"), "mm/slub.c");
+	/* the file's own name is never taken for a directory */
+	CHECK_STR(oc_lines_short_file("/tmp/kernel"), "/tmp/kernel");
+	CHECK_STR(oc_lines_short_file("prog.c"), "prog.c");
+	CHECK(oc_lines_short_file(NULL) == NULL);
+}
+
+/* --- a compiled program ------------------------------------------------ */
+
+/* Line numbers below are the program's: keep them in step. */
+static const char prog_src[] =
+	"/* generated by tests/unit/test_lines.c */\n"			/* 1 */
+	"static inline __attribute__((always_inline)) int inner(int x)\n" /* 2 */
+	"{\n"								/* 3 */
+	"\tasm volatile(\".globl mark_inner\\nmark_inner: nop\");\n"	/* 4 */
+	"\treturn x * 3;\n"						/* 5 */
+	"}\n"								/* 6 */
+	"static inline __attribute__((always_inline)) int middle(int x)\n" /* 7 */
+	"{\n"								/* 8 */
+	"\treturn inner(x + 1) + 2;\n"					/* 9 */
+	"}\n"								/* 10 */
+	"__attribute__((noinline)) int outer(int x)\n"			/* 11 */
+	"{\n"								/* 12 */
+	"\tint r = middle(x);\n"					/* 13 */
+	"\tasm volatile(\".globl mark_outer\\nmark_outer: nop\");\n"	/* 14 */
+	"\treturn r;\n"							/* 15 */
+	"}\n"								/* 16 */
+	"int main(int argc, char **argv)\n"				/* 17 */
+	"{\n"								/* 18 */
+	"\treturn outer(argc);\n"					/* 19 */
+	"}\n";								/* 20 */
+
+/* Compile prog_src with @flags into @out; its mark_* addresses. */
+static bool build_prog(const char *out, const char *flags, uint64_t *inner,
+		       uint64_t *outer)
+{
+	const char *src = tmp_path("prog.c");
+	const char *cc = getenv("CC");
+	struct oc_symtab tab;
+	struct oc_elf *elf;
+	const struct oc_symbol *s1, *s2;
+	char cmd[1024];
+	bool ok = false;
+
+	write_file(src, "%s", prog_src);
+	snprintf(cmd, sizeof(cmd), "%s %s -o %s %s", cc && *cc ? cc : "cc",
+		 flags, out, src);
+	if (system(cmd) != 0) {
+		FAIL_AT("%s failed", cmd);
+		return false;
+	}
+	oc_symtab_init(&tab);
+	CHECK_OK(oc_elf_open(out, &elf));
+	if (!elf)
+		return false;
+	CHECK_OK(oc_elf_symtab(elf, &tab));
+	CHECK_OK(oc_symtab_finish(&tab));
+	s1 = oc_symtab_find(&tab, "mark_inner");
+	s2 = oc_symtab_find(&tab, "mark_outer");
+	if (s1 && s2) {
+		*inner = s1->addr;
+		*outer = s2->addr;
+		ok = true;
+	} else {
+		FAIL_AT("no mark_inner/mark_outer in %s", out);
+	}
+	oc_symtab_deinit(&tab);
+	oc_elf_close(elf);
+	return ok;
+}
+
+static void check_prog_chains(struct oc_lines *l, uint64_t inner,
+			      uint64_t outer)
+{
+	struct oc_line_info chain[8];
+	const char *src = tmp_path("prog.c");
+	size_t nr = 0;
+
+	CHECK_OK(oc_lines_lookup(l, inner, chain, 8, &nr));
+	CHECK_EQ(nr, 3);
+	if (nr == 3) {
+		CHECK_STR(chain[0].function, "inner");
+		CHECK_EQ(chain[0].line, 4);
+		CHECK(chain[0].inlined);
+		CHECK_STR(chain[0].file, src);
+		/* the call sites, each in its caller */
+		CHECK_STR(chain[1].function, "middle");
+		CHECK_EQ(chain[1].line, 9);
+		CHECK(chain[1].inlined);
+		CHECK_STR(chain[1].file, src);
+		CHECK_STR(chain[2].function, "outer");
+		CHECK_EQ(chain[2].line, 13);
+		CHECK(!chain[2].inlined);
+		CHECK_STR(chain[2].file, src);
+	}
+	CHECK_OK(oc_lines_lookup(l, outer, chain, 8, &nr));
+	CHECK_EQ(nr, 1);
+	if (nr == 1) {
+		CHECK_STR(chain[0].function, "outer");
+		CHECK_EQ(chain[0].line, 14);
+		CHECK(!chain[0].inlined);
+	}
+	/* far below the program: no CU */
+	CHECK_OK(oc_lines_lookup(l, 0x10, chain, 8, &nr));
+	CHECK_EQ(nr, 0);
+}
+
+static void prog_test(const char *flags, const char *name)
+{
+	const char *bin = tmp_path(name);
+	char cache[256];
+	struct oc_lines *l;
+	struct oc_lines_stats st;
+	uint64_t inner = 0, outer = 0;
+
+	snprintf(cache, sizeof(cache), "%s.cache", bin);
+	if (!build_prog(bin, flags, &inner, &outer))
+		return;
+	/* cold: from the DWARF, then written to the cache */
+	CHECK_OK(oc_lines_open_cache(bin, cache, &l));
+	check_prog_chains(l, inner, outer);
+	CHECK(oc_lines_unavailable(l) == NULL);
+	oc_lines_get_stats(l, &st);
+	CHECK_EQ(st.misses, 3);
+	oc_lines_close(l);
+	/* warm, with the binary gone: the same answers from the cache */
+	unlink(bin);
+	CHECK_OK(oc_lines_open_cache(bin, cache, &l));
+	check_prog_chains(l, inner, outer);
+	oc_lines_get_stats(l, &st);
+	CHECK_EQ(st.cached, 3);
+	CHECK_EQ(st.hits, 3);
+	CHECK_EQ(st.misses, 0);
+	CHECK(oc_lines_unavailable(l) == NULL);
+	oc_lines_close(l);
+}
+
+TEST(lines_dwarf5_inline_chain)
+{
+	prog_test("-g -gdwarf-5 -O2", "prog5");
+}
+
+TEST(lines_dwarf4_inline_chain)
+{
+	prog_test("-g -gdwarf-4 -O2", "prog4");
+}
+
+TEST(lines_no_debuginfo)
+{
+	const char *bin = tmp_path("prog-nodebug");
+	struct oc_line_info chain[8];
+	struct oc_lines *l;
+	uint64_t inner = 0, outer = 0;
+	size_t nr = 99;
+
+	if (!build_prog(bin, "-O2", &inner, &outer))
+		return;
+	CHECK_OK(oc_lines_open_cache(bin, NULL, &l));
+	CHECK_OK(oc_lines_lookup(l, inner, chain, 8, &nr));
+	CHECK_EQ(nr, 0);
+	CHECK(oc_lines_unavailable(l) != NULL);
+	if (oc_lines_unavailable(l))
+		CHECK(strstr(oc_lines_unavailable(l), "no DWARF") != NULL);
+	CHECK_OK(oc_lines_lookup(l, outer, chain, 8, &nr));
+	CHECK_EQ(nr, 0);
+	oc_lines_close(l);
+}
