@@ -402,8 +402,10 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		goto fail;
 	err = oc_kmodel_read_modules(k, max_modules, max_module_orcs,
 				     max_module_syms);
-	if (err)
-		warn_err(k, "modules", err);
+	if (err) {
+		warn_err(k, "module list incomplete, report unreliable", err);
+		k->modules_incomplete = true;
+	}
 	oc_kmodel_read_regs(k);
 	*ret = k;
 	return NULL;

@@ -109,6 +109,8 @@ struct oc_kernel {
 	/* the task list was cut short (a loop, a bad pointer, unreadable
 	 * task_structs): tasks are missing, reports exit 3 */
 	bool tasks_incomplete;
+	/* the same for the module list: modules are missing */
+	bool modules_incomplete;
 };
 
 #define OC_KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + (c))

@@ -176,6 +176,13 @@ struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 			return oc_error_format(OC_ERR_FORMAT,
 					       "more than %zu modules: list corrupt?",
 					       max_modules);
+		/* a list that comes back to a module already read would
+		 * read it again up to max_modules times */
+		for (size_t i = 0; i < k->nr_modules; i++)
+			if (k->modules[i].addr == mod)
+				return oc_error_format(OC_ERR_FORMAT,
+						       "module list loops back to %s at 0x%" PRIx64,
+						       k->modules[i].name, mod);
 		if (k->nr_modules == cap) {
 			size_t ncap = cap ? cap * 2 : 16;
 			void *p = realloc(k->modules, ncap * sizeof(*k->modules));
