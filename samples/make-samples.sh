@@ -409,7 +409,9 @@ make_dump_once() {
 		for f in vmcore.elf vmcore.flat vmcore.kdump vmcore.kdump-real; do
 			[ -f "$d/$f" ] && echo "file.$f=$(file -b "$d/$f" | cut -c1-100)"
 		done
-		echo "qemu=${qemu[*]//"$d"/"$final"}"
+		local q=() a
+		for a in "${qemu[@]}"; do q+=("${a//"$d"/"$final"}"); done
+		echo "qemu=$(printf '%q ' "${q[@]}")"
 	} > "$d/info.tmp"
 	mv "$d/info.tmp" "$d/info"
 	rm -rf "$final"
