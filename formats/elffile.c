@@ -10,6 +10,7 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "elffile.h"
@@ -73,6 +74,26 @@ struct oc_error *oc_elf_open(const char *path, struct oc_elf **ret)
 		err = oc_error_file(OC_ERR_UNSUPPORTED, path,
 				    "not an x86-64 ELF64 file");
 		goto fail;
+	}
+	{
+		/* libelf quietly yields no sections when the section
+		 * headers are past the end: say "truncated", not "stripped" */
+		struct stat st;
+		uint64_t end = ehdr.e_shoff +
+			       (uint64_t)ehdr.e_shnum * ehdr.e_shentsize;
+
+		if (fstat(e->fd, &st) < 0) {
+			err = oc_error_os(errno, path, "fstat");
+			goto fail;
+		}
+		if (ehdr.e_shoff && (end < ehdr.e_shoff ||
+				     end > (uint64_t)st.st_size)) {
+			err = oc_error_file(OC_ERR_FORMAT, path,
+					    "truncated: section headers end at %llu, the file has %llu bytes",
+					    (unsigned long long)end,
+					    (unsigned long long)st.st_size);
+			goto fail;
+		}
 	}
 	if (elf_getshdrstrndx(e->elf, &e->shstrndx)) {
 		err = elf_err(e, "elf_getshdrstrndx");
