@@ -182,6 +182,29 @@ else
 	skip "ELF task-list loop: no pahole or no tasks to link"
 fi
 
+# a module list that loops: the first module's list.next back to itself
+# (needs a dump with a module loaded: the mod-* scenarios)
+IFS=$'\t' read -r M MV < <([ -r "$index" ] &&
+	awk -F'\t' 'index($1, "6.1.") == 1 && $3 == "elf" && $2 ~ /^mod-/ { print $4 "\t" $5 }' "$index" |
+	while IFS=$'\t' read -r d v; do [ -r "$d" ] && [ -r "$v" ] && { echo "$d	$v"; break; }; done) || true
+msym=$([ -n "${MV:-}" ] && nm "$MV" 2>/dev/null | awk '$3 == "modules" { print $1; exit }')
+if [ -n "${M:-}" ] && [ -n "$msym" ]; then
+	m=$tmp/vmcore-mod.elf
+	cp "$M" "$m"
+	chmod u+w "$m"
+	mko=$("$DUMPCAT" vmcoreinfo "$m" KERNELOFFSET 2>/dev/null || echo 0x0)
+	first=0x$("$DUMPCAT" rd64 "$m" "$(printf '0x%x' $((0x$msym + mko)))" 1)
+	if mpa=$("$DUMPCAT" v2p "$m" "$first") && moff=$($PATCH phys2off "$m" "$mpa"); then
+		$PATCH put64 "$m" "$moff" "$first" >/dev/null
+		expect "ELF: module list loops" "3" "$m" -- --all-tasks "$m" "$MV"
+	else
+		fail "ELF: cannot find the first module ($first) in $M"
+	fi
+	rm -f "$m"
+else
+	skip "module list loop: no mod-* ELF sample or no nm"
+fi
+
 # no VMCOREINFO note
 read -r noff nsize < <($PATCH notes "$e")
 if [ "$($PATCH rename-note "$e" "$noff" "$nsize" VMCOREINFO XMCOREINFO)" -ge 1 ]; then
