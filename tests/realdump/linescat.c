@@ -12,6 +12,10 @@
  *	file:line and inlined frames, then a summary line
  *	"vmlinux-frames N with-line M" and the cache statistics.
  *
+ *   linescat lookups JSON
+ *	only the link-time addresses report would look up, one per line
+ *	(for comparing with addr2line).
+ *
  *   --cache FILE   this cache file instead of the build-id one
  *   --no-cache     no cache at all
  *   --full         full file names (default: shortened for display,
@@ -31,6 +35,7 @@
 enum { MAX_CHAIN = 64 };
 
 static bool full_names;
+static bool list_only;	/* lookups: print the addresses, look nothing up */
 
 static double now_sec(void)
 {
@@ -148,13 +153,15 @@ static struct oc_error *report_trace(struct oc_lines *l, json_object *t,
 
 	if (!json_object_object_get_ex(t, "frames", &frames))
 		return NULL;
-	if (json_object_object_get_ex(t, "comm", &v))
-		printf("== %s", json_object_get_string(v));
-	if (json_object_object_get_ex(t, "pid", &v))
-		printf(" pid %d", json_object_get_int(v));
-	if (json_object_object_get_ex(t, "cpu", &v))
-		printf(" cpu %d", json_object_get_int(v));
-	printf("\n");
+	if (!list_only) {
+		if (json_object_object_get_ex(t, "comm", &v))
+			printf("== %s", json_object_get_string(v));
+		if (json_object_object_get_ex(t, "pid", &v))
+			printf(" pid %d", json_object_get_int(v));
+		if (json_object_object_get_ex(t, "cpu", &v))
+			printf(" cpu %d", json_object_get_int(v));
+		printf("\n");
+	}
 	for (size_t i = 0; i < json_object_array_length(frames); i++) {
 		json_object *f = json_object_array_get_idx(frames, i);
 		struct oc_line_info chain[MAX_CHAIN];
@@ -164,13 +171,21 @@ static struct oc_error *report_trace(struct oc_lines *l, json_object *t,
 		size_t nr = 0;
 
 		c->frames++;
-		json_object_object_get_ex(f, "symbol", &sym);
-		printf("  %#" PRIx64 " %s", ip, sym ? json_object_get_string(sym) : "?");
+		if (!json_object_object_get_ex(f, "symbol", &sym))
+			sym = NULL;
+		if (!list_only)
+			printf("  %#" PRIx64 " %s", ip,
+			       sym ? json_object_get_string(sym) : "?");
 		if (!sym || !json_null(f, "module")) {
-			printf("\n");
+			if (!list_only)
+				printf("\n");
 			continue;
 		}
 		c->vmlinux++;
+		if (list_only) {
+			printf("%#" PRIx64 "\n", oc_lines_addr(ip, exact, kaslr));
+			continue;
+		}
 		err = oc_lines_lookup(l, oc_lines_addr(ip, exact, kaslr), chain,
 				      MAX_CHAIN, &nr);
 		if (err)
@@ -226,6 +241,8 @@ static int cmd_report(struct oc_lines *l, const char *path)
 				return fail(err);
 		}
 	json_object_put(root);
+	if (list_only)
+		return 0;
 	if (oc_lines_unavailable(l))
 		printf("%s\n", oc_lines_unavailable(l));
 	printf("frames %zu vmlinux-frames %zu with-line %zu\n", c.frames,
@@ -252,10 +269,15 @@ int main(int argc, char **argv)
 		else
 			break;
 	}
+	if (argc - i == 2 && !strcmp(argv[i], "lookups")) {
+		list_only = true;
+		return cmd_report(NULL, argv[i + 1]);
+	}
 	if (argc - i < 2 || (strcmp(argv[i], "addrs") && strcmp(argv[i], "report")) ||
 	    (!strcmp(argv[i], "report") && argc - i != 3)) {
 		fprintf(stderr, "usage: linescat [--cache FILE|--no-cache] [--full] addrs VMLINUX [ADDR...]\n"
-				"       linescat [--cache FILE|--no-cache] [--full] report VMLINUX JSON\n");
+				"       linescat [--cache FILE|--no-cache] [--full] report VMLINUX JSON\n"
+				"       linescat lookups JSON\n");
 		return 2;
 	}
 	err = open_lines(argv[i + 1], mode, cache, &l);

@@ -1,0 +1,160 @@
+#!/bin/bash
+# Real-dump checks of source lines (src/lines.c, formats/dwarflines.c)
+# through tests/realdump/linescat.c:
+#   tests/realdump/lines.sh [BUILD_DIR]
+# For one format of every (release, scenario) in
+# ${ORCCRASH_CACHE:-~/.cache/orccrash}/dumps/index.tsv:
+#  - `orccrash --json --all-tasks`, then linescat report with an empty line
+#    cache: >= 95% of the vmlinux frames (no module) get a file:line, per
+#    dump and per release;
+#  - the same report again from the cache it wrote: identical, with no
+#    DWARF lookup at all;
+#  - every address looked up (ip - 1 for return addresses), straight from
+#    the DWARF and then from the cache, against binutils'
+#    `addr2line -a -i -f`: the same inline chain, functions, files and
+#    lines.  Normalised: "(discriminator N)" dropped, "//" in names, an
+#    unknown line ("??:0" vs "file:?") and addr2line's symbol-table
+#    fallback for the function where the DWARF has none.
+# Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps or no
+# addr2line.  $LINESCAT names a linescat built elsewhere.
+set -u
+O=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+bin=$top/$O/orccrash
+linescat=${LINESCAT:-$top/$O/tests/linescat}
+cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+index=$cache/dumps/index.tsv
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; }
+skip() { echo "SKIP $*"; }
+
+if [ ! -s "$index" ]; then
+	skip "lines: no sample dumps ($index); run make samples"
+	exit 0
+fi
+if [ ! -x "$linescat" ]; then
+	fail "lines: no $linescat (make $O/tests/linescat)"
+	exit 1
+fi
+
+# Compare linescat addrs output ($1) with addr2line -a -i -f ($2).
+compare() {
+	python3 - "$1" "$2" <<'EOF'
+import re, sys
+
+def parse(path):
+    chains, cur = {}, None
+    for line in open(path).read().split('\n'):
+        if re.fullmatch(r'0x[0-9a-f]{16}', line):
+            cur = line
+            chains[cur] = []
+        elif line and cur is not None:
+            line = re.sub(r' \(discriminator \d+\)$', '', line)
+            line = line.replace('//', '/')
+            if line == '??:0' or line.endswith(':?'):
+                line = '??'
+            chains[cur].append(line)
+    return chains
+
+mine, ref = parse(sys.argv[1]), parse(sys.argv[2])
+bad = 0
+for addr, want in ref.items():
+    got = mine.get(addr)
+    if got == want:
+        continue
+    # addr2line names the ELF symbol when no DIE covers the address
+    if got and len(got) == 2 == len(want) and got[0] == '??' and got[1] == want[1]:
+        continue
+    bad += 1
+    if bad <= 5:
+        print('  %s: ours %s, addr2line %s' % (addr, got, want))
+print('%d addresses, %d differ, %d inlined levels' %
+      (len(ref), bad, sum(len(c) // 2 - 1 for c in ref.values())))
+sys.exit(1 if bad or len(mine) != len(ref) else 0)
+EOF
+}
+
+declare -A seen rel_frames rel_lines
+n=0
+while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+	[ -n "$rel" ] && [ -r "$core" ] && [ -r "$vml" ] || continue
+	[ -z "${seen[$rel/$scen]:-}" ] || continue
+	seen[$rel/$scen]=1
+	n=$((n + 1))
+	name="$rel/$scen ($fmt)"
+	d=$tmp/$n
+	mkdir -p "$d/cache"
+	"$bin" --json --all-tasks "$core" "$vml" >"$d/report.json" 2>"$d/err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+		fail "$name: orccrash exited $rc: $(head -c 300 "$d/err")"
+		continue
+	fi
+
+	# cold: an empty cache
+	ORCCRASH_CACHE=$d/cache "$linescat" report "$vml" "$d/report.json" \
+		>"$d/cold.txt" 2>"$d/cold.err" ||
+		{ fail "$name: linescat report: $(tail -n 3 "$d/cold.err")"; continue; }
+	read -r _ frames _ vmf _ withl < <(tail -n 1 "$d/cold.txt")
+	if [ "${vmf:-0}" -eq 0 ]; then
+		fail "$name: no vmlinux frames in the report"
+		continue
+	fi
+	rel_frames[$rel]=$(( ${rel_frames[$rel]:-0} + vmf ))
+	rel_lines[$rel]=$(( ${rel_lines[$rel]:-0} + withl ))
+	if [ $((withl * 100)) -ge $((vmf * 95)) ]; then
+		pass "$name: $withl of $vmf vmlinux frames have a file:line ($(sed 's/^lines: //' "$d/cold.err"))"
+	else
+		fail "$name: only $withl of $vmf vmlinux frames have a file:line"
+	fi
+
+	# warm: the same from the cache, no DWARF
+	ORCCRASH_CACHE=$d/cache "$linescat" report "$vml" "$d/report.json" \
+		>"$d/warm.txt" 2>"$d/warm.err"
+	if ! cmp -s "$d/cold.txt" "$d/warm.txt"; then
+		fail "$name: the cached report differs: $(diff "$d/cold.txt" "$d/warm.txt" | head -n 4 | tr '\n' ' ')"
+	elif ! grep -q ' misses 0 dwarf-open 0.000s' "$d/warm.err"; then
+		fail "$name: warm run still used the DWARF: $(cat "$d/warm.err")"
+	else
+		pass "$name: warm cache gives the same report ($(sed 's/^lines: //' "$d/warm.err"))"
+	fi
+
+	# against addr2line, from the DWARF and from the cache
+	if ! command -v addr2line >/dev/null; then
+		skip "$name: no addr2line (binutils)"
+		continue
+	fi
+	"$linescat" lookups "$d/report.json" | sort -u >"$d/addrs"
+	addr2line -a -i -f -e "$vml" <"$d/addrs" >"$d/a2l.txt" 2>/dev/null
+	"$linescat" --no-cache addrs "$vml" <"$d/addrs" >"$d/dwarf.txt" 2>/dev/null
+	if out=$(compare "$d/dwarf.txt" "$d/a2l.txt"); then
+		pass "$name: addr2line -i agrees on every address: ${out##*$'\n'}"
+	else
+		fail "$name: addr2line -i differs: $out"
+	fi
+	ORCCRASH_CACHE=$d/cache "$linescat" addrs "$vml" <"$d/addrs" \
+		>"$d/cached.txt" 2>/dev/null
+	if cmp -s "$d/dwarf.txt" "$d/cached.txt"; then
+		pass "$name: the cache holds the same chains as the DWARF"
+	else
+		fail "$name: cache and DWARF differ: $(diff "$d/dwarf.txt" "$d/cached.txt" | head -n 4 | tr '\n' ' ')"
+	fi
+done <"$index"
+
+if [ $n -eq 0 ]; then
+	skip "lines: no readable dump in $index"
+	exit 0
+fi
+for rel in "${!rel_frames[@]}"; do
+	f=${rel_frames[$rel]} w=${rel_lines[$rel]}
+	if [ $((w * 100)) -ge $((f * 95)) ]; then
+		pass "$rel: $w of $f vmlinux frames have a file:line over all scenarios"
+	else
+		fail "$rel: only $w of $f vmlinux frames have a file:line"
+	fi
+done
+exit 0
