@@ -200,6 +200,9 @@ struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 		err = oc_mem_read_string(&k->mem, mod + name_off, m->name,
 					 sizeof(m->name) < name_m.size + 1 ?
 					 sizeof(m->name) : name_m.size + 1);
+		for (char *c = m->name; !err && *c; c++)	/* hostile bytes */
+			if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+				*c = '?';
 		if (!err)
 			err = module_text(k, mod, m);
 		if (err)

@@ -48,6 +48,14 @@ struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 		tab->pool_cap = cap;
 	}
 	memcpy(tab->pool + tab->pool_len, name, len);
+	/* names from dump memory (kallsyms, modules) are hostile: no
+	 * terminal control sequences in a report; kernel names are ASCII */
+	for (size_t i = 0; i + 1 < len; i++) {
+		unsigned char c = (unsigned char)tab->pool[tab->pool_len + i];
+
+		if (c < 0x20 || c > 0x7e)
+			tab->pool[tab->pool_len + i] = '?';
+	}
 	tab->syms[tab->nr++] = (struct oc_symbol){
 		.addr = addr,
 		.name = (uint32_t)tab->pool_len,
