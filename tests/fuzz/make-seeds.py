@@ -187,6 +187,37 @@ def seeds_unwind(name, row):
             regs + ents + stacks)
 
 
+def seeds_report(name, row):
+    """A real CPU trace with its symbols (address = ip - offset) and the
+    first module's name, in fuzz_report's layout."""
+    j = json.loads(subprocess.run([ORCCRASH, '--json', '--active', row['vmcore'],
+                                   row['vmlinux']], capture_output=True,
+                                  text=True).stdout)
+    order = ['r15', 'r14', 'r13', 'r12', 'bp', 'bx', 'r11', 'r10', 'r9', 'r8',
+             'ax', 'cx', 'dx', 'si', 'di', 'orig_ax', 'ip', 'cs', 'flags', 'sp', 'ss']
+    stacks = {'unknown': 0, 'task': 1, 'irq': 2, 'entry': 4, 'df': 5, 'nmi': 6,
+              'db': 7, 'mc': 8}
+    for cpu in j['cpus']:
+        syms = {}
+        for f in cpu['frames']:
+            if f['symbol'] and f['offset'] is not None:
+                syms[int(f['ip'], 16) - f['offset']] = f['symbol']
+        b = struct.pack('<B', min(len(syms), 255))
+        for a, n in list(syms.items())[:255]:
+            b += struct.pack('<Q', a) + n.encode() + b'\0'
+        b += struct.pack('<QQ', 0xffffffffc0000000, 0xffffffffc0100000) + b'orccrash_test\0'
+        b += struct.pack('<BBQ', 0 if cpu['reliable'] else 2, 1 | 4 if cpu['reliable'] else 4, 0)
+        b += cpu['stop'].encode() + b'\0'
+        for f in cpu['frames']:
+            r = f['regs']
+            regs = struct.pack('<21Q', *[int(r.get(k, '0'), 16) & U64 if r else 0 for k in order])
+            b += struct.pack('<QQQQBBBQ', int(f['ip'], 16), int(f['sp'], 16), 0, 0,
+                             stacks.get(f['stack'], 0),
+                             (1 if f['reliable'] else 0) | (2 if f['scanned'] else 0) | (4 if r else 0),
+                             (1 if r and r.get('kind') == 'pt_regs' else 2 if r else 0), 0) + regs
+        out('report', f'{name}-cpu{cpu["cpu"]}', b)
+
+
 def seeds_log(name, dump, keep_bits=5):
     """Real VMCOREINFO and the real last 2^keep_bits records, in rings
     shrunk to that many descriptors and the smallest power-of-two text
@@ -323,6 +354,7 @@ def main():
             continue
         seeds_orc(tag, hard['vmlinux'], hard['release'])
         seeds_unwind(f'{tag}-hardirq', hard)
+        seeds_report(f'{tag}-hardirq', hard)
         blocked = pick(rows, rel, 'mod-blocked', 'elf') or pick(rows, rel, 'process', 'elf')
         if blocked:
             seeds_unwind(f'{tag}-blocked', blocked)
