@@ -80,6 +80,10 @@ mod-blocked)
 	has '^@task .*comm=sh state=D' '^orccrash_write'
 	has '^@panic ' '^orccrash_panic'
 	;;
+mod-nmi)
+	has '^@panic ' '^<NMI>$'
+	has '^@panic ' '^orccrash_nmi_handler(\.cold)?\+.*\[orccrash_test\]$'
+	;;
 *)
 	fail "unknown scenario"
 	;;

@@ -145,6 +145,17 @@ mod-blocked)
 	say "CRASH"
 	echo panic > $orc_proc
 	;;
+mod-nmi)
+	# Arm the module's NMI handler, then let sysrq-l send backtrace NMIs
+	# to the other CPU, busy in dd: it panics on its NMI stack.
+	busy
+	busy
+	sleep 1
+	echo nmi > $orc_proc
+	say "CRASH"
+	echo l > /proc/sysrq-trigger
+	sleep 5
+	;;
 *)
 	say "UNKNOWN-SCENARIO"
 	;;

@@ -18,6 +18,10 @@
  *   block     the writing task itself blocks in mutex_lock (D state) on the
  *             mutex held by a kthread: a user task with module frames above
  *             the syscall entry.
+ *   nmi       arm an NMI handler that panics: the next NMI on another CPU
+ *             (the guest then runs "echo l > /proc/sysrq-trigger", whose
+ *             backtrace NMIs call every NMI_LOCAL handler) panics on that
+ *             CPU's NMI stack.
  *   panic     panic() from process context.
  *
  * Every function is noinline and does some work after its call so that it
@@ -35,6 +39,8 @@
 #include <linux/completion.h>
 #include <linux/string.h>
 #include <linux/sched.h>
+#include <linux/atomic.h>
+#include <asm/nmi.h>
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("orccrash test crashes");
@@ -167,6 +173,39 @@ static int orccrash_start_blocked(void)
 	return 0;
 }
 
+/* --- nmi --- */
+
+static atomic_t orccrash_nmi_armed = ATOMIC_INIT(0);
+static bool orccrash_nmi_registered;
+
+static noinline void orccrash_nmi_panic(int cpu)
+{
+	panic("orccrash: panic in NMI handler on CPU %d", cpu);
+}
+
+static int orccrash_nmi_handler(unsigned int type, struct pt_regs *regs)
+{
+	/* Only the first NMI after arming, whichever CPU takes it. */
+	if (atomic_xchg(&orccrash_nmi_armed, 0))
+		orccrash_nmi_panic(smp_processor_id());
+	return NMI_DONE;	/* not ours: let the backtrace handler run */
+}
+
+static int orccrash_arm_nmi(void)
+{
+	int r;
+
+	if (!orccrash_nmi_registered) {
+		r = register_nmi_handler(NMI_LOCAL, orccrash_nmi_handler, 0,
+					 "orccrash");
+		if (r)
+			return r;
+		orccrash_nmi_registered = true;
+	}
+	atomic_set(&orccrash_nmi_armed, 1);
+	return 0;
+}
+
 /* --- panic --- */
 
 static noinline void orccrash_panic(void)
@@ -207,6 +246,8 @@ static ssize_t orccrash_write(struct file *file, const char __user *ubuf,
 		r = orccrash_start_blocked();
 	} else if (!strcmp(cmd, "block")) {
 		orccrash_lock_mutex();
+	} else if (!strcmp(cmd, "nmi")) {
+		r = orccrash_arm_nmi();
 	} else if (!strcmp(cmd, "panic")) {
 		orccrash_panic();
 	} else {
@@ -231,6 +272,8 @@ static int __init orccrash_init(void)
 static void __exit orccrash_exit(void)
 {
 	remove_proc_entry("orccrash_test", NULL);
+	if (orccrash_nmi_registered)
+		unregister_nmi_handler(NMI_LOCAL, "orccrash");
 	del_timer_sync(&orccrash_timer);
 }
 
