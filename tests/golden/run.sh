@@ -47,3 +47,9 @@ done
 
 "$bin" --json --all-tasks --log "$dump" >"$tmp/report.json"
 python3 "$here/json_shape.py" "$tmp/report.json"
+
+# The default sample against the kernel's own traces of the same crash
+# (samples/default/kernel.txt, parsed from its serial console).
+"$bin" --json --all-tasks --scan "$dump" >"$tmp/scan.json"
+python3 "$top/tests/realdump/compare.py" "$tmp/scan.json" samples/default/kernel.txt |
+	sed -E 's#^(PASS|FAIL|SKIP) #\1 default sample: #'
