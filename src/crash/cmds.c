@@ -34,7 +34,7 @@ struct oc_error *oc_crash_model(const struct oc_crash_host *h,
 	if (!model) {
 		if (!h->vmcore || !h->vmcore[0])
 			return oc_error_create(OC_ERR_UNSUPPORTED,
-					       "crash has no dump file open (a live system?)");
+					       "crash has no dump file open (a live system): orccrash needs one");
 		if (!h->vmlinux || !h->vmlinux[0])
 			return oc_error_create(OC_ERR_UNSUPPORTED,
 					       "crash has no vmlinux open");

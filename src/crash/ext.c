@@ -34,7 +34,9 @@ static const struct oc_mem crash_mem = { .read = crash_read };
 
 static void host_init(struct oc_crash_host *h)
 {
-	h->vmcore = pc->dumpfile;
+	/* A live system (/dev/mem, /proc/kcore) has no dump file with the
+	 * VMCOREINFO and CPU notes the model is built from. */
+	h->vmcore = ACTIVE() ? NULL : pc->dumpfile;
 	h->vmlinux = pc->namelist;
 	h->mem = &crash_mem;
 	h->current_task = tt->current ? CURRENT_TASK() : 0;
