@@ -103,7 +103,9 @@ clean:
 .SECONDARY:
 
 # Fragments: the crash extension and the test drivers.
-include src/crash/crash.mk tests/realdump/dump.mk tests/realdump/log.mk
-TEST_BIN := $(O)/tests/dumpcat $(O)/tests/logcat $(CRASH_EXT)
+include src/crash/crash.mk tests/realdump/dump.mk tests/realdump/log.mk \
+	tests/realdump/lines.mk tests/fuzz/fuzz.mk tests/bench/bench.mk
+TEST_BIN := $(O)/tests/dumpcat $(O)/tests/logcat $(O)/tests/linescat \
+	$(CRASH_EXT)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
