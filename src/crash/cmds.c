@@ -346,6 +346,55 @@ struct oc_error *oc_crash_stack(const struct oc_crash_host *h, bool have_addr,
 	return NULL;
 }
 
+/* One line of the map: the stack get_stack_info() finds at @probe. */
+static void map_line(const struct oc_kernel *k, const struct oc_task *t,
+		     int cpu, uint64_t probe, FILE *out)
+{
+	struct oc_stack_info si;
+
+	if (!oc_kernel_stack_info(k, t, cpu, probe, &si))
+		return;
+	fprintf(out, "  %-16s %016" PRIx64 " - %016" PRIx64 "  %6" PRIu64 " bytes",
+		oc_stack_name(si.type), si.begin, si.end, si.end - si.begin);
+	if (si.next_sp_addr)
+		fprintf(out, "  link at %016" PRIx64, si.next_sp_addr);
+	fputc('\n', out);
+}
+
+struct oc_error *oc_crash_stack_map(const struct oc_crash_host *h, int cpu,
+				    FILE *out)
+{
+	const struct oc_kernel *k;
+	struct oc_error *err = oc_crash_model(h, &k);
+	const struct oc_cpu_stacks *cs;
+	const struct oc_task *t;
+
+	if (err)
+		return err;
+	if (cpu < 0 || (unsigned)cpu >= k->nr_cpus || (unsigned)cpu >= k->stacks.nr_cpus)
+		return oc_error_format(OC_ERR_INVALID, "no CPU %d (the dump has %u)",
+				       cpu, k->nr_cpus);
+	cs = &k->stacks.cpus[cpu];
+	t = k->cpus[cpu].task;
+	fprintf(out, "CPU %d", cpu);
+	if (t)
+		fprintf(out, ": PID %d (%s), task %016" PRIx64, t->pid, t->comm, t->addr);
+	fputc('\n', out);
+	/* Probe the middle of each stack: the bounds printed are the ones
+	 * the walker uses (oc_stack_map_find()), not recomputed here. */
+	if (t && t->stack)
+		map_line(k, t, cpu, t->stack + k->thread_size / 2, out);
+	if (cs->irq_end && cs->irq_size)
+		map_line(k, NULL, cpu, cs->irq_end - cs->irq_size / 2, out);
+	if (cs->entry_end > cs->entry_begin)
+		map_line(k, NULL, cpu, cs->entry_begin + (cs->entry_end - cs->entry_begin) / 2, out);
+	for (int i = 0; i < OC_NR_ESTACKS; i++)
+		if (cs->estack_end[i] > cs->estack_begin[i])
+			map_line(k, NULL, cpu, cs->estack_begin[i] +
+				 (cs->estack_end[i] - cs->estack_begin[i]) / 2, out);
+	return NULL;
+}
+
 struct oc_error *oc_crash_browse(const struct oc_crash_host *h)
 {
 	struct oc_ui_options uo = { .vmcore = h->vmcore, .vmlinux = h->vmlinux };

@@ -67,6 +67,10 @@ struct oc_error *oc_crash_bt(const struct oc_crash_host *h,
 /* orcstack: @addr, or without @have_addr the current task's sp */
 struct oc_error *oc_crash_stack(const struct oc_crash_host *h, bool have_addr,
 				uint64_t addr, FILE *out);
+/* orcstack -c CPU: every stack of @cpu (its current task's, IRQ, entry,
+ * exception stacks) with its bounds */
+struct oc_error *oc_crash_stack_map(const struct oc_crash_host *h, int cpu,
+				    FILE *out);
 /* orcbrowse: the browser on the terminal; the terminal is restored. */
 struct oc_error *oc_crash_browse(const struct oc_crash_host *h);
 

@@ -152,12 +152,25 @@ static void cmd_orcstack(void)
 	struct oc_crash_host h;
 	bool have_addr = false;
 	uint64_t addr = 0;
-	int c;
+	int c, cpu = -1;
 
-	while ((c = getopt(argcnt, args, "")) != EOF)
-		argerrs++;
-	if (argerrs)
+	while ((c = getopt(argcnt, args, "c:")) != EOF) {
+		if (c == 'c' && decimal(optarg, 0)) {
+			cpu = (int)stol(optarg, RETURN_ON_ERROR | QUIET, NULL);
+		} else if (c == 'c') {
+			error(INFO, "invalid CPU: %s\n", optarg);
+			return;
+		} else {
+			argerrs++;
+		}
+	}
+	if (argerrs || (cpu >= 0 && args[optind]))
 		cmd_usage(pc->curcmd, SYNOPSIS);
+	if (cpu >= 0) {
+		host_init(&h);
+		report(oc_crash_stack_map(&h, cpu, fp));
+		return;
+	}
 	if (args[optind]) {
 		if (!hexadecimal(args[optind], 0)) {
 			error(INFO, "invalid address: %s\n", args[optind]);
@@ -236,7 +249,7 @@ static char *help_orcbt[] = {
 static char *help_orcstack[] = {
 	"orcstack",
 	"which kernel stack an address is on (orccrash)",
-	"[address]",
+	"[address | -c cpu]",
 	"  This command tells which stack the address is on, the way the kernel's",
 	"  get_stack_info() sees it: a task's stack (and whose), or a CPU's IRQ,",
 	"  entry or exception stack (#DF, NMI, #DB, #MC, #VC), with its bounds",
@@ -244,6 +257,10 @@ static char *help_orcstack[] = {
 	"  stack it was entered from.  Without an address it takes the current",
 	"  task's stack pointer: the one saved at the crash if the task was",
 	"  running, else its thread.sp.",
+	"",
+	"    -c cpu  list every stack of the CPU instead: its current task's,",
+	"            the IRQ stack, the entry stack and the exception stacks,",
+	"            with the bounds the unwinder uses.",
 	"\nEXAMPLE",
 	"    crash> orcstack ffffce05000d0cc8",
 	"       ADDRESS: ffffce05000d0cc8",

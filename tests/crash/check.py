@@ -158,7 +158,7 @@ def main():
     in_crash = outfile == "crash.out"
     rd = lambda f: open(os.path.join(d, f), encoding="utf-8", errors="replace").read()
     s = sections(rd(outfile))
-    panic_pid, panic_task = rd("panic_pid").split()
+    panic_pid, panic_task, panic_cpu = rd("panic_pid").split()
     pids = rd("pids").split()
     all_txt = rd("all.txt")
 
@@ -174,6 +174,7 @@ def main():
               tasks_part(all_txt), panic_key)
     same_blocks("orcbt -a -r vs --active", s["a-r"], rd("active.txt"))
     same_blocks("orcbt -a vs --active --no-regs", s["a"], rd("active-noregs.txt"))
+    one_block("orcbt -c 0 -r vs --active", s["c0"], rd("active.txt"), r"^CPU 0\b")
     for p in pids:
         one_block("orcbt -r %s vs --all-tasks" % p, s.get("pid-" + p, ""),
                   tasks_part(all_txt), r"^PID: %s\s" % p)
@@ -234,6 +235,13 @@ def main():
         ok = b <= a < e and m_stack.group(1) == first_marker.group(1)
     result(ok, "orcstack: the current sp is on the %s stack the trace starts on, within its bounds"
            % (first_marker.group(1) if first_marker else "?"), st)
+    # orcstack -c: the panic CPU's map has that stack with the same bounds
+    # (when the sp was on one of the CPU's stacks, not another task's).
+    if ok and m_stack.group(2) in ("CPU " + panic_cpu, "PID " + panic_pid):
+        want = "%s %s - %s" % (m_stack.group(1), m_bounds.group(1), m_bounds.group(2))
+        lines = [" ".join(l.split()[:4]) for l in s["stackmap"].splitlines()]
+        result(want in lines, "orcstack -c %s lists the %s stack with the same bounds"
+               % (panic_cpu, m_stack.group(1)), s["stackmap"])
     if "stack-task" in s:
         result(re.search(r"STACK: TASK stack of PID %s \(.*task %s" % (panic_pid, panic_task),
                          s["stack-task"]) is not None,

@@ -7,7 +7,7 @@
  * sanitizers (crash cannot load a sanitizer build of orccrash.so).
  *
  *   crash-cmds VMCORE VMLINUX bt [-a] [-c CPU] [-r] [-s] [-t] [-j] [PID|0xTASK ...]
- *   crash-cmds VMCORE VMLINUX stack [ADDR]
+ *   crash-cmds VMCORE VMLINUX stack [ADDR | -c CPU]
  *
  * The current context is the panic CPU's task, as at crash's start-up
  * (--current TASK to choose another).  Errors are printed like crash's
@@ -106,6 +106,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[i], "bt")) {
 		rc = do_bt(&h, argc - i, argv + i);
+	} else if (!strcmp(argv[i], "stack") && i + 2 < argc && !strcmp(argv[i + 1], "-c")) {
+		if (!parse_u64(argv[i + 2], 10, &addr) || addr > 4096)
+			return 2;
+		rc = fail("orcstack", oc_crash_stack_map(&h, (int)addr, stdout));
 	} else if (!strcmp(argv[i], "stack")) {
 		if (i + 1 < argc && !parse_u64(argv[i + 1], 16, &addr))
 			return 2;

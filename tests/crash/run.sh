@@ -113,7 +113,8 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		say "FAIL $name: orccrash --all-tasks names no panic CPU task"
 		continue
 	fi
-	echo "$panic_pid $panic_task" >"$d/panic_pid"
+	panic_cpu=$(sed -n 's/^CPU \([0-9]*\) (panic): .*/\1/p' "$d/all.txt")
+	echo "$panic_pid $panic_task $panic_cpu" >"$d/panic_pid"
 	# A few pids: init, kthreadd, the panic task, the newest task.
 	last=$(sed -n '/^Tasks:/,$ s/^PID: \([0-9]*\) .*/\1/p' "$d/all.txt" | tail -n 1)
 	pids=$(printf '%s\n' 1 2 "$panic_pid" "$last" | awk '!seen[$0]++' | tr '\n' ' ')
@@ -138,6 +139,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		printf 'cur\torcbt -r\n'
 		printf 'a-r\torcbt -a -r\n'
 		printf 'a\torcbt -a\n'
+		printf 'c0\torcbt -c 0 -r\n'
 		for p in $pids; do
 			printf 'pid-%s\torcbt -r %s\n' "$p" "$p"
 		done
@@ -146,6 +148,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		printf 'json\torcbt -j %s\n' "$panic_task"
 		printf 'alljson\torcbt -t -s --json\n'
 		printf 'stack\torcstack\n'
+		printf 'stackmap\torcstack -c %s\n' "$panic_cpu"
 		if [ -n "$task_rsp" ]; then
 			printf 'stack-task\torcstack %s\n' "$task_rsp"
 		fi
