@@ -7,14 +7,19 @@
 # builds its own initramfs: busybox, tests/bench/large-init.sh as /init and
 # tests/bench/spawn.c (static) which forks NPROC processes of NTHREADS
 # threads, each blocked in a different syscall.  The guest then panics
-# (sysrq c); QEMU's dump-guest-memory kdump-zlib (-z) is taken through the
-# QMP socket, as the samples script does, and reassembled by makedumpfile -R.
+# (sysrq c).  Two boots: one captured with QEMU's dump-guest-memory
+# kdump-zlib (-z) through the QMP socket, as the samples script does, and
+# reassembled by makedumpfile -R (vmcore.kdump); one captured by a real
+# kdump (kexec -p into the samples' capture initramfs, makedumpfile -c -d 31
+# onto a virtio disk: vmcore.kdump-real), which drgn 0.0.22 can open.
 #
-# Output: $CACHE/bench/<release>/large/{vmcore.kdump,serial.log,info}.
+# Output: $CACHE/bench/<release>/large/{vmcore.kdump,vmcore.kdump-real,
+# serial-*.log,info}.
 # Idempotent: a complete directory (with info) is kept.
 #
 # Environment: ORCCRASH_CACHE, ORCCRASH_RELEASES (default: every release in
 # $CACHE/kernels with .complete), LARGE_PROCS (500), LARGE_THREADS (20),
+# LARGE_NAME (large: the directory under $CACHE/bench/<release>/),
 # LARGE_MEM (1536M).
 set -euo pipefail
 
@@ -24,6 +29,7 @@ CACHE=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
 NPROC=${LARGE_PROCS:-500}
 NTHREADS=${LARGE_THREADS:-20}
 MEM=${LARGE_MEM:-1536M}
+NAME=${LARGE_NAME:-large}
 PY=/usr/bin/python3
 
 log() { printf '[make-large-dump %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
@@ -39,76 +45,112 @@ wait_serial() {
 	return 1
 }
 
+# The samples' initramfs (busybox, modules, kexec, makedumpfile, the kernel
+# and capture.cpio for kdump) with large-init.sh as /init and spawn added.
 make_initramfs() {
 	local kdir=$1 out=$2 root
+	[ -f "$kdir/initramfs.cpio" ] || die "$kdir/initramfs.cpio missing: run make samples first"
 	root=$(mktemp -d "$CACHE/tmp.large.XXXXXX")
-	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,lib/modules}
-	cp /bin/busybox "$root/bin/busybox"
+	(cd "$root" && cpio -i -d --quiet < "$kdir/initramfs.cpio")
 	install -m 755 "$BENCH/large-init.sh" "$root/init"
 	gcc -static -O2 -pthread -o "$root/bin/spawn" "$BENCH/spawn.c"
-	cp "$kdir/modules/qemu_fw_cfg.ko" "$root/lib/modules/"
-	echo qemu_fw_cfg.ko > "$root/lib/modules/order"
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$out"
 	rm -rf "$root"
 }
 
-one() {
-	local rel=$1 kdir=$CACHE/kernels/$1
-	local final=$CACHE/bench/$rel/large d
-	[ -f "$final/info" ] && { log "$rel: $final exists"; return 0; }
-	[ -f "$kdir/.complete" ] || die "$rel: $kdir incomplete: run make samples first"
-	command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 missing"
-	d=$CACHE/bench/$rel/.large.tmp
-	rm -rf "$d"
-	mkdir -p "$d"
-	log "$rel: building initramfs ($NPROC processes x $NTHREADS threads)"
-	make_initramfs "$kdir" "$d/initramfs.cpio"
-	local append="console=ttyS0,115200 panic=0 no_timer_check large_procs=$NPROC large_threads=$NTHREADS"
-	local qemu=(qemu-system-x86_64 -accel tcg -smp 2 -m "$MEM" -nographic -no-reboot
+# One boot of the guest; $3 = qemu (QEMU's dump-guest-memory kdump-zlib,
+# reassembled to vmcore.kdump) or kdump (kexec + makedumpfile in the guest,
+# vmcore.kdump-real: the only kind drgn 0.0.22 opens, see docs/benchmarks.md).
+boot() {
+	local kdir=$1 d=$2 capture=$3 mem=$MEM
+	local append="console=ttyS0,115200 panic=0 no_timer_check large_procs=$NPROC large_threads=$NTHREADS large_capture=$capture"
+	local serial=$d/serial-$capture.log
+	local qemu=(qemu-system-x86_64 -accel tcg -smp 2 -nographic -no-reboot
 		-kernel "$kdir/vmlinuz" -initrd "$d/initramfs.cpio"
-		-device vmcoreinfo -serial "file:$d/serial.log"
-		-monitor none -qmp "unix:$d/qmp.sock,server=on,wait=off"
-		-append "$append")
-	log "$rel: booting the guest"
-	timeout 1800 "${qemu[@]}" < /dev/null > "$d/qemu.out" 2>&1 &
+		-device vmcoreinfo -serial "file:$serial"
+		-monitor none -qmp "unix:$d/qmp.sock,server=on,wait=off")
+	if [ "$capture" = kdump ]; then
+		append+=" crashkernel=192M"
+		truncate -s 2G "$d/disk.raw"
+		qemu+=(-drive "file=$d/disk.raw,format=raw,if=virtio")
+	fi
+	qemu+=(-m "$mem" -append "$append")
+	echo "qemu.$capture=${qemu[*]}" >> "$d/qemu-cmds"
+	log "booting the guest (capture $capture)"
+	timeout 1800 "${qemu[@]}" < /dev/null > "$d/qemu-$capture.out" 2>&1 &
 	local qpid=$! ok=1
-	if wait_serial "$d/serial.log" 'end Kernel panic' 1500 $qpid; then
+	if [ "$capture" = kdump ]; then
+		wait_serial "$serial" 'ORCCRASH-CAPTURE-(DONE|FAILED|NO-VMCORE)|end Kernel panic|ORCCRASH-SPAWN-FAILED' \
+			1500 $qpid || ok=0
+		grep -aq 'ORCCRASH-CAPTURE-DONE' "$serial" || ok=0
+		wait_exit $qpid 120 || ok=0
+		[ $ok = 1 ] && { makedumpfile -R "$d/vmcore.kdump-real" < "$d/disk.raw" > "$d/makedumpfile-R-kdump.log" 2>&1 || ok=0; }
+		rm -f "$d/disk.raw"
+	elif wait_serial "$serial" 'end Kernel panic' 1500 $qpid; then
 		sleep 1
-		log "$rel: $(grep -a -m1 'ORCCRASH-TASKS' "$d/serial.log" | tr -d '\r'); dumping"
 		"$PY" "$SAMPLES/qmp.py" "$d/qmp.sock" 'stop' \
 			"dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.flat\", \"format\": \"kdump-zlib\"}" \
 			'quit' >&2 || ok=0
+		wait_exit $qpid 60 || true
+		[ $ok = 1 ] && { makedumpfile -R "$d/vmcore.kdump" < "$d/vmcore.flat" > "$d/makedumpfile-R-qemu.log" 2>&1 || ok=0; }
+		rm -f "$d/vmcore.flat"
 	else
 		ok=0
 	fi
 	kill $qpid 2>/dev/null || true
 	wait $qpid 2>/dev/null || true
-	rm -f "$d/qmp.sock" "$d/initramfs.cpio"
-	grep -aq 'ORCCRASH-SPAWN-FAILED' "$d/serial.log" && ok=0
-	if [ $ok = 1 ]; then
-		makedumpfile -R "$d/vmcore.kdump" < "$d/vmcore.flat" > "$d/makedumpfile-R.log" 2>&1 || ok=0
-		rm -f "$d/vmcore.flat"
-	fi
-	if [ $ok != 1 ]; then
-		log "$rel: FAILED; serial log tail:"
-		tail -n 15 "$d/serial.log" >&2 || true
-		rm -rf "$CACHE/bench/$rel/.large.failed"
-		mv "$d" "$CACHE/bench/$rel/.large.failed"
+	rm -f "$d/qmp.sock"
+	grep -aq 'ORCCRASH-SPAWN-FAILED' "$serial" && ok=0
+	log "$(grep -a -m1 'ORCCRASH-TASKS' "$serial" | tr -d '\r') (capture $capture, ok=$ok)"
+	[ $ok = 1 ] || { tail -n 15 "$serial" >&2; return 1; }
+}
+
+wait_exit() {
+	local pid=$1 secs=$2 i
+	for ((i = 0; i < secs * 2; i++)); do
+		kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+		sleep 0.5
+	done
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	return 1
+}
+
+one() {
+	local rel=$1 kdir=$CACHE/kernels/$1
+	local final=$CACHE/bench/$rel/$NAME d
+	[ -f "$final/info" ] && { log "$rel: $final exists"; return 0; }
+	[ -f "$kdir/.complete" ] || die "$rel: $kdir incomplete: run make samples first"
+	command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 missing"
+	d=$CACHE/bench/$rel/.$NAME.tmp
+	rm -rf "$d"
+	mkdir -p "$d"
+	log "$rel: building initramfs ($NPROC processes x $NTHREADS threads)"
+	make_initramfs "$kdir" "$d/initramfs.cpio"
+	if ! boot "$kdir" "$d" qemu || ! boot "$kdir" "$d" kdump; then
+		log "$rel: FAILED"
+		rm -f "$d/initramfs.cpio"
+		rm -rf "$CACHE/bench/$rel/.$NAME.failed"
+		mv "$d" "$CACHE/bench/$rel/.$NAME.failed"
 		return 1
 	fi
+	rm -f "$d/initramfs.cpio"
 	{
 		echo "release=$rel"
-		echo "scenario=large"
+		echo "scenario=$NAME"
 		echo "vmlinux=$kdir/vmlinux"
 		echo "memory=$MEM"
 		echo "procs=$NPROC threads=$NTHREADS"
-		echo "guest: $(grep -a -m1 'ORCCRASH-TASKS' "$d/serial.log" | tr -d '\r')"
+		echo "guest.qemu: $(grep -a -m1 'ORCCRASH-TASKS' "$d/serial-qemu.log" | tr -d '\r')"
+		echo "guest.kdump: $(grep -a -m1 'ORCCRASH-TASKS' "$d/serial-kdump.log" | tr -d '\r')"
 		echo "file.vmcore.kdump=$(file -b "$d/vmcore.kdump" | cut -c1-100)"
-		echo "qemu=${qemu[*]//"$d"/"$final"}"
+		echo "file.vmcore.kdump-real=$(file -b "$d/vmcore.kdump-real" | cut -c1-100)"
+		sed "s|$d|$final|g" "$d/qemu-cmds"
 	} > "$d/info"
+	rm -f "$d/qemu-cmds"
 	rm -rf "$final"
 	mv "$d" "$final"
-	log "$rel: $final/vmcore.kdump ($(stat -c %s "$final/vmcore.kdump") bytes)"
+	log "$rel: $final: vmcore.kdump $(stat -c %s "$final/vmcore.kdump") bytes, vmcore.kdump-real $(stat -c %s "$final/vmcore.kdump-real") bytes"
 }
 
 main() {
