@@ -20,7 +20,9 @@ passed=0 failed=0
 sock=orccrash-screen-$$
 T() { tmux -L "$sock" -f /dev/null "$@"; }
 tmp=$(mktemp -d)
-trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+# the server's socket file outlives kill-server: remove it too
+sockpath=${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock
+trap 'T kill-server 2>/dev/null; rm -f "$sockpath"; rm -rf "$tmp"' EXIT
 
 pass() { echo "PASS $1"; passed=$((passed + 1)); }
 fail() {
