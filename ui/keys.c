@@ -11,7 +11,10 @@
 
 enum { KEY_ESC = 27, KEY_TAB = '\t', KEY_CTRL_L = 'L' - '@' };
 
+/* In the order of the footer and the help screen: what a newcomer
+ * needs first, so that "? help" survives a narrow terminal. */
 const struct oc_ui_request_info oc_ui_requests[] = {
+	{ OC_REQ_HELP, "help", "this help", OC_CTX_ALL, true },
 	{ OC_REQ_UP, "up", "move up one line", OC_CTX_ALL, false },
 	{ OC_REQ_DOWN, "down", "move down one line", OC_CTX_ALL, false },
 	{ OC_REQ_PAGE_UP, "page up", "move up one page", OC_CTX_ALL, false },
@@ -46,7 +49,6 @@ const struct oc_ui_request_info oc_ui_requests[] = {
 	  OC_CTX_MAIN | OC_CTX_MEMORY, true },
 	{ OC_REQ_MEMORY, "memory", "stack memory of the selected frame",
 	  OC_CTX_MAIN, true },
-	{ OC_REQ_HELP, "help", "this help", OC_CTX_ALL, true },
 	{ OC_REQ_REDRAW, "redraw", "redraw the screen", OC_CTX_ALL, false },
 };
 const size_t oc_ui_nr_requests =

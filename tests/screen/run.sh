@@ -289,7 +289,7 @@ check_dump() {
 	sleep 0.3
 	if wait_for '^ Frames: ' 3 && [ "$(wc -l <"$tmp/screen")" -eq 24 ] &&
 	   head -1 "$tmp/screen" | grep -q '^orccrash' &&
-	   tail -1 "$tmp/screen" | grep -q 'Tab pane' &&
+	   tail -1 "$tmp/screen" | grep -q '^? help  Tab pane' &&
 	   [ "$(awk '{ if (length($0) > 80) n++ } END { print n + 0 }' "$tmp/screen")" -eq 0 ]; then
 		T resize-window -t ui -x 120 -y 40
 		sleep 0.3

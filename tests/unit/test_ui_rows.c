@@ -664,7 +664,7 @@ TEST(help_and_footer)
 	oc_ui_lines_deinit(&l);
 
 	oc_ui_footer(OC_CTX_HELP, buf, sizeof(buf));
-	CHECK_STR(buf, "q back  ? help");
+	CHECK_STR(buf, "? help  q back");
 	oc_ui_footer(OC_CTX_THREADS, buf, sizeof(buf));
 	CHECK(strstr(buf, "s sort") && strstr(buf, "f state") &&
 	      strstr(buf, "/ search") && strstr(buf, "Enter open"));
@@ -675,10 +675,12 @@ TEST(help_and_footer)
 	oc_ui_footer(OC_CTX_LOG, buf, sizeof(buf));
 	CHECK(strstr(buf, "/ search") && !strstr(buf, "m memory"));
 	/* a footer that does not fit is cut between keys */
-	oc_ui_footer(OC_CTX_THREADS, buf, 21);
-	CHECK_STR(buf, "Tab pane  Enter open");
-	oc_ui_footer(OC_CTX_THREADS, buf, 20);
-	CHECK_STR(buf, "Tab pane");
-	oc_ui_footer(OC_CTX_THREADS, buf, 25);
-	CHECK_STR(buf, "Tab pane  Enter open");
+	oc_ui_footer(OC_CTX_THREADS, buf, 29);
+	CHECK_STR(buf, "? help  Tab pane  Enter open");
+	oc_ui_footer(OC_CTX_THREADS, buf, 28);
+	CHECK_STR(buf, "? help  Tab pane");
+	oc_ui_footer(OC_CTX_THREADS, buf, 7);
+	CHECK_STR(buf, "? help");
+	oc_ui_footer(OC_CTX_THREADS, buf, 6);
+	CHECK_STR(buf, "");
 }
