@@ -67,6 +67,8 @@ struct oc_dwarf {
 	size_t shnum;
 	const char *shstr;
 	size_t shstr_size;
+	bool rel;		/* ET_REL (.ko): sections laid out by us */
+	uint64_t *secaddr;	/* per section: sh_addr, or our layout */
 
 	Dwarf_Obj_Access_Interface obj;
 	Dwarf_Debug dbg;
@@ -101,7 +103,7 @@ static int obj_section_info(void *obj, Dwarf_Half index,
 		return DW_DLV_NO_ENTRY;
 	sh = &d->shdrs[index];
 	memset(ret, 0, sizeof(*ret));
-	ret->addr = sh->sh_addr;
+	ret->addr = d->secaddr[index];
 	ret->type = sh->sh_type;
 	ret->size = sh->sh_size;
 	ret->link = sh->sh_link;
@@ -204,9 +206,7 @@ static struct oc_error *check_elf(struct oc_dwarf *d)
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64)
 		return oc_error_file(OC_ERR_FORMAT, d->path,
 				     "not an x86-64 ELF64 file");
-	if (eh.e_type == ET_REL)
-		return oc_error_file(OC_ERR_UNSUPPORTED, d->path,
-				     "relocatable object: lines need relocation, not supported yet");
+	d->rel = eh.e_type == ET_REL;
 	if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shnum == 0 ||
 	    eh.e_shoff > d->size ||
 	    (d->size - eh.e_shoff) / sizeof(Elf64_Shdr) < eh.e_shnum ||
@@ -232,6 +232,12 @@ static struct oc_error *check_elf(struct oc_dwarf *d)
 	d->shstr = (const char *)d->map + str->sh_offset;
 	d->shstr_size = str->sh_size;
 
+	d->secaddr = calloc(d->shnum, sizeof(*d->secaddr));
+	if (!d->secaddr)
+		return &oc_enomem;
+	for (size_t i = 0; i < d->shnum; i++)
+		d->secaddr[i] = d->shdrs[i].sh_addr;
+
 	if (find_section(d, ".gnu_debugaltlink") || find_section(d, ".debug_sup"))
 		return oc_error_file(OC_ERR_UNSUPPORTED, d->path,
 				     "DWARF compressed with dwz (.gnu_debugaltlink) is not supported");
@@ -244,6 +250,127 @@ static struct oc_error *check_elf(struct oc_dwarf *d)
 			return oc_error_file(OC_ERR_UNSUPPORTED, d->path,
 					     "compressed debug sections are not supported");
 	return NULL;
+}
+
+/*
+ * A .ko is a relocatable object: every section starts at 0 and the
+ * DWARF's addresses and string offsets are left to .rela.debug_*.  Lay
+ * the allocated sections out one after another (from 0x1000, so that 0
+ * stays "no address") and apply the relocations that point into the
+ * debug sections, in our private copy of the mapping.  Only the two
+ * absolute types the x86-64 compilers emit there are needed.
+ */
+static struct oc_error *relocate(struct oc_dwarf *d)
+{
+	uint64_t base = 0x1000;
+
+	for (size_t i = 1; i < d->shnum; i++) {
+		const Elf64_Shdr *sh = &d->shdrs[i];
+		uint64_t align = sh->sh_addralign ? sh->sh_addralign : 1;
+
+		if (!(sh->sh_flags & SHF_ALLOC))
+			continue;
+		if (align & (align - 1) || align > 4096)
+			align = 16;
+		base = (base + align - 1) & ~(align - 1);
+		d->secaddr[i] = base;
+		base += sh->sh_size;
+	}
+	for (size_t i = 1; i < d->shnum; i++) {
+		const Elf64_Shdr *rs = &d->shdrs[i], *ts, *ss;
+		uint8_t *target;
+		const uint8_t *syms;
+		size_t nr_syms;
+
+		if (rs->sh_type != SHT_RELA || rs->sh_info >= d->shnum ||
+		    rs->sh_link >= d->shnum || rs->sh_entsize != sizeof(Elf64_Rela))
+			continue;
+		ts = &d->shdrs[rs->sh_info];
+		ss = &d->shdrs[rs->sh_link];
+		if (strncmp(sec_name(d, ts), ".debug_", 7) ||
+		    ts->sh_type == SHT_NOBITS || ss->sh_type != SHT_SYMTAB ||
+		    ss->sh_entsize != sizeof(Elf64_Sym))
+			continue;
+		target = (uint8_t *)d->map + ts->sh_offset;
+		syms = d->map + ss->sh_offset;
+		nr_syms = ss->sh_size / sizeof(Elf64_Sym);
+		for (size_t k = 0; k < rs->sh_size / sizeof(Elf64_Rela); k++) {
+			Elf64_Rela r;
+			Elf64_Sym sym;
+			uint64_t val, symi;
+			unsigned type;
+
+			memcpy(&r, d->map + rs->sh_offset + k * sizeof(r),
+			       sizeof(r));
+			symi = ELF64_R_SYM(r.r_info);
+			type = ELF64_R_TYPE(r.r_info);
+			if (symi >= nr_syms)
+				return oc_error_file(OC_ERR_FORMAT, d->path,
+						     "relocation %zu of section %zu: bad symbol",
+						     k, i);
+			memcpy(&sym, syms + symi * sizeof(sym), sizeof(sym));
+			val = sym.st_value + r.r_addend;
+			if (sym.st_shndx != SHN_UNDEF &&
+			    sym.st_shndx < SHN_LORESERVE &&
+			    sym.st_shndx < d->shnum)
+				val += d->secaddr[sym.st_shndx];
+			if (type == R_X86_64_64) {
+				if (r.r_offset > ts->sh_size - 8 || ts->sh_size < 8)
+					goto bad;
+				memcpy(target + r.r_offset, &val, 8);
+			} else if (type == R_X86_64_32 || type == R_X86_64_32S) {
+				uint32_t v32 = val;
+
+				if (r.r_offset > ts->sh_size - 4 || ts->sh_size < 4)
+					goto bad;
+				memcpy(target + r.r_offset, &v32, 4);
+			}
+			continue;
+bad:
+			return oc_error_file(OC_ERR_FORMAT, d->path,
+					     "relocation %zu of section %zu outside its target",
+					     k, i);
+		}
+	}
+	return NULL;
+}
+
+uint64_t oc_dwarf_symbol_addr(const struct oc_dwarf *d, const char *name)
+{
+	uint64_t found = 0;
+
+	for (size_t i = 1; i < d->shnum; i++) {
+		const Elf64_Shdr *ss = &d->shdrs[i], *strs;
+		const char *str;
+
+		if (ss->sh_type != SHT_SYMTAB ||
+		    ss->sh_entsize != sizeof(Elf64_Sym) ||
+		    ss->sh_link >= d->shnum)
+			continue;
+		strs = &d->shdrs[ss->sh_link];
+		if (strs->sh_type == SHT_NOBITS || !strs->sh_size ||
+		    d->map[strs->sh_offset + strs->sh_size - 1])
+			continue;
+		str = (const char *)d->map + strs->sh_offset;
+		for (size_t k = 1; k < ss->sh_size / sizeof(Elf64_Sym); k++) {
+			Elf64_Sym sym;
+
+			memcpy(&sym, d->map + ss->sh_offset + k * sizeof(sym),
+			       sizeof(sym));
+			if (sym.st_name >= strs->sh_size ||
+			    strcmp(str + sym.st_name, name) ||
+			    sym.st_shndx == SHN_UNDEF ||
+			    sym.st_shndx >= d->shnum)
+				continue;
+			if (!(d->shdrs[sym.st_shndx].sh_flags & SHF_ALLOC))
+				continue;
+			found = sym.st_value + (d->rel ? d->secaddr[sym.st_shndx] : 0);
+			/* a function beats a same-named object or label */
+			if (ELF64_ST_TYPE(sym.st_info) == STT_FUNC)
+				return found;
+		}
+	}
+	return found;
 }
 
 struct oc_error *oc_dwarf_open(const char *path, struct oc_dwarf **ret)
@@ -283,6 +410,11 @@ struct oc_error *oc_dwarf_open(const char *path, struct oc_dwarf **ret)
 	if (err)
 		goto fail;
 
+	if (d->rel) {
+		err = relocate(d);
+		if (err)
+			goto fail;
+	}
 	d->obj.object = d;
 	d->obj.methods = &obj_methods;
 	res = dwarf_object_init_b(&d->obj, NULL, NULL, DW_GROUPNUMBER_ANY,
@@ -317,6 +449,7 @@ void oc_dwarf_close(struct oc_dwarf *d)
 		free(d->cus[i].rows);
 	free(d->cus);
 	free(d->ar);
+	free(d->secaddr);
 	if (d->map)
 		munmap((void *)d->map, d->size ? d->size : 1);
 	if (d->fd >= 0)

@@ -26,8 +26,10 @@ struct oc_dwarf;
 
 /*
  * OC_ERR_LOOKUP when the file has no .debug_info/.debug_line (a stripped
- * vmlinux, or a split one); OC_ERR_UNSUPPORTED for a relocatable object
- * (.ko) or dwz-compressed DWARF.
+ * vmlinux, or a split one); OC_ERR_UNSUPPORTED for dwz-compressed or
+ * compressed DWARF.  A relocatable object (.ko) gets its allocated
+ * sections laid out from 0x1000 and its .rela.debug_* applied; its
+ * addresses are then only meaningful through oc_dwarf_symbol_addr().
  */
 struct oc_error *oc_dwarf_open(const char *path, struct oc_dwarf **ret);
 void oc_dwarf_close(struct oc_dwarf *d);
@@ -41,5 +43,12 @@ void oc_dwarf_close(struct oc_dwarf *d);
 struct oc_error *oc_dwarf_lookup(struct oc_dwarf *d, uint64_t addr,
 				 struct oc_line_info *chain, size_t max,
 				 size_t *nr_ret);
+
+/*
+ * The address of symbol @name in the file's own terms (the link address
+ * for a vmlinux, our layout for a .ko), preferring a function; 0 if
+ * there is none.  Add the ip's offset from the symbol to look it up.
+ */
+uint64_t oc_dwarf_symbol_addr(const struct oc_dwarf *d, const char *name);
 
 #endif /* OC_FORMATS_DWARFLINES_H */

@@ -13,6 +13,7 @@
  * The file is rewritten whole (temporary + rename) when a run added
  * addresses.  A file that does not parse is ignored and replaced.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -54,6 +55,19 @@ struct oc_lines {
 	bool dwarf_tried;
 	char *unavailable;
 	struct oc_lines_stats stats;
+
+	/* --modules-dir: the .ko files found there, opened on first use */
+	char *modules_dir;
+	bool modules_listed;
+	struct lines_module *mods;
+	size_t nr_mods, cap_mods;
+};
+
+struct lines_module {
+	char *name;		/* as the kernel names it, '_' not '-' */
+	char *path;		/* NULL until found */
+	bool tried;
+	struct oc_lines *sub;	/* its DWARF, no cache */
 };
 
 /* Longest chain kept: the kernel's deepest inlining is ~15 levels. */
@@ -564,6 +578,13 @@ void oc_lines_close(struct oc_lines *l)
 	if (l->dirty && l->cache_path)
 		cache_write(l);
 	oc_dwarf_close(l->dwarf);
+	for (size_t i = 0; i < l->nr_mods; i++) {
+		oc_lines_close(l->mods[i].sub);
+		free(l->mods[i].name);
+		free(l->mods[i].path);
+	}
+	free(l->mods);
+	free(l->modules_dir);
 	for (size_t i = 0; i < l->cap_strs; i++)
 		free(l->strs[i]);
 	free(l->strs);
@@ -575,6 +596,173 @@ void oc_lines_close(struct oc_lines *l)
 	free(l->cache_path);
 	free(l->vmlinux);
 	free(l);
+}
+
+/* --- modules ------------------------------------------------------------- */
+
+struct oc_error *oc_lines_set_modules_dir(struct oc_lines *l, const char *dir)
+{
+	char *copy = strdup(dir);
+
+	if (!copy)
+		return &oc_enomem;
+	free(l->modules_dir);
+	l->modules_dir = copy;
+	l->modules_listed = false;
+	return NULL;
+}
+
+static struct lines_module *module_get(struct oc_lines *l, const char *name,
+				       bool create)
+{
+	struct lines_module *m;
+
+	for (size_t i = 0; i < l->nr_mods; i++)
+		if (!strcmp(l->mods[i].name, name))
+			return &l->mods[i];
+	if (!create)
+		return NULL;
+	if (l->nr_mods == l->cap_mods) {
+		size_t cap = l->cap_mods ? 2 * l->cap_mods : 16;
+		struct lines_module *n = realloc(l->mods, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		l->mods = n;
+		l->cap_mods = cap;
+	}
+	m = &l->mods[l->nr_mods];
+	memset(m, 0, sizeof(*m));
+	m->name = strdup(name);
+	if (!m->name)
+		return NULL;
+	for (char *p = m->name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	l->nr_mods++;
+	return m;
+}
+
+/*
+ * Note every NAME.ko under @dir (depth-capped, first one found wins):
+ * module names use '_' where file names may have '-'.
+ */
+static struct oc_error *modules_list(struct oc_lines *l, const char *dir,
+				     int depth)
+{
+	struct dirent *de;
+	DIR *dp;
+
+	if (depth > 8 || !(dp = opendir(dir)))
+		return NULL;
+	while ((de = readdir(dp))) {
+		size_t n = strlen(de->d_name);
+		char *path;
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (asprintf(&path, "%s/%s", dir, de->d_name) < 0) {
+			closedir(dp);
+			return &oc_enomem;
+		}
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			struct oc_error *err = modules_list(l, path, depth + 1);
+
+			free(path);
+			if (err) {
+				closedir(dp);
+				return err;
+			}
+			continue;
+		}
+		if (n > 3 && !strcmp(de->d_name + n - 3, ".ko") &&
+		    S_ISREG(st.st_mode)) {
+			struct lines_module *m;
+
+			de->d_name[n - 3] = '\0';
+			m = module_get(l, de->d_name, true);
+			if (!m) {
+				free(path);
+				closedir(dp);
+				return &oc_enomem;
+			}
+			if (!m->path) {
+				m->path = path;
+				path = NULL;
+			}
+		}
+		free(path);
+	}
+	closedir(dp);
+	return NULL;
+}
+
+struct oc_error *oc_lines_lookup_module(struct oc_lines *l, const char *module,
+					const char *symbol, uint64_t offset,
+					bool exact, struct oc_line_info *chain,
+					size_t max, size_t *nr_ret)
+{
+	struct lines_module *m;
+	struct oc_error *err;
+	uint64_t addr;
+
+	*nr_ret = 0;
+	if (!l->modules_dir || !module || !symbol)
+		return NULL;
+	if (!l->modules_listed) {
+		l->modules_listed = true;
+		err = modules_list(l, l->modules_dir, 0);
+		if (err)
+			return err;
+	}
+	{
+		char name[256];
+
+		snprintf(name, sizeof(name), "%s", module);
+		for (char *p = name; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		m = module_get(l, name, false);
+	}
+	if (!m || !m->path)
+		return NULL;
+	if (!m->tried) {
+		m->tried = true;
+		err = lines_create(m->path, NULL, NULL, &m->sub);
+		if (err)
+			return err;
+		lines_open_dwarf(m->sub);
+	}
+	if (!m->sub || !m->sub->dwarf)
+		return NULL;
+	addr = oc_dwarf_symbol_addr(m->sub->dwarf, symbol);
+	if (!addr)
+		return NULL;
+	addr += offset;
+	if (!exact)
+		addr--;
+	err = oc_lines_lookup(m->sub, addr, chain, max, nr_ret);
+	if (err)
+		return err;
+	/* the strings must outlive the module's struct: intern them here */
+	for (size_t i = 0; i < *nr_ret; i++) {
+		err = str_intern(l, chain[i].file, &chain[i].file);
+		if (!err)
+			err = str_intern(l, chain[i].function, &chain[i].function);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+const char *oc_lines_module_unavailable(const struct oc_lines *l,
+					const char *module)
+{
+	for (size_t i = 0; i < l->nr_mods; i++)
+		if (!strcmp(l->mods[i].name, module))
+			return l->mods[i].sub ? l->mods[i].sub->unavailable : NULL;
+	return NULL;
 }
 
 /* --- helpers for front ends ------------------------------------------ */

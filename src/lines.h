@@ -69,6 +69,25 @@ struct oc_error *oc_lines_lookup(struct oc_lines *l, uint64_t link_addr,
  * Front ends print it once.
  */
 const char *oc_lines_unavailable(const struct oc_lines *l);
+/*
+ * Module frames (issue 9's --modules-dir DIR): DIR is searched, depth
+ * first, for NAME.ko files with DWARF ('-' and '_' alike in names).  A
+ * module frame is looked up by its symbol and the offset of ip from it
+ * (frame ip - symbol address, as %pB prints it), @exact as for
+ * oc_lines_addr(): the .ko's own symbol table places the symbol, so no
+ * load address is needed.  *nr_ret is 0 when the module has no .ko there
+ * or the .ko no DWARF (see oc_lines_module_unavailable()).  A .ko's
+ * DWARF is read (and relocated) on its first frame; module lines are not
+ * cached across runs.  Strings live until oc_lines_close().
+ */
+struct oc_error *oc_lines_set_modules_dir(struct oc_lines *l, const char *dir);
+struct oc_error *oc_lines_lookup_module(struct oc_lines *l, const char *module,
+					const char *symbol, uint64_t offset,
+					bool exact, struct oc_line_info *chain,
+					size_t max, size_t *nr_ret);
+/* Why a module found in DIR has no lines; NULL if it has or was not seen. */
+const char *oc_lines_module_unavailable(const struct oc_lines *l,
+					const char *module);
 /* Writes the cache if anything was added, then frees everything. */
 void oc_lines_close(struct oc_lines *l);
 

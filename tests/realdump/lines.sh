@@ -14,7 +14,9 @@
 #    `addr2line -a -i -f`: the same inline chain, functions, files and
 #    lines.  Normalised: "(discriminator N)" dropped, "//" in names, an
 #    unknown line ("??:0" vs "file:?") and addr2line's symbol-table
-#    fallback for the function where the DWARF has none.
+#    fallback for the function where the DWARF has none;
+#  - module frames with a .ko in kernels/RELEASE/modules (--modules-dir):
+#    the same against addr2line -j SECTION on the .ko.
 # Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps or no
 # addr2line.  $LINESCAT names a linescat built elsewhere.
 set -u
@@ -75,6 +77,71 @@ for addr, want in ref.items():
 print('%d addresses, %d differ, %d inlined levels' %
       (len(ref), bad, sum(len(c) // 2 - 1 for c in ref.values())))
 sys.exit(1 if bad or len(mine) != len(ref) else 0)
+EOF
+}
+
+# Module frames: linescat modaddrs output ($1) against addr2line -j
+# SECTION on the .ko under $2 (the symbol's section and value from
+# readelf), for each "NAME SYMBOL OFFSET EXACT" line of $3.
+compare_modules() {
+	python3 - "$1" "$2" "$3" <<'EOF'
+import os, re, subprocess, sys
+
+ours_path, moddir, frames_path = sys.argv[1:4]
+
+def norm(lines):
+    out = []
+    for line in lines:
+        line = re.sub(r' \(discriminator \d+\)$', '', line).replace('//', '/')
+        if line == '??:0' or line.endswith(':?'):
+            line = '??'
+        out.append(line)
+    return out
+
+ours, cur = {}, None
+for line in open(ours_path).read().split('\n'):
+    if len(line.split()) == 4:
+        cur = line
+        ours[cur] = []
+    elif line and cur:
+        ours[cur].append(line)
+
+kos = {}
+for root, dirs, files in os.walk(moddir):
+    for f in files:
+        if f.endswith('.ko'):
+            kos.setdefault(f[:-3].replace('-', '_'), os.path.join(root, f))
+
+bad = checked = 0
+for key in sorted(set(open(frames_path).read().split('\n')) - {''}):
+    name, sym, off, exact = key.split()
+    ko = kos.get(name.replace('-', '_'))
+    if not ko:
+        continue
+    secs = {}
+    for l in subprocess.run(['readelf', '-SW', ko], capture_output=True, text=True).stdout.split('\n'):
+        m = re.match(r'\s*\[\s*(\d+)\]\s+(\S+)', l)
+        if m:
+            secs[m.group(1)] = m.group(2)
+    where = None
+    for l in subprocess.run(['readelf', '-sW', ko], capture_output=True, text=True).stdout.split('\n'):
+        f = l.split()
+        if len(f) == 8 and f[7] == sym and f[6].isdigit():
+            cand = (secs.get(f[6]), int(f[1], 16))
+            if where is None or f[3] == 'FUNC':
+                where = cand
+    if not where or not where[0]:
+        continue
+    addr = where[1] + int(off) - (0 if exact == '1' else 1)
+    ref = subprocess.run(['addr2line', '-i', '-f', '-j', where[0], '-e', ko, hex(addr)],
+                         capture_output=True, text=True).stdout.split('\n')[:-1]
+    got = ours.get(key)
+    checked += 1
+    if got is None or norm(got) != norm(ref):
+        bad += 1
+        print('  %s: ours %s, addr2line %s' % (key, got, ref))
+print('%d module frames checked, %d differ' % (checked, bad))
+sys.exit(1 if bad or not checked else 0)
 EOF
 }
 
@@ -142,6 +209,20 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		pass "$name: the cache holds the same chains as the DWARF"
 	else
 		fail "$name: cache and DWARF differ: $(diff "$d/dwarf.txt" "$d/cached.txt" | head -n 4 | tr '\n' ' ')"
+	fi
+
+	# module frames, with the release's .ko files (--modules-dir)
+	moddir=$(dirname "$vml")/modules
+	"$linescat" --modules lookups "$d/report.json" | sort -u >"$d/modframes"
+	[ -s "$d/modframes" ] && [ -d "$moddir" ] || continue
+	"$linescat" --no-cache --modules-dir "$moddir" modaddrs "$vml" \
+		<"$d/modframes" >"$d/mod.txt" 2>/dev/null
+	if out=$(compare_modules "$d/mod.txt" "$moddir" "$d/modframes"); then
+		pass "$name: module frames agree with addr2line on the .ko: ${out##*$'\n'}"
+	elif grep -q '^0 module frames checked' <<<"$out"; then
+		skip "$name: no module frame with a .ko in $moddir"
+	else
+		fail "$name: module frames differ from addr2line: $out"
 	fi
 done <"$index"
 

@@ -12,12 +12,16 @@
  *	file:line and inlined frames, then a summary line
  *	"vmlinux-frames N with-line M" and the cache statistics.
  *
- *   linescat lookups JSON
+ *   linescat [--modules] lookups JSON
  *	only the link-time addresses report would look up, one per line
- *	(for comparing with addr2line).
+ *	(for comparing with addr2line); with --modules the module frames
+ *	instead, as "NAME SYMBOL OFFSET EXACT".
+ *   linescat --modules-dir DIR modaddrs VMLINUX
+ *	those module lines from stdin, each followed by its chain like addrs.
  *
  *   --cache FILE   this cache file instead of the build-id one
  *   --no-cache     no cache at all
+ *   --modules-dir DIR  .ko files with DWARF for module frames
  *   --full         full file names (default: shortened for display,
  *                  always full in addrs mode)
  */
@@ -36,6 +40,7 @@ enum { MAX_CHAIN = 64 };
 
 static bool full_names;
 static bool list_only;	/* lookups: print the addresses, look nothing up */
+static bool list_modules;	/* lookups --modules: the module frames */
 
 static double now_sec(void)
 {
@@ -119,6 +124,37 @@ static int cmd_addrs(struct oc_lines *l, int argc, char **argv)
 	return 0;
 }
 
+/* "NAME SYMBOL OFFSET EXACT" lines from stdin, chains like addrs. */
+static int cmd_modaddrs(struct oc_lines *l)
+{
+	char buf[512], name[128], sym[256];
+	unsigned long long off;
+	int exact;
+
+	while (fgets(buf, sizeof(buf), stdin)) {
+		struct oc_line_info chain[MAX_CHAIN];
+		struct oc_error *err;
+		size_t nr;
+
+		if (sscanf(buf, "%127s %255s %llu %d", name, sym, &off,
+			   &exact) != 4)
+			continue;
+		err = oc_lines_lookup_module(l, name, sym, off, exact, chain,
+					     MAX_CHAIN, &nr);
+		if (err)
+			return fail(err);
+		printf("%s %s %llu %d\n", name, sym, off, exact);
+		if (!nr)
+			printf("??\n??:0\n");
+		for (size_t i = 0; i < nr; i++)
+			printf("%s\n%s:%u\n",
+			       chain[i].function ? chain[i].function : "??",
+			       chain[i].file ? chain[i].file : "??",
+			       chain[i].line);
+	}
+	return 0;
+}
+
 static uint64_t json_hex(json_object *o, const char *key)
 {
 	json_object *v;
@@ -136,8 +172,25 @@ static bool json_null(json_object *o, const char *key)
 }
 
 struct report_count {
-	size_t frames, vmlinux, with_line;
+	size_t frames, vmlinux, with_line, modframes, mod_with_line;
 };
+
+/* Innermost first, like drgn: inlined callees, then the function the
+ * ip is in. */
+static void print_chain(const struct oc_line_info *chain, size_t nr)
+{
+	for (size_t k = 0; k < nr; k++) {
+		const struct oc_line_info *in = &chain[k];
+
+		if (in->inlined)
+			printf("\n      %s (inlined)",
+			       in->function ? in->function : "??");
+		else if (k)
+			printf("\n      %s", in->function ? in->function : "??");
+		printf(" %s:%u", in->file ? fname(in->file) : "??", in->line);
+	}
+	printf("\n");
+}
 
 /*
  * One trace.  Exact ips (looked up as is): the first frame of a CPU or
@@ -176,14 +229,45 @@ static struct oc_error *report_trace(struct oc_lines *l, json_object *t,
 		if (!list_only)
 			printf("  %#" PRIx64 " %s", ip,
 			       sym ? json_object_get_string(sym) : "?");
-		if (!sym || !json_null(f, "module")) {
+		if (sym && !json_null(f, "module")) {
+			json_object *mod, *off;
+			const char *mname;
+
+			json_object_object_get_ex(f, "module", &mod);
+			mname = json_object_get_string(mod);
+			uint64_t offset = json_object_object_get_ex(f, "offset", &off) ?
+					  (uint64_t)json_object_get_int64(off) : 0;
+
+			c->modframes++;
+			if (list_only) {
+				if (list_modules)
+					printf("%s %s %" PRIu64 " %d\n", mname,
+					       json_object_get_string(sym),
+					       offset, exact);
+				continue;
+			}
+			printf(" [%s]", mname);
+			err = oc_lines_lookup_module(l, mname,
+						     json_object_get_string(sym),
+						     offset, exact, chain,
+						     MAX_CHAIN, &nr);
+			if (err)
+				return err;
+			if (nr && chain[nr - 1].file)
+				c->mod_with_line++;
+			print_chain(chain, nr);
+			continue;
+		}
+		if (!sym) {
 			if (!list_only)
 				printf("\n");
 			continue;
 		}
 		c->vmlinux++;
 		if (list_only) {
-			printf("%#" PRIx64 "\n", oc_lines_addr(ip, exact, kaslr));
+			if (!list_modules)
+				printf("%#" PRIx64 "\n",
+				       oc_lines_addr(ip, exact, kaslr));
 			continue;
 		}
 		err = oc_lines_lookup(l, oc_lines_addr(ip, exact, kaslr), chain,
@@ -192,19 +276,7 @@ static struct oc_error *report_trace(struct oc_lines *l, json_object *t,
 			return err;
 		if (nr && chain[nr - 1].file)
 			c->with_line++;
-		/* innermost first, like drgn: inlined callees, then the
-		 * function the ip is in */
-		for (size_t k = 0; k < nr; k++) {
-			const struct oc_line_info *in = &chain[k];
-
-			if (in->inlined)
-				printf("\n      %s (inlined)",
-				       in->function ? in->function : "??");
-			else if (k)
-				printf("\n      %s", in->function ? in->function : "??");
-			printf(" %s:%u", in->file ? fname(in->file) : "??", in->line);
-		}
-		printf("\n");
+		print_chain(chain, nr);
 	}
 	return NULL;
 }
@@ -245,6 +317,8 @@ static int cmd_report(struct oc_lines *l, const char *path)
 		return 0;
 	if (oc_lines_unavailable(l))
 		printf("%s\n", oc_lines_unavailable(l));
+	printf("module-frames %zu with-line %zu\n", c.modframes,
+	       c.mod_with_line);
 	printf("frames %zu vmlinux-frames %zu with-line %zu\n", c.frames,
 	       c.vmlinux, c.with_line);
 	return 0;
@@ -255,7 +329,7 @@ int main(int argc, char **argv)
 	struct oc_lines_stats st;
 	struct oc_lines *l;
 	struct oc_error *err;
-	const char *cache = NULL, *mode = "build-id";
+	const char *cache = NULL, *mode = "build-id", *moddir = NULL;
 	double t0 = now_sec(), t1;
 	int i = 1, rc;
 
@@ -266,6 +340,10 @@ int main(int argc, char **argv)
 			mode = "none";
 		else if (!strcmp(argv[i], "--full"))
 			full_names = true;
+		else if (!strcmp(argv[i], "--modules-dir") && i + 1 < argc)
+			moddir = argv[++i];
+		else if (!strcmp(argv[i], "--modules"))
+			list_modules = true;
 		else
 			break;
 	}
@@ -273,17 +351,27 @@ int main(int argc, char **argv)
 		list_only = true;
 		return cmd_report(NULL, argv[i + 1]);
 	}
-	if (argc - i < 2 || (strcmp(argv[i], "addrs") && strcmp(argv[i], "report")) ||
+	if (argc - i < 2 || (strcmp(argv[i], "addrs") && strcmp(argv[i], "report") &&
+			     strcmp(argv[i], "modaddrs")) ||
 	    (!strcmp(argv[i], "report") && argc - i != 3)) {
 		fprintf(stderr, "usage: linescat [--cache FILE|--no-cache] [--full] addrs VMLINUX [ADDR...]\n"
 				"       linescat [--cache FILE|--no-cache] [--full] report VMLINUX JSON\n"
-				"       linescat lookups JSON\n");
+				"       linescat [--modules] lookups JSON\n"
+				"       linescat --modules-dir DIR modaddrs VMLINUX\n");
 		return 2;
 	}
 	err = open_lines(argv[i + 1], mode, cache, &l);
 	if (err)
 		return fail(err);
-	if (!strcmp(argv[i], "addrs")) {
+	if (moddir) {
+		err = oc_lines_set_modules_dir(l, moddir);
+		if (err)
+			return fail(err);
+	}
+	if (!strcmp(argv[i], "modaddrs")) {
+		full_names = true;
+		rc = cmd_modaddrs(l);
+	} else if (!strcmp(argv[i], "addrs")) {
 		full_names = true;
 		rc = cmd_addrs(l, argc - i - 2, argv + i + 2);
 	} else {

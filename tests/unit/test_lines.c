@@ -390,6 +390,61 @@ TEST(lines_dwarf4_inline_chain)
 	prog_test("-g -gdwarf-4 -O2", "prog4", NULL);
 }
 
+/* A relocatable object as a module's .ko: relocated, placed by symbol. */
+TEST(lines_module_ko)
+{
+	const char *src = tmp_path("prog.c");
+	const char *dir = tmp_path("mods");
+	char cmd[1024], ko[256];
+	const char *cc = getenv("CC");
+	struct oc_line_info chain[8];
+	struct oc_lines *l;
+	size_t nr = 0;
+
+	mkdir(dir, 0755);
+	mkdir(tmp_path("mods/sub"), 0755);
+	snprintf(ko, sizeof(ko), "%s/sub/test-prog.ko", dir);
+	write_file(src, "%s", prog_src);
+	snprintf(cmd, sizeof(cmd), "%s -g -gdwarf-5 -O2 -c -o %s %s",
+		 cc && *cc ? cc : "cc", ko, src);
+	if (system(cmd) != 0) {
+		FAIL_AT("%s failed", cmd);
+		return;
+	}
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", NULL, &l));
+	/* no modules dir: nothing, and no error */
+	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "mark_inner", 0, true,
+					chain, 8, &nr));
+	CHECK_EQ(nr, 0);
+	CHECK_OK(oc_lines_set_modules_dir(l, dir));
+	/* '-' in the file name, '_' in the kernel's module name */
+	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "mark_inner", 0, true,
+					chain, 8, &nr));
+	CHECK_EQ(nr, 3);
+	if (nr == 3) {
+		CHECK_STR(chain[0].function, "inner");
+		CHECK_EQ(chain[0].line, 4);
+		CHECK_STR(chain[0].file, src);
+		CHECK_STR(chain[1].function, "middle");
+		CHECK_EQ(chain[1].line, 9);
+		CHECK_STR(chain[2].function, "outer");
+		CHECK_EQ(chain[2].line, 13);
+	}
+	/* a return address one past mark_outer's nop: ip - 1 is the nop */
+	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "mark_outer", 1, false,
+					chain, 8, &nr));
+	CHECK_EQ(nr, 1);
+	CHECK_EQ(nr ? chain[0].line : 0, 14);
+	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "no_such_symbol", 0,
+					true, chain, 8, &nr));
+	CHECK_EQ(nr, 0);
+	CHECK_OK(oc_lines_lookup_module(l, "other", "mark_inner", 0, true,
+					chain, 8, &nr));
+	CHECK_EQ(nr, 0);
+	CHECK(oc_lines_module_unavailable(l, "test_prog") == NULL);
+	oc_lines_close(l);
+}
+
 TEST(lines_no_debuginfo)
 {
 	const char *bin = tmp_path("prog-nodebug");
