@@ -46,6 +46,9 @@ expect() {
 		if [[ "$line" != *"$(basename "$file")"* ]]; then
 			fail "$name: exit 1 but the error does not name $(basename "$file"): $line"; return
 		fi
+		if [ "$(grep -c . "$tmp/err")" -ne 1 ]; then
+			fail "$name: exit 1 with $(grep -c . "$tmp/err") lines on stderr, not one: $(head -n 3 "$tmp/err" | tr '\n' '|')"; return
+		fi
 		;;
 	3)
 		if ! grep -q unreliable "$tmp/out"; then
