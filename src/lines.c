@@ -278,9 +278,12 @@ static bool parse_u64(const char *s, int base, uint64_t max, uint64_t *ret)
 
 /*
  * Load @fp's records.  false when the file does not parse (or names
- * another build-id); the records loaded so far are then dropped.
+ * another build-id); the records loaded so far are then dropped.  With
+ * @merge (another run wrote the file since we read it), addresses we
+ * already have are skipped and a bad record only ends the merge.
  */
-static struct oc_error *cache_parse(struct oc_lines *l, FILE *fp, bool *ok)
+static struct oc_error *cache_parse(struct oc_lines *l, FILE *fp, bool merge,
+				    bool *ok)
 {
 	struct oc_error *err = NULL;
 	char *buf = NULL, *nl;
@@ -310,8 +313,11 @@ static struct oc_error *cache_parse(struct oc_lines *l, FILE *fp, bool *ok)
 			goto out;
 		*sp = '\0';
 		if (!parse_u64(buf, 16, UINT64_MAX, &addr) ||
-		    !parse_u64(sp + 1, 10, LINES_MAX_CHAIN, &nr) ||
-		    rec_find(l, addr))
+		    !parse_u64(sp + 1, 10, LINES_MAX_CHAIN, &nr))
+			goto out;
+		bool have = rec_find(l, addr) != NULL;
+
+		if (have && !merge)
 			goto out;
 		/* the chain's strings are interned by rec_add() before buf
 		 * is reused, so keep every line's copy until then */
@@ -342,7 +348,7 @@ static struct oc_error *cache_parse(struct oc_lines *l, FILE *fp, bool *ok)
 			chain[i].file = *fields[3] ? fields[3] : NULL;
 			good = true;
 		}
-		if (good)
+		if (good && !have)
 			err = rec_add(l, addr, chain, nr);
 		for (uint64_t i = 0; i < nr; i++)
 			free(lines[i]);
@@ -352,7 +358,7 @@ static struct oc_error *cache_parse(struct oc_lines *l, FILE *fp, bool *ok)
 	*ok = !ferror(fp);
 out:
 	free(buf);
-	if (!*ok)
+	if (!*ok && !merge)
 		recs_clear(l);
 	return err;
 }
@@ -408,6 +414,15 @@ static void cache_write(struct oc_lines *l)
 	FILE *fp;
 	bool ok;
 
+	/* Another run on the same kernel may have written the file since we
+	 * read it: keep its addresses too (a rename by a third run between
+	 * this read and ours can still lose some; they are looked up again). */
+	fp = fopen(l->cache_path, "r");
+	if (fp) {
+		oc_error_destroy(cache_parse(l, fp, true, &ok));
+		fclose(fp);
+	}
+
 	if (asprintf(&tmp, "%s.tmp.%ld", l->cache_path, (long)getpid()) < 0)
 		return;
 	make_parent_dirs(l->cache_path);
@@ -448,7 +463,7 @@ static struct oc_error *lines_create(const char *vmlinux,
 	if (l->cache_path && (fp = fopen(l->cache_path, "r"))) {
 		bool ok;
 
-		err = cache_parse(l, fp, &ok);
+		err = cache_parse(l, fp, false, &ok);
 		fclose(fp);
 		if (err) {
 			oc_lines_close(l);
