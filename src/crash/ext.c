@@ -87,6 +87,20 @@ static bool resolve_task(char *arg, struct oc_crash_task_ref *ret)
 	return false;
 }
 
+/* A CPU number for -c; false (after an error(INFO)) if it is not one. */
+static bool parse_cpu(char *arg, int *ret)
+{
+	ulong v;
+
+	if (!decimal(arg, 0) ||
+	    (v = stol(arg, RETURN_ON_ERROR | QUIET, NULL)) > INT_MAX) {
+		error(INFO, "invalid CPU: %s\n", arg);
+		return false;
+	}
+	*ret = (int)v;
+	return true;
+}
+
 static void cmd_orcbt(void)
 {
 	static const struct option longopts[] = {
@@ -104,12 +118,8 @@ static void cmd_orcbt(void)
 			a.all_cpus = true;
 			break;
 		case 'c':
-			if (decimal(optarg, 0))
-				a.cpu = (int)stol(optarg, RETURN_ON_ERROR | QUIET, NULL);
-			if (!decimal(optarg, 0) || a.cpu < 0) {
-				error(INFO, "invalid CPU: %s\n", optarg);
+			if (!parse_cpu(optarg, &a.cpu))
 				return;
-			}
 			break;
 		case 'r':
 			a.regs = true;
@@ -155,14 +165,10 @@ static void cmd_orcstack(void)
 	int c, cpu = -1;
 
 	while ((c = getopt(argcnt, args, "c:")) != EOF) {
-		if (c == 'c' && decimal(optarg, 0)) {
-			cpu = (int)stol(optarg, RETURN_ON_ERROR | QUIET, NULL);
-		} else if (c == 'c') {
-			error(INFO, "invalid CPU: %s\n", optarg);
-			return;
-		} else {
+		if (c != 'c')
 			argerrs++;
-		}
+		else if (!parse_cpu(optarg, &cpu))
+			return;
 	}
 	if (argerrs || (cpu >= 0 && args[optind]))
 		cmd_usage(pc->curcmd, SYNOPSIS);
@@ -176,7 +182,7 @@ static void cmd_orcstack(void)
 			error(INFO, "invalid address: %s\n", args[optind]);
 			return;
 		}
-		addr = htol(args[optind], FAULT_ON_ERROR, NULL);
+		addr = htol(args[optind], RETURN_ON_ERROR | QUIET, NULL);
 		have_addr = true;
 		if (args[optind + 1])
 			cmd_usage(pc->curcmd, SYNOPSIS);
