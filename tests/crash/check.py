@@ -248,6 +248,8 @@ def main():
                "orcstack on a pt_regs RSP of the <TASK> part: the panic task's stack",
                s["stack-task"])
     out = rd(outfile)
+    result(re.search(r"^orcbt: no CPU 99 \(the dump has \d+\)", s["badcpu"], re.M) is not None,
+           "orcbt -c 99: an error naming the CPU count", s["badcpu"])
     result("orcbt: no task with pid 99999" in s["badpid"] and "badpid-after" in s,
            "orcbt 99999: an error message, and the next command runs")
     if not in_crash:

@@ -152,6 +152,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		if [ -n "$task_rsp" ]; then
 			printf 'stack-task\torcstack %s\n' "$task_rsp"
 		fi
+		printf 'badcpu\torcbt -c 99\n'
 		printf 'badpid\torcbt 99999\n'
 	} >"$d/cmds"
 
