@@ -38,21 +38,23 @@ $(FUZZ_O)/fuzz_%: $(FUZZ_O)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
 # a bad ELF string table) and reports the failure cleanly; let malloc
 # fail there instead of calling it a crash.
 # Run each target: over the committed seeds (tests/fuzz/corpus/NAME, read
-# only) and a scratch corpus in $(FUZZ_O)/corpus/NAME that keeps what it
-# finds; crashes go to $(FUZZ_O)/artifacts/.  One job: 2 shared cores.
+# only) and a scratch corpus that keeps what it finds: $(FUZZ_O)/corpus/NAME
+# for `fuzz` (grows from run to run), a fresh $(FUZZ_O)/smoke/NAME for
+# `fuzz-smoke` (bounded time whatever ran before); crashes go to
+# $(FUZZ_O)/artifacts/.  One job: 2 shared cores.
 define fuzz_run
-	@mkdir -p $(FUZZ_O)/corpus/$(1) $(FUZZ_O)/artifacts
+	@$(if $(filter smoke,$(3)),rm -rf $(FUZZ_O)/$(3)/$(1) &&) mkdir -p $(FUZZ_O)/$(3)/$(1) $(FUZZ_O)/artifacts
 	@echo "== fuzz_$(1): $(2)s"
 	@$(if $(filter dump,$(1)),ASAN_OPTIONS=allocator_may_return_null=1) \
 	$(FUZZ_O)/fuzz_$(1) -max_total_time=$(2) -timeout=10 -rss_limit_mb=2048 \
 		$(if $(filter dump,$(1)),-malloc_limit_mb=1048576) \
 		-max_len=$(if $(filter elf dump,$(1)),262144,65536) -print_final_stats=1 \
 		-artifact_prefix=$(FUZZ_O)/artifacts/$(1)- \
-		$(FUZZ_O)/corpus/$(1) tests/fuzz/corpus/$(1) \
-		>$(FUZZ_O)/fuzz_$(1).log 2>&1 || \
-		{ echo "FAIL fuzz_$(1): see $(FUZZ_O)/fuzz_$(1).log"; \
-		  grep -E 'ERROR|SUMMARY|invariant|Test unit written' $(FUZZ_O)/fuzz_$(1).log | head -n 8; exit 1; }
-	@grep -E '^stat::(number_of_executed_units|peak_rss_mb)|cov: [0-9]+' $(FUZZ_O)/fuzz_$(1).log | \
+		$(FUZZ_O)/$(3)/$(1) tests/fuzz/corpus/$(1) \
+		>$(FUZZ_O)/fuzz_$(1)-$(3).log 2>&1 || \
+		{ echo "FAIL fuzz_$(1): see $(FUZZ_O)/fuzz_$(1)-$(3).log"; \
+		  grep -E 'ERROR|SUMMARY|invariant|Test unit written' $(FUZZ_O)/fuzz_$(1)-$(3).log | head -n 8; exit 1; }
+	@grep -E '^stat::(number_of_executed_units|peak_rss_mb)|cov: [0-9]+' $(FUZZ_O)/fuzz_$(1)-$(3).log | \
 		tail -n 3 | tr '\n' ' '; echo
 	@echo "PASS fuzz_$(1)"
 
@@ -61,9 +63,9 @@ endef
 ifeq ($(FUZZ_HAVE),yes)
 fuzz-build: $(FUZZ_BINS)
 fuzz: fuzz-build
-	$(foreach t,$(FUZZ_TARGETS),$(call fuzz_run,$(t),$(FUZZ_SECONDS)))
+	$(foreach t,$(FUZZ_TARGETS),$(call fuzz_run,$(t),$(FUZZ_SECONDS),corpus))
 fuzz-smoke: fuzz-build
-	$(foreach t,$(FUZZ_TARGETS),$(call fuzz_run,$(t),$(FUZZ_SMOKE_SECONDS)))
+	$(foreach t,$(FUZZ_TARGETS),$(call fuzz_run,$(t),$(FUZZ_SMOKE_SECONDS),smoke))
 else
 fuzz-build fuzz fuzz-smoke:
 	@echo "SKIP fuzz: $(FUZZ_CC) cannot link -fsanitize=fuzzer (apt-get install clang libclang-rt-14-dev)"
