@@ -477,6 +477,63 @@ TEST(lines_module_ko)
 	oc_lines_close(l);
 }
 
+/*
+ * DWARF 5 starts the line program's file register at 1 like DWARF 4, but
+ * entry 1 is no longer the primary file: here gcc numbers hdr.h 1, and
+ * the first rows of main's CU come before any DW_LNS_set_file.  binutils
+ * 2.40 addr2line and libdwarf 20210528 answer m.c:3 (entry 0); elfutils,
+ * gdb and our decoder hdr.h:3.
+ */
+TEST(lines_dwarf5_initial_file)
+{
+	const char *hdr = tmp_path("hdr.h"), *src = tmp_path("m.c");
+	const char *bin = tmp_path("m"), *cc = getenv("CC");
+	struct oc_line_info chain[4];
+	struct oc_symtab tab;
+	struct oc_elf *elf = NULL;
+	const struct oc_symbol *mark;
+	struct oc_lines *l;
+	char cmd[1024];
+	size_t nr = 0;
+
+	write_file(hdr, "static int __attribute__((noinline, used)) from_header(int x)\n"
+			"{\n"
+			"\tasm volatile(\".globl mark_hdr\\nmark_hdr: nop\");\n"
+			"\treturn x + 1;\n"
+			"}\n");
+	write_file(src, "#include \"hdr.h\"\n"
+			"int main(int c, char **v)\n"
+			"{\n"
+			"\treturn from_header(c);\n"
+			"}\n");
+	snprintf(cmd, sizeof(cmd), "%s -g -gdwarf-5 -O2 -o %s %s",
+		 cc && *cc ? cc : "cc", bin, src);
+	if (system(cmd) != 0) {
+		FAIL_AT("%s failed", cmd);
+		return;
+	}
+	oc_symtab_init(&tab);
+	CHECK_OK(oc_elf_open(bin, &elf));
+	if (!elf)
+		return;
+	CHECK_OK(oc_elf_symtab(elf, &tab));
+	CHECK_OK(oc_symtab_finish(&tab));
+	mark = oc_symtab_find(&tab, "mark_hdr");
+	CHECK(mark);
+	CHECK_OK(oc_lines_open_cache(bin, NULL, &l));
+	if (mark)
+		CHECK_OK(oc_lines_lookup(l, mark->addr, chain, 4, &nr));
+	CHECK_EQ(nr, 1);
+	if (nr == 1) {
+		CHECK_STR(chain[0].file, hdr);
+		CHECK_EQ(chain[0].line, 3);
+		CHECK_STR(chain[0].function, "from_header");
+	}
+	oc_lines_close(l);
+	oc_symtab_deinit(&tab);
+	oc_elf_close(elf);
+}
+
 TEST(lines_no_debuginfo)
 {
 	const char *bin = tmp_path("prog-nodebug");
