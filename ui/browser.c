@@ -16,7 +16,9 @@
 #include <time.h>
 
 #include "draw.h"
+#include "elffile.h"
 #include "keys.h"
+#include "lines.h"
 #include "log.h"
 #include "rows.h"
 #include "ui.h"
@@ -48,6 +50,11 @@ struct browser {
 	size_t next_pending;	/* where the idle unwinding goes on */
 	bool log_loaded;
 	struct oc_log log;
+	/* source lines (src/lines.h): opened on the first frame shown */
+	struct oc_lines *lines;
+	bool lines_tried;
+	bool source_pending;	/* the registers pane waits for them */
+	char lines_why[160];
 	char panic_message[256];	/* the model's, else the log's */
 	char status[256];
 	bool status_error;
@@ -122,19 +129,23 @@ static long long now_ms(void)
 
 static bool pending(const struct browser *b)
 {
-	return b->th.nr_ready < b->th.nr;
+	return b->th.nr_ready < b->th.nr || b->source_pending;
 }
 
 /*
  * One idle tick: unwind threads for up to BATCH_MS, the rows on screen
  * in the threads pane first, then the rest in model order.
  */
+static void add_source(struct browser *b);
+
 static void idle_work(struct browser *b)
 {
 	long long until = now_ms() + BATCH_MS;
 	const struct cursor *c = &b->cur[PANE_THREADS];
 	size_t rows = (size_t)oc_draw_pane_rows(&b->panes[PANE_THREADS]);
 
+	if (b->source_pending)
+		add_source(b);
 	for (size_t i = c->top; i < c->top + rows &&
 	     i < b->thread_lines.nr && now_ms() < until; i++)
 		unwind_thread(b, &b->th.v[b->thread_lines.v[i].ref]);
@@ -196,8 +207,69 @@ static void show_regs(struct browser *b)
 
 	b->cur[PANE_REGS] = (struct cursor){ 0, 0 };
 	oc_ui_lines_clear(&b->regs_lines);
-	if (t && f >= 0)
+	if (t && f >= 0) {
 		report(b, oc_ui_regs_lines(b->k, t, (size_t)f, &b->regs_lines));
+		/* the source line comes at the next idle tick: the DWARF
+		 * is opened on the first one, after the first screen */
+		b->source_pending = b->opts->vmlinux && b->k->elf &&
+				    t->trace_state == OC_UI_TRACE_READY;
+	}
+}
+
+static void open_lines(struct browser *b)
+{
+	const uint8_t *id;
+	size_t len = 0;
+	struct oc_error *err;
+
+	b->lines_tried = true;
+	id = oc_elf_build_id(b->k->elf, &len);
+	err = oc_lines_open(b->opts->vmlinux, id, len, &b->lines);
+	if (err) {
+		oc_error_string(err, b->lines_why, sizeof(b->lines_why));
+		oc_error_destroy(err);
+		b->lines = NULL;
+	}
+}
+
+/* The selected frame's file:line (and inlined chain) under the
+ * registers pane's title. */
+static void add_source(struct browser *b)
+{
+	const struct oc_ui_thread *t = &b->th.v[b->shown];
+	long f = selected_frame(b);
+	struct oc_line_info chain[8];
+	const struct oc_module *m;
+	const struct oc_frame *fr;
+	const char *why = NULL;
+	struct oc_ui_lines src;
+	char buf[160];
+	size_t nr = 0;
+
+	b->source_pending = false;
+	if (f < 0 || t->trace_state != OC_UI_TRACE_READY ||
+	    (size_t)f >= t->trace.nr || b->regs_lines.nr < 1)
+		return;
+	fr = &t->trace.frames[f];
+	m = oc_kernel_module_of(b->k, fr->ip);
+	if (m) {
+		snprintf(buf, sizeof(buf), "in module %s (no .ko DWARF here)",
+			 m->name);
+		why = buf;
+	} else {
+		if (!b->lines_tried)
+			open_lines(b);
+		if (b->lines)
+			report(b, oc_lines_lookup(b->lines,
+						  oc_lines_frame_addr(fr, b->k->kaslr_offset),
+						  chain, sizeof(chain) / sizeof(chain[0]),
+						  &nr));
+		why = b->lines ? oc_lines_unavailable(b->lines) : b->lines_why;
+	}
+	oc_ui_lines_init(&src);
+	report(b, oc_ui_source_lines(chain, nr, why, &src));
+	report(b, oc_ui_lines_insert(&b->regs_lines, 1, &src));
+	oc_ui_lines_deinit(&src);
 }
 
 /* Put frame @frame (or the first frame line) under the cursor. */
@@ -861,6 +933,8 @@ static void browser_deinit(struct browser *b)
 	oc_ui_lines_deinit(&b->help_lines);
 	if (b->log_loaded)
 		oc_log_deinit(&b->log);
+	if (b->lines)
+		oc_lines_close(b->lines);	/* writes the cache */
 }
 
 int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)

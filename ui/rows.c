@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "keys.h"
+#include "lines.h"
 #include "report.h"
 #include "rows.h"
 
@@ -745,6 +746,57 @@ struct oc_error *oc_ui_memory_lines(const struct oc_kernel *k,
 		if (start + 8 < start)
 			break;
 	}
+	return NULL;
+}
+
+/* ---- source lines ---- */
+
+struct oc_error *oc_ui_source_lines(const struct oc_line_info *chain,
+				    size_t nr, const char *why,
+				    struct oc_ui_lines *lines)
+{
+	struct oc_error *err = NULL;
+
+	if (!nr)
+		return oc_ui_lines_add(lines, OC_STYLE_DIM, -1, "source: %s",
+				       why ? why : "no line information");
+	for (size_t i = 0; i < nr && !err; i++) {
+		const struct oc_line_info *c = &chain[i];
+		const char *fn = c->function ? c->function : "?";
+		const char *tail = c->inlined ? ", inlined" : "";
+
+		if (c->file)
+			err = oc_ui_lines_add(lines, OC_STYLE_MARK, -1,
+					      "at %s:%u (%s%s)",
+					      oc_lines_short_file(c->file),
+					      c->line, fn, tail);
+		else
+			err = oc_ui_lines_add(lines, OC_STYLE_MARK, -1,
+					      "in %s%s", fn, tail);
+	}
+	return err;
+}
+
+struct oc_error *oc_ui_lines_insert(struct oc_ui_lines *lines, size_t pos,
+				    const struct oc_ui_lines *more)
+{
+	size_t old = lines->nr;
+
+	if (pos > old)
+		pos = old;
+	/* grow through the one allocator, then move the tail up */
+	for (size_t i = 0; i < more->nr; i++) {
+		struct oc_error *err = oc_ui_lines_add(lines, OC_STYLE_NORMAL,
+						       -1, "%s", "");
+
+		if (err) {
+			lines->nr = old;
+			return err;
+		}
+	}
+	memmove(&lines->v[pos + more->nr], &lines->v[pos],
+		(old - pos) * sizeof(*lines->v));
+	memcpy(&lines->v[pos], more->v, more->nr * sizeof(*lines->v));
 	return NULL;
 }
 

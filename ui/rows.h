@@ -170,6 +170,19 @@ struct oc_error *oc_ui_memory_lines(const struct oc_kernel *k,
 				    size_t max_words, struct oc_ui_lines *lines,
 				    struct oc_error **fault_ret);
 
+struct oc_line_info;
+/*
+ * Source rows for a frame from its src/lines.h chain (innermost first):
+ * "at kernel/panic.c:459 (panic)", "at FILE:LINE (func, inlined)";
+ * "source: <why>" when there is none.  Appended to @lines.
+ */
+struct oc_error *oc_ui_source_lines(const struct oc_line_info *chain,
+				    size_t nr, const char *why,
+				    struct oc_ui_lines *lines);
+/* Insert @more's rows into @lines before row @pos. */
+struct oc_error *oc_ui_lines_insert(struct oc_ui_lines *lines, size_t pos,
+				    const struct oc_ui_lines *more);
+
 /* ---- the rest ---- */
 
 /* "[    1.234567] text" per line of every record; control characters

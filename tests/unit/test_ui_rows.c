@@ -623,6 +623,43 @@ TEST(log_lines)
 	oc_ui_lines_deinit(&l);
 }
 
+TEST(source_rows)
+{
+	const struct oc_line_info chain[] = {
+		{ "/build/linux/arch/x86/include/asm/uaccess_64.h", 124,
+		  "clear_user", true },
+		{ "debian/build/build_amd64_none_cloud-amd64/drivers/char/mem.c",
+		  521, "read_zero", false },
+		{ NULL, 0, "mystery", false },
+	};
+	struct oc_ui_lines l, more;
+
+	oc_ui_lines_init(&l);
+	oc_ui_lines_init(&more);
+	CHECK_OK(oc_ui_lines_add(&l, OC_STYLE_TITLE, -1, "title"));
+	CHECK_OK(oc_ui_lines_add(&l, OC_STYLE_NORMAL, -1, "RIP"));
+	CHECK_OK(oc_ui_source_lines(chain, 3, NULL, &more));
+	CHECK_EQ(more.nr, 3);
+	CHECK_STR(more.v[0].text,
+		  "at arch/x86/include/asm/uaccess_64.h:124 (clear_user, inlined)");
+	CHECK_STR(more.v[1].text, "at drivers/char/mem.c:521 (read_zero)");
+	CHECK_STR(more.v[2].text, "in mystery");
+	CHECK_OK(oc_ui_lines_insert(&l, 1, &more));
+	CHECK_EQ(l.nr, 5);
+	CHECK_STR(l.v[0].text, "title");
+	CHECK_STR(l.v[1].text, more.v[0].text);
+	CHECK_STR(l.v[3].text, "in mystery");
+	CHECK_STR(l.v[4].text, "RIP");
+	oc_ui_lines_clear(&more);
+	CHECK_OK(oc_ui_source_lines(NULL, 0, "no debuginfo", &more));
+	CHECK_STR(more.v[0].text, "source: no debuginfo");
+	CHECK_EQ(more.v[0].style, OC_STYLE_DIM);
+	CHECK_OK(oc_ui_lines_insert(&l, 99, &more));	/* past the end */
+	CHECK_STR(l.v[5].text, "source: no debuginfo");
+	oc_ui_lines_deinit(&l);
+	oc_ui_lines_deinit(&more);
+}
+
 TEST(key_table)
 {
 	char buf[64];
