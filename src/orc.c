@@ -77,7 +77,11 @@ struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 	/* the kernel's orc_lookup has one block per LOOKUP_BLOCK_SIZE of
 	 * text plus the ending block */
 	blocks = (stop - start - 1) / OC_ORC_LOOKUP_BLOCK_SIZE + 2;
-	if (blocks > max_lookup_blocks)
+	/* a few entries spread over gigabytes (a corrupt module table)
+	 * would cost a second per table: the index only pays off when
+	 * blocks and entries are of a size (the kernel's text: ~2 entries
+	 * per block) */
+	if (blocks > max_lookup_blocks || blocks > 64 * (uint64_t)tab->nr + 65536)
 		return NULL;
 	tab->lookup = malloc(blocks * sizeof(*tab->lookup));
 	if (!tab->lookup)
