@@ -17,6 +17,7 @@
 #include <libdwarf/libdwarf.h>
 
 #include "dwarflines.h"
+#include "lineprog.h"
 
 /* A line-table row, copied out of libdwarf once per CU. */
 struct dw_row {
@@ -774,60 +775,31 @@ static bool file_index(const struct dw_cu *cu, Dwarf_Unsigned fileno,
 	return true;
 }
 
-static bool read_uleb(const uint8_t **p, const uint8_t *end, uint64_t *ret)
+struct row_sink {
+	struct dw_cu *cu;
+	size_t cap;
+};
+
+/* oc_lineprog_decode()'s row callback: into cu->rows, file mapped. */
+static bool add_row(void *arg, uint64_t addr, uint64_t line, uint64_t file,
+		    bool end)
 {
-	uint64_t v = 0;
-
-	for (unsigned shift = 0; *p < end; shift += 7) {
-		uint8_t b = *(*p)++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*ret = v;
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool read_sleb(const uint8_t **p, const uint8_t *end, int64_t *ret)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-	uint8_t b;
-
-	do {
-		if (*p >= end)
-			return false;
-		b = *(*p)++;
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (shift < 64 && (b & 0x40))
-		v |= ~0ULL << shift;
-	*ret = (int64_t)v;
-	return true;
-}
-
-static bool add_row(struct dw_cu *cu, size_t *cap, uint64_t addr,
-		    uint64_t line, uint64_t file, bool end)
-{
+	struct row_sink *rs = arg;
+	struct dw_cu *cu = rs->cu;
 	struct dw_row *r;
 
-	if (cu->nr_rows == *cap) {
-		size_t n = *cap ? 2 * *cap : 1024;
+	if (cu->nr_rows == rs->cap) {
+		size_t n = rs->cap ? 2 * rs->cap : 1024;
 		struct dw_row *rows = realloc(cu->rows, n * sizeof(*rows));
 
 		if (!rows)
 			return false;
 		cu->rows = rows;
-		*cap = n;
+		rs->cap = n;
 	}
 	r = &cu->rows[cu->nr_rows++];
 	r->addr = addr;
-	r->line = line;
+	r->line = line > UINT32_MAX ? 0 : line;
 	r->end = end;
 	if (!file_index(cu, file, &r->file))
 		r->file = UINT32_MAX;
@@ -835,26 +807,18 @@ static bool add_row(struct dw_cu *cu, size_t *cap, uint64_t addr,
 }
 
 /*
- * The CU's line program run straight from the mapping, for the rows only
- * (address, line, file, end of sequence: the file names still come from
- * dwarf_srcfiles()).  dwarf_srclines_b() allocates a struct per row and
- * spends 20-40 ms on a large kernel CU; this is the DWARF 2-5 state
- * machine (DWARF 5 section 6.2) without the columns, views and flags we
- * do not use.  Returns false, with no rows kept, on anything unexpected
- * (VLIW op_index, a truncated header): libdwarf then reads the table.
+ * The CU's line program decoded straight from the mapping
+ * (formats/lineprog.c).  Returns false, with no rows kept, when our
+ * reader refuses the unit: libdwarf then reads the table.
  */
 static bool decode_lines(struct oc_dwarf *d, struct dw_cu *cu, bool *nomem)
 {
 	const Elf64_Shdr *sh = find_section(d, ".debug_line");
+	struct row_sink rs = { .cu = cu };
+	struct oc_error *err;
 	Dwarf_Error de = NULL;
 	Dwarf_Attribute attr;
 	Dwarf_Off off;
-	const uint8_t *p, *end, *prog;
-	uint64_t len, hlen, offsz = 4, ver;
-	uint8_t min_inst, max_ops = 1, default_stmt, line_range, opcode_base;
-	int8_t line_base;
-	const uint8_t *std_lens;
-	size_t cap = 0;
 	bool ok;
 
 	*nomem = false;
@@ -869,145 +833,14 @@ static bool decode_lines(struct oc_dwarf *d, struct dw_cu *cu, bool *nomem)
 	dwarf_dealloc_attribute(attr);
 	if (de)
 		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
-	if (!ok || off >= sh->sh_size || sh->sh_size - off < 16)
+	if (!ok || off >= sh->sh_size)
 		return false;
-	p = d->map + sh->sh_offset + off;
-	end = d->map + sh->sh_offset + sh->sh_size;
-	len = get_le(p, 4);
-	p += 4;
-	if (len == 0xffffffff) {
-		if (end - p < 8)
-			return false;
-		len = get_le(p, 8);
-		p += 8;
-		offsz = 8;
-	}
-	if (len > (uint64_t)(end - p))
-		return false;
-	end = p + len;
-	if (end - p < 2)
-		return false;
-	ver = get_le(p, 2);
-	p += 2;
-	if (ver < 2 || ver > 5)
-		return false;
-	if (ver >= 5) {
-		if (end - p < 2 || p[0] != 8)
-			return false;	/* address size */
-		p += 2;
-	}
-	if ((uint64_t)(end - p) < offsz)
-		return false;
-	hlen = get_le(p, offsz);
-	p += offsz;
-	if (hlen > (uint64_t)(end - p))
-		return false;
-	prog = p + hlen;
-	if (prog - p < 4 + (ver >= 4))
-		return false;
-	min_inst = *p++;
-	if (ver >= 4)
-		max_ops = *p++;
-	default_stmt = *p++;
-	line_base = (int8_t)*p++;
-	line_range = *p++;
-	if (prog - p < 1)
-		return false;
-	opcode_base = *p++;
-	(void)default_stmt;
-	if (max_ops != 1 || !line_range || !opcode_base ||
-	    prog - p < opcode_base - 1)
-		return false;
-	std_lens = p;
-
-	p = prog;
-	while (p < end) {
-		uint64_t addr = 0, line = 1, file = 1;
-		bool seq_end = false;
-
-		while (p < end && !seq_end) {
-			uint8_t op = *p++;
-			uint64_t u;
-			int64_t sv;
-
-			if (op >= opcode_base) {
-				unsigned adj = op - opcode_base;
-
-				addr += (uint64_t)(adj / line_range) * min_inst;
-				line += line_base + (int)(adj % line_range);
-				if (!add_row(cu, &cap, addr, line, file, false))
-					goto nomem;
-				continue;
-			}
-			switch (op) {
-			case 0: {	/* extended */
-				const uint8_t *next;
-
-				if (!read_uleb(&p, end, &u) || !u ||
-				    u > (uint64_t)(end - p))
-					goto bad;
-				next = p + u;
-				switch (*p) {
-				case DW_LNE_end_sequence:
-					if (!add_row(cu, &cap, addr, line,
-						     file, true))
-						goto nomem;
-					seq_end = true;
-					break;
-				case DW_LNE_set_address:
-					if (u != 9)
-						goto bad;
-					addr = get_le(p + 1, 8);
-					break;
-				default:	/* define_file, discriminator */
-					break;
-				}
-				p = next;
-				break;
-			}
-			case DW_LNS_copy:
-				if (!add_row(cu, &cap, addr, line, file, false))
-					goto nomem;
-				break;
-			case DW_LNS_advance_pc:
-				if (!read_uleb(&p, end, &u))
-					goto bad;
-				addr += u * min_inst;
-				break;
-			case DW_LNS_advance_line:
-				if (!read_sleb(&p, end, &sv))
-					goto bad;
-				line += sv;
-				break;
-			case DW_LNS_set_file:
-				if (!read_uleb(&p, end, &file))
-					goto bad;
-				break;
-			case DW_LNS_const_add_pc:
-				addr += (uint64_t)((255 - opcode_base) /
-						   line_range) * min_inst;
-				break;
-			case DW_LNS_fixed_advance_pc:
-				if (end - p < 2)
-					goto bad;
-				addr += get_le(p, 2);
-				p += 2;
-				break;
-			default:
-				/* column, stmt, basic block, prologue,
-				 * epilogue, isa and unknown ones: skip their
-				 * ULEB operands */
-				for (unsigned k = 0; k < std_lens[op - 1]; k++)
-					if (!read_uleb(&p, end, &u))
-						goto bad;
-				break;
-			}
-		}
-	}
-	return true;
-nomem:
-	*nomem = true;
-bad:
+	err = oc_lineprog_decode(d->map + sh->sh_offset + off,
+				 sh->sh_size - off, add_row, &rs);
+	if (!err)
+		return true;
+	*nomem = err == &oc_enomem;
+	oc_error_destroy(err);
 	free(cu->rows);
 	cu->rows = NULL;
 	cu->nr_rows = 0;
