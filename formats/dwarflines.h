@@ -11,7 +11,7 @@
  * (kept by --emit-relocs), 3 s and 770 MB before the first lookup.  The
  * relocations are already applied in a linked vmlinux (ET_EXEC), so we
  * hide them.  Per-CU line tables are read on the first address in the CU
- * (.debug_aranges finds the CU), by our own line-program decoder: 3x
+ * (.debug_aranges finds the CU), by formats/lineprog.c: 3x
  * faster than dwarf_srclines_b(), and right about DWARF 5's initial file
  * register where libdwarf 20210528 (and binutils 2.40) are not.  The
  * environment variable OC_DWARF_LIBDWARF_LINES=1 selects libdwarf's
