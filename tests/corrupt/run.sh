@@ -21,6 +21,9 @@ passed=0 failed=0 skipped=0
 tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/orccrash-corrupt.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
+# an ASan build (make check-asan): libkdumpfile's own leaks are not ours
+export LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+
 pass() { echo "PASS $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL $1"; failed=$((failed + 1)); }
 skip() { echo "SKIP $1"; skipped=$((skipped + 1)); }
