@@ -49,6 +49,16 @@ wait_for() {
 	done
 	return 1
 }
+# the same, for the registers pane alone
+wait_regs() {
+	local i n=$(( ${2:-10} * 10 ))
+	for ((i = 0; i < n; i++)); do
+		cap
+		regs_col 120 | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
 keys() { T send-keys -t ui "$@"; sleep 0.15; }
 # mawk has no {n} intervals: no such regexes in awk
 # the frames pane is the left half of the bottom, the registers the right
@@ -162,9 +172,16 @@ check_dump() {
 			fail "$label: pt_regs" "no pt_regs frame reached"
 		fi
 	else
-		# the same registers as one of the report's blocks
-		got=$(regs_col 120 | awk '/^R[A-Z0-9]+ +[0-9a-f]+/ && length($2) == 16 &&
-			$1 != "RIP" && $1 != "RSP" { print $1, $2 }' | sort)
+		# the same registers as one of the report's blocks; the
+		# source rows may push the last ones below: scroll there too
+		regs_col 120 >"$tmp/regs"
+		keys Tab End
+		wait_regs '^R15 ' 3
+		regs_col 120 >>"$tmp/regs"
+		keys BTab
+		got=$(awk '/^R[A-Z0-9]+ +[0-9a-f]+/ && length($2) == 16 &&
+			$1 != "RIP" && $1 != "RSP" { print $1, $2 }' "$tmp/regs" |
+			sort -u)
 		block=0
 		for ((b = 2; b <= $(grep -c '^ RIP: ' "$tmp/report"); b++)); do
 			want=$(report_regs "$b" | sort)
@@ -201,6 +218,28 @@ check_dump() {
 		fail "$label: stack memory" "no annotated return address"
 	fi
 	keys q
+
+	# the source line of the panic() frame, against addr2line
+	keys Home
+	wait_for '^ Frames: ' 3
+	read -r n off <<<"$(frames_col 120 |
+		sed -n 's/^#\([0-9][0-9]*\)  *panic+0x\([0-9a-f]*\)\/.*/\1 \2/p' | head -1)"
+	base=$(nm "$vmlinux" 2>/dev/null | awk '$3 == "panic" { print $1; exit }')
+	if [ -z "$n" ] || [ -z "$base" ] || ! command -v addr2line >/dev/null; then
+		skip "$label: source line" "no panic() frame on screen, or no nm/addr2line"
+	else
+		# a return address: the call is at ip - 1
+		want=$(addr2line -e "$vmlinux" -i "$(printf '%x' $((0x$base + 0x$off - 1)))" |
+			tail -1 | sed 's/ (discriminator [0-9]*)//; s/.*\/kernel\/panic\.c/kernel\/panic.c/')
+		for ((i = 0; i < n; i++)); do T send-keys -t ui j; done
+		if wait_for "Registers: #$n\$" 5 &&
+		   wait_regs '^at kernel/panic\.c:[0-9]+ \(panic\)$' 5 &&
+		   regs_col 120 | grep -qx "at $want (panic)"; then
+			pass "$label: source line ($want, as addr2line)"
+		else
+			fail "$label: source line" "want at $want (panic)"
+		fi
+	fi
 
 	# Enter on a return-address slot goes to that frame (when frame #0's
 	# sp holds one, as it does after a call)
