@@ -35,7 +35,8 @@ for t in "$O"/tests/test_*; do
 done
 
 if [ "$mode" = --all ]; then
-	for t in "$here"/golden/run.sh "$here"/orcdump/run.sh "$here"/realdump/*.sh \
+	for t in "$here"/../samples/test-parse-serial.sh "$here"/golden/run.sh \
+		 "$here"/orcdump/run.sh "$here"/realdump/*.sh "$here"/corrupt/*.sh \
 		 "$here"/screen/run.sh "$here"/crash/run.sh; do
 		[ -x "$t" ] || continue
 		run "${t#"$here"/}" "$t" "$O"
