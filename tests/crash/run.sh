@@ -26,7 +26,12 @@
 # prints a bogus exception frame ("exception RIP: unknown or invalid
 # address") and stale return addresses as frames after the IRQ stack,
 # where the kernel's trace and orcbt both go asm_common_interrupt ->
-# clear_user_rep_good -> read_zero -> vfs_read -> ksys_read.
+# clear_user_rep_good -> read_zero -> vfs_read -> ksys_read; crash's bt
+# drops the test module's frame after panic (mod-blocked, mod-timer) and
+# lists stale return addresses the kernel marks "?" (process, kdump-real).
+# crash's bt does better on a real kdump's panic CPU, whose registers are
+# saved in __crash_kexec() without ORC data: orccrash resynchronises past
+# it and marks the trace unreliable.
 set -u
 O=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
