@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elffile.h"
 #include "kernel.h"
+#include "lines.h"
 #include "report.h"
 #include "orcdump.h"
 #include "ui.h"
@@ -41,6 +43,8 @@ static void usage(FILE *fp)
 	      "      --no-regs     do not print pt_regs register blocks\n"
 	      "      --log         print the whole kernel log buffer\n"
 	      "  -j, --json        a JSON document instead of text (docs/json.md)\n"
+	      "      --no-lines    no file:line or inlined frames (they need VMLINUX's DWARF)\n"
+	      "      --modules-dir DIR  find module .ko files with DWARF for their lines\n"
 	      "      --progress    progress on stderr (when it is a terminal)\n"
 	      "\n"
 	      "Input:\n"
@@ -91,6 +95,8 @@ enum {
 	OPT_LOG,
 	OPT_NO_VMLINUX,
 	OPT_PROGRESS,
+	OPT_NO_LINES,
+	OPT_MODULES_DIR,
 };
 
 static const struct option long_opts[] = {
@@ -105,6 +111,8 @@ static const struct option long_opts[] = {
 	{ "log", no_argument, NULL, OPT_LOG },
 	{ "json", no_argument, NULL, 'j' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-lines", no_argument, NULL, OPT_NO_LINES },
+	{ "modules-dir", required_argument, NULL, OPT_MODULES_DIR },
 	{ "force", no_argument, NULL, 'f' },
 	{ "no-vmlinux", no_argument, NULL, OPT_NO_VMLINUX },
 	{ "help", no_argument, NULL, 'h' },
@@ -144,6 +152,31 @@ static int orc_dump_main(int argc, char **argv)
 	return OC_EXIT_OK;
 }
 
+/*
+ * Source lines from the vmlinux's DWARF: opening reads only the
+ * per-build-id cache; the DWARF itself is read at the first address the
+ * cache lacks.  Failing here only costs the lines.
+ */
+static void open_lines(const struct oc_kernel *k, const char *vmlinux,
+		       const char *modules_dir,
+		       struct oc_report_options *ro)
+{
+	const uint8_t *id;
+	size_t len = 0;
+	struct oc_error *err;
+
+	id = oc_elf_build_id(k->elf, &len);
+	err = oc_lines_open(vmlinux, id, len, &ro->lines);
+	if (!err && modules_dir)
+		err = oc_lines_set_modules_dir(ro->lines, modules_dir);
+	if (err) {
+		fputs("orccrash: no source lines: ", stderr);
+		oc_error_fprint(stderr, err);
+		fputc('\n', stderr);
+		oc_error_destroy(err);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct oc_report_options ro;
@@ -152,7 +185,8 @@ int main(int argc, char **argv)
 	struct oc_error *err;
 	const char *vmcore, *vmlinux = NULL;
 	char defbuf[PATH_MAX];
-	bool batch = false;
+	bool batch = false, no_lines = false;
+	const char *modules_dir = NULL;
 	int c, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "orc-dump"))
@@ -208,6 +242,12 @@ int main(int argc, char **argv)
 		case OPT_PROGRESS:
 			ro.progress = true;
 			break;
+		case OPT_NO_LINES:
+			no_lines = true;
+			break;
+		case OPT_MODULES_DIR:
+			modules_dir = optarg;
+			break;
 		case 'f':
 			ko.force = true;
 			break;
@@ -251,6 +291,8 @@ int main(int argc, char **argv)
 		oc_error_destroy(err);
 		return OC_EXIT_ERROR;
 	}
+	if (k->elf && !no_lines)
+		open_lines(k, vmlinux, modules_dir, &ro);
 	if (!batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 		struct oc_ui_options uo = {
 			.vmcore = vmcore,
@@ -264,6 +306,13 @@ int main(int argc, char **argv)
 			ro.active = true;
 		rc = ro.json ? oc_report_json(k, &ro, stdout)
 			     : oc_report_text(k, &ro, stdout);
+	}
+	if (ro.lines) {
+		const char *why = oc_lines_unavailable(ro.lines);
+
+		if (why)
+			fprintf(stderr, "orccrash: no source lines: %s\n", why);
+		oc_lines_close(ro.lines);
 	}
 	oc_kernel_close(k);
 	if (fflush(stdout) || ferror(stdout)) {

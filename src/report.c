@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "lines.h"
 #include "log.h"
 #include "report.h"
 
@@ -80,15 +81,67 @@ void oc_report_print_regs(const struct oc_kernel *k, const struct oc_frame *f,
 		indent, r->r13, r->r14, r->r15);
 }
 
+size_t oc_report_frame_lines(const struct oc_kernel *k,
+			     const struct oc_report_options *opts,
+			     const struct oc_frame *f,
+			     struct oc_line_info *chain, size_t max)
+{
+	/* an exact ip shows its own line; a return address its call's */
+	bool exact = f->regs_kind != OC_REGS_NONE || (f->signal && !f->scanned);
+	struct oc_sym_result s;
+	struct oc_error *err;
+	size_t nr = 0;
+
+	if (!opts || !opts->lines || !f->ip)
+		return 0;
+	if (!oc_kernel_symbolize_frame(k, f, &s))
+		return 0;
+	if (s.module)
+		err = oc_lines_lookup_module(opts->lines, s.module, s.name,
+					     s.offset, exact, chain, max, &nr);
+	else
+		err = oc_lines_lookup(opts->lines,
+				      oc_lines_addr(f->ip, exact, k->kaslr_offset),
+				      chain, max, &nr);
+	if (err) {
+		oc_error_destroy(err);
+		return 0;
+	}
+	return nr;
+}
+
+/* " file:line" of the containing function, after a frame's own line. */
+static void print_line_suffix(const struct oc_line_info *chain, size_t nr,
+			      FILE *out)
+{
+	if (nr && chain[nr - 1].file)
+		fprintf(out, "  %s:%u", oc_lines_short_file(chain[nr - 1].file),
+			chain[nr - 1].line);
+}
+
+/* The inlined functions a frame is in, innermost first, like drgn. */
+static void print_inlines(const struct oc_line_info *chain, size_t nr,
+			  bool scanned, const char *indent, FILE *out)
+{
+	for (size_t i = 0; i + 1 < nr; i++)
+		fprintf(out, "%s%s%s (inlined)  %s:%u\n", indent,
+			scanned ? "? " : "", chain[i].function ? chain[i].function : "?",
+			chain[i].file ? oc_lines_short_file(chain[i].file) : "?",
+			chain[i].line);
+}
+
 void oc_report_print_trace(const struct oc_kernel *k,
-			   const struct oc_trace *trace, bool print_regs,
-			   const char *indent, FILE *out)
+			   const struct oc_report_options *opts,
+			   const struct oc_trace *trace, const char *indent,
+			   FILE *out)
 {
 	enum oc_stack_type cur = OC_STACK_UNKNOWN;
+	struct oc_line_info chain[16];
 	char buf[320];
 
 	for (size_t i = 0; i < trace->nr; i++) {
 		const struct oc_frame *f = &trace->frames[i];
+		size_t nr = oc_report_frame_lines(k, opts, f, chain, 16);
 
 		if (f->stack != cur) {
 			if (cur != OC_STACK_UNKNOWN)
@@ -97,12 +150,19 @@ void oc_report_print_trace(const struct oc_kernel *k,
 				fprintf(out, "%s<%s>\n", indent, oc_stack_name(f->stack));
 			cur = f->stack;
 		}
-		if (f->regs_kind != OC_REGS_NONE && print_regs) {
+		print_inlines(chain, nr, f->scanned, indent, out);
+		if (f->regs_kind != OC_REGS_NONE && (!opts || opts->regs)) {
 			oc_report_print_regs(k, f, indent, out);
+			if (nr)
+				fprintf(out, "%sRIP at %s:%u\n", indent,
+					oc_lines_short_file(chain[nr - 1].file),
+					chain[nr - 1].line);
 			continue;
 		}
 		oc_report_format_frame(k, f, buf, sizeof(buf));
-		fprintf(out, "%s%s%s\n", indent, f->scanned ? "? " : "", buf);
+		fprintf(out, "%s%s%s", indent, f->scanned ? "? " : "", buf);
+		print_line_suffix(chain, nr, out);
+		fputc('\n', out);
 	}
 	if (cur != OC_STACK_UNKNOWN)
 		fprintf(out, "%s</%s>\n", indent, oc_stack_name(cur));
@@ -265,7 +325,7 @@ int oc_report_text(const struct oc_kernel *k,
 			oc_error_destroy(err);
 			unreliable = true;
 		} else {
-			oc_report_print_trace(k, &tr, opts->regs, " ", out);
+			oc_report_print_trace(k, opts, &tr, " ", out);
 			if (!tr.reliable)
 				unreliable = true;
 		}
@@ -319,7 +379,7 @@ int oc_report_text(const struct oc_kernel *k,
 		}
 		fputc('\n', out);
 		print_task_line(t, out);
-		oc_report_print_trace(k, tr, opts->regs, " ", out);
+		oc_report_print_trace(k, opts, tr, " ", out);
 	}
 	if (tty)
 		fprintf(stderr, "\r%40s\r", "");
@@ -337,7 +397,7 @@ int oc_report_text(const struct oc_kernel *k,
 			}
 		}
 		fprintf(out, "%s\n", gr->count > shown ? " ..." : "");
-		oc_report_print_trace(k, gr->trace, opts->regs, " ", out);
+		oc_report_print_trace(k, opts, gr->trace, " ", out);
 	}
 
 	fprintf(out, "\nSummary: %zu tasks", nsel);

@@ -27,6 +27,8 @@ struct oc_report_options {
 	char state;		/* 0: any */
 	unsigned int log_tail;	/* lines of log in the header */
 	const char *vmlinux;	/* for the header */
+	/* file:line and inlined frames (src/lines.h); NULL: none */
+	struct oc_lines *lines;
 };
 
 /* Exit codes, documented in docs/orccrash.1. */
@@ -51,12 +53,22 @@ void oc_report_format_addr(const struct oc_kernel *k, uint64_t addr,
 /* A frame's address the way the kernel's backtraces print it (%pB). */
 void oc_report_format_frame(const struct oc_kernel *k, const struct oc_frame *f,
 			    char *buf, size_t size);
+struct oc_line_info;
+/*
+ * A frame's source lines: the inline chain, innermost first, the
+ * containing function last (src/lines.h); 0 when unknown or no lines.
+ */
+size_t oc_report_frame_lines(const struct oc_kernel *k,
+			     const struct oc_report_options *opts,
+			     const struct oc_frame *f,
+			     struct oc_line_info *chain, size_t max);
 /* The kernel's __show_regs() / show_iret_regs() lines. */
 void oc_report_print_regs(const struct oc_kernel *k, const struct oc_frame *f,
 			  const char *indent, FILE *out);
 /* One trace, kernel style (stack markers, regs blocks, "?" lines). */
 void oc_report_print_trace(const struct oc_kernel *k,
-			   const struct oc_trace *trace, bool print_regs,
-			   const char *indent, FILE *out);
+			   const struct oc_report_options *opts,
+			   const struct oc_trace *trace, const char *indent,
+			   FILE *out);
 
 #endif /* OC_REPORT_H */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lines.h"
 #include "log.h"
 #include "report.h"
 
@@ -47,11 +48,15 @@ static struct json_object *regs_json(const struct oc_frame *f)
 }
 
 static struct json_object *frame_json(const struct oc_kernel *k,
+				      const struct oc_report_options *opts,
 				      const struct oc_frame *f)
 {
 	struct json_object *o = json_object_new_object();
 	struct oc_sym_result s;
 	bool have = oc_kernel_symbolize_frame(k, f, &s);
+	struct oc_line_info chain[16];
+	size_t nr = oc_report_frame_lines(k, opts, f, chain, 16);
+	const struct oc_line_info *own = nr ? &chain[nr - 1] : NULL;
 
 	json_object_object_add(o, "ip", hex(f->ip));
 	json_object_object_add(o, "sp", hex(f->sp));
@@ -62,15 +67,34 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 	json_object_object_add(o, "stack", json_object_new_string(oc_stack_json_name(f->stack)));
 	json_object_object_add(o, "reliable", json_object_new_boolean(f->reliable));
 	json_object_object_add(o, "scanned", json_object_new_boolean(f->scanned));
-	json_object_object_add(o, "file", NULL);
-	json_object_object_add(o, "line", NULL);
+	json_object_object_add(o, "file", own && own->file ?
+			       json_object_new_string(oc_lines_short_file(own->file)) : NULL);
+	json_object_object_add(o, "line", own ? json_object_new_int((int)own->line) : NULL);
+	if (nr > 1) {
+		/* the inlined functions the ip is in, innermost first */
+		struct json_object *in = json_object_new_array();
+
+		for (size_t i = 0; i + 1 < nr; i++) {
+			struct json_object *e = json_object_new_object();
+
+			json_object_object_add(e, "function", chain[i].function ?
+					       json_object_new_string(chain[i].function) : NULL);
+			json_object_object_add(e, "file", chain[i].file ?
+					       json_object_new_string(oc_lines_short_file(chain[i].file)) : NULL);
+			json_object_object_add(e, "line", json_object_new_int((int)chain[i].line));
+			json_object_array_add(in, e);
+		}
+		json_object_object_add(o, "inlines", in);
+	}
 	json_object_object_add(o, "regs", f->regs_kind != OC_REGS_NONE ? regs_json(f) : NULL);
 	return o;
 }
 
 /* Adds "frames", "stop", "reliable" (and "error" on failure) to @o. */
-static bool add_trace(const struct oc_kernel *k, struct json_object *o,
-		      struct oc_error *err, const struct oc_trace *tr)
+static bool add_trace(const struct oc_kernel *k,
+		      const struct oc_report_options *opts,
+		      struct json_object *o, struct oc_error *err,
+		      const struct oc_trace *tr)
 {
 	struct json_object *frames = json_object_new_array();
 	char buf[256];
@@ -85,7 +109,7 @@ static bool add_trace(const struct oc_kernel *k, struct json_object *o,
 		return false;
 	}
 	for (size_t i = 0; i < tr->nr; i++)
-		json_object_array_add(frames, frame_json(k, &tr->frames[i]));
+		json_object_array_add(frames, frame_json(k, opts, &tr->frames[i]));
 	json_object_object_add(o, "frames", frames);
 	oc_trace_stop_string(tr, buf, sizeof(buf));
 	json_object_object_add(o, "stop", json_object_new_string(buf));
@@ -180,7 +204,7 @@ int oc_report_json(const struct oc_kernel *k,
 		json_object_object_add(o, "panic", json_object_new_boolean((int)c == k->panic_cpu));
 		oc_trace_init(&tr);
 		err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
-		ok &= add_trace(k, o, err, &tr);
+		ok &= add_trace(k, opts, o, err, &tr);
 		oc_trace_deinit(&tr);
 		json_object_array_add(cpus, o);
 	}
@@ -198,7 +222,7 @@ int oc_report_json(const struct oc_kernel *k,
 			o = task_json(t);
 			oc_trace_init(&tr);
 			err = oc_kernel_unwind_task(k, t, &uo, &tr);
-			ok &= add_trace(k, o, err, &tr);
+			ok &= add_trace(k, opts, o, err, &tr);
 			oc_trace_deinit(&tr);
 			json_object_array_add(tasks, o);
 		}

@@ -108,7 +108,11 @@ static void print_walk(const struct oc_kernel *k, struct oc_error *err,
 		oc_error_destroy(err);
 		return;
 	}
-	oc_report_print_trace(k, tr, regs, " ", out);
+	struct oc_report_options ro;
+
+	oc_report_options_init(&ro);
+	ro.regs = regs;
+	oc_report_print_trace(k, &ro, tr, " ", out);
 }
 
 static void bt_task(const struct oc_kernel *k, const struct oc_task *t,

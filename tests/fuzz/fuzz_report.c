@@ -117,7 +117,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out = open_memstream(&text, &text_len);
 	if (!out)
 		abort();
-	oc_report_print_trace(k, &trace, flags & 4, " ", out);
+	{
+		struct oc_report_options ro;
+
+		oc_report_options_init(&ro);
+		ro.regs = flags & 4;
+		oc_report_print_trace(k, &ro, &trace, " ", out);
+	}
 	for (size_t i = 0; i < trace.nr; i++) {
 		oc_report_format_frame(k, &trace.frames[i], buf, sizeof(buf));
 		fprintf(out, "%s\n", buf);

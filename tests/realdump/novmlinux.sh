@@ -125,7 +125,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	done
 	# The text report with the kernel log (found through kallsyms'
 	# prb/log_buf symbols): the same but for the VMLINUX header line.
-	"$bin" --all-tasks --log "$core" "$vml" 2>&1 | grep -v '^ *VMLINUX: ' >"$tmp/a.txt"
+	"$bin" --all-tasks --log --no-lines "$core" "$vml" 2>&1 | grep -v '^ *VMLINUX: ' >"$tmp/a.txt"
 	"$bin" --all-tasks --log "$core" 2>&1 | grep -v '^ *VMLINUX: ' >"$tmp/b.txt"
 	if ! grep -q 'Kernel panic - not syncing' "$tmp/a.txt"; then
 		skip "$name: the vmlinux text report has no panic line to compare"
