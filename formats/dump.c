@@ -771,6 +771,15 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	st = kdump_open_fd(dump->ctx, fd);
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_open");
+	/*
+	 * Our page cache (read_page) keeps what is read again; libkdumpfile
+	 * 0.5.1 searches its own cache (1024 entries by default) linearly on
+	 * every read, which was a third of --all-tasks' CPU time on a
+	 * 10,000-task dump (docs/benchmarks.md).  Only a speed setting: go
+	 * on if this libkdumpfile does not know it.
+	 */
+	if (kdump_set_number_attr(dump->ctx, "cache.size", 64) != KDUMP_OK)
+		kdump_clear_err(dump->ctx);
 	/* QEMU's kdump-compressed files may not name the architecture */
 	if (kdump_get_string_attr(dump->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
 	    KDUMP_OK || !arch) {
