@@ -53,6 +53,7 @@ class Result:
     def __init__(self):
         self.wall = self.ttfb = None
         self.rss_kb = None
+        self.cpu = None		# user + system seconds
         self.rc = None
         self.traces = 0
         self.errors = 0
@@ -64,7 +65,7 @@ def timed(cmd, count_re=None, err_re=None, stdin=subprocess.DEVNULL, timeout=PEE
     """Run cmd under /usr/bin/time; stdout is read (and counted), not kept."""
     r = Result()
     with tempfile.NamedTemporaryFile("r") as tf, tempfile.TemporaryFile("w+") as ef:
-        full = ["/usr/bin/time", "-f", "%M", "-o", tf.name] + cmd
+        full = ["/usr/bin/time", "-f", "%M %U %S", "-o", tf.name] + cmd
         t0 = time.monotonic()
         p = subprocess.Popen(full, stdin=stdin, stdout=subprocess.PIPE, stderr=ef)
         buf = b""
@@ -96,9 +97,10 @@ def timed(cmd, count_re=None, err_re=None, stdin=subprocess.DEVNULL, timeout=PEE
         ef.seek(0)
         r.stderr = ef.read()[-2000:]
         try:
-            r.rss_kb = int(tf.read().strip().splitlines()[-1])
+            rss, user, sys_ = tf.read().strip().splitlines()[-1].split()
+            r.rss_kb, r.cpu = int(rss), float(user) + float(sys_)
         except (ValueError, IndexError):
-            r.rss_kb = None
+            pass
         # /usr/bin/time reports the command's status in its own
         if "Command exited with non-zero status" in r.stderr:
             m = re.search(r"Command exited with non-zero status (\d+)", r.stderr)
@@ -212,6 +214,7 @@ class Bench:
         self.quit = crash_cmdfile([])
         self.cold_ok = None
         self.rows = []
+        self.load0 = "%.1f %.1f %.1f" % os.getloadavg()
 
     # -- one tool, one dump --------------------------------------------------
     def run_orccrash(self, core, vmlinux):
@@ -351,6 +354,9 @@ class Bench:
                   ver(["/usr/bin/python3", "-c", "import drgn; print(drgn.__version__)"])
                   if self.drgn else "not run",
                   ver(["cc", "--version"])))
+        L.append("- Load average (1, 5, 15 min) at the start: %s, at the end: %s "
+                 "(other work shared the machine; CPU seconds are less sensitive "
+                 "to it than wall time)" % (self.load0, "%.1f %.1f %.1f" % os.getloadavg()))
         L.append("- Runs per dump: %d of each peer, %d of orccrash, interleaved; "
                  "figures are medians." % (self.a.runs, 3 * self.a.runs))
         L.append("")
@@ -361,7 +367,7 @@ class Bench:
                  "Traces: how many tasks' traces each printed. x: the peer's time "
                  "over orccrash's.")
         L.append("")
-        L.append("| release | dump | format | traces o/c/d | orccrash s | crash s | drgn s "
+        L.append("| release | dump | format | traces o/c/d | orccrash s (CPU s) | crash s | drgn s "
                  "| crash / orccrash | drgn / orccrash | peak RSS MB o/c/d |")
         L.append("|---|---|---|---|---|---|---|---|---|---|")
         for row in self.rows:
@@ -378,9 +384,10 @@ class Bench:
 
             def mb(v):
                 return "%.0f" % (v / 1024) if v else "-"
-            L.append("| %s | %s | %s | %d/%s/%s | %.3f | %s | %s | %s | %s | %s/%s/%s |" % (
+            L.append("| %s | %s | %s | %d/%s/%s | %.3f (%.2f) | %s | %s | %s | %s | %s/%s/%s |" % (
                 row["rel"], row["label"], row["fmt"], row["o"][0].traces,
-                cells["c"][3], cells["d"][3], o, cells["c"][0], cells["d"][0],
+                cells["c"][3], cells["d"][3], o, self.med(row["o"], "cpu") or 0,
+                cells["c"][0], cells["d"][0],
                 cells["c"][1], cells["d"][1], mb(self.med(row["o"], "rss_kb")),
                 mb(cells["c"][2]), mb(cells["d"][2])))
         L.append("")
