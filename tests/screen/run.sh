@@ -97,7 +97,10 @@ check_dump() {
 		skip "$label" "dump or vmlinux missing"
 		return
 	fi
-	"$BIN" --active "$vmcore" "$vmlinux" >"$tmp/report" 2>"$tmp/report.err"
+	# the plain kernel-style report (no file:line rows) when it can
+	"$BIN" --active --no-lines "$vmcore" "$vmlinux" >"$tmp/report" 2>"$tmp/report.err"
+	[ $? -ne 2 ] ||
+		"$BIN" --active "$vmcore" "$vmlinux" >"$tmp/report" 2>"$tmp/report.err"
 	release=$(awk '/^ *RELEASE:/ { print $2; exit }' "$tmp/report")
 
 	T kill-session -t ui 2>/dev/null
