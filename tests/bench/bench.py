@@ -367,8 +367,9 @@ class Bench:
                  "Traces: how many tasks' traces each printed. x: the peer's time "
                  "over orccrash's.")
         L.append("")
-        L.append("| release | dump | format | traces o/c/d | orccrash s (CPU s) | crash s | drgn s "
-                 "| crash / orccrash | drgn / orccrash | peak RSS MB o/c/d |")
+        L.append("| release | dump | format | traces o/c/d | orccrash s (CPU s) | crash s (CPU s) "
+                 "| drgn s (CPU s) | crash / orccrash: wall, CPU | drgn / orccrash: wall, CPU "
+                 "| peak RSS MB o/c/d |")
         L.append("|---|---|---|---|---|---|---|---|---|---|")
         for row in self.rows:
             o = self.med(row["o"])
@@ -377,8 +378,14 @@ class Bench:
                 ok, why = self.peer_cell(row, key, tool)
                 if ok:
                     t = self.med(ok)
-                    cells[key] = ("%.2f" % t, "**%.0fx**" % (t / o), self.med(ok, "rss_kb"),
-                                  "%d" % ok[0].traces)
+                    c = self.med(ok, "cpu")
+                    oc = self.med(row["o"], "cpu")
+                    tr = "%d" % ok[0].traces
+                    if ok[0].errors:
+                        tr += " (%d failed)" % ok[0].errors
+                    cells[key] = ("%.2f (%.2f)" % (t, c or 0),
+                                  "**%.0fx**, %s" % (t / o, "%.0fx" % (c / oc) if c and oc else "-"),
+                                  self.med(ok, "rss_kb"), tr)
                 else:
                     cells[key] = (why, "-", None, "-")
 
@@ -472,7 +479,83 @@ class Bench:
                 L.append("| %s | %s | %s | %d | %.3f | %.1f | %.0f | %s |" % (
                     rel, row["label"], row["fmt"], n, o, 1e6 * o / n if n else 0,
                     rss / 1024, "%.1f" % ((rss - brss) / dn) if dn > 0 else "-"))
+        L.append("")
+        L.append("### Targets, from the figures above")
+        L.append("")
+        L.append(self.targets())
         return "\n".join(L) + "\n"
+
+    def targets(self):
+        out = []
+        for key, tool, want in (("c", "crash", 20), ("d", "drgn", 10)):
+            rs = []
+            for row in self.rows:
+                ok, _ = self.peer_cell(row, key, tool)
+                if ok:
+                    o, oc = self.med(row["o"]), self.med(row["o"], "cpu")
+                    c = self.med(ok, "cpu")
+                    rs.append((self.med(ok) / o, c / oc if c and oc else None,
+                               "%s %s %s" % (row["rel"].split("-")[0], row["label"], row["fmt"])))
+            if not rs:
+                out.append("- all tasks >= %dx faster than %s: not measured" % (want, tool))
+                continue
+            w = min(rs)
+            cp = [r for r in rs if r[1] is not None]
+            c = min(cp, key=lambda r: r[1]) if cp else None
+            out.append("- all tasks >= %dx faster than %s: smallest wall-time ratio %.1fx (%s)%s; "
+                       "%s: >= %dx in %d of %d dumps" % (
+                           want, tool, w[0], w[2],
+                           ", smallest CPU-time ratio %.1fx (%s)" % (c[1], c[2]) if c else "",
+                           "met" if w[0] >= want else "not met everywhere", want,
+                           sum(1 for r in rs if r[0] >= want), len(rs)))
+        fs = [(row["warm"]["orccrash"], row["label"], row["rel"].split("-")[0])
+              for row in self.rows if (row.get("warm") or {}).get("orccrash") is not None
+              and row["o"][0].traces < 1000]
+        if fs:
+            m = max(fs)
+            out.append("- browser's first screen < 0.2 s on the samples (warm): slowest %.3f s "
+                       "(%s %s); under 0.2 s in %d of %d" % (
+                           m[0], m[2], m[1], sum(1 for f in fs if f[0] < 0.2), len(fs)))
+        ratios = []
+        for row in self.rows:
+            try:
+                ratios.append(float(row["micro"]["orc_find_vs_bsearch"]))
+            except (KeyError, ValueError):
+                pass
+        if ratios:
+            out.append("- ORC lookup within 4x of a bare binary search: oc_orc_table_find "
+                       "takes %.2f-%.2f times the bare search's time" % (min(ratios), max(ratios)))
+        return "\n".join(out)
+
+    def save(self, path):
+        import json
+        rows = []
+        for row in self.rows:
+            r = dict(row)
+            for k in ("o", "c", "d"):
+                r[k] = [x.__dict__ for x in row[k]]
+            rows.append(r)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            json.dump({"rows": rows, "load0": self.load0, "cold_ok": self.cold_ok,
+                       "runs": self.a.runs}, f, indent=1)
+        log("raw results in %s" % path)
+
+    def load(self, path):
+        import json
+        with open(path) as f:
+            data = json.load(f)
+        self.load0, self.cold_ok = data["load0"], data["cold_ok"]
+        self.a.runs = data["runs"]
+        for r in data["rows"]:
+            for k in ("o", "c", "d"):
+                objs = []
+                for x in r[k]:
+                    o = Result()
+                    o.__dict__.update(x)
+                    objs.append(o)
+                r[k] = objs
+            self.rows.append(r)
 
     def write(self, path, text):
         old = ""
@@ -500,12 +583,23 @@ def main():
                     default=os.environ.get("BENCH_PEERS", "1") != "0")
     ap.add_argument("--quick", action="store_true", help="no cold-cache runs")
     ap.add_argument("--only", help="regex over 'release scenario format'")
+    ap.add_argument("--render", metavar="JSON",
+                    help="only re-render the tables from a results.json")
     ap.add_argument("--out", default=os.environ.get("BENCH_OUT",
                                                     os.path.join(TOP, "docs", "benchmarks.md")))
     a = ap.parse_args()
     for exe in ("orccrash", os.path.join("tests", "ubench")):
         if not os.access(os.path.join(a.build, exe), os.X_OK):
             sys.exit("bench: %s/%s missing (make bench builds it)" % (a.build, exe))
+    if a.render:
+        b = Bench(a)
+        b.load(a.render)
+        for f in (b.foreach, b.quit):
+            os.unlink(f)
+        text = b.markdown()
+        print(text)
+        b.write(a.out, text)
+        return
     ds = dumps(a.all, a.large)
     if a.only:
         ds = [d for d in ds if re.search(a.only, "%s %s %s" % (d[1], d[0], d[4]))]
@@ -518,6 +612,7 @@ def main():
     finally:
         for f in (b.foreach, b.quit):
             os.unlink(f)
+    b.save(os.path.join(a.build, "bench", "results.json"))
     text = b.markdown()
     print()
     print(text)
