@@ -36,8 +36,11 @@ static struct oc_error *elf_err(const struct oc_orc_elf *e, const char *what)
 /* A module's "vermagic=6.1.0-57-cloud-amd64 SMP ..." in .modinfo */
 static void read_vermagic(struct oc_orc_elf *e)
 {
-	const char *p = e->modinfo->d_buf, *end = p + e->modinfo->d_size;
+	const char *p = e->modinfo->d_buf, *end;
 
+	if (!p)		/* an empty or SHT_NOBITS .modinfo */
+		return;
+	end = p + e->modinfo->d_size;
 	while (p < end) {
 		const char *nul = memchr(p, '\0', (size_t)(end - p));
 		size_t len = nul ? (size_t)(nul - p) : (size_t)(end - p);
