@@ -94,6 +94,14 @@ struct oc_dump {
 
 	struct pcache_page *pcache;
 	struct pcache_page *pcache_last;	/* the page of the last read */
+	/*
+	 * Pages libkdumpfile could not read, never asked for again:
+	 * libkdumpfile 0.5.1 corrupts its page cache when the same excluded
+	 * page of a kdump-compressed file is read repeatedly (every later
+	 * read then fails with "Decompresion failed: error -2").
+	 */
+	uint64_t bad_pfn[64];
+	unsigned int nr_bad_pfn;
 	uint64_t pcache_clock;
 	uint64_t pcache_hits, pcache_misses;
 
@@ -157,15 +165,24 @@ static struct oc_error *read_page(struct oc_dump *dump, uint64_t pfn,
 		return oc_error_fault(pfn * PAGE_SIZE,
 				      "physical address 0x%" PRIx64 " not in the dump (no ELF segment)",
 				      pfn * PAGE_SIZE);
+	for (unsigned int i = 0; i < dump->nr_bad_pfn && i < 64; i++)
+		if (dump->bad_pfn[i] == pfn)
+			return oc_error_fault(pfn * PAGE_SIZE,
+					      "physical address 0x%" PRIx64 " not in the dump",
+					      pfn * PAGE_SIZE);
 	victim->valid = false;
 	st = kdump_read(dump->ctx, KDUMP_KPHYSADDR, pfn * PAGE_SIZE,
 			victim->data, &len);
 	if (st != KDUMP_OK) {
 		uint64_t addr = pfn * PAGE_SIZE + len;
 
-		return oc_error_fault(addr,
+		struct oc_error *err = oc_error_fault(addr,
 				      "physical address 0x%" PRIx64 " not in the dump (kdump_read: %s)",
 				      addr, kdump_get_err(dump->ctx));
+
+		dump->bad_pfn[dump->nr_bad_pfn++ % 64] = pfn;
+		kdump_clear_err(dump->ctx);
+		return err;
 	}
 	victim->valid = true;
 	victim->pfn = pfn;
@@ -772,14 +789,14 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_open");
 	/*
-	 * Our page cache (read_page) keeps what is read again; libkdumpfile
-	 * 0.5.1 searches its own cache (1024 entries by default) linearly on
-	 * every read, which was a third of --all-tasks' CPU time on a
-	 * 10,000-task dump (docs/benchmarks.md).  Only a speed setting: go
-	 * on if this libkdumpfile does not know it.
+	 * libkdumpfile's own cache stays at its default (1024 pages), though
+	 * it searches it linearly on every read (a third of --all-tasks' CPU
+	 * time on a 10,000-task dump, docs/benchmarks.md): with 64 entries,
+	 * a failed read of an excluded page of a kdump-compressed file left
+	 * a cache slot behind that made later reads of good pages fail with
+	 * "Decompresion failed: error -2" (libkdumpfile 0.5.1; seen on the
+	 * 6.12 real-kdump sample, whose makedumpfile excluded slab pages).
 	 */
-	if (kdump_set_number_attr(dump->ctx, "cache.size", 64) != KDUMP_OK)
-		kdump_clear_err(dump->ctx);
 	/* QEMU's kdump-compressed files may not name the architecture */
 	if (kdump_get_string_attr(dump->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
 	    KDUMP_OK || !arch) {

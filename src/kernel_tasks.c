@@ -15,6 +15,7 @@ struct task_layout {
 	struct oc_member pid, tgid, comm, state, exit_state, flags, stack,
 		thread_sp, tasks, signal, thread_node, cpu, real_parent;
 	uint64_t thread_head;	/* in struct signal_struct */
+	uint64_t children, sibling;	/* 0/0 if unknown */
 	bool have_threads;
 };
 
@@ -62,6 +63,19 @@ static struct oc_error *read_layout(struct oc_kernel *k, struct task_layout *l)
 		oc_error_destroy(err);
 		if ((err = member(k, ts, "cpu", &l->cpu)))
 			return err;
+	}
+	{
+		struct oc_member c, sb;
+
+		err = member(k, ts, "children", &c);
+		if (!err)
+			err = member(k, ts, "sibling", &sb);
+		if (err) {
+			oc_error_destroy(err);
+		} else {
+			l->children = c.offset;
+			l->sibling = sb.offset;
+		}
 	}
 	err = member(k, ts, "signal", &l->signal);
 	if (!err)
@@ -136,6 +150,21 @@ static bool set_add(struct addr_set *set, uint64_t addr)
 	set->slots[i] = addr;
 	set->nr++;
 	return true;
+}
+
+static bool set_has(const struct addr_set *set, uint64_t addr)
+{
+	size_t i;
+
+	if (!set->size)
+		return false;
+	i = (addr * 0x9e3779b97f4a7c15ull >> 20) & (set->size - 1);
+	while (set->slots[i]) {
+		if (set->slots[i] == addr)
+			return true;
+		i = (i + 1) & (set->size - 1);
+	}
+	return false;
 }
 
 struct task_reader {
@@ -262,13 +291,103 @@ static struct oc_error *add_threads(struct task_reader *r, uint64_t task)
 	return err;
 }
 
+/*
+ * Walk the processes of the tasks list from @head, forward (@link 0:
+ * list_head.next) or backward (@link 8: .prev), until back at @head or at
+ * a process already seen.  A process whose threads cannot all be read is
+ * noted and passed; an unreadable list pointer ends the walk with an error.
+ */
+static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
+				       uint64_t link, size_t max_tasks)
+{
+	struct oc_kernel *k = r->k;
+	uint64_t node = head;
+	size_t steps = 0;
+	struct oc_error *err;
+
+	for (;;) {
+		if (++steps > max_tasks)
+			return oc_error_format(OC_ERR_FORMAT,
+					       "task list does not end: corrupt?");
+		if (link == 0 || node != head) {
+			err = add_threads(r, node - r->l.tasks.offset);
+			if (err == &oc_enomem)
+				return err;
+			if (err) {
+				char buf[160];
+
+				oc_error_string(err, buf, sizeof(buf));
+				oc_kernel_warn(k, "threads of task 0x%llx: %s",
+					       (unsigned long long)(node - r->l.tasks.offset),
+					       buf);
+				k->tasks_incomplete = true;
+				oc_error_destroy(err);
+			}
+		}
+		err = oc_mem_read_u64(&k->mem, node + link, &node);
+		if (err)
+			return err;
+		if (node == head || !node)
+			return NULL;
+		/* going backward, stop where the forward walk got to */
+		if (link && set_has(&r->seen, node - r->l.tasks.offset))
+			return NULL;
+	}
+}
+
+/*
+ * When the tasks list has holes, the process tree still reaches the
+ * tasks behind them: each task's children list (linked through the
+ * children's sibling fields), from every task found so far.  Errors only
+ * skip a list.
+ */
+static struct oc_error *walk_children(struct task_reader *r, size_t max_tasks)
+{
+	struct oc_kernel *k = r->k;
+	size_t steps = 0;
+
+	if (!r->l.children && !r->l.sibling)
+		return NULL;
+	/* k->nr_tasks grows as children are found: they are visited too */
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		uint64_t head = k->tasks[i].addr + r->l.children;
+
+		/* forward (next), then backward (prev) past a hole */
+		for (uint64_t link = 0; link <= 8; link += 8) {
+			uint64_t node;
+			struct oc_error *err = oc_mem_read_u64(&k->mem, head + link,
+							       &node);
+
+			while (!err && node && node != head) {
+				uint64_t child = node - r->l.sibling;
+
+				if (++steps > max_tasks)
+					return oc_error_format(OC_ERR_FORMAT,
+							       "process tree does not end: corrupt?");
+				if (!set_has(&r->seen, child)) {
+					err = add_threads(r, child);
+					if (err == &oc_enomem)
+						return err;
+					oc_error_destroy(err);
+				} else if (link) {
+					break;	/* back where the forward walk was */
+				}
+				err = oc_mem_read_u64(&k->mem, node + link, &node);
+			}
+			if (!err)
+				break;	/* the forward walk went all the way round */
+			oc_error_destroy(err);
+		}
+	}
+	return NULL;
+}
+
 struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 {
 	struct task_reader r = { .k = k, .max = max_tasks };
 	uint64_t init_task = oc_kernel_symbol_addr(k, "init_task");
-	uint64_t head, node, rq_idle = 0;
+	uint64_t head, rq_idle = 0;
 	struct oc_error *err;
-	size_t steps = 0;
 
 	if (!init_task)
 		return oc_error_format(OC_ERR_LOOKUP, "no symbol init_task");
@@ -281,33 +400,35 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 
 	/* every process, from init_task around the tasks list */
 	head = init_task + r.l.tasks.offset;
-	node = head;
-	do {
-		if (++steps > max_tasks) {
-			err = oc_error_format(OC_ERR_FORMAT,
-					      "task list does not end: corrupt?");
-			break;
-		}
-		err = add_threads(&r, node - r.l.tasks.offset);
-		if (err)
-			break;
-		err = oc_mem_read_u64(&k->mem, node, &node);
-		if (err)
-			break;
-	} while (node != head && node);
-	if (err) {
-		/* keep what was read; say the list is incomplete */
+	err = walk_processes(&r, head, 0, max_tasks);
+	if (err && err != &oc_enomem) {
+		/*
+		 * A task_struct the dump lacks (makedumpfile excluded its page,
+		 * or it is corrupt) breaks the forward walk: keep what was
+		 * read, and come back from the other end through the prev
+		 * pointers, so only the tasks behind the hole are lost.
+		 */
 		char buf[160];
+		struct oc_error *back;
 
 		oc_error_string(err, buf, sizeof(buf));
+		oc_error_destroy(err);
+		back = walk_processes(&r, head, 8, max_tasks);
+		if (back == &oc_enomem) {
+			err = back;
+		} else {
+			oc_error_destroy(back);
+			err = NULL;
+		}
 		oc_kernel_warn(k, "task list incomplete: %s", buf);
 		k->tasks_incomplete = true;
-		if (err == &oc_enomem) {
-			free(r.buf);
-			free(r.seen.slots);
-			return err;
-		}
-		oc_error_destroy(err);
+	}
+	if (!err && k->tasks_incomplete)
+		err = walk_children(&r, max_tasks);
+	if (err) {
+		free(r.buf);
+		free(r.seen.slots);
+		return err;
 	}
 
 	/* idle tasks (rq->idle) and whatever else is current on a CPU */

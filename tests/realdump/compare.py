@@ -23,6 +23,7 @@ pt_regs / iret frame was crossed.  Prints PASS/FAIL lines.
   ours from the same anchor to the end of the trace.
 """
 import json
+import re
 import sys
 
 
@@ -145,6 +146,29 @@ def main():
     panic_cpu = report["kernel"]["panic"]["cpu"]
     cpus = {c["cpu"]: c for c in report["cpus"]}
     failed = 0
+
+    # The task list against sysrq-t's (every task it listed, same comm;
+    # a sleeping task sleeps in the same state unless it ran since).
+    listed = [b for b in blocks if b["kind"] == "task"]
+    alltasks = {}
+    for t in report["tasks"]:
+        alltasks.setdefault(t["pid"], []).append(t)
+    missing = [b["attrs"].get("pid") for b in listed
+               if not any(t["comm"] == b["attrs"].get("comm")
+                          for t in alltasks.get(int(b["attrs"].get("pid", -1)), []))]
+    if listed:
+        # a task whose task_struct the dump lacks (makedumpfile excluded
+        # its page) cannot be listed; the report must say how many
+        # (or no list reaches it): then the report must say the task list
+        # is incomplete; a silently short list fails
+        flagged = [w for w in report["kernel"].get("warnings", [])
+                   if re.match(r"task list incomplete|\d+ task_structs could not be read", w)]
+        ok = not missing or bool(flagged)
+        print("%s task list: %d of %d tasks in sysrq-t found with the same pid and comm%s"
+              % ("PASS" if ok else "FAIL", len(listed) - len(missing), len(listed),
+                 "" if not missing else " (missing: %s; the report says: %s)"
+                 % (" ".join(missing[:20]), "; ".join(flagged) or "nothing")))
+        failed += not ok
 
     # sysrq-t tasks
     compared = matched = 0
