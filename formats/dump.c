@@ -357,6 +357,16 @@ bad:
 static struct oc_error *set_vmcoreinfo(struct oc_dump *dump, const char *text,
 				       size_t len)
 {
+	/* libkdumpfile 0.5.1 makes each key an attribute path and crashes
+	 * (SIGSEGV in kdump_open_fd) on one that starts with '.': refuse
+	 * it here, before it reads the note, in the whole note as it reads
+	 * it, past any NUL (found by fuzz_dump) */
+	for (size_t i = 0; i < len; i++)
+		if ((i == 0 || text[i - 1] == '\n' || text[i - 1] == '\0') &&
+		    text[i] == '.')
+			return oc_error_file(OC_ERR_FORMAT, dump->path,
+					     "VMCOREINFO line at byte %zu has a key starting with '.'",
+					     i);
 	/* stop at a NUL: the note's descsz includes padding */
 	len = strnlen(text, len);
 	dump->vmcoreinfo = malloc(len + 1);
