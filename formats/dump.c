@@ -354,19 +354,31 @@ bad:
 			       key, oc_dump_vmcoreinfo_value(dump, key, NULL));
 }
 
-static struct oc_error *set_vmcoreinfo(struct oc_dump *dump, const char *text,
-				       size_t len)
+/*
+ * libkdumpfile 0.5.1 makes each VMCOREINFO key an attribute path and
+ * crashes (SIGSEGV in kdump_open_fd) on one that starts with '.': refuse
+ * it before it reads the text, in all of it as it reads it, past any NUL
+ * (found by fuzz_dump).
+ */
+static struct oc_error *check_vmcoreinfo_keys(struct oc_dump *dump,
+					      const char *text, size_t len)
 {
-	/* libkdumpfile 0.5.1 makes each key an attribute path and crashes
-	 * (SIGSEGV in kdump_open_fd) on one that starts with '.': refuse
-	 * it here, before it reads the note, in the whole note as it reads
-	 * it, past any NUL (found by fuzz_dump) */
 	for (size_t i = 0; i < len; i++)
 		if ((i == 0 || text[i - 1] == '\n' || text[i - 1] == '\0') &&
 		    text[i] == '.')
 			return oc_error_file(OC_ERR_FORMAT, dump->path,
 					     "VMCOREINFO line at byte %zu has a key starting with '.'",
 					     i);
+	return NULL;
+}
+
+static struct oc_error *set_vmcoreinfo(struct oc_dump *dump, const char *text,
+				       size_t len)
+{
+	struct oc_error *err = check_vmcoreinfo_keys(dump, text, len);
+
+	if (err)
+		return err;
 	/* stop at a NUL: the note's descsz includes padding */
 	len = strnlen(text, len);
 	dump->vmcoreinfo = malloc(len + 1);
@@ -674,6 +686,19 @@ static struct oc_error *read_kdump_notes(struct oc_dump *dump, int fd,
 		return oc_error_file(OC_ERR_FORMAT, dump->path,
 				     "kdump VMCOREINFO (%" PRIu64 " bytes at %" PRIu64 ") is past the end of the file",
 				     size_vmci, off_vmci);
+	if (size_vmci) {	/* libkdumpfile parses it: check it first */
+		char *vmci = malloc(size_vmci);
+
+		if (!vmci)
+			return &oc_enomem;
+		err = pread_all(dump, fd, vmci, size_vmci, off_vmci,
+				"kdump VMCOREINFO");
+		if (!err)
+			err = check_vmcoreinfo_keys(dump, vmci, size_vmci);
+		free(vmci);
+		if (err)
+			return err;
+	}
 	if (version < 4)
 		return NULL;
 	if (!in_file(off_note, size_note, file_size))
