@@ -101,7 +101,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	mkdir -p "$d"
 
 	# The batch reports to compare with.
-	"$bin" --all-tasks "$core" "$vml" >"$d/all.txt" 2>"$d/err"
+	"$bin" --no-lines --all-tasks "$core" "$vml" >"$d/all.txt" 2>"$d/err"
 	rc=$?
 	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
 		say "FAIL $name: orccrash --all-tasks exited $rc: $(head -c 300 "$d/err")"
@@ -124,10 +124,10 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	last=$(sed -n '/^Tasks:/,$ s/^PID: \([0-9]*\) .*/\1/p' "$d/all.txt" | tail -n 1)
 	pids=$(printf '%s\n' 1 2 "$panic_pid" "$last" | awk '!seen[$0]++' | tr '\n' ' ')
 	echo "$pids" >"$d/pids"
-	"$bin" --active "$core" "$vml" >"$d/active.txt" 2>/dev/null
-	"$bin" --active --no-regs "$core" "$vml" >"$d/active-noregs.txt" 2>/dev/null
-	"$bin" --scan --pid "$panic_pid" "$core" "$vml" >"$d/scan.txt" 2>/dev/null
-	"$bin" --json --pid "$panic_pid" "$core" "$vml" >"$d/pid.json" 2>/dev/null
+	"$bin" --no-lines --active "$core" "$vml" >"$d/active.txt" 2>/dev/null
+	"$bin" --no-lines --active --no-regs "$core" "$vml" >"$d/active-noregs.txt" 2>/dev/null
+	"$bin" --no-lines --scan --pid "$panic_pid" "$core" "$vml" >"$d/scan.txt" 2>/dev/null
+	"$bin" --no-lines --json --pid "$panic_pid" "$core" "$vml" >"$d/pid.json" 2>/dev/null
 	ref=$(dirname "$core")/ref/kernel.txt
 	if [ -s "$ref" ]; then cp "$ref" "$d/ref.txt"; else : >"$d/ref.txt"; fi
 	# A kernel-mode pt_regs RSP inside the panic task's <TASK> part.
