@@ -26,6 +26,13 @@ if [ ! -x "$BIN" ]; then
 	echo "0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
+# valgrind cannot run a sanitizer build (make check-asan): that run has
+# ASan's own checks instead
+if nm "$BIN" 2>/dev/null | grep -q '__asan_init'; then
+	echo "SKIP valgrind: $BIN is built with AddressSanitizer"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
 
 # vg NAME CODES -- ARGS: valgrind must report nothing (exit 99 if it
 # does) and orccrash must exit with one of CODES.
