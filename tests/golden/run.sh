@@ -8,7 +8,7 @@ set -u
 O=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-bin=$top/$O/orccrash
+case $O in /*) bin=$O/orccrash ;; *) bin=$top/$O/orccrash ;; esac
 cd "$top" || exit 1
 dump=samples/default/vmcore
 if [ ! -r "$dump" ]; then

@@ -6,7 +6,7 @@ set -u
 O=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-bin=$top/$O/orccrash
+case $O in /*) bin=$O/orccrash ;; *) bin=$top/$O/orccrash ;; esac
 cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
 index=$cache/dumps/index.tsv
 tmp=$(mktemp -d)
