@@ -62,6 +62,7 @@ static void usage(FILE *fp)
 	      "  -j, --json        a JSON document instead of text (docs/json.md)\n"
 	      "      --no-lines    no file:line or inlined frames (they need VMLINUX's DWARF)\n"
 	      "      --modules-dir DIR  find module .ko files with DWARF for their lines\n"
+	      "      --source DIR  browser: show source lines from the kernel tree DIR\n"
 	      "      --progress    progress on stderr (when it is a terminal)\n"
 	      "\n"
 	      "Input:\n"
@@ -114,6 +115,7 @@ enum {
 	OPT_PROGRESS,
 	OPT_NO_LINES,
 	OPT_MODULES_DIR,
+	OPT_SOURCE,
 };
 
 static const struct option long_opts[] = {
@@ -130,6 +132,7 @@ static const struct option long_opts[] = {
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-lines", no_argument, NULL, OPT_NO_LINES },
 	{ "modules-dir", required_argument, NULL, OPT_MODULES_DIR },
+	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "force", no_argument, NULL, 'f' },
 	{ "no-vmlinux", no_argument, NULL, OPT_NO_VMLINUX },
 	{ "help", no_argument, NULL, 'h' },
@@ -203,7 +206,7 @@ int main(int argc, char **argv)
 	const char *vmcore, *vmlinux = NULL;
 	char defbuf[PATH_MAX];
 	bool batch = false, no_lines = false;
-	const char *modules_dir = NULL;
+	const char *modules_dir = NULL, *source_dir = NULL;
 	int c, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "orc-dump"))
@@ -265,6 +268,9 @@ int main(int argc, char **argv)
 		case OPT_MODULES_DIR:
 			modules_dir = optarg;
 			break;
+		case OPT_SOURCE:
+			source_dir = optarg;
+			break;
 		case 'f':
 			ko.force = true;
 			break;
@@ -315,6 +321,8 @@ int main(int argc, char **argv)
 			.vmcore = vmcore,
 			.vmlinux = ro.vmlinux,
 			.no_color = getenv("NO_COLOR") != NULL,
+			.lines = ro.lines,
+			.source_dir = source_dir,
 		};
 
 		rc = oc_ui_run(k, &uo);

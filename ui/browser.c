@@ -16,7 +16,6 @@
 #include <time.h>
 
 #include "draw.h"
-#include "elffile.h"
 #include "keys.h"
 #include "lines.h"
 #include "log.h"
@@ -218,18 +217,11 @@ static void show_regs(struct browser *b)
 
 static void open_lines(struct browser *b)
 {
-	const uint8_t *id;
-	size_t len = 0;
-	struct oc_error *err;
-
 	b->lines_tried = true;
-	id = oc_elf_build_id(b->k->elf, &len);
-	err = oc_lines_open(b->opts->vmlinux, id, len, &b->lines);
-	if (err) {
-		oc_error_string(err, b->lines_why, sizeof(b->lines_why));
-		oc_error_destroy(err);
-		b->lines = NULL;
-	}
+	b->lines = b->opts->lines;
+	if (!b->lines)
+		snprintf(b->lines_why, sizeof(b->lines_why), "%s",
+			 "no lines (--no-lines, or no vmlinux)");
 }
 
 /* The selected frame's file:line (and inlined chain) under the
@@ -933,8 +925,6 @@ static void browser_deinit(struct browser *b)
 	oc_ui_lines_deinit(&b->help_lines);
 	if (b->log_loaded)
 		oc_log_deinit(&b->log);
-	if (b->lines)
-		oc_lines_close(b->lines);	/* writes the cache */
 }
 
 int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)

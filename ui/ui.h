@@ -9,9 +9,18 @@
 
 #include "kernel.h"
 
+struct oc_lines;
+
 struct oc_ui_options {
 	const char *vmcore, *vmlinux;
 	bool no_color;		/* also when NO_COLOR is set in the environment */
+	/*
+	 * Source lines (src/lines.h), NULL for none (--no-lines, no
+	 * vmlinux).  While the browser runs only its worker thread calls
+	 * oc_lines_*() on it; the caller closes it after oc_ui_run().
+	 */
+	struct oc_lines *lines;
+	const char *source_dir;	/* --source DIR, or NULL */
 };
 
 /* Runs the browser until the user quits; returns an exit code (0 ok). */
