@@ -2,6 +2,7 @@
 # Install the Debian 12 packages orccrash needs, only those missing.
 #   tests/install-deps.sh build   building and running orccrash
 #   tests/install-deps.sh test    + what the tests and `make samples` use
+#   tests/install-deps.sh bench   + libdw-dev (make bench's DWARF table)
 set -euo pipefail
 what=${1:-build}
 build_pkgs="make gcc pkg-config libkdumpfile-dev libelf-dev libbpf-dev libdwarf-dev
@@ -11,6 +12,7 @@ test_pkgs="python3 tmux clang crash python3-drgn binutils qemu-system-x86 busybo
 	python3-lzo python3-snappy python3-zstandard time pahole elfutils"
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"
+[ "$what" = bench ] && pkgs="$pkgs $test_pkgs libdw-dev"
 missing=()
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
