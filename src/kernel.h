@@ -56,6 +56,10 @@ struct oc_module {
 	uint64_t init_start, init_end;	/* init text, if still there */
 	struct oc_orc_table orc;
 	struct oc_symtab syms;
+	/* its GNU build-id note (mod->notes_attrs), for matching debuginfo
+	 * files; build_id_len 0 when the dump does not say */
+	uint8_t build_id[64];
+	size_t build_id_len;
 };
 
 struct oc_kernel_options {

@@ -150,6 +150,75 @@ static struct oc_error *module_orc(struct oc_kernel *k, uint64_t mod,
 	return err;
 }
 
+/*
+ * The module's GNU build-id, as /sys/module/NAME/notes/.note.gnu.build-id
+ * shows it: mod->notes_attrs->attrs[i] (struct bin_attribute) has the
+ * note section's address in .private and its size in .size (CONFIG_SYSFS
+ * and CONFIG_KALLSYMS; drgn reads it the same way).  Missing or
+ * unreadable notes leave build_id_len 0: the build-id is only a check.
+ */
+static void module_build_id(struct oc_kernel *k, uint64_t mod,
+			    struct oc_module *m)
+{
+	uint64_t notes_attrs, nr, attrs_off, attr_size, size_off, priv_off;
+	struct oc_error *err;
+
+	err = oc_kernel_read_member(k, mod, mod_t, "notes_attrs", &notes_attrs);
+	if (!err && notes_attrs)
+		err = oc_kernel_read_member(k, notes_attrs,
+					    "struct module_notes_attrs", "notes",
+					    &nr);
+	if (!err && notes_attrs)
+		if ((err = oc_kernel_offsetof(k, "struct module_notes_attrs", "attrs", &attrs_off)) ||
+		    (err = oc_types_size(k->types, "struct bin_attribute", &attr_size)) ||
+		    (err = oc_kernel_offsetof(k, "struct bin_attribute", "size", &size_off)) ||
+		    (err = oc_kernel_offsetof(k, "struct bin_attribute", "private", &priv_off)))
+			nr = 0;
+	if (err || !notes_attrs) {
+		oc_error_destroy(err);
+		return;
+	}
+	for (uint64_t i = 0; i < nr && i < 64; i++) {
+		uint64_t attr = notes_attrs + attrs_off + i * attr_size;
+		uint64_t addr, size, off = 0;
+		uint8_t buf[1024];
+
+		err = oc_mem_read_u64(&k->mem, attr + size_off, &size);
+		if (!err)
+			err = oc_mem_read_u64(&k->mem, attr + priv_off, &addr);
+		if (!err && (size < 12 || size > sizeof(buf)))
+			size = 0;
+		if (!err && size)
+			err = oc_mem_read(&k->mem, addr, buf, size);
+		if (err || !size) {
+			oc_error_destroy(err);
+			continue;
+		}
+		/* Elf64_Nhdr: namesz, descsz, type; name and desc 4-aligned */
+		while (off + 12 <= size) {
+			uint32_t namesz, descsz, type;
+			uint64_t name, desc, next;
+
+			memcpy(&namesz, buf + off, 4);
+			memcpy(&descsz, buf + off + 4, 4);
+			memcpy(&type, buf + off + 8, 4);
+			name = off + 12;
+			desc = name + (((uint64_t)namesz + 3) & ~3ULL);
+			next = desc + (((uint64_t)descsz + 3) & ~3ULL);
+			if (next > size)
+				break;
+			if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
+			    !memcmp(buf + name, "GNU", 4) && descsz &&
+			    descsz <= sizeof(m->build_id)) {
+				memcpy(m->build_id, buf + desc, descsz);
+				m->build_id_len = descsz;
+				return;
+			}
+			off = next;
+		}
+	}
+}
+
 struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 					size_t max_modules,
 					uint64_t max_orcs, uint64_t max_syms)
@@ -215,6 +284,7 @@ struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 			oc_kernel_warn(k, "module %s: symbols: %s", m->name, buf);
 			oc_error_destroy(err);
 		}
+		module_build_id(k, mod, m);
 		err = module_orc(k, mod, m, max_orcs);
 		if (err) {
 			char buf[160];

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "dwarflines.h"
+#include "elffile.h"
 #include "lines.h"
 #include "unwind.h"
 
@@ -65,9 +66,13 @@ struct oc_lines {
 
 struct lines_module {
 	char *name;		/* as the kernel names it, '_' not '-' */
-	char *path;		/* NULL until found */
+	char **paths;		/* NAME.ko / NAME.ko.debug files found */
+	size_t nr_paths;
+	uint8_t build_id[64];	/* the dump's module, when known */
+	size_t build_id_len;
 	bool tried;
-	struct oc_lines *sub;	/* its DWARF, no cache */
+	struct oc_lines *sub;	/* the chosen file's DWARF, no cache */
+	char *why;		/* why it has no lines (NULL: it has, or unseen) */
 };
 
 /* Longest chain kept: the kernel's deepest inlining is ~15 levels. */
@@ -596,7 +601,10 @@ void oc_lines_close(struct oc_lines *l)
 	for (size_t i = 0; i < l->nr_mods; i++) {
 		oc_lines_close(l->mods[i].sub);
 		free(l->mods[i].name);
-		free(l->mods[i].path);
+		for (size_t j = 0; j < l->mods[i].nr_paths; j++)
+			free(l->mods[i].paths[j]);
+		free(l->mods[i].paths);
+		free(l->mods[i].why);
 	}
 	free(l->mods);
 	free(l->modules_dir);
@@ -631,9 +639,14 @@ static struct lines_module *module_get(struct oc_lines *l, const char *name,
 				       bool create)
 {
 	struct lines_module *m;
+	char norm[256];
 
+	snprintf(norm, sizeof(norm), "%s", name);
+	for (char *p = norm; *p; p++)
+		if (*p == '-')
+			*p = '_';
 	for (size_t i = 0; i < l->nr_mods; i++)
-		if (!strcmp(l->mods[i].name, name))
+		if (!strcmp(l->mods[i].name, norm))
 			return &l->mods[i];
 	if (!create)
 		return NULL;
@@ -648,19 +661,37 @@ static struct lines_module *module_get(struct oc_lines *l, const char *name,
 	}
 	m = &l->mods[l->nr_mods];
 	memset(m, 0, sizeof(*m));
-	m->name = strdup(name);
+	m->name = strdup(norm);
 	if (!m->name)
 		return NULL;
-	for (char *p = m->name; *p; p++)
-		if (*p == '-')
-			*p = '_';
 	l->nr_mods++;
 	return m;
 }
 
+/* Add @path (taken) to @m's candidates. */
+static struct oc_error *module_add_path(struct lines_module *m, char *path)
+{
+	char **n;
+
+	if (m->nr_paths >= 64) {	/* a tree full of copies: enough */
+		free(path);
+		return NULL;
+	}
+	n = realloc(m->paths, (m->nr_paths + 1) * sizeof(*n));
+	if (!n) {
+		free(path);
+		return &oc_enomem;
+	}
+	m->paths = n;
+	m->paths[m->nr_paths++] = path;
+	return NULL;
+}
+
 /*
- * Note every NAME.ko under @dir (depth-capped, first one found wins):
- * module names use '_' where file names may have '-'.
+ * Note every NAME.ko and NAME.ko.debug under @dir (depth-capped, in
+ * readdir order): module names use '_' where file names may have '-'.
+ * Which of a name's files is used is decided on its first frame
+ * (module_open()), by build-id when the dump gives one.
  */
 static struct oc_error *modules_list(struct oc_lines *l, const char *dir,
 				     int depth)
@@ -671,7 +702,8 @@ static struct oc_error *modules_list(struct oc_lines *l, const char *dir,
 	if (depth > 8 || !(dp = opendir(dir)))
 		return NULL;
 	while ((de = readdir(dp))) {
-		size_t n = strlen(de->d_name);
+		size_t n = strlen(de->d_name), suffix = 0;
+		struct oc_error *err = NULL;
 		char *path;
 		struct stat st;
 
@@ -682,34 +714,115 @@ static struct oc_error *modules_list(struct oc_lines *l, const char *dir,
 			return &oc_enomem;
 		}
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			struct oc_error *err = modules_list(l, path, depth + 1);
-
+			err = modules_list(l, path, depth + 1);
 			free(path);
-			if (err) {
-				closedir(dp);
-				return err;
-			}
-			continue;
-		}
-		if (n > 3 && !strcmp(de->d_name + n - 3, ".ko") &&
-		    S_ISREG(st.st_mode)) {
-			struct lines_module *m;
+		} else {
+			if (n > 3 && !strcmp(de->d_name + n - 3, ".ko"))
+				suffix = 3;
+			else if (n > 9 && !strcmp(de->d_name + n - 9, ".ko.debug"))
+				suffix = 9;
+			if (suffix && S_ISREG(st.st_mode)) {
+				struct lines_module *m;
 
-			de->d_name[n - 3] = '\0';
-			m = module_get(l, de->d_name, true);
-			if (!m) {
+				de->d_name[n - suffix] = '\0';
+				m = module_get(l, de->d_name, true);
+				err = m ? module_add_path(m, path) : &oc_enomem;
+			} else {
 				free(path);
-				closedir(dp);
-				return &oc_enomem;
-			}
-			if (!m->path) {
-				m->path = path;
-				path = NULL;
 			}
 		}
-		free(path);
+		if (err) {
+			closedir(dp);
+			return err;
+		}
 	}
 	closedir(dp);
+	return NULL;
+}
+
+static void hex_string(const uint8_t *id, size_t len, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < len && 2 * i + 2 < size; i++)
+		snprintf(buf + 2 * i, 3, "%02x", id[i]);
+}
+
+struct oc_error *oc_lines_set_module_build_id(struct oc_lines *l,
+					      const char *module,
+					      const uint8_t *id, size_t len)
+{
+	struct lines_module *m;
+
+	if (!module || !id || !len || len > sizeof(m->build_id))
+		return NULL;
+	m = module_get(l, module, true);
+	if (!m)
+		return &oc_enomem;
+	memcpy(m->build_id, id, len);
+	m->build_id_len = len;
+	return NULL;
+}
+
+/*
+ * Choose @m's file and open its DWARF: the one whose build-id is the
+ * dump's module's when the dump gave one (a .ko from another build would
+ * give lines that look right and are not), else the first found.
+ */
+static struct oc_error *module_open(struct oc_lines *l, struct lines_module *m)
+{
+	char want[129], have[129] = "", *chosen = NULL, *other = NULL;
+	struct oc_error *err;
+
+	m->tried = true;
+	if (!m->nr_paths) {
+		if (asprintf(&m->why, "no %s.ko under %s", m->name,
+			     l->modules_dir) < 0)
+			m->why = NULL;
+		return NULL;
+	}
+	if (!m->build_id_len) {
+		chosen = m->paths[0];
+	} else {
+		hex_string(m->build_id, m->build_id_len, want, sizeof(want));
+		for (size_t i = 0; i < m->nr_paths && !chosen; i++) {
+			struct oc_elf *elf;
+			const uint8_t *id;
+			size_t len = 0;
+
+			err = oc_elf_open(m->paths[i], &elf);
+			if (err == &oc_enomem)
+				return err;
+			if (err) {
+				oc_error_destroy(err);
+				continue;
+			}
+			id = oc_elf_build_id(elf, &len);
+			if (id && len == m->build_id_len &&
+			    !memcmp(id, m->build_id, len)) {
+				chosen = m->paths[i];
+			} else if (!other) {
+				other = m->paths[i];
+				if (id)
+					hex_string(id, len, have, sizeof(have));
+				else
+					snprintf(have, sizeof(have), "none");
+			}
+			oc_elf_close(elf);
+		}
+		if (!chosen) {
+			if (asprintf(&m->why, "%s has build-id %s, the dump's %s has %s",
+				     other ? other : m->paths[0], have, m->name,
+				     want) < 0)
+				m->why = NULL;
+			return NULL;
+		}
+	}
+	err = lines_create(chosen, NULL, NULL, &m->sub);
+	if (err)
+		return err;
+	lines_open_dwarf(m->sub);
+	if (m->sub->unavailable && !(m->why = strdup(m->sub->unavailable)))
+		return &oc_enomem;
 	return NULL;
 }
 
@@ -731,23 +844,13 @@ struct oc_error *oc_lines_lookup_module(struct oc_lines *l, const char *module,
 		if (err)
 			return err;
 	}
-	{
-		char name[256];
-
-		snprintf(name, sizeof(name), "%s", module);
-		for (char *p = name; *p; p++)
-			if (*p == '-')
-				*p = '_';
-		m = module_get(l, name, false);
-	}
-	if (!m || !m->path)
+	m = module_get(l, module, false);
+	if (!m)
 		return NULL;
 	if (!m->tried) {
-		m->tried = true;
-		err = lines_create(m->path, NULL, NULL, &m->sub);
+		err = module_open(l, m);
 		if (err)
 			return err;
-		lines_open_dwarf(m->sub);
 	}
 	if (!m->sub || !m->sub->dwarf)
 		return NULL;
@@ -776,7 +879,22 @@ const char *oc_lines_module_unavailable(const struct oc_lines *l,
 {
 	for (size_t i = 0; i < l->nr_mods; i++)
 		if (!strcmp(l->mods[i].name, module))
-			return l->mods[i].sub ? l->mods[i].sub->unavailable : NULL;
+			return l->mods[i].why;
+	return NULL;
+}
+
+const char *oc_lines_next_module_note(const struct oc_lines *l, size_t *iter,
+				      const char **module_ret)
+{
+	for (; *iter < l->nr_mods; (*iter)++) {
+		const struct lines_module *m = &l->mods[*iter];
+
+		if (m->tried && m->why) {
+			(*iter)++;
+			*module_ret = m->name;
+			return m->why;
+		}
+	}
 	return NULL;
 }
 

@@ -71,23 +71,35 @@ struct oc_error *oc_lines_lookup(struct oc_lines *l, uint64_t link_addr,
 const char *oc_lines_unavailable(const struct oc_lines *l);
 /*
  * Module frames (issue 9's --modules-dir DIR): DIR is searched, depth
- * first, for NAME.ko files with DWARF ('-' and '_' alike in names).  A
- * module frame is looked up by its symbol and the offset of ip from it
- * (frame ip - symbol address, as %pB prints it), @exact as for
- * oc_lines_addr(): the .ko's own symbol table places the symbol, so no
- * load address is needed.  *nr_ret is 0 when the module has no .ko there
- * or the .ko no DWARF (see oc_lines_module_unavailable()).  A .ko's
- * DWARF is read (and relocated) on its first frame; module lines are not
- * cached across runs.  Strings live until oc_lines_close().
+ * first, for NAME.ko and NAME.ko.debug files ('-' and '_' alike in
+ * names).  A module frame is looked up by its symbol and the offset of ip
+ * from it (frame ip - symbol address, as %pB prints it), @exact as for
+ * oc_lines_addr(): the file's own symbol table places the symbol, so no
+ * load address is needed.  When the dump gave the module's build-id
+ * (oc_lines_set_module_build_id(), from struct oc_module), only a file
+ * with that build-id is used: a .ko of another build would give
+ * plausible wrong lines.  Otherwise the first file found.  *nr_ret is 0
+ * when the module has no usable file there or the file no DWARF (see
+ * oc_lines_module_unavailable()).  A file's DWARF is read (and
+ * relocated) on its first frame; module lines are not cached across runs
+ * (opening a .ko costs milliseconds).  Strings live until oc_lines_close().
  */
 struct oc_error *oc_lines_set_modules_dir(struct oc_lines *l, const char *dir);
+struct oc_error *oc_lines_set_module_build_id(struct oc_lines *l,
+					      const char *module,
+					      const uint8_t *id, size_t len);
 struct oc_error *oc_lines_lookup_module(struct oc_lines *l, const char *module,
 					const char *symbol, uint64_t offset,
 					bool exact, struct oc_line_info *chain,
 					size_t max, size_t *nr_ret);
-/* Why a module found in DIR has no lines; NULL if it has or was not seen. */
+/* Why a module had no lines ("no NAME.ko under DIR", a build-id
+ * mismatch, no DWARF); NULL if it has or no frame of it was looked up. */
 const char *oc_lines_module_unavailable(const struct oc_lines *l,
 					const char *module);
+/* Iterate those reasons for front ends (start with *iter = 0): returns
+ * the next reason and its module's name, NULL at the end. */
+const char *oc_lines_next_module_note(const struct oc_lines *l, size_t *iter,
+				      const char **module_ret);
 /* Writes the cache if anything was added, then frees everything. */
 void oc_lines_close(struct oc_lines *l);
 

@@ -189,6 +189,10 @@ static void open_lines(const struct oc_kernel *k, const char *vmlinux,
 	err = oc_lines_open(vmlinux, id, len, &ro->lines);
 	if (!err && modules_dir)
 		err = oc_lines_set_modules_dir(ro->lines, modules_dir);
+	for (size_t i = 0; !err && modules_dir && i < k->nr_modules; i++)
+		err = oc_lines_set_module_build_id(ro->lines, k->modules[i].name,
+						   k->modules[i].build_id,
+						   k->modules[i].build_id_len);
 	if (err) {
 		fputs("orccrash: no source lines: ", stderr);
 		oc_error_fprint(stderr, err);
@@ -335,8 +339,14 @@ int main(int argc, char **argv)
 	if (ro.lines) {
 		const char *why = oc_lines_unavailable(ro.lines);
 
+		const char *mod;
+		size_t iter = 0;
+
 		if (why)
 			fprintf(stderr, "orccrash: no source lines: %s\n", why);
+		while ((why = oc_lines_next_module_note(ro.lines, &iter, &mod)))
+			fprintf(stderr, "orccrash: module %s: no source lines: %s\n",
+				mod, why);
 		oc_lines_close(ro.lines);
 	}
 	oc_kernel_close(k);

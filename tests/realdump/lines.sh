@@ -18,7 +18,9 @@
 #    binutils gets a DWARF 5 file wrong are settled by elfutils or by
 #    libdwarf's reader (see compare());
 #  - module frames with a .ko in kernels/RELEASE/modules (--modules-dir):
-#    the same against addr2line -j SECTION on the .ko.
+#    the same against addr2line -j SECTION on the .ko;
+#  - module debuginfo matched by build-id (a .ko of the other release is
+#    refused, a NAME.ko.debug with the right build-id is found).
 # Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps or no
 # addr2line.  $LINESCAT names a linescat built elsewhere.
 set -u
@@ -274,6 +276,49 @@ done <"$index"
 if [ $n -eq 0 ]; then
 	skip "lines: no readable dump in $index"
 	exit 0
+fi
+
+# Module debuginfo is matched by build-id (the dump's, from
+# mod->notes_attrs, against readelf's on the .ko): a .ko of the other
+# release, even under the right name, gives no lines and says why; the
+# right one is found under another file name form (NAME.ko.debug, '-').
+buildid() { readelf -n "$1" 2>/dev/null | sed -n 's/^ *Build ID: //p'; }
+declare -A modcore modko
+while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+	[ "$scen" = mod-oops ] && [ -r "$core" ] && [ -r "$vml" ] &&
+		[ -r "$(dirname "$core")/orccrash_test.ko" ] || continue
+	modcore[$rel]="$core $vml"
+	modko[$rel]=$(dirname "$core")/orccrash_test.ko
+done <"$index"
+rels=("${!modcore[@]}")
+if [ ${#rels[@]} -lt 2 ]; then
+	skip "module build-id: needs the mod-oops dumps of two releases"
+else
+	for i in 0 1; do
+		rel=${rels[$i]} other=${rels[$((1 - i))]}
+		read -r core vml <<<"${modcore[$rel]}"
+		want=$(buildid "${modko[$rel]}") wrong=$(buildid "${modko[$other]}")
+		d=$tmp/buildid-$i
+		mkdir -p "$d/wrong" "$d/both/a" "$d/both/b"
+		cp "${modko[$other]}" "$d/wrong/orccrash_test.ko"
+		cp "${modko[$other]}" "$d/both/a/orccrash_test.ko"
+		cp "${modko[$rel]}" "$d/both/b/orccrash-test.ko.debug"
+		"$bin" --active --modules-dir "$d/wrong" "$core" "$vml" >"$d/w.out" 2>"$d/w.err"
+		if [ -n "$want" ] && [ "$want" != "$wrong" ] &&
+		   grep -q "module orccrash_test: no source lines: .* has build-id $wrong, the dump's orccrash_test has $want" "$d/w.err" &&
+		   ! grep -q 'orccrash_oops+.*orccrash_test\.c:' "$d/w.out"; then
+			pass "$rel: a .ko of another build gives no module lines and names both build-ids"
+		else
+			fail "$rel: wrong .ko: want build-id '$want' refused in favour of none: $(head -c 300 "$d/w.err")"
+		fi
+		"$bin" --active --modules-dir "$d/both" "$core" "$vml" >"$d/b.out" 2>"$d/b.err"
+		if grep -q 'orccrash_oops+.*orccrash_test\.c:[0-9]' "$d/b.out" &&
+		   ! grep -q 'module orccrash_test' "$d/b.err"; then
+			pass "$rel: the .ko.debug with the dump's build-id is chosen over a same-named .ko"
+		else
+			fail "$rel: the matching orccrash-test.ko.debug was not used: $(head -c 300 "$d/b.err")"
+		fi
+	done
 fi
 for rel in "${!rel_frames[@]}"; do
 	f=${rel_frames[$rel]} w=${rel_lines[$rel]}
