@@ -54,6 +54,11 @@ struct oc_lines {
 
 	struct oc_dwarf *dwarf;
 	bool dwarf_tried;
+	/* files to read the DWARF from when the vmlinux has none (see
+	 * oc_lines_add_debug_file()); the one used, if any */
+	char **debug_files;
+	size_t nr_debug_files;
+	char *debug_used;
 	char *unavailable;
 	struct oc_lines_stats stats;
 
@@ -514,22 +519,95 @@ struct oc_error *oc_lines_open(const char *vmlinux, const uint8_t *build_id,
 	return err;
 }
 
+struct oc_error *oc_lines_add_debug_file(struct oc_lines *l, const char *path)
+{
+	char **n;
+
+	if (l->nr_debug_files >= 16)
+		return NULL;
+	n = realloc(l->debug_files, (l->nr_debug_files + 1) * sizeof(*n));
+	if (!n)
+		return &oc_enomem;
+	l->debug_files = n;
+	if (!(n[l->nr_debug_files] = strdup(path)))
+		return &oc_enomem;
+	l->nr_debug_files++;
+	return NULL;
+}
+
+/*
+ * The vmlinux has no DWARF: the first debug file whose build-id is the
+ * vmlinux's (a file of another build would give wrong lines).  Files
+ * that do not exist are skipped quietly; *why_ret says what was wrong
+ * with the others.
+ */
+static struct oc_dwarf *open_debug_file(struct oc_lines *l, char *why,
+					size_t size)
+{
+	for (size_t i = 0; i < l->nr_debug_files; i++) {
+		const char *path = l->debug_files[i];
+		char have[129] = "none";
+		struct oc_dwarf *d = NULL;
+		struct oc_error *err;
+		struct oc_elf *elf;
+		const uint8_t *id;
+		size_t len = 0;
+
+		if (access(path, R_OK))
+			continue;
+		err = oc_elf_open(path, &elf);
+		if (err) {
+			oc_error_string(err, why, size);
+			oc_error_destroy(err);
+			continue;
+		}
+		id = oc_elf_build_id(elf, &len);
+		for (size_t k = 0; id && k < len && 2 * k + 2 < sizeof(have); k++)
+			snprintf(have + 2 * k, 3, "%02x", id[k]);
+		oc_elf_close(elf);
+		if (!l->build_id_hex || strcmp(have, l->build_id_hex)) {
+			snprintf(why, size, "%s has build-id %s, the vmlinux %s",
+				 path, have, l->build_id_hex ? l->build_id_hex : "none");
+			continue;
+		}
+		err = oc_dwarf_open(path, &d);
+		if (err) {
+			oc_error_string(err, why, size);
+			oc_error_destroy(err);
+			continue;
+		}
+		l->debug_used = strdup(path);
+		return d;
+	}
+	return NULL;
+}
+
 static void lines_open_dwarf(struct oc_lines *l)
 {
 	struct oc_error *err;
-	char buf[512];
+	char buf[512], why[512] = "";
 	double t0 = now_sec();
 
 	l->dwarf_tried = true;
 	err = oc_dwarf_open(l->vmlinux, &l->dwarf);
+	if (err && err->code == OC_ERR_LOOKUP && l->nr_debug_files)
+		l->dwarf = open_debug_file(l, why, sizeof(why));
 	l->stats.dwarf_open_sec = now_sec() - t0;
-	if (!err)
+	if (!err || l->dwarf) {
+		oc_error_destroy(err);
 		return;
+	}
 	oc_error_string(err, buf, sizeof(buf));
 	oc_error_destroy(err);
 	l->dwarf = NULL;
-	if (asprintf(&l->unavailable, "source lines unavailable: %s", buf) < 0)
+	if (asprintf(&l->unavailable, "source lines unavailable: %s%s%s", buf,
+		     why[0] ? "; " : "", why) < 0)
 		l->unavailable = NULL;
+}
+
+const char *oc_lines_debug_file(const struct oc_lines *l)
+{
+	return l->debug_used;
 }
 
 static void copy_out(const struct oc_lines *l, const struct lines_rec *r,
@@ -615,6 +693,10 @@ void oc_lines_close(struct oc_lines *l)
 	free(l->recs);
 	free(l->infos);
 	free(l->unavailable);
+	for (size_t i = 0; i < l->nr_debug_files; i++)
+		free(l->debug_files[i]);
+	free(l->debug_files);
+	free(l->debug_used);
 	free(l->build_id_hex);
 	free(l->cache_path);
 	free(l->vmlinux);

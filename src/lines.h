@@ -51,6 +51,17 @@ struct oc_error *oc_lines_open_cache(const char *vmlinux,
 				     const char *cache_path,
 				     struct oc_lines **ret);
 /*
+ * Where else the DWARF may be when the vmlinux has none (a stripped
+ * vmlinux; Debian's is in linux-image-RELEASE-dbg at
+ * /usr/lib/debug/boot/vmlinux-RELEASE): files tried in the order added,
+ * and used only when their build-id is the vmlinux's (the one given to
+ * oc_lines_open()).  Missing files are skipped quietly.
+ */
+struct oc_error *oc_lines_add_debug_file(struct oc_lines *l, const char *path);
+/* The debug file the DWARF was read from, NULL if the vmlinux's own (or
+ * none yet). */
+const char *oc_lines_debug_file(const struct oc_lines *l);
+/*
  * The chain for one link-time address: innermost inlined function first,
  * the containing (out-of-line) function last, as addr2line -i prints it.
  * Each entry's file:line is where that function was executing: the line

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "elffile.h"
 #include "kernel.h"
@@ -173,6 +174,47 @@ static int orc_dump_main(int argc, char **argv)
 }
 
 /*
+ * Where a distribution puts debug information: the vmlinux's DWARF when
+ * the vmlinux given has none (by build-id, then Debian's -dbg package's
+ * place), and, without --modules-dir, the modules' debug .ko files of the
+ * same package.  $ORCCRASH_DEBUG_ROOT replaces /usr/lib/debug (tests).
+ */
+static struct oc_error *debuginfo_paths(const struct oc_kernel *k,
+					struct oc_lines *l,
+					const char **modules_dir)
+{
+	static char mods[PATH_MAX];
+	const char *root = getenv("ORCCRASH_DEBUG_ROOT");
+	struct oc_error *err = NULL;
+	const uint8_t *id;
+	char path[PATH_MAX];
+	size_t len = 0;
+	struct stat st;
+
+	if (!root || !*root)
+		root = "/usr/lib/debug";
+	id = oc_elf_build_id(k->elf, &len);
+	if (id && len > 1 && len <= 64) {
+		int n = snprintf(path, sizeof(path), "%s/.build-id/%02x/", root, id[0]);
+
+		for (size_t i = 1; i < len && n > 0 && (size_t)n + 3 < sizeof(path); i++)
+			n += snprintf(path + n, sizeof(path) - n, "%02x", id[i]);
+		if (n > 0 && (size_t)n + 7 < sizeof(path)) {
+			strcat(path, ".debug");
+			err = oc_lines_add_debug_file(l, path);
+		}
+	}
+	if (!err && k->release[0]) {
+		snprintf(path, sizeof(path), "%s/boot/vmlinux-%s", root, k->release);
+		err = oc_lines_add_debug_file(l, path);
+		snprintf(mods, sizeof(mods), "%s/lib/modules/%s", root, k->release);
+		if (!*modules_dir && !stat(mods, &st) && S_ISDIR(st.st_mode))
+			*modules_dir = mods;
+	}
+	return err;
+}
+
+/*
  * Source lines from the vmlinux's DWARF: opening reads only the
  * per-build-id cache; the DWARF itself is read at the first address the
  * cache lacks.  Failing here only costs the lines.
@@ -187,6 +229,8 @@ static void open_lines(const struct oc_kernel *k, const char *vmlinux,
 
 	id = oc_elf_build_id(k->elf, &len);
 	err = oc_lines_open(vmlinux, id, len, &ro->lines);
+	if (!err)
+		err = debuginfo_paths(k, ro->lines, &modules_dir);
 	if (!err && modules_dir)
 		err = oc_lines_set_modules_dir(ro->lines, modules_dir);
 	for (size_t i = 0; !err && modules_dir && i < k->nr_modules; i++)
@@ -343,7 +387,7 @@ int main(int argc, char **argv)
 		size_t iter = 0;
 
 		if (why)
-			fprintf(stderr, "orccrash: no source lines: %s\n", why);
+			fprintf(stderr, "orccrash: %s\n", why);
 		while ((why = oc_lines_next_module_note(ro.lines, &iter, &mod)))
 			fprintf(stderr, "orccrash: module %s: no source lines: %s\n",
 				mod, why);

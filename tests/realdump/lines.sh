@@ -20,7 +20,8 @@
 #  - module frames with a .ko in kernels/RELEASE/modules (--modules-dir):
 #    the same against addr2line -j SECTION on the .ko;
 #  - module debuginfo matched by build-id (a .ko of the other release is
-#    refused, a NAME.ko.debug with the right build-id is found).
+#    refused, a NAME.ko.debug with the right build-id is found);
+#  - a stripped vmlinux with its DWARF in a -dbg package's places.
 # Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps or no
 # addr2line.  $LINESCAT names a linescat built elsewhere.
 set -u
@@ -320,6 +321,53 @@ else
 		fi
 	done
 fi
+# Debuginfo apart from the vmlinux, as Debian's linux-image-RELEASE-dbg
+# installs it (ORCCRASH_DEBUG_ROOT stands for /usr/lib/debug): a vmlinux
+# stripped of its DWARF finds it in boot/vmlinux-RELEASE when the build-id
+# matches, refuses another kernel's there, and says once that lines are
+# unavailable when there is none; the modules' .ko come from
+# lib/modules/RELEASE without --modules-dir.
+first_rel=${rels[0]:-}
+if [ -z "$first_rel" ] || ! command -v objcopy >/dev/null; then
+	skip "split debuginfo: no mod-oops dump or no objcopy"
+else
+	read -r core vml <<<"${modcore[$first_rel]}"
+	other_vml=
+	[ -n "${rels[1]:-}" ] && read -r _ other_vml <<<"${modcore[${rels[1]}]}"
+	d=$tmp/split
+	mkdir -p "$d/root/boot" "$d/root/lib/modules/$first_rel/extra" "$d/none" "$d/bad/boot"
+	if objcopy --strip-debug "$vml" "$d/vmlinux" 2>"$d/objcopy.err"; then
+		ln -s "$vml" "$d/root/boot/vmlinux-$first_rel"
+		cp "${modko[$first_rel]}" "$d/root/lib/modules/$first_rel/extra/"
+		want=$("$bin" --active "$core" "$vml" 2>/dev/null | grep -c '\.c:[0-9]')
+		got=$(ORCCRASH_CACHE=$d/c1 ORCCRASH_DEBUG_ROOT=$d/root "$bin" --active "$core" "$d/vmlinux" 2>"$d/e1" | grep -c '\.c:[0-9]')
+		ORCCRASH_CACHE=$d/c1b ORCCRASH_DEBUG_ROOT=$d/root "$bin" --active "$core" "$d/vmlinux" 2>/dev/null >"$d/o1"
+		if [ "$got" -gt 0 ] && [ "$got" -ge "$want" ] && [ ! -s "$d/e1" ] &&
+		   grep -q 'orccrash_oops+.*orccrash_test\.c:[0-9]' "$d/o1"; then
+			pass "$first_rel: stripped vmlinux: lines from boot/vmlinux-RELEASE ($got lines, $want with the full vmlinux), module lines from lib/modules/RELEASE"
+		else
+			fail "$first_rel: stripped vmlinux with debuginfo: $got lines (want $want): $(head -c 300 "$d/e1")"
+		fi
+		ORCCRASH_CACHE=$d/c2 ORCCRASH_DEBUG_ROOT=$d/none "$bin" --active "$core" "$d/vmlinux" >"$d/o2" 2>"$d/e2"
+		if [ "$(grep -c 'source lines unavailable' "$d/e2")" = 1 ] && ! grep -q '\.c:[0-9]' "$d/o2"; then
+			pass "$first_rel: stripped vmlinux, no debuginfo: no lines, said once: $(head -n 1 "$d/e2")"
+		else
+			fail "$first_rel: stripped vmlinux without debuginfo: $(head -c 300 "$d/e2")"
+		fi
+		if [ -n "$other_vml" ]; then
+			ln -s "$other_vml" "$d/bad/boot/vmlinux-$first_rel"
+			ORCCRASH_CACHE=$d/c3 ORCCRASH_DEBUG_ROOT=$d/bad "$bin" --active "$core" "$d/vmlinux" >"$d/o3" 2>"$d/e3"
+			if grep -q "vmlinux-$first_rel has build-id .*, the vmlinux " "$d/e3" && ! grep -q '\.c:[0-9]' "$d/o3"; then
+				pass "$first_rel: another kernel's debug vmlinux is refused by build-id"
+			else
+				fail "$first_rel: another kernel's debug vmlinux was not refused: $(head -c 300 "$d/e3")"
+			fi
+		fi
+	else
+		skip "split debuginfo: objcopy --strip-debug failed: $(head -c 200 "$d/objcopy.err")"
+	fi
+fi
+
 for rel in "${!rel_frames[@]}"; do
 	f=${rel_frames[$rel]} w=${rel_lines[$rel]}
 	if [ $((w * 100)) -ge $((f * 95)) ]; then
