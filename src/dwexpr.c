@@ -214,6 +214,13 @@ static bool reg_value(struct eval *e, unsigned reg, uint64_t *ret)
 	return false;
 }
 
+/* Offsets from hostile expressions wrap like the values they describe
+ * (signed overflow would be undefined). */
+static int64_t wrap_add(int64_t a, uint64_t b)
+{
+	return (int64_t)((uint64_t)a + b);
+}
+
 static bool breg(struct eval *e, unsigned reg, int64_t off)
 {
 	uint64_t v;
@@ -295,11 +302,11 @@ static bool fbreg(struct eval *e, int64_t off)
 		ent.v = fb.addr + (uint64_t)off;
 		if (sub.sp && sub.stack[sub.sp - 1].sym == SYM_CFA) {
 			ent.sym = SYM_CFA;
-			ent.off = sub.stack[sub.sp - 1].off + off;
+			ent.off = wrap_add(sub.stack[sub.sp - 1].off, (uint64_t)off);
 		} else if (sub.sp && sub.stack[sub.sp - 1].sym == SYM_REG) {
 			ent.sym = SYM_REG;
 			ent.reg = sub.stack[sub.sp - 1].reg;
-			ent.off = sub.stack[sub.sp - 1].off + off;
+			ent.off = wrap_add(sub.stack[sub.sp - 1].off, (uint64_t)off);
 		}
 		return push(e, ent);
 	}
@@ -339,11 +346,11 @@ static bool binop(struct eval *e, uint8_t op)
 		if (b->sym == SYM_CONST && a->sym != SYM_NONE &&
 		    a->sym != SYM_CONST) {
 			res = *a;
-			res.off += (int64_t)y;
+			res.off = wrap_add(res.off, y);
 		} else if (a->sym == SYM_CONST && b->sym != SYM_NONE &&
 			   b->sym != SYM_CONST) {
 			res = *b;
-			res.off += (int64_t)x;
+			res.off = wrap_add(res.off, x);
 		} else if (a->sym == SYM_CONST && b->sym == SYM_CONST) {
 			res.sym = SYM_CONST;
 		}
@@ -352,7 +359,7 @@ static bool binop(struct eval *e, uint8_t op)
 		r = x - y;
 		if (b->sym == SYM_CONST && a->sym != SYM_NONE) {
 			res = *a;
-			res.off -= (int64_t)y;
+			res.off = wrap_add(res.off, -y);
 		}
 		break;
 	case OP_div:
@@ -705,7 +712,7 @@ static void run(struct eval *e, struct oc_dwexpr_result *ret)
 				struct entry *t = &e->stack[e->sp - 1];
 
 				t->v += u;
-				t->off += (int64_t)u;
+				t->off = wrap_add(t->off, u);
 			}
 			break;
 		case OP_skip:

@@ -340,6 +340,86 @@ def seeds_dump(name, path, n):
         out('dump', name, f.read(n))
 
 
+def uleb(b, i):
+    v = shift = 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7f) << shift
+        shift += 7
+        if not c & 0x80:
+            return v, i
+
+
+def loclist_exprs(vmlinux, limit=400):
+    """Distinct location expressions of the first DWARF 5 .debug_loclists
+    units (DW_LLE_* entries with a counted location description)."""
+    _, b = Elf(vmlinux).section('.debug_loclists')
+    exprs, seen, unit = [], set(), 0
+    while b and unit + 12 <= len(b) and len(exprs) < limit:
+        if struct.unpack_from('<H', b, unit + 4)[0] != 5:
+            break
+        end = unit + 4 + struct.unpack_from('<I', b, unit)[0]
+        i = unit + 12 + 4 * struct.unpack_from('<I', b, unit + 8)[0]
+        unit = end
+        try:
+            while i < end and len(exprs) < limit:
+                kind = b[i]
+                i += 1
+                if kind == 0:                       # end_of_list
+                    continue
+                if kind == 1:                       # base_addressx
+                    _, i = uleb(b, i)
+                    continue
+                if kind == 6:                       # base_address
+                    i += 8
+                    continue
+                if kind == 9:                       # GNU view_pair
+                    _, i = uleb(b, i)
+                    _, i = uleb(b, i)
+                    continue
+                if kind in (2, 3, 4):               # startx_endx/length, offset_pair
+                    _, i = uleb(b, i)
+                    _, i = uleb(b, i)
+                elif kind == 7:                     # start_end
+                    i += 16
+                elif kind == 8:                     # start_length
+                    i += 8
+                    _, i = uleb(b, i)
+                elif kind != 5:                     # default_location
+                    break
+                n, i = uleb(b, i)
+                if n > 256:                         # lost our way
+                    break
+                e = bytes(b[i:i + n])
+                i += n
+                if e not in seen:
+                    seen.add(e)
+                    exprs.append(e)
+        except IndexError:
+            break
+    return exprs
+
+
+def seeds_dwexpr(name, vmlinux):
+    """Real location expressions of the vmlinux, over a frame that knows
+    every register (a pt_regs frame) or only rsp and rbp (a frame below
+    a call), with 512 bytes of stack under the CFA."""
+    stack = 0xffffc90000010000
+    mem = region(stack + 0x700, bytes((i * 7) & 0xff for i in range(512)))
+    regs = [stack + 0x100 + 8 * i for i in range(17)]
+    fb = bytes([0x9c])                          # DW_OP_call_frame_cfa
+    exprs = loclist_exprs(vmlinux)
+    for k, e in enumerate(exprs[::8][:48]):
+        known = 0x1ffff if k % 2 else (1 << 6) | (1 << 7)
+        data = struct.pack('<BI', 7 if k % 3 else 5, known)
+        data += struct.pack('<17Q', *regs)
+        data += struct.pack('<QQ', stack + 0x800, 0x27400000 if k % 4 else 0)
+        data += struct.pack('<B', len(fb)) + fb
+        data += struct.pack('<H', len(e)) + e + mem
+        out('dwexpr', f'{name}-{k:02d}', data)
+
+
 def seeds_elf(name, path):
     with open(path, 'rb') as f:
         out('elf', name, f.read())
@@ -347,11 +427,17 @@ def seeds_elf(name, path):
 
 def main():
     rows = samples()
+    # SEEDS_ONLY=dwexpr: only that target's seeds (the others unchanged)
+    only = os.environ.get('SEEDS_ONLY')
     for rel, tag in (('6.1.', '6.1'), ('6.12.', '6.12')):
         hard = pick(rows, rel, 'hardirq', 'elf')
         if not hard:
             print(f'no {rel} hardirq ELF sample: skipping its seeds')
             continue
+        if only == 'dwexpr':
+            seeds_dwexpr(tag, hard['vmlinux'])
+            continue
+        seeds_dwexpr(tag, hard['vmlinux'])
         seeds_orc(tag, hard['vmlinux'], hard['release'])
         seeds_unwind(f'{tag}-hardirq', hard)
         seeds_report(f'{tag}-hardirq', hard)
