@@ -17,72 +17,8 @@
 #include <libdwarf/libdwarf.h>
 
 #include "dwarflines.h"
+#include "dwarfpriv.h"
 #include "lineprog.h"
-
-/* A line-table row, copied out of libdwarf once per CU. */
-struct dw_row {
-	uint64_t addr;
-	uint32_t line;
-	uint32_t file;		/* index into cu->files (already adjusted) */
-	bool end;		/* DW_LNE_end_sequence */
-};
-
-struct dw_cu {
-	Dwarf_Off off;		/* of the CU DIE in .debug_info */
-	Dwarf_Die die;
-	Dwarf_Half version;
-	bool lines_done;
-	struct dw_row *rows;
-	size_t nr_rows;
-	char **files;
-	Dwarf_Signed nr_files;
-};
-
-struct dw_arange {
-	uint64_t lo, hi;
-	uint64_t off;
-};
-
-/*
- * Where a DIE's address ranges go: tested against one address, or
- * collected into the CU index (for a vmlinux without .debug_aranges).
- */
-struct range_sink {
-	struct oc_dwarf *d;
-	uint64_t addr;
-	bool found;
-	bool collect;
-	bool nomem;
-	uint64_t cu_off;
-};
-
-/* Kept at most this many DIEs deep into a subprogram. */
-enum { DW_MAX_DEPTH = 32 };
-
-struct oc_dwarf {
-	char *path;
-	int fd;
-	const uint8_t *map;
-	size_t size;
-	const Elf64_Shdr *shdrs;
-	size_t shnum;
-	const char *shstr;
-	size_t shstr_size;
-	bool rel;		/* ET_REL (.ko): sections laid out by us */
-	uint64_t *secaddr;	/* per section: sh_addr, or our layout */
-
-	Dwarf_Obj_Access_Interface obj;
-	Dwarf_Debug dbg;
-	/* address -> CU, sorted by lo; off is a CU header offset (from
-	 * .debug_aranges) or, when off_is_die, the CU DIE's (from a scan) */
-	bool index_done;
-	bool off_is_die;
-	struct dw_arange *ar;
-	size_t nr_ar, cap_ar;
-
-	struct dw_cu *cus;
-	size_t nr_cus, cap_cus;
-};
 
 /* --- the object-access interface over the mapping ------------------- */
 
@@ -170,7 +106,7 @@ static const Dwarf_Obj_Access_Methods obj_methods = {
 
 /* --- errors ------------------------------------------------------------ */
 
-static struct oc_error *dw_err(struct oc_dwarf *d, Dwarf_Error e,
+struct oc_error *oc_dw_err(struct oc_dwarf *d, Dwarf_Error e,
 			       const char *what, uint64_t addr)
 {
 	struct oc_error *err;
@@ -185,7 +121,7 @@ static struct oc_error *dw_err(struct oc_dwarf *d, Dwarf_Error e,
 
 /* --- open / close ---------------------------------------------------- */
 
-static const Elf64_Shdr *find_section(const struct oc_dwarf *d,
+const Elf64_Shdr *oc_dw_find_section(const struct oc_dwarf *d,
 				      const char *name)
 {
 	for (size_t i = 1; i < d->shnum; i++)
@@ -239,10 +175,10 @@ static struct oc_error *check_elf(struct oc_dwarf *d)
 	for (size_t i = 0; i < d->shnum; i++)
 		d->secaddr[i] = d->shdrs[i].sh_addr;
 
-	if (find_section(d, ".gnu_debugaltlink") || find_section(d, ".debug_sup"))
+	if (oc_dw_find_section(d, ".gnu_debugaltlink") || oc_dw_find_section(d, ".debug_sup"))
 		return oc_error_file(OC_ERR_UNSUPPORTED, d->path,
 				     "DWARF compressed with dwz (.gnu_debugaltlink) is not supported");
-	if (!find_section(d, ".debug_info") || !find_section(d, ".debug_line"))
+	if (!oc_dw_find_section(d, ".debug_info") || !oc_dw_find_section(d, ".debug_line"))
 		return oc_error_file(OC_ERR_LOOKUP, d->path,
 				     "no DWARF line information (stripped vmlinux? install the -dbg package's)");
 	for (size_t i = 1; i < d->shnum; i++)
@@ -508,7 +444,7 @@ static uint64_t get_le(const uint8_t *p, size_t n)
  */
 static struct oc_error *parse_aranges(struct oc_dwarf *d, bool *any)
 {
-	const Elf64_Shdr *sh = find_section(d, ".debug_aranges");
+	const Elf64_Shdr *sh = oc_dw_find_section(d, ".debug_aranges");
 	const uint8_t *p, *end;
 
 	*any = false;
@@ -583,7 +519,7 @@ static struct oc_error *scan_cus(struct oc_dwarf *d)
 		if (res == DW_DLV_NO_ENTRY)
 			break;
 		if (res == DW_DLV_ERROR) {
-			err = dw_err(d, de, "dwarf_next_cu_header_d", n);
+			err = oc_dw_err(d, de, "dwarf_next_cu_header_d", n);
 			break;
 		}
 		if (dwarf_siblingof_b(d->dbg, NULL, true, &die, &de) !=
@@ -665,7 +601,7 @@ static const struct dw_arange *index_find(const struct oc_dwarf *d,
 static bool cu_die_offset(const struct oc_dwarf *d, uint64_t off,
 			  Dwarf_Off *ret)
 {
-	const Elf64_Shdr *sh = find_section(d, ".debug_info");
+	const Elf64_Shdr *sh = oc_dw_find_section(d, ".debug_info");
 	const uint8_t *p;
 	uint64_t size, hdr = 4, offsz = 4, ver;
 
@@ -698,7 +634,7 @@ static bool cu_die_offset(const struct oc_dwarf *d, uint64_t off,
 	return true;
 }
 
-static struct oc_error *find_cu(struct oc_dwarf *d, uint64_t addr,
+struct oc_error *oc_dw_find_cu(struct oc_dwarf *d, uint64_t addr,
 				struct dw_cu **ret)
 {
 	Dwarf_Error de = NULL;
@@ -730,7 +666,7 @@ static struct oc_error *find_cu(struct oc_dwarf *d, uint64_t addr,
 		}
 	res = dwarf_offdie_b(d->dbg, off, true, &die, &de);
 	if (res != DW_DLV_OK)
-		return dw_err(d, de, "dwarf_offdie_b", off);
+		return oc_dw_err(d, de, "dwarf_offdie_b", off);
 	if (d->nr_cus == d->cap_cus) {
 		size_t cap = d->cap_cus ? 2 * d->cap_cus : 16;
 		struct dw_cu *n = realloc(d->cus, cap * sizeof(*n));
@@ -813,7 +749,7 @@ static bool add_row(void *arg, uint64_t addr, uint64_t line, uint64_t file,
  */
 static bool decode_lines(struct oc_dwarf *d, struct dw_cu *cu, bool *nomem)
 {
-	const Elf64_Shdr *sh = find_section(d, ".debug_line");
+	const Elf64_Shdr *sh = oc_dw_find_section(d, ".debug_line");
 	struct row_sink rs = { .cu = cu };
 	struct oc_error *err;
 	Dwarf_Error de = NULL;
@@ -860,7 +796,7 @@ static struct oc_error *load_lines(struct oc_dwarf *d, struct dw_cu *cu)
 	cu->lines_done = true;
 	res = dwarf_srcfiles(cu->die, &cu->files, &cu->nr_files, &de);
 	if (res == DW_DLV_ERROR)
-		return dw_err(d, de, "dwarf_srcfiles", cu->off);
+		return oc_dw_err(d, de, "dwarf_srcfiles", cu->off);
 	if (res == DW_DLV_NO_ENTRY) {
 		cu->files = NULL;
 		cu->nr_files = 0;
@@ -877,11 +813,11 @@ static struct oc_error *load_lines(struct oc_dwarf *d, struct dw_cu *cu)
 	if (res == DW_DLV_NO_ENTRY)
 		return NULL;
 	if (res == DW_DLV_ERROR)
-		return dw_err(d, de, "dwarf_srclines_b", cu->off);
+		return oc_dw_err(d, de, "dwarf_srclines_b", cu->off);
 	res = dwarf_srclines_from_linecontext(ctx, &lines, &nr, &de);
 	if (res == DW_DLV_ERROR) {
 		dwarf_srclines_dealloc_b(ctx);
-		return dw_err(d, de, "dwarf_srclines_from_linecontext", cu->off);
+		return oc_dw_err(d, de, "dwarf_srclines_from_linecontext", cu->off);
 	}
 	if (res == DW_DLV_NO_ENTRY || nr <= 0) {
 		dwarf_srclines_dealloc_b(ctx);
@@ -1073,7 +1009,7 @@ out:
 		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
 }
 
-static bool die_contains(struct oc_dwarf *d, const struct dw_cu *cu,
+bool oc_dw_die_contains(struct oc_dwarf *d, const struct dw_cu *cu,
 			 Dwarf_Die die, uint64_t addr)
 {
 	struct range_sink sink = { .d = d, .addr = addr };
@@ -1083,7 +1019,7 @@ static bool die_contains(struct oc_dwarf *d, const struct dw_cu *cu,
 }
 
 /* The DIE that @at of @die refers to (abstract origin, specification). */
-static Dwarf_Die die_ref(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at)
+Dwarf_Die oc_dw_die_ref(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at)
 {
 	Dwarf_Error de = NULL;
 	Dwarf_Attribute attr;
@@ -1107,7 +1043,7 @@ out:
  * (inlined instances, out-of-line .constprop/.isra copies), else its
  * specification's.  A few hops at most.
  */
-static const char *die_function_name(struct oc_dwarf *d, Dwarf_Die die)
+const char *oc_dw_die_function_name(struct oc_dwarf *d, Dwarf_Die die)
 {
 	Dwarf_Error de = NULL;
 	Dwarf_Die cur = die, next;
@@ -1126,9 +1062,9 @@ static const char *die_function_name(struct oc_dwarf *d, Dwarf_Die die)
 			de = NULL;
 			break;
 		}
-		next = die_ref(d, cur, DW_AT_abstract_origin);
+		next = oc_dw_die_ref(d, cur, DW_AT_abstract_origin);
 		if (!next)
-			next = die_ref(d, cur, DW_AT_specification);
+			next = oc_dw_die_ref(d, cur, DW_AT_specification);
 		if (cur != die)
 			dwarf_dealloc_die(cur);
 		cur = next;
@@ -1138,7 +1074,7 @@ static const char *die_function_name(struct oc_dwarf *d, Dwarf_Die die)
 	return name;
 }
 
-static Dwarf_Unsigned die_udata(struct oc_dwarf *d, Dwarf_Die die,
+Dwarf_Unsigned oc_dw_die_udata(struct oc_dwarf *d, Dwarf_Die die,
 				Dwarf_Half at)
 {
 	Dwarf_Error de = NULL;
@@ -1193,15 +1129,15 @@ static size_t die_chain(struct oc_dwarf *d, const struct dw_cu *cu,
 		switch (tag) {
 		case DW_TAG_subprogram:
 			/* only a top-level one starts the chain */
-			if (nr == 0 && die_contains(d, cu, die, addr))
+			if (nr == 0 && oc_dw_die_contains(d, cu, die, addr))
 				descend = true;
 			break;
 		case DW_TAG_inlined_subroutine:
-			if (nr > 0 && die_contains(d, cu, die, addr))
+			if (nr > 0 && oc_dw_die_contains(d, cu, die, addr))
 				descend = true;
 			break;
 		case DW_TAG_lexical_block:
-			if (nr > 0 && die_contains(d, cu, die, addr))
+			if (nr > 0 && oc_dw_die_contains(d, cu, die, addr))
 				descend = true;
 			break;
 		default:
@@ -1259,7 +1195,7 @@ struct oc_error *oc_dwarf_lookup(struct oc_dwarf *d, uint64_t addr,
 	*nr_ret = 0;
 	if (!max)
 		return NULL;
-	err = find_cu(d, addr, &cu);
+	err = oc_dw_find_cu(d, addr, &cu);
 	if (err || !cu)
 		return err;
 	if (!cu->lines_done) {
@@ -1273,7 +1209,7 @@ struct oc_error *oc_dwarf_lookup(struct oc_dwarf *d, uint64_t addr,
 	/* innermost: the line table's row */
 	chain[nr].file = row ? cu_file(cu, row->file) : NULL;
 	chain[nr].line = row && chain[nr].file ? row->line : 0;
-	chain[nr].function = nr_dies ? die_function_name(d, dies[nr_dies - 1])
+	chain[nr].function = nr_dies ? oc_dw_die_function_name(d, dies[nr_dies - 1])
 				     : NULL;
 	chain[nr].inlined = nr_dies > 1;
 	if (row || nr_dies)
@@ -1281,13 +1217,13 @@ struct oc_error *oc_dwarf_lookup(struct oc_dwarf *d, uint64_t addr,
 	/* outer ones: the call site of the scope inside them */
 	for (size_t i = nr_dies ? nr_dies - 1 : 0; nr && i > 0 && nr < max; i--) {
 		uint32_t idx;
-		Dwarf_Unsigned fileno = die_udata(d, dies[i], DW_AT_call_file);
+		Dwarf_Unsigned fileno = oc_dw_die_udata(d, dies[i], DW_AT_call_file);
 
 		chain[nr].file = file_index(cu, fileno, &idx) ?
 				 cu_file(cu, idx) : NULL;
 		chain[nr].line = chain[nr].file ?
-				 die_udata(d, dies[i], DW_AT_call_line) : 0;
-		chain[nr].function = die_function_name(d, dies[i - 1]);
+				 oc_dw_die_udata(d, dies[i], DW_AT_call_line) : 0;
+		chain[nr].function = oc_dw_die_function_name(d, dies[i - 1]);
 		chain[nr].inlined = i - 1 > 0;
 		nr++;
 	}

@@ -956,6 +956,41 @@ struct oc_error *oc_lines_lookup_module(struct oc_lines *l, const char *module,
 	return NULL;
 }
 
+struct oc_dwarf *oc_lines_dwarf(struct oc_lines *l)
+{
+	if (!l->dwarf_tried)
+		lines_open_dwarf(l);
+	return l->dwarf;
+}
+
+struct oc_error *oc_lines_module_dwarf(struct oc_lines *l, const char *module,
+				       struct oc_dwarf **ret)
+{
+	struct lines_module *m;
+	struct oc_error *err;
+
+	*ret = NULL;
+	if (!l->modules_dir || !module)
+		return NULL;
+	if (!l->modules_listed) {
+		l->modules_listed = true;
+		err = modules_list(l, l->modules_dir, 0);
+		if (err)
+			return err;
+	}
+	m = module_get(l, module, false);
+	if (!m)
+		return NULL;
+	if (!m->tried) {
+		err = module_open(l, m);
+		if (err)
+			return err;
+	}
+	if (m->sub && m->sub->dwarf)
+		*ret = m->sub->dwarf;
+	return NULL;
+}
+
 const char *oc_lines_module_unavailable(const struct oc_lines *l,
 					const char *module)
 {

@@ -111,6 +111,18 @@ const char *oc_lines_module_unavailable(const struct oc_lines *l,
  * the next reason and its module's name, NULL at the end. */
 const char *oc_lines_next_module_note(const struct oc_lines *l, size_t *iter,
 				      const char **module_ret);
+/*
+ * The DWARF behind @l, for src/framevars.c (parameters and locals): the
+ * vmlinux's, opened now if no lookup has yet (NULL when unavailable, see
+ * oc_lines_unavailable()), or module @module's .ko under the modules dir
+ * (NULL in *ret when there is none, it does not match or has no DWARF,
+ * see oc_lines_module_unavailable(); an error only on allocation
+ * failure).  Owned by @l.
+ */
+struct oc_dwarf;
+struct oc_dwarf *oc_lines_dwarf(struct oc_lines *l);
+struct oc_error *oc_lines_module_dwarf(struct oc_lines *l, const char *module,
+				       struct oc_dwarf **ret);
 /* Writes the cache if anything was added, then frees everything. */
 void oc_lines_close(struct oc_lines *l);
 

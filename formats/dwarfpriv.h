@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What formats/dwarflines.c and formats/dwarfvars.c share: the mapped
+ * file, its CU index and the DIE helpers.  Private to formats/ (it
+ * includes libdwarf).
+ */
+#ifndef OC_FORMATS_DWARFPRIV_H
+#define OC_FORMATS_DWARFPRIV_H
+
+#include <elf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libdwarf/dwarf.h>
+#include <libdwarf/libdwarf.h>
+
+#include "error.h"
+
+/* A line-table row, copied out of libdwarf once per CU. */
+struct dw_row {
+	uint64_t addr;
+	uint32_t line;
+	uint32_t file;		/* index into cu->files (already adjusted) */
+	bool end;		/* DW_LNE_end_sequence */
+};
+
+struct dw_cu {
+	Dwarf_Off off;		/* of the CU DIE in .debug_info */
+	Dwarf_Die die;
+	Dwarf_Half version;
+	bool lines_done;
+	struct dw_row *rows;
+	size_t nr_rows;
+	char **files;
+	Dwarf_Signed nr_files;
+};
+
+struct dw_arange {
+	uint64_t lo, hi;
+	uint64_t off;
+};
+
+/*
+ * Where a DIE's address ranges go: tested against one address, or
+ * collected into the CU index (for a vmlinux without .debug_aranges).
+ */
+struct range_sink {
+	struct oc_dwarf *d;
+	uint64_t addr;
+	bool found;
+	bool collect;
+	bool nomem;
+	uint64_t cu_off;
+};
+
+/* Kept at most this many DIEs deep into a subprogram. */
+enum { DW_MAX_DEPTH = 32 };
+
+struct oc_dwarf {
+	char *path;
+	int fd;
+	const uint8_t *map;
+	size_t size;
+	const Elf64_Shdr *shdrs;
+	size_t shnum;
+	const char *shstr;
+	size_t shstr_size;
+	bool rel;		/* ET_REL (.ko): sections laid out by us */
+	uint64_t *secaddr;	/* per section: sh_addr, or our layout */
+
+	Dwarf_Obj_Access_Interface obj;
+	Dwarf_Debug dbg;
+	/* address -> CU, sorted by lo; off is a CU header offset (from
+	 * .debug_aranges) or, when off_is_die, the CU DIE's (from a scan) */
+	bool index_done;
+	bool off_is_die;
+	struct dw_arange *ar;
+	size_t nr_ar, cap_ar;
+
+	struct dw_cu *cus;
+	size_t nr_cus, cap_cus;
+};
+
+/* The CU holding link-time address @addr (NULL in *ret if none). */
+struct oc_error *oc_dw_find_cu(struct oc_dwarf *d, uint64_t addr,
+			       struct dw_cu **ret);
+/* Whether @die's ranges (low/high pc or DW_AT_ranges) hold @addr. */
+bool oc_dw_die_contains(struct oc_dwarf *d, const struct dw_cu *cu,
+			Dwarf_Die die, uint64_t addr);
+/* The DIE that attribute @at of @die refers to; NULL if none. */
+Dwarf_Die oc_dw_die_ref(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at);
+/* A function's name through abstract origins and specifications. */
+const char *oc_dw_die_function_name(struct oc_dwarf *d, Dwarf_Die die);
+/* An unsigned attribute (DW_FORM_implicit_const too); 0 if absent. */
+Dwarf_Unsigned oc_dw_die_udata(struct oc_dwarf *d, Dwarf_Die die,
+			       Dwarf_Half at);
+const Elf64_Shdr *oc_dw_find_section(const struct oc_dwarf *d,
+				     const char *name);
+/* A libdwarf error as ours (deallocates @e). */
+struct oc_error *oc_dw_err(struct oc_dwarf *d, Dwarf_Error e,
+			   const char *what, uint64_t addr);
+
+#endif /* OC_FORMATS_DWARFPRIV_H */
