@@ -13,10 +13,21 @@
 #include <unistd.h>
 
 #include "cmds.h"
+#include "elffile.h"
+#include "lines.h"
 #include "report.h"
 #include "ui.h"
 
 static struct oc_kernel *model;
+
+/* The session's source lines (oc_crash_lines()). */
+static struct {
+	struct oc_lines *l;
+	bool tried;		/* opened, or could not be */
+	bool busy;		/* a command is using them */
+	bool said;		/* "unavailable" said once */
+	char *modules_dir;	/* --modules-dir, kept for the session */
+} lines;
 
 void oc_crash_bt_args_init(struct oc_crash_bt_args *a)
 {
@@ -53,9 +64,91 @@ struct oc_error *oc_crash_model(const struct oc_crash_host *h,
 
 void oc_crash_model_close(void)
 {
+	/* after an interrupted lookup the handle is not closed (its state
+	 * may be half updated): only the cache additions are lost */
+	if (!lines.busy)
+		oc_lines_close(lines.l);	/* writes the cache */
+	free(lines.modules_dir);
+	memset(&lines, 0, sizeof(lines));
 	if (model)
 		oc_kernel_close(model);
 	model = NULL;
+}
+
+static void say(const struct oc_crash_host *h, const char *msg)
+{
+	if (h->info)
+		h->info(msg);
+	else
+		fprintf(stderr, "%s\n", msg);
+}
+
+static void say_error(const struct oc_crash_host *h, const char *what,
+		      struct oc_error *err)
+{
+	char buf[512];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s: ", what);
+
+	oc_error_string(err, buf + n, sizeof(buf) - n);
+	oc_error_destroy(err);
+	say(h, buf);
+}
+
+struct oc_lines *oc_crash_lines(const struct oc_crash_host *h,
+				const struct oc_crash_lines_args *a)
+{
+	const char *path = h->debuginfo && h->debuginfo[0] ? h->debuginfo :
+			   h->vmlinux;
+	const uint8_t *id;
+	struct oc_error *err;
+	size_t len = 0;
+
+	if (lines.busy) {
+		/* the last command was left by a longjmp (^C), maybe in
+		 * the middle of a lookup: leave that handle, open anew */
+		lines.l = NULL;
+		lines.tried = false;
+		lines.busy = false;
+	}
+	if (a && a->modules_dir) {
+		char *dir = strdup(a->modules_dir);
+
+		if (!dir) {
+			say_error(h, "no source lines", &oc_enomem);
+			return NULL;
+		}
+		free(lines.modules_dir);
+		lines.modules_dir = dir;
+		if (lines.l && (err = oc_lines_set_modules_dir(lines.l, dir)))
+			say_error(h, "module lines", err);
+	}
+	if ((a && a->no_lines) || !model || !model->elf || !path)
+		return NULL;
+	if (!lines.tried) {
+		lines.tried = true;
+		id = oc_elf_build_id(model->elf, &len);
+		err = oc_lines_open(path, id, len, &lines.l);
+		if (!err && lines.modules_dir)
+			err = oc_lines_set_modules_dir(lines.l, lines.modules_dir);
+		if (err) {
+			oc_lines_close(lines.l);
+			lines.l = NULL;
+			say_error(h, "no source lines", err);
+		}
+	}
+	lines.busy = lines.l != NULL;
+	return lines.l;
+}
+
+void oc_crash_lines_done(const struct oc_crash_host *h)
+{
+	const char *why;
+
+	lines.busy = false;
+	if (lines.l && !lines.said && (why = oc_lines_unavailable(lines.l))) {
+		lines.said = true;
+		say(h, why);
+	}
 }
 
 static const struct oc_task *task_at(const struct oc_kernel *k, uint64_t addr)
@@ -99,7 +192,8 @@ static void print_task_line(const struct oc_task *t, FILE *out)
 }
 
 static void print_walk(const struct oc_kernel *k, struct oc_error *err,
-		       const struct oc_trace *tr, bool regs, FILE *out)
+		       const struct oc_trace *tr, bool regs,
+		       struct oc_lines *l, FILE *out)
 {
 	if (err) {
 		fprintf(out, " error: ");
@@ -112,11 +206,13 @@ static void print_walk(const struct oc_kernel *k, struct oc_error *err,
 
 	oc_report_options_init(&ro);
 	ro.regs = regs;
+	ro.lines = l;
 	oc_report_print_trace(k, &ro, tr, " ", out);
 }
 
 static void bt_task(const struct oc_kernel *k, const struct oc_task *t,
-		    const struct oc_crash_bt_args *a, FILE *out)
+		    const struct oc_crash_bt_args *a, struct oc_lines *l,
+		    FILE *out)
 {
 	struct oc_unwind_options uo = { .scan = a->scan };
 	struct oc_trace tr;
@@ -125,12 +221,13 @@ static void bt_task(const struct oc_kernel *k, const struct oc_task *t,
 	print_task_line(t, out);
 	oc_trace_init(&tr);
 	err = oc_kernel_unwind_task(k, t, &uo, &tr);
-	print_walk(k, err, &tr, a->regs, out);
+	print_walk(k, err, &tr, a->regs, l, out);
 	oc_trace_deinit(&tr);
 }
 
 static void bt_cpu(const struct oc_kernel *k, unsigned int c,
-		   const struct oc_crash_bt_args *a, FILE *out)
+		   const struct oc_crash_bt_args *a, struct oc_lines *l,
+		   FILE *out)
 {
 	struct oc_unwind_options uo = { .scan = a->scan };
 	const struct oc_cpu *cpu = &k->cpus[c];
@@ -148,13 +245,14 @@ static void bt_cpu(const struct oc_kernel *k, unsigned int c,
 	}
 	oc_trace_init(&tr);
 	err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
-	print_walk(k, err, &tr, a->regs, out);
+	print_walk(k, err, &tr, a->regs, l, out);
 	oc_trace_deinit(&tr);
 }
 
 static struct oc_error *bt_json(const struct oc_kernel *k,
 				const struct oc_crash_host *h,
-				const struct oc_crash_bt_args *a, FILE *out)
+				const struct oc_crash_bt_args *a,
+				struct oc_lines *l, FILE *out)
 {
 	struct oc_report_options ro;
 	const struct oc_task *t;
@@ -164,6 +262,7 @@ static struct oc_error *bt_json(const struct oc_kernel *k,
 	ro.json = true;
 	ro.scan = a->scan;
 	ro.vmlinux = h->vmlinux;
+	ro.lines = l;
 	if (a->all_tasks) {
 		ro.all_tasks = true;
 	} else if (a->all_cpus || a->cpu >= 0) {
@@ -185,25 +284,21 @@ static struct oc_error *bt_json(const struct oc_kernel *k,
 	return NULL;
 }
 
-struct oc_error *oc_crash_bt(const struct oc_crash_host *h,
-			     const struct oc_crash_bt_args *a, FILE *out)
+static struct oc_error *bt(const struct oc_kernel *k,
+			   const struct oc_crash_host *h,
+			   const struct oc_crash_bt_args *a, struct oc_lines *l,
+			   FILE *out)
 {
-	const struct oc_kernel *k;
-	struct oc_error *err = oc_crash_model(h, &k);
 	const struct oc_task *t;
+	struct oc_error *err;
 
-	if (err)
-		return err;
-	if (a->cpu >= 0 && (unsigned)a->cpu >= k->nr_cpus)
-		return oc_error_format(OC_ERR_INVALID, "no CPU %d (the dump has %u)",
-				       a->cpu, k->nr_cpus);
 	if (a->json)
-		return bt_json(k, h, a, out);
+		return bt_json(k, h, a, l, out);
 	if (a->all_tasks) {
 		for (size_t i = 0; i < k->nr_tasks; i++) {
 			if (i)
 				fputc('\n', out);
-			bt_task(k, &k->tasks[i], a, out);
+			bt_task(k, &k->tasks[i], a, l, out);
 		}
 		return NULL;
 	}
@@ -216,14 +311,14 @@ struct oc_error *oc_crash_bt(const struct oc_crash_host *h,
 			if (!first)
 				fputc('\n', out);
 			first = false;
-			bt_cpu(k, c, a, out);
+			bt_cpu(k, c, a, l, out);
 		}
 		return NULL;
 	}
 	if (!a->nr_tasks) {
 		err = find_task(k, h->current_task, &t);
 		if (!err)
-			bt_task(k, t, a, out);
+			bt_task(k, t, a, l, out);
 		return err;
 	}
 	for (unsigned int i = 0; i < a->nr_tasks; i++) {
@@ -232,9 +327,27 @@ struct oc_error *oc_crash_bt(const struct oc_crash_host *h,
 			return err;
 		if (i)
 			fputc('\n', out);
-		bt_task(k, t, a, out);
+		bt_task(k, t, a, l, out);
 	}
 	return NULL;
+}
+
+struct oc_error *oc_crash_bt(const struct oc_crash_host *h,
+			     const struct oc_crash_bt_args *a, FILE *out)
+{
+	const struct oc_kernel *k;
+	struct oc_error *err = oc_crash_model(h, &k);
+	struct oc_lines *l;
+
+	if (err)
+		return err;
+	if (a->cpu >= 0 && (unsigned)a->cpu >= k->nr_cpus)
+		return oc_error_format(OC_ERR_INVALID, "no CPU %d (the dump has %u)",
+				       a->cpu, k->nr_cpus);
+	l = oc_crash_lines(h, &a->lines);
+	err = bt(k, h, a, l, out);
+	oc_crash_lines_done(h);
+	return err;
 }
 
 /* The task whose stack holds @addr, if any. */
@@ -399,9 +512,14 @@ struct oc_error *oc_crash_stack_map(const struct oc_crash_host *h, int cpu,
 	return NULL;
 }
 
-struct oc_error *oc_crash_browse(const struct oc_crash_host *h)
+struct oc_error *oc_crash_browse(const struct oc_crash_host *h,
+				 const struct oc_crash_browse_args *a)
 {
-	struct oc_ui_options uo = { .vmcore = h->vmcore, .vmlinux = h->vmlinux };
+	struct oc_ui_options uo = {
+		.vmcore = h->vmcore,
+		.vmlinux = h->vmlinux,
+		.source_dir = a ? a->source_dir : NULL,
+	};
 	static const int sigs[] = { SIGINT, SIGWINCH, SIGTSTP, SIGCONT, SIGTERM };
 	struct sigaction saved[sizeof(sigs) / sizeof(sigs[0])];
 	const struct oc_kernel *k;
@@ -429,7 +547,11 @@ struct oc_error *oc_crash_browse(const struct oc_crash_host *h)
 		sigaction(sigs[i], NULL, &saved[i]);
 	signal(SIGINT, SIG_IGN);
 	fflush(stdout);
+	/* the browser's worker thread is the only user of the lines
+	 * while it runs (it is joined before oc_ui_run() returns) */
+	uo.lines = oc_crash_lines(h, a ? &a->lines : NULL);
 	rc = oc_ui_run(k, &uo);
+	oc_crash_lines_done(h);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &saved[i], NULL);
 	if (have_tio)

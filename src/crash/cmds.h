@@ -22,8 +22,20 @@
 struct oc_crash_host {
 	const char *vmcore;		/* crash's pc->dumpfile */
 	const char *vmlinux;		/* crash's pc->namelist */
+	/* the DWARF for source lines: crash's separate debuginfo file
+	 * (pc->namelist_debug, pc->debuginfo_file) if it was given one,
+	 * else NULL (the vmlinux itself) */
+	const char *debuginfo;
 	const struct oc_mem *mem;	/* crash's readmem(KVADDR) */
 	uint64_t current_task;		/* CURRENT_TASK() */
+	/* a message said once (crash's error(INFO)); NULL: stderr */
+	void (*info)(const char *msg);
+};
+
+/* Source lines (src/lines.h) for a command; see oc_crash_lines(). */
+struct oc_crash_lines_args {
+	bool no_lines;			/* --no-lines: this command only */
+	const char *modules_dir;	/* --modules-dir DIR: kept for the session */
 };
 
 enum { OC_CRASH_MAX_TASKS = 64 };
@@ -46,6 +58,7 @@ struct oc_crash_bt_args {
 	bool scan;		/* -s: "?" entries */
 	bool json;		/* -j, --json */
 	int cpu;		/* -c CPU, or -1 */
+	struct oc_crash_lines_args lines;
 	/* pid or task arguments; none: the current context */
 	struct oc_crash_task_ref tasks[OC_CRASH_MAX_TASKS];
 	unsigned int nr_tasks;
@@ -59,7 +72,22 @@ void oc_crash_bt_args_init(struct oc_crash_bt_args *a);
  */
 struct oc_error *oc_crash_model(const struct oc_crash_host *h,
 				const struct oc_kernel **ret);
+/* Closes the lines too (which writes their cache). */
 void oc_crash_model_close(void);
+
+/*
+ * The session's source lines, NULL with --no-lines or when they cannot
+ * be had (no vmlinux in the model).  Opening reads only the per-build-id
+ * cache (the one `orccrash` uses, src/lines.c): the DWARF is opened by
+ * the first frame that needs it, never at `extend` time.  A command
+ * interrupted inside a lookup (crash's ^C longjmps to its prompt) leaves
+ * the handle behind: the next command opens a fresh one.
+ */
+struct oc_lines *oc_crash_lines(const struct oc_crash_host *h,
+				const struct oc_crash_lines_args *a);
+/* After a command that used oc_crash_lines(): says once why the lines
+ * were unavailable. */
+void oc_crash_lines_done(const struct oc_crash_host *h);
 
 /* orcbt */
 struct oc_error *oc_crash_bt(const struct oc_crash_host *h,
@@ -72,6 +100,11 @@ struct oc_error *oc_crash_stack(const struct oc_crash_host *h, bool have_addr,
 struct oc_error *oc_crash_stack_map(const struct oc_crash_host *h, int cpu,
 				    FILE *out);
 /* orcbrowse: the browser on the terminal; the terminal is restored. */
-struct oc_error *oc_crash_browse(const struct oc_crash_host *h);
+struct oc_crash_browse_args {
+	struct oc_crash_lines_args lines;
+	const char *source_dir;		/* --source DIR */
+};
+struct oc_error *oc_crash_browse(const struct oc_crash_host *h,
+				 const struct oc_crash_browse_args *a);
 
 #endif /* OC_CRASH_CMDS_H */

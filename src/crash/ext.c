@@ -32,13 +32,22 @@ static struct oc_error *crash_read(void *arg, uint64_t addr, void *buf,
 
 static const struct oc_mem crash_mem = { .read = crash_read };
 
+static void crash_info(const char *msg)
+{
+	error(INFO, "%s\n", msg);
+}
+
 static void host_init(struct oc_crash_host *h)
 {
 	/* A live system (/dev/mem, /proc/kcore) has no dump file with the
 	 * VMCOREINFO and CPU notes the model is built from. */
 	h->vmcore = ACTIVE() ? NULL : pc->dumpfile;
 	h->vmlinux = pc->namelist;
+	/* `crash vmlinux vmlinux.debug vmcore`: the DWARF is in the second */
+	h->debuginfo = pc->namelist_debug ? pc->namelist_debug :
+		       pc->debuginfo_file;
 	h->mem = &crash_mem;
+	h->info = crash_info;
 	h->current_task = tt->current ? CURRENT_TASK() : 0;
 }
 
@@ -101,10 +110,14 @@ static bool parse_cpu(char *arg, int *ret)
 	return true;
 }
 
+enum { OPT_MODULES_DIR = 256, OPT_SOURCE };
+
 static void cmd_orcbt(void)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "no-lines", no_argument, NULL, 'L' },
+		{ "modules-dir", required_argument, NULL, OPT_MODULES_DIR },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct oc_crash_bt_args a;
@@ -112,7 +125,7 @@ static void cmd_orcbt(void)
 	int c;
 
 	oc_crash_bt_args_init(&a);
-	while ((c = getopt_long(argcnt, args, "ac:rstj", longopts, NULL)) != EOF) {
+	while ((c = getopt_long(argcnt, args, "ac:rstjL", longopts, NULL)) != EOF) {
 		switch (c) {
 		case 'a':
 			a.all_cpus = true;
@@ -132,6 +145,12 @@ static void cmd_orcbt(void)
 			break;
 		case 'j':
 			a.json = true;
+			break;
+		case 'L':
+			a.lines.no_lines = true;
+			break;
+		case OPT_MODULES_DIR:
+			a.lines.modules_dir = optarg;
 			break;
 		default:
 			argerrs++;
@@ -193,21 +212,43 @@ static void cmd_orcstack(void)
 
 static void cmd_orcbrowse(void)
 {
+	static const struct option longopts[] = {
+		{ "no-lines", no_argument, NULL, 'L' },
+		{ "modules-dir", required_argument, NULL, OPT_MODULES_DIR },
+		{ "source", required_argument, NULL, OPT_SOURCE },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct oc_crash_browse_args a = { 0 };
 	struct oc_crash_host h;
 	int c;
 
-	while ((c = getopt(argcnt, args, "")) != EOF)
-		argerrs++;
+	while ((c = getopt_long(argcnt, args, "L", longopts, NULL)) != EOF) {
+		switch (c) {
+		case 'L':
+			a.lines.no_lines = true;
+			break;
+		case OPT_MODULES_DIR:
+			a.lines.modules_dir = optarg;
+			break;
+		case OPT_SOURCE:
+			a.source_dir = optarg;
+			break;
+		default:
+			argerrs++;
+			break;
+		}
+	}
 	if (argerrs || args[optind])
 		cmd_usage(pc->curcmd, SYNOPSIS);
 	host_init(&h);
-	report(oc_crash_browse(&h));
+	report(oc_crash_browse(&h, &a));
 }
 
 static char *help_orcbt[] = {
 	"orcbt",
 	"backtrace with the kernel's ORC unwinder (orccrash)",
-	"[-a | -c cpu | -t] [-r] [-s] [-j|--json] [pid | task] ...",
+	"[-a | -c cpu | -t] [-r] [-s] [-j|--json] [-L|--no-lines] [--modules-dir dir]\n"
+	"        [pid | task] ...",
 	"  This command unwinds stacks with the kernel's own ORC tables, the way",
 	"  arch/x86/kernel/unwind_orc.c does, and prints them the way the kernel",
 	"  prints an oops: one \"symbol+offset/size\" per frame, <IRQ>, <NMI>,",
@@ -226,6 +267,15 @@ static char *help_orcbt[] = {
 	"                on the stack between frames (show_trace_log_lvl()).",
 	" -j, --json     the JSON document of \"orccrash --json\" for the same",
 	"                selection (the task's pid, -a, -c or -t).",
+	" -L, --no-lines no file:line and no inlined frames (see below).",
+	" --modules-dir dir  find module .ko files with DWARF under dir for the",
+	"                lines of module frames; kept for the rest of the session.",
+	"",
+	"  Each frame is followed by its file:line and preceded by the inlined",
+	"  functions it is in, each marked (inlined), from the DWARF of crash's",
+	"  vmlinux (or of the separate debuginfo file crash was given).  The DWARF",
+	"  is read at the first frame that needs it; what was looked up is cached",
+	"  per build-id in ~/.cache/orccrash/lines/, shared with orccrash.",
 	"",
 	"  The model is read once, at the first orccrash command, from crash's",
 	"  dump file and namelist, with kernel memory read through crash's",
@@ -235,14 +285,17 @@ static char *help_orcbt[] = {
 	"    crash> orcbt",
 	"    PID: 111     TGID: 111     CPU: 1   STATE: R  COMM: \"dd\"  TASK: ffff8dc54fa80000  (running)",
 	"     <IRQ>",
-	"     delay_tsc+0x33/0xa0",
-	"     panic+0x2e9/0x2f4",
-	"     sysrq_handle_crash+0x16/0x20",
+	"     __preempt_count_add (inlined)  arch/x86/include/asm/preempt.h:80",
+	"     delay_tsc+0x33/0xa0  arch/x86/lib/delay.c:79",
+	"     panic+0x2e9/0x2f4  kernel/panic.c:459",
+	"     sysrq_handle_crash+0x16/0x20  drivers/tty/sysrq.c:155",
 	"     ...",
 	"     </IRQ>",
 	"     <TASK>",
-	"     clear_user_rep_good+0xe/0x30",
-	"     read_zero+0x5d/0x110",
+	"     clear_user_rep_good+0xe/0x30  arch/x86/lib/clear_page_64.S:139",
+	"     __clear_user (inlined)  arch/x86/include/asm/uaccess_64.h:103",
+	"     clear_user (inlined)  arch/x86/include/asm/uaccess_64.h:124",
+	"     read_zero+0x5d/0x110  drivers/char/mem.c:521",
 	"     ...",
 	"     </TASK>",
 	"",
@@ -279,11 +332,17 @@ static char *help_orcstack[] = {
 static char *help_orcbrowse[] = {
 	"orcbrowse",
 	"browse CPUs, tasks and stacks in orccrash's full-screen browser",
-	" ",
+	"[-L|--no-lines] [--modules-dir dir] [--source dir]",
 	"  This command opens orccrash's ncurses browser over the same model as",
 	"  orcbt (press ? in it for the keys, q to come back to crash).  The",
 	"  terminal is restored on return; ^C is ignored while it runs.  It needs",
 	"  crash to run on a terminal.",
+	"",
+	" -L, --no-lines     no file:line and no inlined frames.",
+	" --modules-dir dir  module .ko files with DWARF for module frames' lines",
+	"                    (as for orcbt; kept for the session).",
+	" --source dir       the kernel source tree: the frame details show the",
+	"                    source around each frame's line.",
 	NULL
 };
 

@@ -7,10 +7,12 @@ OUT (in DIR; default crash.out) is crash -s -i crash.cmd's output, with
 `echo @@@ SECTION` lines from crash's echo.so between the commands (see
 run.sh), or drv.out, the same commands through crash-cmds without crash.
 DIR also holds the batch
-reports of the same dump: active.txt (--active), active-noregs.txt
-(--active --no-regs), all.txt (--all-tasks), scan.txt (--scan --pid P),
-pid.json (--json --pid P), plus panic_pid, pids and ref.txt (the dump's
-ref/kernel.txt, may be empty).  Prints PASS/FAIL/NOTE lines; exits 1 if
+reports of the same dump, with source lines: active.txt (--active),
+active-noregs.txt (--active --no-regs), all.txt (--all-tasks), scan.txt
+(--scan --pid P), pid.json (--json --pid P), and without them
+active-nolines.txt (--active --no-lines); for a dump with the test
+module's .ko beside it active-mods.txt (--active --modules-dir); plus
+panic_pid, pids and ref.txt (the dump's ref/kernel.txt, may be empty).  Prints PASS/FAIL/NOTE lines; exits 1 if
 anything failed.
 
 The text of orcbt is the batch report's, block for block: a block is a
@@ -168,11 +170,39 @@ def main():
         return 1
     if in_crash:
         result("shared object loaded" in rd(outfile), "extend orccrash.so")
+        # the vmlinux's mappings in crash: gdb's, + the model's, + the DWARF
+        try:
+            m = [int(re.search(r"^(\d+)$", s[k], re.M).group(1)) for k in
+                 ("maps-before", "maps-extend", "maps-nolines", "maps-lines")]
+        except (KeyError, AttributeError):
+            m = None
+        result(m is not None and m[0] == m[1] and m[3] > m[2],
+               "the DWARF is mapped lazily (vmlinux mappings: %s before extend, after extend, "
+               "after orcbt --no-lines, after the first orcbt with lines)" % (m,),
+               "\n".join("%s: %r" % (k, s.get(k, "(missing)")[-200:]) for k in
+                         ("maps-before", "maps-extend", "maps-nolines", "maps-lines")))
+        same_blocks("orcbt -a -r --no-lines as the first command vs --active --no-lines",
+                    s.get("nolines-first", ""), rd("active-nolines.txt"))
     # crash's current context at start is the panic task
     panic_key = r"^PID: .* TASK: %s\b" % panic_task
     one_block("orcbt -r (current context = panic task, pid %s)" % panic_pid, s["cur"],
               tasks_part(all_txt), panic_key)
     same_blocks("orcbt -a -r vs --active", s["a-r"], rd("active.txt"))
+    # the lines are there (both sides without them would compare equal)
+    nl = len(re.findall(r"^ \S.*  \S+:\d+$", s["t"], re.M))
+    ninl = len(re.findall(r"^ \S+ \(inlined\)  \S+:\d+$", s["t"], re.M))
+    result(nl > 0 and ninl > 0, "orcbt -t -r: %d frames with file:line, %d inlined frames" % (nl, ninl),
+           s["t"][:2000])
+    same_blocks("orcbt -a -r -L vs --active --no-lines", s["a-nolines"], rd("active-nolines.txt"))
+    if "a-nolines" in s:
+        result(not re.search(r"\(inlined\)|  \S+:\d+$", s["a-nolines"], re.M),
+               "orcbt -L: no file:line, no inlined frames")
+    if os.path.exists(os.path.join(d, "active-mods.txt")):
+        same_blocks("orcbt -a -r --modules-dir vs --active --modules-dir", s.get("a-mods", ""),
+                    rd("active-mods.txt"))
+        if "[orccrash_test]" in rd("active-mods.txt"):
+            result(re.search(r"orccrash_test\.c:\d+$", s.get("a-mods", ""), re.M) is not None,
+                   "orcbt --modules-dir: the test module's frames have orccrash_test.c lines")
     same_blocks("orcbt -a vs --active --no-regs", s["a"], rd("active-noregs.txt"))
     one_block("orcbt -c 0 -r vs --active", s["c0"], rd("active.txt"), r"^CPU 0\b")
     for p in pids:

@@ -6,11 +6,13 @@
  * must be the same, and it is the way the commands run under the
  * sanitizers (crash cannot load a sanitizer build of orccrash.so).
  *
- *   crash-cmds VMCORE VMLINUX bt [-a] [-c CPU] [-r] [-s] [-t] [-j] [PID|0xTASK ...]
+ *   crash-cmds VMCORE VMLINUX bt [-a] [-c CPU] [-r] [-s] [-t] [-j] [-L|--no-lines]
+ *                                [--modules-dir DIR] [PID|0xTASK ...]
  *   crash-cmds VMCORE VMLINUX stack [ADDR | -c CPU]
  *
  * The current context is the panic CPU's task, as at crash's start-up
- * (--current TASK to choose another).  Errors are printed like crash's
+ * (--current TASK to choose another; --debuginfo FILE as crash's
+ * separate debuginfo file).  Errors and notes are printed like crash's
  * error(INFO): "orcbt: MESSAGE" on stdout.
  */
 #include <getopt.h>
@@ -32,6 +34,11 @@ static int fail(const char *cmd, struct oc_error *err)
 	return 1;
 }
 
+static void info(const char *msg)
+{
+	printf("orcbt: %s\n", msg);
+}
+
 static bool parse_u64(const char *s, int base, uint64_t *ret)
 {
 	char *end;
@@ -46,6 +53,8 @@ static int do_bt(const struct oc_crash_host *h, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "no-lines", no_argument, NULL, 'L' },
+		{ "modules-dir", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct oc_crash_bt_args a;
@@ -54,7 +63,7 @@ static int do_bt(const struct oc_crash_host *h, int argc, char **argv)
 
 	oc_crash_bt_args_init(&a);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "ac:rstj", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ac:rstjL", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': a.all_cpus = true; break;
 		case 'c':
@@ -66,6 +75,8 @@ static int do_bt(const struct oc_crash_host *h, int argc, char **argv)
 		case 's': a.scan = true; break;
 		case 't': a.all_tasks = true; break;
 		case 'j': a.json = true; break;
+		case 'L': a.lines.no_lines = true; break;
+		case 'M': a.lines.modules_dir = optarg; break;
 		default: return 2;
 		}
 	}
@@ -90,19 +101,27 @@ int main(int argc, char **argv)
 	int rc, i = 3;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: crash-cmds VMCORE VMLINUX [--current TASK] bt|stack [ARGS]\n");
+		fprintf(stderr, "usage: crash-cmds VMCORE VMLINUX [--current TASK] [--debuginfo FILE] bt|stack [ARGS]\n");
 		return 2;
 	}
 	h.vmcore = argv[1];
 	h.vmlinux = argv[2];
+	h.info = info;
 	if (fail("crash-cmds", oc_crash_model(&h, &k)))
 		return 1;
 	if (k->panic_cpu >= 0 && k->cpus[k->panic_cpu].task)
 		h.current_task = k->cpus[k->panic_cpu].task->addr;
-	if (!strcmp(argv[i], "--current") && i + 2 < argc) {
-		if (!parse_u64(argv[i + 1], 16, &h.current_task))
-			return 2;
-		i += 2;
+	for (;;) {
+		if (!strcmp(argv[i], "--current") && i + 2 < argc) {
+			if (!parse_u64(argv[i + 1], 16, &h.current_task))
+				return 2;
+			i += 2;
+		} else if (!strcmp(argv[i], "--debuginfo") && i + 2 < argc) {
+			h.debuginfo = argv[i + 1];
+			i += 2;
+		} else {
+			break;
+		}
 	}
 	if (!strcmp(argv[i], "bt")) {
 		rc = do_bt(&h, argc - i, argv + i);

@@ -99,9 +99,12 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	[[ "$rel/$scen/$fmt" =~ ${ORCCRASH_CRASH_FILTER:-.} ]] || continue
 	d=$tmp/$n
 	mkdir -p "$d"
+	if [ -z "${first_core:-}" ]; then
+		first_core=$core first_vml=$vml first_d=$d first_name=$rel/$scen/$fmt
+	fi
 
-	# The batch reports to compare with.
-	"$bin" --no-lines --all-tasks "$core" "$vml" >"$d/all.txt" 2>"$d/err"
+	# The batch reports to compare with (source lines on, as in orcbt).
+	"$bin" --all-tasks "$core" "$vml" >"$d/all.txt" 2>"$d/err"
 	rc=$?
 	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
 		say "FAIL $name: orccrash --all-tasks exited $rc: $(head -c 300 "$d/err")"
@@ -124,10 +127,17 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	last=$(sed -n '/^Tasks:/,$ s/^PID: \([0-9]*\) .*/\1/p' "$d/all.txt" | tail -n 1)
 	pids=$(printf '%s\n' 1 2 "$panic_pid" "$last" | awk '!seen[$0]++' | tr '\n' ' ')
 	echo "$pids" >"$d/pids"
-	"$bin" --no-lines --active "$core" "$vml" >"$d/active.txt" 2>/dev/null
-	"$bin" --no-lines --active --no-regs "$core" "$vml" >"$d/active-noregs.txt" 2>/dev/null
-	"$bin" --no-lines --scan --pid "$panic_pid" "$core" "$vml" >"$d/scan.txt" 2>/dev/null
-	"$bin" --no-lines --json --pid "$panic_pid" "$core" "$vml" >"$d/pid.json" 2>/dev/null
+	"$bin" --active "$core" "$vml" >"$d/active.txt" 2>/dev/null
+	"$bin" --active --no-regs "$core" "$vml" >"$d/active-noregs.txt" 2>/dev/null
+	"$bin" --active --no-lines "$core" "$vml" >"$d/active-nolines.txt" 2>/dev/null
+	"$bin" --scan --pid "$panic_pid" "$core" "$vml" >"$d/scan.txt" 2>/dev/null
+	"$bin" --json --pid "$panic_pid" "$core" "$vml" >"$d/pid.json" 2>/dev/null
+	# module frames' lines: the test module's .ko is in the dump's directory
+	moddir=
+	if [ -r "$(dirname "$core")/orccrash_test.ko" ]; then
+		moddir=$(dirname "$core")
+		"$bin" --active --modules-dir "$moddir" "$core" "$vml" >"$d/active-mods.txt" 2>/dev/null
+	fi
 	ref=$(dirname "$core")/ref/kernel.txt
 	if [ -s "$ref" ]; then cp "$ref" "$d/ref.txt"; else : >"$d/ref.txt"; fi
 	# A kernel-mode pt_regs RSP inside the panic task's <TASK> part.
@@ -144,6 +154,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		printf 'cur\torcbt -r\n'
 		printf 'a-r\torcbt -a -r\n'
 		printf 'a\torcbt -a\n'
+		printf 'a-nolines\torcbt -a -r -L\n'
 		printf 'c0\torcbt -c 0 -r\n'
 		for p in $pids; do
 			printf 'pid-%s\torcbt -r %s\n' "$p" "$p"
@@ -156,6 +167,10 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		printf 'stackmap\torcstack -c %s\n' "$panic_cpu"
 		if [ -n "$task_rsp" ]; then
 			printf 'stack-task\torcstack %s\n' "$task_rsp"
+		fi
+		# --modules-dir stays for the session: last of the traces
+		if [ -n "$moddir" ]; then
+			printf 'a-mods\torcbt -a -r --modules-dir %s\n' "$moddir"
 		fi
 		printf 'badcpu\torcbt -c 99\n'
 		printf 'badpid\torcbt 99999\n'
@@ -176,13 +191,28 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	fi
 	[ $use_crash -eq 1 ] || continue
 
+	# the vmlinux's mappings in crash (gdb maps it too): one more once
+	# orccrash's model is open, another once the DWARF is
+	maps="!grep -c -F '$(readlink -f "$vml")' /proc/\$PPID/maps"
 	{
 		echo "set scroll off"
 		echo "extend $echo_so"
+		echo "echo @@@ maps-before"
+		echo "$maps"
 		echo "extend $so"
+		echo "echo @@@ maps-extend"
+		echo "$maps"
+		echo "echo @@@ nolines-first"
+		echo "orcbt -a -r --no-lines"
+		echo "echo @@@ maps-nolines"
+		echo "$maps"
 		while IFS=$'\t' read -r sec cmd; do
 			echo "echo @@@ $sec"
 			echo "$cmd"
+			if [ "$sec" = cur ]; then
+				echo "echo @@@ maps-lines"
+				echo "$maps"
+			fi
 		done <"$d/cmds"
 		echo "echo @@@ badpid-after"
 		echo "echo @@@ browse"
@@ -194,7 +224,8 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		echo "echo @@@ end"
 		echo "quit"
 	} >"$d/crash.cmd"
-	timeout 600 crash -s -i "$d/crash.cmd" "$vml" "$core" </dev/null >"$d/crash.out" 2>&1
+	mkdir -p "$d/cache"
+	ORCCRASH_CACHE=$d/cache timeout 600 crash -s -i "$d/crash.cmd" "$vml" "$core" </dev/null >"$d/crash.out" 2>&1
 	rc=$?
 	if ! grep -q 'orccrash.so: shared object loaded\|^extend: ' "$d/crash.out"; then
 		# crash did not get as far as its command loop.
@@ -205,9 +236,50 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		continue
 	fi
 	python3 "$here/check.py" "$name" "$d" crash.out | tee -a "$results"
+
+	# the line cache orccrash.so wrote when crash exited is the batch
+	# tool's: it finds every line of --all-tasks there (adds nothing)
+	set -- "$d"/cache/lines/*
+	if [ $# -ne 1 ] || [ ! -s "$1" ]; then
+		say "FAIL $name: crash left no line cache in ORCCRASH_CACHE/lines ($(ls "$d/cache/lines" 2>&1 | head -c 200))"
+	else
+		cp "$1" "$d/cache.crash"
+		ORCCRASH_CACHE=$d/cache "$bin" --all-tasks "$core" "$vml" >"$d/all-cached.txt" 2>/dev/null
+		if ! cmp -s "$d/all-cached.txt" "$d/all.txt"; then
+			say "FAIL $name: --all-tasks over the cache orcbt wrote differs from --all-tasks"
+		elif ! cmp -s "$1" "$d/cache.crash"; then
+			say "FAIL $name: --all-tasks added to the cache orcbt wrote (orcbt -t missed lines?)"
+		else
+			say "PASS $name: crash wrote the line cache at exit ($(grep -c '^[0-9a-f]' "$1") addresses); --all-tasks finds every line in it"
+		fi
+	fi
 done <"$index"
 
 if [ $n -eq 0 ]; then
 	say "SKIP crash extension: no kdump-format sample in $index"
+fi
+
+# A vmlinux without DWARF: the traces without lines and one message; the
+# same vmlinux with the DWARF as crash's separate debuginfo file
+# (crash-cmds --debuginfo, as pc->namelist_debug): the lines again.
+if [ -n "$drv" ] && [ -n "${first_core:-}" ] && command -v objcopy >/dev/null &&
+   objcopy --strip-debug "$first_vml" "$tmp/vmlinux.stripped" 2>/dev/null; then
+	name="crash-cmds $first_name"
+	ORCCRASH_CACHE=$tmp/cache-stripped "$drv" "$first_core" "$tmp/vmlinux.stripped" bt -a -r >"$tmp/stripped.out" 2>&1
+	ORCCRASH_CACHE=$tmp/cache-stripped "$drv" "$first_core" "$tmp/vmlinux.stripped" \
+		--debuginfo "$first_vml" bt -a -r >"$tmp/debuginfo.out" 2>&1
+	nmsg=$(grep -c '^orcbt: source lines unavailable: .*no DWARF' "$tmp/stripped.out")
+	if [ "$nmsg" -eq 1 ] &&
+	   [ "$(grep -v '^orcbt: ' "$tmp/stripped.out")" = "$(cat "$first_d/active-nolines.txt" |
+		sed -n '/^CPU [0-9]/,$p')" ]; then
+		say "PASS $name: a stripped vmlinux: the traces of --no-lines and one \"source lines unavailable\""
+	else
+		say "FAIL $name: a stripped vmlinux: $nmsg messages, or traces unlike --active --no-lines: $(head -c 300 "$tmp/stripped.out")"
+	fi
+	if [ "$(cat "$tmp/debuginfo.out")" = "$(sed -n '/^CPU [0-9]/,$p' "$first_d/active.txt")" ]; then
+		say "PASS $name: a stripped vmlinux with the DWARF as the separate debuginfo file: the lines of --active"
+	else
+		say "FAIL $name: stripped vmlinux + debuginfo: differs from --active: $(diff "$tmp/debuginfo.out" <(sed -n '/^CPU [0-9]/,$p' "$first_d/active.txt") | head -c 400)"
+	fi
 fi
 finish
