@@ -134,7 +134,8 @@ const char *oc_framevar_status_string(enum oc_framevar_status status);
 /*
  * One line, as the report prints it (always NUL-terminated):
  *   "param prev = 0xffff888003df0000 (struct task_struct *) [%rbx]"
- *   "local buf = char [200] at 0xffffc90000123e48, 200 bytes [CFA-0xe0]"
+ *   "local pos = 0 (loff_t) at [CFA-0x38]"
+ *   "local buf = char [200] at 0xffffc90000123e48, 200 bytes at [CFA-0xe0]"
  *   "local rq: unavailable (in %r12, not recovered) (struct rq *)"
  *   "param flags: optimized out (unsigned int)"
  */

@@ -63,6 +63,7 @@ static void usage(FILE *fp)
 	      "  -j, --json        a JSON document instead of text (docs/json.md)\n"
 	      "      --no-lines    no file:line or inlined frames (they need VMLINUX's DWARF)\n"
 	      "      --modules-dir DIR  find module .ko files with DWARF for their lines\n"
+	      "      --locals      each frame's parameters and locals (from the DWARF)\n"
 	      "      --source DIR  browser: show source lines from the kernel tree DIR\n"
 	      "      --progress    progress on stderr (when it is a terminal)\n"
 	      "\n"
@@ -117,6 +118,7 @@ enum {
 	OPT_NO_LINES,
 	OPT_MODULES_DIR,
 	OPT_SOURCE,
+	OPT_LOCALS,
 };
 
 static const struct option long_opts[] = {
@@ -134,6 +136,7 @@ static const struct option long_opts[] = {
 	{ "no-lines", no_argument, NULL, OPT_NO_LINES },
 	{ "modules-dir", required_argument, NULL, OPT_MODULES_DIR },
 	{ "source", required_argument, NULL, OPT_SOURCE },
+	{ "locals", no_argument, NULL, OPT_LOCALS },
 	{ "force", no_argument, NULL, 'f' },
 	{ "no-vmlinux", no_argument, NULL, OPT_NO_VMLINUX },
 	{ "help", no_argument, NULL, 'h' },
@@ -318,6 +321,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SOURCE:
 			source_dir = optarg;
+			break;
+		case OPT_LOCALS:
+			ro.locals = true;
 			break;
 		case 'f':
 			ko.force = true;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "dump.h"
+#include "framevars.h"
 #include "lines.h"
 #include "log.h"
 #include "report.h"
@@ -119,15 +120,77 @@ static void print_line_suffix(const struct oc_line_info *chain, size_t nr,
 			chain[nr - 1].line);
 }
 
+/* --locals: one level's parameters and locals, under its line. */
+static void print_level_vars(const struct oc_framevars_level *l,
+			     const char *indent, FILE *out)
+{
+	char buf[512];
+
+	for (size_t i = 0; l && i < l->nr_vars; i++) {
+		oc_framevar_format(&l->vars[i], buf, sizeof(buf));
+		fprintf(out, "%s      %s\n", indent, buf);
+	}
+}
+
+/* --locals: the variables of trace->frames[i]; NULL if not asked for. */
+static struct oc_framevars *frame_vars(const struct oc_kernel *k,
+				       const struct oc_report_options *opts,
+				       const struct oc_trace *trace, size_t i)
+{
+	struct oc_framevars *fv = NULL;
+	struct oc_error *err;
+
+	if (!opts || !opts->locals || trace->frames[i].scanned)
+		return NULL;
+	err = oc_framevars_get(k, opts->lines, trace, i, NULL, &fv);
+	if (err) {
+		oc_error_destroy(err);	/* out of memory: no variables */
+		return NULL;
+	}
+	return fv;
+}
+
+/* The level of @fv shown under inline line @i of a @nr-line chain. */
+static const struct oc_framevars_level *inline_level(
+	const struct oc_framevars *fv, size_t i, size_t nr)
+{
+	if (!fv || !fv->nr_levels || i + 1 >= fv->nr_levels || i + 1 >= nr)
+		return NULL;
+	return &fv->levels[i];
+}
+
+/* The variables under the frame's own line: the containing function's
+ * (and any inlined level the chain had no line for). */
+static void print_frame_vars(const struct oc_framevars *fv, size_t nr,
+			     const char *indent, FILE *out)
+{
+	if (!fv)
+		return;
+	if (fv->unavailable) {
+		fprintf(out, "%s      (variables %s)\n", indent, fv->unavailable);
+		return;
+	}
+	for (size_t i = nr ? nr - 1 : 0; i + 1 < fv->nr_levels; i++) {
+		fprintf(out, "%s      (in %s, inlined)\n", indent,
+			fv->levels[i].function ? fv->levels[i].function : "?");
+		print_level_vars(&fv->levels[i], indent, out);
+	}
+	if (fv->nr_levels)
+		print_level_vars(&fv->levels[fv->nr_levels - 1], indent, out);
+}
+
 /* The inlined functions a frame is in, innermost first, like drgn. */
 static void print_inlines(const struct oc_line_info *chain, size_t nr,
-			  bool scanned, const char *indent, FILE *out)
+			  bool scanned, const struct oc_framevars *fv,
+			  const char *indent, FILE *out)
 {
-	for (size_t i = 0; i + 1 < nr; i++)
+	for (size_t i = 0; i + 1 < nr; i++) {
 		fprintf(out, "%s%s%s (inlined)  %s:%u\n", indent,
 			scanned ? "? " : "", chain[i].function ? chain[i].function : "?",
 			chain[i].file ? oc_lines_short_file(chain[i].file) : "?",
 			chain[i].line);
+		print_level_vars(inline_level(fv, i, nr), indent, out);
+	}
 }
 
 void oc_report_print_trace(const struct oc_kernel *k,
@@ -142,6 +205,7 @@ void oc_report_print_trace(const struct oc_kernel *k,
 	for (size_t i = 0; i < trace->nr; i++) {
 		const struct oc_frame *f = &trace->frames[i];
 		size_t nr = oc_report_frame_lines(k, opts, f, chain, 16);
+		struct oc_framevars *fv = frame_vars(k, opts, trace, i);
 
 		if (f->stack != cur) {
 			if (cur != OC_STACK_UNKNOWN)
@@ -150,19 +214,23 @@ void oc_report_print_trace(const struct oc_kernel *k,
 				fprintf(out, "%s<%s>\n", indent, oc_stack_name(f->stack));
 			cur = f->stack;
 		}
-		print_inlines(chain, nr, f->scanned, indent, out);
+		print_inlines(chain, nr, f->scanned, fv, indent, out);
 		if (f->regs_kind != OC_REGS_NONE && (!opts || opts->regs)) {
 			oc_report_print_regs(k, f, indent, out);
 			if (nr)
 				fprintf(out, "%sRIP at %s:%u\n", indent,
 					oc_lines_short_file(chain[nr - 1].file),
 					chain[nr - 1].line);
+			print_frame_vars(fv, nr, indent, out);
+			oc_framevars_free(fv);
 			continue;
 		}
 		oc_report_format_frame(k, f, buf, sizeof(buf));
 		fprintf(out, "%s%s%s", indent, f->scanned ? "? " : "", buf);
 		print_line_suffix(chain, nr, out);
 		fputc('\n', out);
+		print_frame_vars(fv, nr, indent, out);
+		oc_framevars_free(fv);
 	}
 	if (cur != OC_STACK_UNKNOWN)
 		fprintf(out, "%s</%s>\n", indent, oc_stack_name(cur));

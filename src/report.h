@@ -29,6 +29,8 @@ struct oc_report_options {
 	const char *vmlinux;	/* for the header */
 	/* file:line and inlined frames (src/lines.h); NULL: none */
 	struct oc_lines *lines;
+	/* each frame's parameters and locals (src/framevars.h) */
+	bool locals;
 };
 
 /* Exit codes, documented in docs/orccrash.1. */

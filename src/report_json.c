@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "framevars.h"
 #include "lines.h"
 #include "log.h"
 #include "report.h"
@@ -47,16 +48,57 @@ static struct json_object *regs_json(const struct oc_frame *f)
 	return o;
 }
 
+static struct json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+/* --locals: one level's variables (docs/json.md) */
+static struct json_object *vars_json(const struct oc_framevars_level *l)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; l && i < l->nr_vars; i++) {
+		const struct oc_framevar *v = &l->vars[i];
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name", json_object_new_string(v->name));
+		json_object_object_add(o, "type", json_object_new_string(v->type));
+		json_object_object_add(o, "kind", json_object_new_string(
+			oc_framevar_kind_string(v->kind)));
+		json_object_object_add(o, "status", json_object_new_string(
+			oc_framevar_status_string(v->status)));
+		json_object_object_add(o, "value", str_or_null(v->value));
+		json_object_object_add(o, "raw", v->has_raw ? hex(v->raw) : NULL);
+		json_object_object_add(o, "address", v->address ? hex(v->address) : NULL);
+		json_object_object_add(o, "size", v->size ?
+				       json_object_new_int64((int64_t)v->size) : NULL);
+		json_object_object_add(o, "where", str_or_null(v->where));
+		json_object_object_add(o, "why", str_or_null(v->why));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static struct json_object *frame_json(const struct oc_kernel *k,
 				      const struct oc_report_options *opts,
-				      const struct oc_frame *f)
+				      const struct oc_trace *tr, size_t index)
 {
+	const struct oc_frame *f = &tr->frames[index];
 	struct json_object *o = json_object_new_object();
+	struct oc_framevars *fv = NULL;
 	struct oc_sym_result s;
 	bool have = oc_kernel_symbolize_frame(k, f, &s);
 	struct oc_line_info chain[16];
 	size_t nr = oc_report_frame_lines(k, opts, f, chain, 16);
 	const struct oc_line_info *own = nr ? &chain[nr - 1] : NULL;
+
+	if (opts->locals && !f->scanned) {
+		struct oc_error *err = oc_framevars_get(k, opts->lines, tr,
+							index, NULL, &fv);
+
+		oc_error_destroy(err);	/* out of memory: no variables */
+	}
 
 	json_object_object_add(o, "ip", hex(f->ip));
 	json_object_object_add(o, "sp", hex(f->sp));
@@ -82,11 +124,37 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 			json_object_object_add(e, "file", chain[i].file ?
 					       json_object_new_string(oc_lines_short_file(chain[i].file)) : NULL);
 			json_object_object_add(e, "line", json_object_new_int((int)chain[i].line));
+			if (fv && !fv->unavailable)
+				json_object_object_add(e, "variables", vars_json(
+					i + 1 < fv->nr_levels ? &fv->levels[i] : NULL));
 			json_object_array_add(in, e);
 		}
 		json_object_object_add(o, "inlines", in);
 	}
 	json_object_object_add(o, "regs", f->regs_kind != OC_REGS_NONE ? regs_json(f) : NULL);
+	if (fv) {
+		/* the containing function's (the innermost levels are under
+		 * "inlines"; a level the lines had no entry for comes here) */
+		struct json_object *a = vars_json(NULL);
+
+		size_t from = nr ? nr - 1 : 0;
+
+		if (fv->nr_levels && from >= fv->nr_levels)
+			from = fv->nr_levels - 1;
+		for (size_t i = from; !fv->unavailable && i < fv->nr_levels;
+		     i++) {
+			struct json_object *lv = vars_json(&fv->levels[i]);
+
+			for (size_t n = 0; n < json_object_array_length(lv); n++)
+				json_object_array_add(a, json_object_get(
+					json_object_array_get_idx(lv, n)));
+			json_object_put(lv);
+		}
+		json_object_object_add(o, "variables", a);
+		json_object_object_add(o, "variables_unavailable",
+				       str_or_null(fv->unavailable));
+		oc_framevars_free(fv);
+	}
 	return o;
 }
 
@@ -109,7 +177,7 @@ static bool add_trace(const struct oc_kernel *k,
 		return false;
 	}
 	for (size_t i = 0; i < tr->nr; i++)
-		json_object_array_add(frames, frame_json(k, opts, &tr->frames[i]));
+		json_object_array_add(frames, frame_json(k, opts, tr, i));
 	json_object_object_add(o, "frames", frames);
 	oc_trace_stop_string(tr, buf, sizeof(buf));
 	json_object_object_add(o, "stop", json_object_new_string(buf));
