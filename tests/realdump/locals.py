@@ -298,7 +298,7 @@ def cmd_prev(report_path):
     if not checked:
         print("SKIP prev: no sleeping task's prev has a value")
         return 0
-    print("PASS prev: %d sleeping tasks' __schedule prev == the task" % checked)
+    print("PASS prev: %d prev values (__schedule, context_switch) of sleeping tasks == the task" % checked)
     return 0
 
 

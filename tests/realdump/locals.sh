@@ -1,0 +1,106 @@
+#!/bin/bash
+# Real-dump checks of parameters and locals (orccrash --locals,
+# src/framevars.c):
+#   tests/realdump/locals.sh [BUILD_DIR]
+# For every release in ${ORCCRASH_CACHE:-~/.cache/orccrash}/dumps/index.tsv:
+#  - the kdump-real dump (the one drgn 0.0.22 reads; it cannot translate
+#    addresses in the QEMU ELF dumps nor open the makedumpfile-converted
+#    ones): every value we show that drgn has present is drgn's value, every
+#    object we place in memory is at drgn's address (locals.py drgn);
+#  - every scenario: a sleeping task's __schedule / context_switch `prev`,
+#    when we give it, is the task itself (locals.py prev); no variable says
+#    "bad DWARF" or "bad location expression"; the text report with
+#    --locals is the report without it plus variable lines;
+#  - mod-overflow, mod-timer, mod-nmi with --modules-dir on the dump's
+#    orccrash_test.ko: the values the test module's source implies
+#    (locals.py module).
+# Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps, no drgn.
+set -u
+O=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+case $O in /*) bin=$O/orccrash ;; *) bin=$top/$O/orccrash ;; esac
+cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+index=$cache/dumps/index.tsv
+py=/usr/bin/python3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; }
+skip() { echo "SKIP $*"; }
+
+if [ ! -s "$index" ]; then
+	skip "locals: no sample dumps ($index); run make samples"
+	exit 0
+fi
+if [ ! -x "$bin" ]; then
+	fail "locals: no $bin"
+	exit 1
+fi
+have_drgn=true
+"$py" -c 'import drgn' 2>/dev/null || have_drgn=false
+
+# one line per (release, scenario): the first format listed, kdump-real
+# preferred (drgn reads it)
+rows=$(awk -F'\t' '{ k = $1 "\t" $2; if (!(k in seen) || $3 == "kdump-real") seen[k] = $0 }
+	END { for (k in seen) print seen[k] }' "$index" | sort)
+
+while IFS=$'\t' read -r rel scen fmt vmcore vmlinux kaslr; do
+	[ -n "$rel" ] || continue
+	name="$rel $scen"
+	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ]; then
+		skip "$name: sample not in the cache"
+		continue
+	fi
+	dir=$(dirname "$vmcore")
+	mods=()
+	[ -e "$dir/orccrash_test.ko" ] && mods=(--modules-dir "$dir")
+	json=$tmp/r.json
+	"$bin" --json --all-tasks --locals "${mods[@]}" "$vmcore" "$vmlinux" \
+		>"$json" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ]; then
+		fail "$name: orccrash --json --locals exited $rc: $(head -n 3 "$tmp/err")"
+		continue
+	fi
+	# the text report: without --locals, and with it minus its lines
+	"$bin" --all-tasks "${mods[@]}" "$vmcore" "$vmlinux" >"$tmp/plain" 2>/dev/null
+	"$bin" --all-tasks --locals "${mods[@]}" "$vmcore" "$vmlinux" \
+		>"$tmp/locals" 2>/dev/null
+	grep -Ev '^ *(param|local) |^ *\((variables |in .*, inlined\)$)' \
+		"$tmp/locals" >"$tmp/stripped"
+	nvars=$(grep -Ec '^ *(param|local) ' "$tmp/locals")
+	if cmp -s "$tmp/plain" "$tmp/stripped" && [ "$nvars" -gt 0 ]; then
+		pass "$name: --locals adds $nvars variable lines, the rest unchanged"
+	else
+		fail "$name: --locals changed the report ($nvars variable lines)"
+		diff "$tmp/plain" "$tmp/stripped" | head -n 5
+	fi
+	nbad=$(grep -Ec 'bad DWARF|bad location expression' "$tmp/locals")
+	if [ "$nbad" -eq 0 ]; then
+		pass "$name: no variable with bad DWARF"
+	else
+		fail "$name: $nbad variables with bad DWARF"
+		grep -E 'bad DWARF|bad location expression' "$tmp/locals" | sort | uniq -c | head -n 5
+	fi
+	"$py" "$here/locals.py" prev "$json" | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $name: /"
+	case $scen in
+	mod-overflow|mod-timer|mod-nmi)
+		if [ ${#mods[@]} -eq 0 ]; then
+			skip "$name: no orccrash_test.ko in $dir"
+		else
+			"$py" "$here/locals.py" module "$json" "$scen" |
+				sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $name: /"
+		fi
+		;;
+	esac
+	if [ "$fmt" = kdump-real ]; then
+		if $have_drgn; then
+			timeout 600 "$py" "$here/locals.py" drgn "$json" "$vmlinux" "$vmcore" |
+				sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $name: /"
+		else
+			skip "$name: no python3-drgn"
+		fi
+	fi
+done <<<"$rows"
