@@ -392,6 +392,19 @@ static void type_name(struct oc_dwarf *d, Dwarf_Die type, const char *decl,
 	case DW_TAG_restrict_type:
 	case DW_TAG_atomic_type:
 		target = type_of(d, type);
+		if (target && die_tag(d, target) == DW_TAG_array_type) {
+			/* a qualified array is an array of qualified elements
+			 * (C11 6.7.3p9); gcc qualifies the elements too */
+			Dwarf_Die elem = type_of(d, target);
+			bool same = elem && die_tag(d, elem) == tag;
+
+			if (elem)
+				dwarf_dealloc_die(elem);
+			if (same) {
+				type_name(d, target, decl, out, size, depth + 1);
+				break;
+			}
+		}
 		if (target && is_pointer(d, target)) {
 			snprintf(nd, sizeof(nd), "%s%s%s", q, *decl ? " " : "",
 				 decl);
@@ -936,8 +949,13 @@ static bool const_value(struct walk *w, Dwarf_Die die, struct oc_dwvar *v)
 			ok = set_bad(v, "unreadable DW_AT_const_value");
 			break;
 		}
+		/* a data form has no sign of its own: the type's */
+		if (n < 8 && (uv >> (8 * n - 1)) & 1 &&
+		    (v->enc == OC_DWENC_SIGNED || v->enc == OC_DWENC_SIGNED_CHAR ||
+		     (v->enc == OC_DWENC_ENUM && v->enum_signed)))
+			uv |= ~(uint64_t)0 << (8 * n);
 		memcpy(buf, &uv, 8);
-		ok = set_expr(v, OC_DWVAR_CONST, buf, n);
+		ok = set_expr(v, OC_DWVAR_CONST, buf, 8);
 		break;
 	case DW_FORM_sdata:
 	case DW_FORM_implicit_const:
