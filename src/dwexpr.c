@@ -851,7 +851,9 @@ void oc_dwexpr_eval(const struct oc_dwexpr_ctx *ctx, const uint8_t *expr,
 
 	memset(&e, 0, sizeof(e));
 	e.ctx = ctx;
-	e.start = e.p = expr;
-	e.end = expr + (expr ? len : 0);
+	e.start = e.p = e.end = expr;
+	/* NULL + 0 is undefined: no expression is the empty one */
+	if (expr)
+		e.end = expr + len;
 	run(&e, ret);
 }
