@@ -105,11 +105,13 @@ struct oc_framevars {
 };
 
 /*
- * The variables of frame @index of @trace (trace->frames[index]) as
- * unwound for @task (NULL for a CPU's trace from its crash registers: the
- * trace oc_kernel_unwind_cpu() returned).  @task tells a blocked task's
- * first frame (its struct inactive_task_frame gives rbx, rbp, r12-r15)
- * from a running one's (the CPU's crash registers: all of them).  @lines
+ * The variables of frame @index of @trace (trace->frames[index]), the
+ * trace oc_kernel_unwind_task() or oc_kernel_unwind_cpu() returned.  A
+ * blocked task's first frame (where its struct inactive_task_frame gives
+ * rbx, rbp, r12-r15) is told from the trace itself: a walk from
+ * thread.sp starts with no registers and ip_addr = thread.sp +
+ * offsetof(ret_addr).  @task, when not NULL, must then agree (its
+ * thread.sp), else those registers are not used.  @lines
  * is the handle the report or browser already has (oc_lines_open(), with
  * oc_lines_set_modules_dir() for module frames).  Reads target memory
  * through k->mem (stack slots, derefs, globals).
