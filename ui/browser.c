@@ -7,8 +7,14 @@
  * Traces are unwound lazily: the selected thread's at once, the rest a
  * batch at a time while no key is waiting, so the first screen shows
  * before every task's "top frame" is known.
+ *
+ * Source lines never hold the screen up either: every DWARF call is made
+ * by one worker thread (ui/worker.c), fed the selected thread's frames
+ * first, then every other trace's as it is unwound; the loop collects
+ * what it found and fills the rows in.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +26,9 @@
 #include "lines.h"
 #include "log.h"
 #include "rows.h"
+#include "source.h"
 #include "ui.h"
+#include "worker.h"
 
 enum view { VIEW_MAIN, VIEW_MEMORY, VIEW_LOG, VIEW_HELP };
 enum pane { PANE_THREADS, PANE_FRAMES, PANE_REGS, PANE_NR };
@@ -30,7 +38,11 @@ enum {
 	FOOTER_ROWS = 2,	/* status line, keys */
 	MEMORY_WORDS = 1024,
 	BATCH_MS = 40,		/* unwinding per idle tick */
+	WORKER_POLL_MS = 40,	/* how often to look for the worker's results */
 };
+
+/* What the frame-details pane (right) shows. */
+enum detail { DETAIL_REGS, DETAIL_SOURCE };
 
 struct cursor {
 	size_t top, sel;
@@ -49,11 +61,15 @@ struct browser {
 	size_t next_pending;	/* where the idle unwinding goes on */
 	bool log_loaded;
 	struct oc_log log;
-	/* source lines (src/lines.h): opened on the first frame shown */
-	struct oc_lines *lines;
-	bool lines_tried;
-	bool source_pending;	/* the registers pane waits for them */
-	char lines_why[160];
+	/* source lines: the worker is the only user of opts->lines */
+	struct oc_ui_worker *worker;
+	bool lines_said;	/* "lines unavailable: ..." said once */
+	enum detail detail;
+	bool files;		/* file:line in the frames pane */
+	int frames_w;		/* the width the frame rows were made for */
+	struct oc_ui_source src;	/* the last source file read */
+	char src_heading[OC_UI_LINE_MAX];	/* the source view's fixed row */
+	char src_said[PATH_MAX];	/* "not found" said for this file */
 	char panic_message[256];	/* the model's, else the log's */
 	char status[256];
 	bool status_error;
@@ -91,6 +107,8 @@ static void report(struct browser *b, struct oc_error *err)
 
 /* ---- traces ---- */
 
+static void queue_lines(struct browser *b, struct oc_ui_thread *t, bool front);
+
 static void unwind_thread(struct browser *b, struct oc_ui_thread *t)
 {
 	const struct oc_unwind_options opts = { .scan = true };
@@ -114,6 +132,8 @@ static void unwind_thread(struct browser *b, struct oc_ui_thread *t)
 		oc_ui_thread_set_error(t, msg);
 	} else {
 		oc_ui_thread_set_trace(b->k, t, &trace);
+		/* its lines, after the ones on screen */
+		queue_lines(b, t, false);
 	}
 	b->th.nr_ready++;
 }
@@ -128,23 +148,113 @@ static long long now_ms(void)
 
 static bool pending(const struct browser *b)
 {
-	return b->th.nr_ready < b->th.nr || b->source_pending;
+	return b->th.nr_ready < b->th.nr;
+}
+
+/* ---- source lines: jobs for the worker ---- */
+
+/*
+ * Ask the worker for the lines of @t's frames not asked yet: at the
+ * front of its queue for the thread on screen, else at the back.  The
+ * model is read here, in the UI thread (symbols, the KASLR offset); the
+ * worker only sees addresses and names.
+ */
+static void queue_lines(struct browser *b, struct oc_ui_thread *t, bool front)
+{
+	size_t ti = (size_t)(t - b->th.v);
+
+	if (!b->worker || t->trace_state != OC_UI_TRACE_READY || !t->info)
+		return;
+	for (size_t n = 0; n < t->trace.nr; n++) {
+		/* pushed at the front in reverse: frame #0 comes first */
+		size_t i = front ? t->trace.nr - 1 - n : n;
+		const struct oc_frame *f = &t->trace.frames[i];
+		/* as the batch report: an exact ip shows its own line, a
+		 * return address its call's (src/report.c) */
+		bool exact = f->regs_kind != OC_REGS_NONE ||
+			     (f->signal && !f->scanned);
+		struct oc_ui_frame_info *fi = &t->info[i];
+		struct oc_sym_result s;
+		struct oc_ui_job *j;
+
+		if (fi->queued || fi->ready)
+			continue;
+		fi->queued = true;
+		if (!f->ip || !oc_kernel_symbolize_frame(b->k, f, &s)) {
+			fi->ready = true;	/* nothing to look up */
+			continue;
+		}
+		j = calloc(1, sizeof(*j));
+		if (!j) {
+			fi->queued = false;
+			report(b, &oc_enomem);
+			return;
+		}
+		j->thread = ti;
+		j->frame = i;
+		j->exact = exact;
+		if (s.module) {
+			j->module = s.module;
+			j->symbol = s.name;
+			j->offset = s.offset;
+		} else {
+			j->addr = oc_lines_addr(f->ip, exact, b->k->kaslr_offset);
+		}
+		oc_ui_worker_push(b->worker, j, front);
+	}
+	if (front)
+		oc_ui_worker_promote(b->worker, ti);
+}
+
+static void show_details(struct browser *b);
+static void rebuild_frames(struct browser *b);
+static long selected_frame(struct browser *b);
+
+/* Take in what the worker found; redraw the panes it changes. */
+static void collect_lines(struct browser *b)
+{
+	struct oc_ui_job *j = b->worker ? oc_ui_worker_done(b->worker) : NULL;
+	bool frames = false, details = false;
+	long sel = selected_frame(b);
+
+	while (j) {
+		struct oc_ui_job *next = j->next;
+		struct oc_ui_thread *t = &b->th.v[j->thread];
+
+		if (j->err) {
+			report(b, j->err);
+			j->err = NULL;
+		}
+		report(b, oc_ui_thread_set_lines(t, j->frame, j->chain, j->nr,
+						 j->unavailable));
+		/* no debuginfo: once, on the status line */
+		if (!j->nr && j->unavailable && !j->module && !b->lines_said) {
+			b->lines_said = true;
+			set_status(b, true, "lines unavailable: %s", j->unavailable);
+		}
+		if (j->thread == b->shown) {
+			frames = true;
+			details |= (long)j->frame == sel;
+		}
+		free(j);
+		j = next;
+	}
+	if (frames)
+		rebuild_frames(b);
+	if (details)
+		show_details(b);
 }
 
 /*
  * One idle tick: unwind threads for up to BATCH_MS, the rows on screen
  * in the threads pane first, then the rest in model order.
  */
-static void add_source(struct browser *b);
-
 static void idle_work(struct browser *b)
 {
 	long long until = now_ms() + BATCH_MS;
 	const struct cursor *c = &b->cur[PANE_THREADS];
 	size_t rows = (size_t)oc_draw_pane_rows(&b->panes[PANE_THREADS]);
 
-	if (b->source_pending)
-		add_source(b);
 	for (size_t i = c->top; i < c->top + rows &&
 	     i < b->thread_lines.nr && now_ms() < until; i++)
 		unwind_thread(b, &b->th.v[b->thread_lines.v[i].ref]);
@@ -199,69 +309,163 @@ static long selected_frame(struct browser *b)
 	return (long)l->v[sel].ref;
 }
 
-static void show_regs(struct browser *b)
+static int selected_level(struct browser *b)
+{
+	const struct oc_ui_lines *l = &b->frame_lines;
+	size_t sel = b->cur[PANE_FRAMES].sel;
+
+	return sel < l->nr ? l->v[sel].level : -1;
+}
+
+/* The source file of DWARF name @file under --source DIR, read once. */
+static const struct oc_ui_source *load_source(struct browser *b,
+					      const char *file, char *why,
+					      size_t size)
+{
+	const char *dir = b->opts->source_dir;
+	char path[PATH_MAX];
+	struct oc_error *err;
+
+	if (!dir) {
+		snprintf(why, size, "no source tree (start with --source DIR); "
+			 "v: registers");
+		return NULL;
+	}
+	if (!file || !oc_ui_source_find(dir, file, path, sizeof(path))) {
+		snprintf(why, size, "%s not found under %s",
+			 file ? oc_lines_short_file(file) : "(no file name)",
+			 dir);
+		if (file && strcmp(b->src_said, file)) {
+			snprintf(b->src_said, sizeof(b->src_said), "%s", file);
+			set_status(b, true, "source: %s", why);
+		}
+		return NULL;
+	}
+	if (b->src.path && !strcmp(b->src.path, path))
+		return &b->src;
+	oc_ui_source_deinit(&b->src);
+	err = oc_ui_source_read(path, &b->src);
+	if (err) {
+		oc_error_string(err, why, size);
+		oc_error_destroy(err);
+		return NULL;
+	}
+	return &b->src;
+}
+
+/* The source view: the selected level's line amid its file, centred. */
+static void show_source(struct browser *b, const struct oc_ui_thread *t,
+			size_t f, int level)
+{
+	const struct oc_ui_frame_info *fi = t->info ? &t->info[f] : NULL;
+	/* the pane less its title and the heading (the view's title row) */
+	int rows = b->panes[PANE_REGS].h - 2;
+	const struct oc_ui_source *src;
+	const struct oc_line_info *e;
+	char why[PATH_MAX + 64];
+	size_t cur;
+
+	if (!b->opts->lines || !fi) {
+		report(b, oc_ui_lines_add(&b->regs_lines, OC_STYLE_DIM, -1,
+					  "#%zu: no source lines (--no-lines, "
+					  "or no vmlinux)", f));
+		return;
+	}
+	if (!fi->ready) {
+		report(b, oc_ui_lines_add(&b->regs_lines, OC_STYLE_DIM, -1,
+					  "#%zu lines: loading", f));
+		return;
+	}
+	if (!fi->nr) {
+		report(b, oc_ui_lines_add(&b->regs_lines, OC_STYLE_DIM, -1,
+					  "#%zu source: %s", f, fi->why ? fi->why :
+					  "no line information"));
+		return;
+	}
+	e = &fi->chain[level >= 0 && (size_t)level < fi->nr ? (size_t)level :
+		       fi->nr - 1];
+	src = load_source(b, e->file, why, sizeof(why));
+	report(b, oc_ui_source_view(f, e, src, why, (size_t)(rows > 0 ? rows : 1),
+				    &b->regs_lines, &cur));
+	/* its title row stays on screen, as the pane's heading */
+	if (b->regs_lines.nr && b->regs_lines.v[0].style == OC_STYLE_TITLE) {
+		snprintf(b->src_heading, sizeof(b->src_heading), "%s",
+			 b->regs_lines.v[0].text);
+		memmove(&b->regs_lines.v[0], &b->regs_lines.v[1],
+			--b->regs_lines.nr * sizeof(b->regs_lines.v[0]));
+		cur = cur ? cur - 1 : 0;
+	}
+	/* the current line in the middle of the pane */
+	if (rows < 1)
+		rows = 1;
+	cur = cur > (size_t)rows / 2 ? cur - (size_t)rows / 2 : 0;
+	b->cur[PANE_REGS] = (struct cursor){ cur, cur };
+}
+
+/* The frame-details pane for the selected row: registers and source
+ * lines, or the source view. */
+static void show_details(struct browser *b)
 {
 	struct oc_ui_thread *t = selected_thread(b);
 	long f = selected_frame(b);
+	int level = selected_level(b);
+	const struct oc_ui_frame_info *fi;
+	struct oc_ui_lines src;
 
 	b->cur[PANE_REGS] = (struct cursor){ 0, 0 };
 	oc_ui_lines_clear(&b->regs_lines);
-	if (t && f >= 0) {
-		report(b, oc_ui_regs_lines(b->k, t, (size_t)f, &b->regs_lines));
-		/* the source line comes at the next idle tick: the DWARF
-		 * is opened on the first one, after the first screen */
-		b->source_pending = b->opts->vmlinux && b->k->elf &&
-				    t->trace_state == OC_UI_TRACE_READY;
-	}
-}
-
-static void open_lines(struct browser *b)
-{
-	b->lines_tried = true;
-	b->lines = b->opts->lines;
-	if (!b->lines)
-		snprintf(b->lines_why, sizeof(b->lines_why), "%s",
-			 "no lines (--no-lines, or no vmlinux)");
-}
-
-/* The selected frame's file:line (and inlined chain) under the
- * registers pane's title. */
-static void add_source(struct browser *b)
-{
-	const struct oc_ui_thread *t = &b->th.v[b->shown];
-	long f = selected_frame(b);
-	struct oc_line_info chain[8];
-	const struct oc_module *m;
-	const struct oc_frame *fr;
-	const char *why = NULL;
-	struct oc_ui_lines src;
-	char buf[160];
-	size_t nr = 0;
-
-	b->source_pending = false;
-	if (f < 0 || t->trace_state != OC_UI_TRACE_READY ||
-	    (size_t)f >= t->trace.nr || b->regs_lines.nr < 1)
+	b->src_heading[0] = '\0';
+	if (!t || f < 0 || t->trace_state != OC_UI_TRACE_READY ||
+	    (size_t)f >= t->trace.nr)
 		return;
-	fr = &t->trace.frames[f];
-	m = oc_kernel_module_of(b->k, fr->ip);
-	if (m) {
-		snprintf(buf, sizeof(buf), "in module %s (no .ko DWARF here)",
-			 m->name);
-		why = buf;
-	} else {
-		if (!b->lines_tried)
-			open_lines(b);
-		if (b->lines)
-			report(b, oc_lines_lookup(b->lines,
-						  oc_lines_frame_addr(fr, b->k->kaslr_offset),
-						  chain, sizeof(chain) / sizeof(chain[0]),
-						  &nr));
-		why = b->lines ? oc_lines_unavailable(b->lines) : b->lines_why;
+	if (b->detail == DETAIL_SOURCE) {
+		show_source(b, t, (size_t)f, level);
+		return;
 	}
+	report(b, oc_ui_regs_lines(b->k, t, (size_t)f, &b->regs_lines));
+	if (!b->opts->lines || b->regs_lines.nr < 1)
+		return;
+	/* under the title: where the frame is, from the selected level out */
+	fi = t->info ? &t->info[f] : NULL;
 	oc_ui_lines_init(&src);
-	report(b, oc_ui_source_lines(chain, nr, why, &src));
+	if (!fi || !fi->ready) {
+		report(b, oc_ui_lines_add(&src, OC_STYLE_DIM, -1, "lines: loading"));
+	} else {
+		size_t from = level >= 0 && (size_t)level < fi->nr ? (size_t)level : 0;
+
+		report(b, oc_ui_source_lines(fi->chain + from, fi->nr - from,
+					     fi->why, &src));
+	}
 	report(b, oc_ui_lines_insert(&b->regs_lines, 1, &src));
 	oc_ui_lines_deinit(&src);
+}
+
+/* The frame rows again (lines arrived, the pane's width changed), with
+ * the cursor on the same frame and level. */
+static void rebuild_frames(struct browser *b)
+{
+	struct oc_ui_thread *t = &b->th.v[b->shown];
+	struct oc_ui_frame_opts fo = {
+		.files = b->files,
+		.width = b->panes[PANE_FRAMES].w,
+	};
+	struct cursor *c = &b->cur[PANE_FRAMES];
+	long f = selected_frame(b);
+	int level = selected_level(b);
+	size_t above = c->sel - (c->top <= c->sel ? c->top : c->sel);
+	const struct oc_ui_lines *l = &b->frame_lines;
+
+	b->frames_w = fo.width;
+	report(b, oc_ui_frame_lines(b->k, t, &fo, &b->frame_lines));
+	for (size_t i = 0; f >= 0 && i < l->nr; i++)
+		if (l->v[i].ref == f && (l->v[i].level == level ||
+					 l->v[i].level == -1)) {
+			c->sel = i;
+			if (l->v[i].level == level)
+				break;
+		}
+	/* the selected row stays where it was on the screen */
+	c->top = c->sel > above ? c->sel - above : 0;
 }
 
 /* Put frame @frame (or the first frame line) under the cursor. */
@@ -271,10 +475,10 @@ static void select_frame(struct browser *b, long frame)
 	size_t sel = oc_ui_lines_selectable(l, 0, 1);
 
 	for (size_t i = 0; frame >= 0 && i < l->nr; i++)
-		if (l->v[i].ref == frame)
+		if (l->v[i].ref == frame && l->v[i].level == -1)
 			sel = i;
 	b->cur[PANE_FRAMES] = (struct cursor){ 0, sel };
-	show_regs(b);
+	show_details(b);
 }
 
 /* The threads cursor moved: unwind the thread if needed, fill frames. */
@@ -292,8 +496,10 @@ static void show_thread(struct browser *b)
 		unwind_thread(b, t);
 		report(b, oc_ui_threads_lines(&b->th, &b->thread_lines));
 	}
-	report(b, oc_ui_frame_lines(b->k, t, &b->frame_lines));
-
+	/* this thread's lines before anything else */
+	queue_lines(b, t, true);
+	b->cur[PANE_FRAMES] = (struct cursor){ 0, 0 };
+	rebuild_frames(b);
 	select_frame(b, -1);
 }
 
@@ -379,9 +585,12 @@ static void draw_header(struct browser *b)
 		 k->release[0] ? k->release : "?", panic);
 	oc_draw_text(0, 0, b->w, OC_STYLE_NORMAL, true, line);
 	snprintf(line, sizeof(line),
-		 "dump %s  %u CPUs, %zu tasks, traces %zu/%zu%s  vmlinux %s",
+		 "dump %s  %u CPUs, %zu tasks, traces %zu/%zu%s%s  vmlinux %s",
 		 b->opts->vmcore ? b->opts->vmcore : "?", k->nr_cpus,
 		 k->nr_tasks, b->th.nr_ready, b->th.nr,
+		 !b->opts->lines ? ", no lines" : b->lines_said ?
+		 ", lines unavailable" : b->worker && oc_ui_worker_busy(b->worker) ?
+		 ", lines: loading" : "",
 		 k->nr_warnings ? "  (warnings: see the log)" : "",
 		 b->opts->vmlinux ? b->opts->vmlinux : "(none)");
 	oc_draw_text(1, 0, b->w, OC_STYLE_DIM, false, line);
@@ -424,16 +633,30 @@ static void draw_main(struct browser *b)
 	snprintf(titles[PANE_FRAMES], sizeof(titles[0]), " Frames: %s%s", name,
 		 t->trace_state == OC_UI_TRACE_READY && !t->trace.reliable ?
 		 " (unreliable)" : "");
-	if (f >= 0)
-		snprintf(titles[PANE_REGS], sizeof(titles[0]),
-			 " Registers: #%ld", f);
-	else
-		snprintf(titles[PANE_REGS], sizeof(titles[0]), " Registers");
+	if (b->panes[PANE_FRAMES].w != b->frames_w)
+		rebuild_frames(b);
+	titles[PANE_REGS][0] = '\0';
+	if (f >= 0 && selected_level(b) >= 0 && t->info &&
+	    (size_t)selected_level(b) < t->info[f].nr) {
+		const struct oc_line_info *e = &t->info[f].chain[selected_level(b)];
+
+		snprintf(titles[PANE_REGS], sizeof(titles[0]), " %s: #%ld %s (inlined)",
+			 b->detail == DETAIL_SOURCE ? "Source" : "Registers", f,
+			 e->function ? e->function : "?");
+	} else if (f >= 0) {
+		snprintf(titles[PANE_REGS], sizeof(titles[0]), " %s: #%ld",
+			 b->detail == DETAIL_SOURCE ? "Source" : "Registers", f);
+	} else {
+		snprintf(titles[PANE_REGS], sizeof(titles[0]), " %s",
+			 b->detail == DETAIL_SOURCE ? "Source" : "Registers");
+	}
 	for (int p = 0; p < PANE_NR; p++) {
 		struct oc_draw_pane *d = &b->panes[p];
 
 		d->title = titles[p];
-		d->heading = p == PANE_THREADS ? heading : NULL;
+		d->heading = p == PANE_THREADS ? heading :
+			     p == PANE_REGS && b->detail == DETAIL_SOURCE &&
+			     b->src_heading[0] ? b->src_heading : NULL;
 		d->lines = pane_lines(b, p);
 		d->focused = b->pane == (enum pane)p;
 		d->cursor = p != PANE_REGS;
@@ -578,7 +801,7 @@ static void move_cursor(struct browser *b, enum oc_ui_request req)
 	if (b->pane == PANE_THREADS)
 		show_thread(b);
 	else if (b->pane == PANE_FRAMES)
-		show_regs(b);
+		show_details(b);
 }
 
 static void open_memory(struct browser *b)
@@ -852,6 +1075,18 @@ static void request(struct browser *b, enum oc_ui_request req)
 	case OC_REQ_REDRAW:
 		oc_draw_redraw();
 		break;
+	case OC_REQ_DETAILS:
+		b->detail = b->detail == DETAIL_REGS ? DETAIL_SOURCE : DETAIL_REGS;
+		show_details(b);
+		set_status(b, false, "frame details: %s",
+			   b->detail == DETAIL_REGS ? "registers" : "source");
+		break;
+	case OC_REQ_FILES:
+		b->files = !b->files;
+		rebuild_frames(b);
+		set_status(b, false, "file:line in the frames pane: %s",
+			   b->files ? "on" : "off");
+		break;
 	case OC_REQ_NONE:
 	case OC_REQ_NR:
 		break;
@@ -886,7 +1121,7 @@ static void click(struct browser *b)
 		if (p == PANE_THREADS)
 			show_thread(b);
 		else
-			show_regs(b);
+			show_details(b);
 		if (twice)
 			request(b, OC_REQ_ENTER);
 		return;
@@ -916,6 +1151,9 @@ static void select_start(struct browser *b)
 
 static void browser_deinit(struct browser *b)
 {
+	/* drops its queue, waits for the lookup in progress only */
+	oc_ui_worker_stop(b->worker);
+	b->worker = NULL;
 	oc_ui_threads_deinit(&b->th);
 	oc_ui_lines_deinit(&b->thread_lines);
 	oc_ui_lines_deinit(&b->frame_lines);
@@ -925,13 +1163,18 @@ static void browser_deinit(struct browser *b)
 	oc_ui_lines_deinit(&b->help_lines);
 	if (b->log_loaded)
 		oc_log_deinit(&b->log);
+	oc_ui_source_deinit(&b->src);
 }
 
 int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 {
-	struct browser b = { .k = k, .opts = opts };
+	struct browser b = {
+		.k = k, .opts = opts, .files = true,
+		.detail = opts->source_dir ? DETAIL_SOURCE : DETAIL_REGS,
+	};
 	struct oc_error *err;
 	const char *nc = getenv("NO_COLOR");
+	const char *delay = getenv("ORCCRASH_TEST_LINES_DELAY_MS");
 
 	oc_ui_lines_init(&b.thread_lines);
 	oc_ui_lines_init(&b.frame_lines);
@@ -944,6 +1187,12 @@ int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 		err = oc_ui_threads_lines(&b.th, &b.thread_lines);
 	if (!err)
 		err = oc_ui_help_lines(&b.help_lines);
+	/* the DWARF worker; the screen tests can hold its first lookup
+	 * back to see the first screen without lines */
+	if (!err && opts->lines)
+		err = oc_ui_worker_start(opts->lines,
+					 delay ? (unsigned)atoi(delay) : 0,
+					 &b.worker);
 	if (err) {
 		fprintf(stderr, "orccrash: ");
 		oc_error_fprint(stderr, err);
@@ -974,8 +1223,11 @@ int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 	while (!b.quit) {
 		int key;
 
+		collect_lines(&b);
 		draw(&b);
-		key = oc_draw_key(pending(&b) ? 0 : -1);
+		key = oc_draw_key(pending(&b) ? 0 :
+				  b.worker && oc_ui_worker_busy(b.worker) ?
+				  WORKER_POLL_MS : -1);
 		if (key == OC_DRAW_NO_KEY) {
 			if (pending(&b))
 				idle_work(&b);

@@ -49,6 +49,11 @@ const struct oc_ui_request_info oc_ui_requests[] = {
 	  OC_CTX_MAIN | OC_CTX_MEMORY, true },
 	{ OC_REQ_MEMORY, "memory", "stack memory of the selected frame",
 	  OC_CTX_MAIN, true },
+	{ OC_REQ_DETAILS, "source",
+	  "frame details: registers or the source around the line (--source)",
+	  OC_CTX_MAIN, true },
+	{ OC_REQ_FILES, "files", "file:line in the frames pane on or off",
+	  OC_CTX_MAIN, false },
 	{ OC_REQ_REDRAW, "redraw", "redraw the screen", OC_CTX_ALL, false },
 };
 const size_t oc_ui_nr_requests =
@@ -84,6 +89,8 @@ const struct oc_ui_key oc_ui_keys[] = {
 	{ 'F', OC_REQ_FILTER_PREV },
 	{ 'l', OC_REQ_LOG },
 	{ 'm', OC_REQ_MEMORY },
+	{ 'v', OC_REQ_DETAILS },
+	{ 'L', OC_REQ_FILES },
 	{ '?', OC_REQ_HELP },
 	{ KEY_F(1), OC_REQ_HELP },
 	{ KEY_CTRL_L, OC_REQ_REDRAW },

@@ -32,6 +32,8 @@ enum oc_ui_request {
 	OC_REQ_MEMORY,
 	OC_REQ_HELP,
 	OC_REQ_REDRAW,
+	OC_REQ_DETAILS,
+	OC_REQ_FILES,
 	OC_REQ_NR,
 };
 

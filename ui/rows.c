@@ -17,6 +17,7 @@
 #include "lines.h"
 #include "report.h"
 #include "rows.h"
+#include "source.h"
 
 /* ---- lines ---- */
 
@@ -55,6 +56,7 @@ struct oc_error *oc_ui_lines_add(struct oc_ui_lines *lines,
 	l = &lines->v[lines->nr++];
 	l->style = style;
 	l->ref = ref;
+	l->level = -1;
 	l->value = 0;
 	va_start(ap, fmt);
 	vsnprintf(l->text, sizeof(l->text), fmt, ap);
@@ -116,10 +118,26 @@ struct oc_error *oc_ui_threads_build(const struct oc_kernel *k,
 	return oc_ui_threads_update(ret);
 }
 
+static void free_info(struct oc_ui_thread *t)
+{
+	if (!t->info)
+		return;
+	for (size_t i = 0; i < t->trace.nr; i++)
+		free(t->info[i].chain);
+	free(t->info);
+	t->info = NULL;
+}
+
+void oc_ui_thread_deinit(struct oc_ui_thread *t)
+{
+	free_info(t);
+	oc_trace_deinit(&t->trace);
+}
+
 void oc_ui_threads_deinit(struct oc_ui_threads *th)
 {
 	for (size_t i = 0; th->v && i < th->nr; i++)
-		oc_trace_deinit(&th->v[i].trace);
+		oc_ui_thread_deinit(&th->v[i]);
 	free(th->v);
 	free(th->shown);
 	memset(th, 0, sizeof(*th));
@@ -326,8 +344,9 @@ void oc_ui_format_frame_addr(const struct oc_kernel *k,
 void oc_ui_thread_set_trace(const struct oc_kernel *k, struct oc_ui_thread *t,
 			    struct oc_trace *trace)
 {
-	oc_trace_deinit(&t->trace);
+	oc_ui_thread_deinit(t);
 	t->trace = *trace;
+	t->info = calloc(t->trace.nr ? t->trace.nr : 1, sizeof(*t->info));
 	oc_trace_init(trace);
 	t->trace_state = OC_UI_TRACE_READY;
 	t->error[0] = '\0';
@@ -341,11 +360,36 @@ void oc_ui_thread_set_trace(const struct oc_kernel *k, struct oc_ui_thread *t,
 
 void oc_ui_thread_set_error(struct oc_ui_thread *t, const char *message)
 {
-	oc_trace_deinit(&t->trace);
+	oc_ui_thread_deinit(t);
 	t->trace_state = OC_UI_TRACE_FAILED;
 	t->top_frame = -1;
 	snprintf(t->error, sizeof(t->error), "%s", message);
 	snprintf(t->top, sizeof(t->top), "(error: %s)", message);
+}
+
+struct oc_error *oc_ui_thread_set_lines(struct oc_ui_thread *t, size_t frame,
+					const struct oc_line_info *chain,
+					size_t nr, const char *why)
+{
+	struct oc_ui_frame_info *fi;
+
+	if (t->trace_state != OC_UI_TRACE_READY || !t->info ||
+	    frame >= t->trace.nr)
+		return NULL;
+	fi = &t->info[frame];
+	free(fi->chain);
+	fi->chain = NULL;
+	fi->nr = 0;
+	fi->ready = true;
+	fi->why = nr ? NULL : why;
+	if (!nr)
+		return NULL;
+	fi->chain = malloc(nr * sizeof(*chain));
+	if (!fi->chain)
+		return &oc_enomem;
+	memcpy(fi->chain, chain, nr * sizeof(*chain));
+	fi->nr = nr;
+	return NULL;
 }
 
 static bool all_digits(const char *s)
@@ -447,15 +491,33 @@ static struct oc_error *separator(struct oc_ui_lines *lines, bool close,
 			       close ? "</" : "<", oc_stack_name(type));
 }
 
+/* "  file:line" after a frame's row, the base name alone if the whole
+ * name would make the row wider than @width. */
+static void file_suffix(const char *row, const struct oc_line_info *e,
+			int width, char *buf, size_t size)
+{
+	const char *file = oc_lines_short_file(e->file), *base;
+
+	snprintf(buf, size, "  %s:%u", file, e->line);
+	if (width > 0 && strlen(row) + strlen(buf) > (size_t)width) {
+		base = strrchr(file, '/');
+		snprintf(buf, size, "  %s:%u", base ? base + 1 : file, e->line);
+	}
+}
+
 struct oc_error *oc_ui_frame_lines(const struct oc_kernel *k,
 				   const struct oc_ui_thread *t,
+				   const struct oc_ui_frame_opts *opts,
 				   struct oc_ui_lines *lines)
 {
+	static const struct oc_ui_frame_opts defaults = { .files = true };
 	const struct oc_trace *tr = &t->trace;
 	enum oc_stack_type cur = OC_STACK_UNKNOWN;
 	struct oc_error *err = NULL;
-	char buf[256];
+	char buf[256], row[OC_UI_LINE_MAX], file[OC_UI_LINE_MAX];
 
+	if (!opts)
+		opts = &defaults;
 	oc_ui_lines_clear(lines);
 	if (t->trace_state == OC_UI_TRACE_PENDING)
 		return oc_ui_lines_add(lines, OC_STYLE_DIM, -1, "unwinding...");
@@ -464,6 +526,8 @@ struct oc_error *oc_ui_frame_lines(const struct oc_kernel *k,
 				       "no trace: %s", t->error);
 	for (size_t i = 0; i < tr->nr && !err; i++) {
 		const struct oc_frame *f = &tr->frames[i];
+		const struct oc_ui_frame_info *fi = t->info ? &t->info[i] : NULL;
+		size_t nr = fi && fi->ready ? fi->nr : 0;
 		enum oc_ui_style style = OC_STYLE_NORMAL;
 		const char *mark = "";
 
@@ -476,6 +540,26 @@ struct oc_error *oc_ui_frame_lines(const struct oc_kernel *k,
 				break;
 			cur = f->stack;
 		}
+		/* the inlined functions first, innermost first (drgn, and
+		 * the batch report's order) */
+		for (size_t j = 0; j + 1 < nr && !err; j++) {
+			const struct oc_line_info *e = &fi->chain[j];
+
+			snprintf(row, sizeof(row), "     %s%s (inlined)",
+				 f->scanned ? "? " : "",
+				 e->function ? e->function : "?");
+			file[0] = '\0';
+			if (opts->files && e->file)
+				file_suffix(row, e, opts->width, file,
+					    sizeof(file));
+			err = oc_ui_lines_add(lines, !f->reliable || f->scanned ?
+					      OC_STYLE_DIM : OC_STYLE_NORMAL,
+					      (long long)i, "%s%s", row, file);
+			if (!err)
+				lines->v[lines->nr - 1].level = (int)j;
+		}
+		if (err)
+			break;
 		if (f->regs_kind == OC_REGS_FULL && (f->regs.cs & 3) == 3) {
 			mark = "  [pt_regs, user mode]";
 			style = OC_STYLE_MARK;
@@ -492,8 +576,14 @@ struct oc_error *oc_ui_frame_lines(const struct oc_kernel *k,
 		if (!f->reliable || f->scanned)
 			style = OC_STYLE_DIM;
 		oc_ui_format_frame_addr(k, f, buf, sizeof(buf));
-		err = oc_ui_lines_add(lines, style, (long long)i, "#%-3zu %s%s%s",
-				      i, f->scanned ? "? " : "", buf, mark);
+		snprintf(row, sizeof(row), "#%-3zu %s%s%s", i,
+			 f->scanned ? "? " : "", buf, mark);
+		file[0] = '\0';
+		if (opts->files && nr && fi->chain[nr - 1].file)
+			file_suffix(row, &fi->chain[nr - 1], opts->width, file,
+				    sizeof(file));
+		err = oc_ui_lines_add(lines, style, (long long)i, "%s%s", row,
+				      file);
 	}
 	if (!err && cur != OC_STACK_UNKNOWN)
 		err = separator(lines, true, cur);
@@ -777,6 +867,44 @@ struct oc_error *oc_ui_source_lines(const struct oc_line_info *chain,
 	return err;
 }
 
+struct oc_error *oc_ui_source_view(size_t frame, const struct oc_line_info *e,
+				   const struct oc_ui_source *src,
+				   const char *why, size_t context,
+				   struct oc_ui_lines *lines,
+				   size_t *current_ret)
+{
+	char text[OC_UI_LINE_MAX - 8];
+	struct oc_error *err;
+	size_t from, to;
+
+	*current_ret = 0;
+	/* the file name last: a narrow pane cuts that, not the line */
+	err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1, "#%zu %s%s, line %u: %s",
+			      frame, e->function ? e->function : "?",
+			      e->inlined ? " (inlined)" : "", e->line,
+			      e->file ? oc_lines_short_file(e->file) : "?");
+	if (err)
+		return err;
+	if (!src || !e->line || e->line > src->nr)
+		return oc_ui_lines_add(lines, OC_STYLE_DIM, -1, "source: %s",
+				       why ? why : src ? "no such line in the file" :
+				       "not read");
+	from = e->line > context ? e->line - context : 1;
+	to = e->line + context < src->nr ? e->line + context : src->nr;
+	for (size_t n = from; n <= to; n++) {
+		bool here = n == e->line;
+
+		oc_ui_source_line(src, n, text, sizeof(text));
+		if (here)
+			*current_ret = lines->nr;
+		err = oc_ui_lines_add(lines, here ? OC_STYLE_MARK : OC_STYLE_NORMAL,
+				      -1, "%5zu%c %s", n, here ? '>' : ' ', text);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
 struct oc_error *oc_ui_lines_insert(struct oc_ui_lines *lines, size_t pos,
 				    const struct oc_ui_lines *more)
 {
@@ -851,8 +979,13 @@ struct oc_error *oc_ui_help_lines(struct oc_ui_lines *lines)
 		"  PID, CPU (task_cpu, '*' when running), state, comm and the top",
 		"  frame: the first one that is not a scheduler or wait primitive.",
 		"Frames: the selected thread's trace, '#N symbol+off/size [module]',",
-		"  <IRQ>/<NMI>/<#DF>/<TASK> where it changes stacks, '?' entries dimmed.",
-		"Registers: pt_regs at exception and interrupt frames, else ip/sp/bp.",
+		"  <IRQ>/<NMI>/<#DF>/<TASK> where it changes stacks, '?' entries dimmed;",
+		"  file:line from the DWARF (L: on/off), inlined functions as rows of",
+		"  their own, '(inlined)', before their frame.  Lines load in the",
+		"  background ('lines: loading').",
+		"Registers: pt_regs at exception and interrupt frames, else ip/sp/bp,",
+		"  under the frame's source lines.  v: the source around the line",
+		"  instead (--source DIR), for the selected inlined level too.",
 		"Memory: the stack words from the frame's sp, annotated.",
 	};
 	char keys[64];

@@ -36,6 +36,9 @@ struct oc_ui_line {
 	/* What the row stands for (a frame index, a thread index, a
 	 * word's address); -1 for a row the cursor skips. */
 	long long ref;
+	/* frames pane: -1 for a frame's own row, N for the row of level N
+	 * of its inline chain (0 innermost); -1 elsewhere */
+	int level;
 	uint64_t value;		/* a stack word's value; 0 elsewhere */
 	char text[OC_UI_LINE_MAX];
 };
@@ -59,6 +62,21 @@ size_t oc_ui_lines_selectable(const struct oc_ui_lines *lines, size_t from,
 
 /* ---- threads ---- */
 
+struct oc_line_info;
+
+/*
+ * What the browser's DWARF worker (ui/worker.c) found for one frame:
+ * its inline chain (src/lines.h), innermost first, the frame's own
+ * function last.  Strings belong to the oc_lines handle.
+ */
+struct oc_ui_frame_info {
+	bool queued;			/* asked of the worker */
+	bool ready;			/* answered */
+	size_t nr;
+	struct oc_line_info *chain;	/* nr entries (malloc'd) */
+	const char *why;		/* nr == 0: why, when known */
+};
+
 enum oc_ui_trace_state {
 	OC_UI_TRACE_PENDING = 0,	/* not unwound yet */
 	OC_UI_TRACE_READY,
@@ -74,6 +92,9 @@ struct oc_ui_thread {
 	char error[192];
 	long top_frame;			/* oc_ui_top_frame(), -1 if none */
 	char top[160];			/* its text, "" while pending */
+	/* READY: one per frame of the trace (NULL if that allocation
+	 * failed: no lines for this thread) */
+	struct oc_ui_frame_info *info;
 };
 
 enum oc_ui_sort {
@@ -108,10 +129,16 @@ char oc_ui_threads_next_state(const struct oc_ui_threads *th, char cur,
 const char *oc_ui_sort_name(enum oc_ui_sort sort);
 
 /* Hand @trace over to @t (it now owns the frames) and find its top
- * frame; @trace is left empty. */
+ * frame; @trace is left empty.  Every frame's info is "not asked". */
 void oc_ui_thread_set_trace(const struct oc_kernel *k, struct oc_ui_thread *t,
 			    struct oc_trace *trace);
 void oc_ui_thread_set_error(struct oc_ui_thread *t, const char *message);
+/* Frame @frame's lines arrived: @nr entries of @chain are copied. */
+struct oc_error *oc_ui_thread_set_lines(struct oc_ui_thread *t, size_t frame,
+					const struct oc_line_info *chain,
+					size_t nr, const char *why);
+/* Frees the trace and the frames' info. */
+void oc_ui_thread_deinit(struct oc_ui_thread *t);
 /* The CPU whose saved registers this thread's trace starts from, or -1. */
 int oc_ui_thread_cpu(const struct oc_kernel *k, const struct oc_ui_thread *t);
 /* "CPU 1 pid 123 [bash]" */
@@ -147,10 +174,24 @@ struct oc_error *oc_ui_threads_lines(const struct oc_ui_threads *th,
  * up at ip - 1 (the call may be a function's last instruction). */
 void oc_ui_format_frame_addr(const struct oc_kernel *k,
 			     const struct oc_frame *f, char *buf, size_t size);
-/* "#N symbol+off/size [module]" rows (ref = frame index), <STACK> and
- * </STACK> separators, and the stop reason when the trace is not clean. */
+/*
+ * "#N symbol+off/size [module]" rows (ref = frame index), <STACK> and
+ * </STACK> separators, and the stop reason when the trace is not clean.
+ * Where the frame's lines are known (t->info), the inlined functions it
+ * is in get rows of their own before it, innermost first, like the batch
+ * report: "     name (inlined)  file:line" (ref = the frame, level = the
+ * chain index), and with @opts->files the frame's row ends with its
+ * function's "  file:line", the file's base name alone when the whole
+ * name would not fit in @opts->width columns (0: no limit).  @opts NULL:
+ * files on, no limit.
+ */
+struct oc_ui_frame_opts {
+	bool files;
+	int width;
+};
 struct oc_error *oc_ui_frame_lines(const struct oc_kernel *k,
 				   const struct oc_ui_thread *t,
+				   const struct oc_ui_frame_opts *opts,
 				   struct oc_ui_lines *lines);
 /* Registers of frame @frame: the whole pt_regs at exception and
  * interrupt frames, the iret frame for partial ones, else ip/sp/bp;
@@ -179,6 +220,20 @@ struct oc_line_info;
 struct oc_error *oc_ui_source_lines(const struct oc_line_info *chain,
 				    size_t nr, const char *why,
 				    struct oc_ui_lines *lines);
+struct oc_ui_source;
+/*
+ * The source view of one level of a frame: a title row
+ * "#N FUNCTION, line LINE: FILE", then the lines of @src around @e->line,
+ * @context above and below (fewer at the ends), each "%5u  text", the
+ * current line "%5u> text" in OC_STYLE_MARK.  *current_ret is the row
+ * index of the current line.  @src NULL or @e->line past its end: the
+ * title and a row saying @why.
+ */
+struct oc_error *oc_ui_source_view(size_t frame, const struct oc_line_info *e,
+				   const struct oc_ui_source *src,
+				   const char *why, size_t context,
+				   struct oc_ui_lines *lines,
+				   size_t *current_ret);
 /* Insert @more's rows into @lines before row @pos. */
 struct oc_error *oc_ui_lines_insert(struct oc_ui_lines *lines, size_t pos,
 				    const struct oc_ui_lines *more);

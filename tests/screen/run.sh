@@ -59,6 +59,15 @@ wait_regs() {
 	done
 	return 1
 }
+wait_regs200() {
+	local i n=$(( ${2:-10} * 10 ))
+	for ((i = 0; i < n; i++)); do
+		cap
+		regs_col 200 | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
 keys() { T send-keys -t ui "$@"; sleep 0.15; }
 # mawk has no {n} intervals: no such regexes in awk
 # the frames pane is the left half of the bottom, the registers the right
@@ -117,7 +126,7 @@ check_dump() {
 	pass "$label: open"
 
 	# the top-frame column fills in while idle
-	if wait_for 'traces ([0-9]+)/\1 ' 20 &&
+	if wait_for 'traces ([0-9]+)/\1[ ,]' 20 &&
 	   ! sed -n '/^ *PID  CPU ST COMM/,/^ Frames:/p' "$tmp/screen" |
 		grep -q ' \.\.\.$'; then
 		pass "$label: every trace unwound while idle"
@@ -234,7 +243,12 @@ check_dump() {
 		# a return address: the call is at ip - 1
 		want=$(addr2line -e "$vmlinux" -i "$(printf '%x' $((0x$base + 0x$off - 1)))" |
 			tail -1 | sed 's/ (discriminator [0-9]*)//; s/.*\/kernel\/panic\.c/kernel\/panic.c/')
-		for ((i = 0; i < n; i++)); do T send-keys -t ui j; done
+		# inlined rows are rows too: down until frame #n's own row
+		for ((i = 0; i < 3 * n + 10; i++)); do
+			cap
+			grep -q "Registers: #$n\$" "$tmp/screen" && break
+			keys j
+		done
 		if wait_for "Registers: #$n\$" 5 &&
 		   wait_regs '^at kernel/panic\.c:[0-9]+ \(panic\)$' 5 &&
 		   regs_col 120 | grep -qx "at $want (panic)"; then
@@ -359,6 +373,226 @@ check_dump() {
 	T kill-session -t ui 2>/dev/null
 }
 
+# The panic CPU's trace in the batch report with lines, one item a line:
+# "sym+off/size" for a frame (scan entries with "? "), "name (inlined)
+# FILE:LINE" for an inlined function (--active --scan --no-regs).
+report_items() {
+	awk '/^CPU [0-9]+ \(panic\)/ { on = 1; next } on && /^$/ { exit }
+	     on && /^ [^<(]/ { sub(/^ /, ""); print }' "$1"
+}
+
+# Source lines in the browser (a hardirq dump: inlined frames on the
+# panic CPU).  Cold cache (ORCCRASH_CACHE empty) and the worker's first
+# lookup held back: the first screen shows without them and the keys
+# work meanwhile; then they fill in, inlined rows as in the report;
+# quitting writes the cache; quitting while the worker is busy does not
+# wait for it.
+check_lines() {
+	local label=$1 vmcore=$2 vmlinux=$3 c=$tmp/cache-lines got want i ok row name fl
+	local t0 t1
+
+	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ]; then
+		skip "$label: lines" "dump or vmlinux missing"
+		return
+	fi
+	"$BIN" --active --scan --no-regs "$vmcore" "$vmlinux" >"$tmp/report-lines" 2>/dev/null
+	rm -rf "$c"
+	mkdir -p "$c"
+	T kill-session -t ui 2>/dev/null
+	T new-session -d -s ui -x 120 -y 40 \
+		"ORCCRASH_CACHE='$c' ORCCRASH_TEST_LINES_DELAY_MS=5000 '$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	: >"$tmp/screen"
+	if wait_for '^ Frames: ' 10 && grep -q ', lines: loading' "$tmp/screen" &&
+	   regs_col 120 | grep -q '^lines: loading$' &&
+	   frames_col 120 | grep -q '^#0  ' &&
+	   ! frames_col 120 | grep -q '(inlined)'; then
+		pass "$label: first screen before the DWARF (cold cache): frames, \"lines: loading\""
+	else
+		fail "$label: first screen before the DWARF" "no frames or no \"lines: loading\""
+	fi
+	keys j
+	if wait_for 'Registers: #1$' 2 && grep -q ', lines: loading' "$tmp/screen"; then
+		pass "$label: keys work while the DWARF loads"
+	else
+		fail "$label: keys while loading" "j did not move to frame #1 while loading"
+	fi
+	keys Home
+	ok=
+	for ((i = 0; i < 300; i++)); do
+		cap
+		if ! grep -q 'lines: loading' "$tmp/screen" &&
+		   frames_col 120 | grep -Eq '^#[0-9]+ .*  [^ ]+:[0-9]+ *$'; then
+			ok=1
+			break
+		fi
+		sleep 0.1
+	done
+	if [ -z "$ok" ]; then
+		fail "$label: lines filled in" "still loading after 30 s"
+	else
+		pass "$label: lines filled in once the DWARF is read"
+	fi
+	# the frames pane against the report: frames and inlined functions
+	# in the same order (names; the pane cuts file names to its width)
+	got=$(frames_col 120 | sed -n '/^ Frames: /,$p' | awk '
+		/^#[0-9]+ / { sub(/^#[0-9]+ +/, ""); print ($1 == "?" ? "? " $2 : $1); next }
+		/^     [^ ].* \(inlined\)/ { sub(/^ +/, ""); sub(/ \(inlined\).*/, " (inlined)"); print }')
+	want=$(report_items "$tmp/report-lines" | awk '
+		/ \(inlined\)  / { sub(/ \(inlined\).*/, " (inlined)"); print; next }
+		{ print ($1 == "?" ? "? " $2 : $1) }' | head -n "$(printf '%s\n' "$got" | grep -c .)")
+	if [ -z "$got" ] || ! printf '%s\n' "$got" | grep -q '(inlined)'; then
+		if grep -q '(inlined)' "$tmp/report-lines"; then
+			fail "$label: inlined rows" "no inlined rows on screen; the report has some"
+		else
+			skip "$label: inlined rows" "the panic CPU's trace has no inlined frames"
+		fi
+	elif [ "$got" != "$want" ]; then
+		fail "$label: inlined rows" "differ from the report: $(diff <(echo "$want") <(echo "$got") | head -8 | tr '\n' '|')"
+	else
+		pass "$label: frames and inlined rows as the report ($(printf '%s\n' "$got" | wc -l) rows, $(printf '%s\n' "$got" | grep -c inlined) inlined)"
+	fi
+	# select the first inlined row: its level's line, from the report
+	row=$(frames_col 120 | awk '/^ Frames: / { on = 1; next } on && /^     [^ ].* \(inlined\)/ { print NR; exit }')
+	name=$(frames_col 120 | awk -v r="$row" 'NR == r { sub(/^ +(\? )?/, ""); sub(/ .*/, ""); print }')
+	fl=$(report_items "$tmp/report-lines" | awk -v n="$name" '{ sub(/^\? /, "") } $1 == n && $2 == "(inlined)" { print $3; exit }')
+	if [ -n "$row" ] && [ -n "$fl" ]; then
+		keys Home
+		for ((i = 0; i < 40; i++)); do
+			cap
+			regs_col 120 | grep -qF "at $fl ($name" && grep -q " (inlined)\$" "$tmp/screen" && break
+			keys j
+		done
+		if grep -Eq "Registers: #[0-9]+ $name \(inlined\)\$" "$tmp/screen" &&
+		   regs_col 120 | grep -q "^at $fl ($name"; then
+			pass "$label: an inlined row selected: its level, at $fl as the report"
+		else
+			fail "$label: inlined row details" "want \"Registers: #N $name (inlined)\" and at $fl"
+		fi
+	fi
+	# L hides the file:line column, and shows it again
+	keys L
+	if wait_for '^file:line in the frames pane: off' 2 &&
+	   ! frames_col 120 | grep -Eq '^#[0-9]+ .*  [^ ]+:[0-9]+ *$'; then
+		keys L
+		pass "$label: L toggles file:line in the frames pane"
+	else
+		fail "$label: L" "file:line still shown"
+	fi
+	# quit: the cache is written (lines/<build-id>)
+	keys Q
+	if wait_for '^EXIT=0' 5 && [ -s "$(ls -d "$c"/lines/* 2>/dev/null | head -1)" ]; then
+		pass "$label: quit writes the line cache ($(grep -c '^[0-9a-f]' "$c"/lines/* | head -1) addresses)"
+	else
+		fail "$label: quit and cache" "no EXIT=0 or no $c/lines/* file"
+	fi
+	# quit while the worker is busy (held back 60 s): no waiting for it
+	rm -rf "$c"
+	T kill-session -t ui 2>/dev/null
+	T new-session -d -s ui -x 120 -y 40 \
+		"ORCCRASH_CACHE='$c' ORCCRASH_TEST_LINES_DELAY_MS=60000 '$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	wait_for ', lines: loading' 10
+	t0=$(date +%s%N)
+	keys Q
+	if wait_for '^EXIT=0' 5; then
+		t1=$(date +%s%N)
+		pass "$label: quit while the DWARF loads: $(( (t1 - t0) / 1000000 )) ms"
+	else
+		fail "$label: quit while loading" "no exit within 5 s"
+	fi
+	# again with a real cold lookup in progress (no hold-back)
+	rm -rf "$c"
+	T kill-session -t ui 2>/dev/null
+	T new-session -d -s ui -x 120 -y 40 \
+		"ORCCRASH_CACHE='$c' '$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	wait_for '^ Frames: ' 10
+	keys Q
+	if wait_for '^EXIT=0' 10; then
+		pass "$label: quit at once on a cold cache"
+	else
+		fail "$label: quit on a cold cache" "no exit within 10 s"
+	fi
+	T kill-session -t ui 2>/dev/null
+}
+
+# The source view (--source DIR): a module frame's source from our own
+# samples/module (the .ko with --modules-dir, the dump's directory), the
+# current line's text checked against the file; a vmlinux frame whose
+# file the tree lacks says so; v toggles registers and source.
+check_source() {
+	local label=$1 vmcore=$2 vmlinux=$3 moddir src=$top/samples/module i ok
+	local line text want w
+
+	moddir=$(dirname "$vmcore")
+	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ] || [ ! -r "$moddir/orccrash_test.ko" ]; then
+		skip "$label: source view" "dump, vmlinux or orccrash_test.ko missing"
+		return
+	fi
+	"$BIN" --active --modules-dir "$moddir" "$vmcore" "$vmlinux" >"$tmp/report-mod" 2>/dev/null
+	# the report's line of the test module's oops function
+	line=$(awk '/^CPU [0-9]+ \(panic\)/ { on = 1; next } on && /^$/ { exit }
+		on && /^ orccrash_oops\+/ { sub(/.*:/, ""); print; exit }' "$tmp/report-mod")
+	if [ -z "$line" ]; then
+		fail "$label: source view" "no orccrash_oops frame with a line in --active --modules-dir"
+		return
+	fi
+	T kill-session -t ui 2>/dev/null
+	T new-session -d -s ui -x 200 -y 40 \
+		"'$BIN' --modules-dir '$moddir' --source '$src' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	: >"$tmp/screen"
+	wait_for '^ Frames: ' 10
+	# frame #0 is the kernel's (the panic path): not in samples/module
+	if wait_for '^ Frames: .*\| Source: #' 5 &&
+	   wait_regs200 "^source: [^ ]+ not found under $src\$" 10 &&
+	   grep -q "^source: [^ ]* not found under $src" "$tmp/screen"; then
+		pass "$label: a vmlinux frame's file missing from --source: said (pane and status line)"
+	else
+		fail "$label: missing source" "no \"source: FILE not found under $src\""
+	fi
+	ok=
+	for ((i = 0; i < 80; i++)); do
+		cap
+		if regs_col 200 | grep -Eq "^#[0-9]+ orccrash_oops, line [0-9]+: "; then
+			ok=1
+			break
+		fi
+		keys j
+	done
+	if [ -z "$ok" ]; then
+		fail "$label: module source view" "never showed orccrash_oops's source"
+		return
+	fi
+	w=$(( 200 - 200 / 2 - 1 - 7 ))	# the pane, minus "%5u> "
+	want=$(sed -n "${line}p" "$src/orccrash_test.c" | expand | cut -c1-"$w" | sed 's/ *$//')
+	text=$(regs_col 200 | sed -n "s/^ *$line> //p" | sed 's/ *$//')
+	if ! regs_col 200 | grep -Eq "^#[0-9]+ orccrash_oops, line $line: "; then
+		fail "$label: module source view" "not at line $line (the report's)"
+	elif [ -z "$want" ] || [ "$text" != "$want" ]; then
+		fail "$label: module source view" "line $line reads \"$text\", the file has \"$want\""
+	elif [ "$(regs_col 200 | grep -Ec '^ *[0-9]+[ >] ')" -lt 15 ]; then
+		fail "$label: module source view" "fewer than 15 source lines fill the pane"
+	else
+		pass "$label: module frame's source (orccrash_test.c:$line, the line's text as in the file, $(regs_col 200 | grep -Ec '^ *[0-9]+[ >] ') lines shown)"
+		# orccrash_oops's line is its call of orccrash_oops_deref,
+		# unless the dump's .ko was built from another revision
+		case $text in
+		*orccrash_oops_deref\(*) ;;
+		*) echo "NOTE $label: orccrash_oops's line $line reads \"$text\": the dump's orccrash_test.ko was built from another revision of samples/module/orccrash_test.c (make samples again)" ;;
+		esac
+	fi
+	keys v
+	if wait_for '\| Registers: #[0-9]+$' 3 && regs_col 200 | grep -q '^RIP '; then
+		keys v
+		if wait_for '\| Source: #[0-9]+$' 3; then
+			pass "$label: v toggles registers and source"
+		else
+			fail "$label: v" "no way back to the source"
+		fi
+	else
+		fail "$label: v" "no registers after v"
+	fi
+	T kill-session -t ui 2>/dev/null
+}
+
 # NO_COLOR: attributes only, no colour escapes; with colours, some.
 check_color() {
 	local label=$1 vmcore=$2 vmlinux=$3 c0 c1
@@ -415,6 +649,10 @@ if [ -r "$cache/dumps/index.tsv" ]; then
 				seen[$release/$scenario]=1
 		fi
 		check_dump "$release/$scenario/$format" "$vmcore" "$vmlinux"
+		case $scenario in
+		hardirq) check_lines "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
+		mod-oops) check_source "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
+		esac
 		if [ "$ran" -eq 0 ]; then
 			check_color "$release/$scenario/$format" "$vmcore" "$vmlinux"
 		fi

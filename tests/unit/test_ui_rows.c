@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The browser's row building (ui/rows.c) and key table (ui/keys.c) on
- * a small fake kernel model and traces built here; no ncurses calls.
+ * The browser's row building (ui/rows.c), key table (ui/keys.c) and
+ * source files (ui/source.c) on a small fake kernel model and traces
+ * built here, and files made in a temporary directory; no ncurses calls.
  * The UI objects are not in liborccrash.a, so their sources are
  * compiled into this test.
  */
@@ -9,6 +10,9 @@
 
 #include "../../ui/keys.c"
 #include "../../ui/rows.c"
+#include "../../ui/source.c"
+
+#include <unistd.h>
 
 #include "test.h"
 
@@ -266,11 +270,11 @@ TEST(frame_lines_kernel_style)
 	oc_ui_lines_init(&l);
 	oc_trace_init(&t.trace);
 	/* pending and failed threads say so */
-	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, NULL, &l));
 	CHECK_EQ(l.nr, 1);
 	CHECK_STR(l.v[0].text, "unwinding...");
 	oc_ui_thread_set_error(&t, "CPU 1: no registers saved in the dump");
-	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, NULL, &l));
 	CHECK_EQ(l.nr, 1);
 	CHECK_EQ(l.v[0].style, OC_STYLE_ERROR);
 	CHECK_STR(t.top, "(error: CPU 1: no registers saved in the dump)");
@@ -278,7 +282,7 @@ TEST(frame_lines_kernel_style)
 	irq_trace(&tr);
 	oc_ui_thread_set_trace(&f->k, &t, &tr);
 	CHECK_EQ(tr.nr, 0);	/* handed over */
-	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, NULL, &l));
 	CHECK_EQ(l.nr, sizeof(want) / sizeof(want[0]));
 	for (size_t i = 0; i < l.nr && i < sizeof(want) / sizeof(want[0]); i++)
 		CHECK_STR(l.v[i].text, want[i]);
@@ -294,7 +298,7 @@ TEST(frame_lines_kernel_style)
 	CHECK_EQ(oc_ui_lines_selectable(&l, 3, -1), 1);
 	CHECK_EQ(oc_ui_lines_selectable(&l, 8, 1), 8);
 	CHECK_EQ(oc_ui_lines_selectable(&l, 0, -1), 0);
-	oc_trace_deinit(&t.trace);
+	oc_ui_thread_deinit(&t);
 	oc_ui_lines_deinit(&l);
 	fake_destroy(f);
 }
@@ -312,7 +316,7 @@ TEST(scanned_frames_dimmed)
 	oc_ui_thread_set_trace(&f->k, &t, &tr);
 	CHECK_EQ(t.top_frame, 3);
 	CHECK_STR(t.top, "worker_thread+0xaf/0x100");
-	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, NULL, &l));
 	/* <TASK>, six frames, </TASK>; clean: no stop line */
 	CHECK_EQ(l.nr, 8);
 	CHECK_STR(l.v[3].text, "#2   ? handle_irq+0x10/0x100");
@@ -324,7 +328,7 @@ TEST(scanned_frames_dimmed)
 	 * but no "?", which is for the scan's entries; still a top frame */
 	t.trace.frames[0].reliable = false;
 	t.trace.frames[3].reliable = false;
-	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, NULL, &l));
 	CHECK_STR(l.v[4].text, "#3   worker_thread+0xaf/0x100");
 	CHECK_EQ(l.v[4].style, OC_STYLE_DIM);
 	CHECK_EQ(oc_ui_top_frame(&f->k, &t.trace), 3);
@@ -332,11 +336,11 @@ TEST(scanned_frames_dimmed)
 	t.trace.frames[5].regs_kind = OC_REGS_FULL;
 	t.trace.frames[5].regs_addr = TASK_STACK + 0x3f58;
 	t.trace.frames[5].regs.cs = 0x33;
-	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &l));
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, NULL, &l));
 	CHECK_STR(l.v[6].text,
 		  "#5   ret_from_fork+0x22/0x100  [pt_regs, user mode]");
 	CHECK_EQ(l.v[6].style, OC_STYLE_MARK);
-	oc_trace_deinit(&t.trace);
+	oc_ui_thread_deinit(&t);
 	oc_ui_lines_deinit(&l);
 	fake_destroy(f);
 }
@@ -472,7 +476,7 @@ TEST(thread_search)
 	CHECK_EQ(frame, 4);
 	CHECK(!oc_ui_thread_matches(&f->k, &t, "nothing", &frame));
 	CHECK(!oc_ui_thread_matches(&f->k, &t, "", &frame));
-	oc_trace_deinit(&t.trace);
+	oc_ui_thread_deinit(&t);
 	fake_destroy(f);
 }
 
@@ -533,7 +537,7 @@ TEST(registers)
 
 	CHECK_OK(oc_ui_regs_lines(&f->k, &t, 9, &l));
 	CHECK_STR(l.v[0].text, "no frame");
-	oc_trace_deinit(&t.trace);
+	oc_ui_thread_deinit(&t);
 	oc_ui_lines_deinit(&l);
 	fake_destroy(f);
 }
@@ -592,7 +596,7 @@ TEST(stack_memory)
 	CHECK_EQ(l.nr, 3);
 	CHECK(strstr(l.v[2].text, "ffffc90000014000: unreadable") != NULL);
 	CHECK_EQ(l.v[2].style, OC_STYLE_ERROR);
-	oc_trace_deinit(&t.trace);
+	oc_ui_thread_deinit(&t);
 	oc_ui_lines_deinit(&l);
 	fake_destroy(f);
 }
@@ -658,6 +662,201 @@ TEST(source_rows)
 	CHECK_STR(l.v[5].text, "source: no debuginfo");
 	oc_ui_lines_deinit(&l);
 	oc_ui_lines_deinit(&more);
+}
+
+/* The worker's answers: inlined rows before their frame, file:line
+ * after it, the base name alone where the pane is narrow. */
+TEST(frame_rows_with_lines)
+{
+	struct fake *f = fake_create();
+	struct oc_ui_thread t = { .cpu = -1, .task = &f->tasks[1] };
+	const struct oc_line_info sched[] = {
+		{ "/build/linux/kernel/sched/core.c", 5257, "context_switch", true },
+		{ "/build/linux/kernel/sched/core.c", 6584, "__schedule", false },
+	};
+	const struct oc_line_info kt[] = {
+		{ "debian/build/build_amd64_none_cloud-amd64/kernel/kthread.c",
+		  376, "kthread", false },
+	};
+	struct oc_ui_frame_opts narrow = { .files = true, .width = 40 };
+	struct oc_ui_frame_opts off = { .files = false };
+	struct oc_ui_lines l;
+	struct oc_trace tr;
+
+	oc_ui_lines_init(&l);
+	oc_trace_init(&t.trace);
+	kworker_trace(&tr);
+	oc_ui_thread_set_trace(&f->k, &t, &tr);
+	CHECK(t.info != NULL);
+	CHECK(!t.info[0].queued && !t.info[0].ready);
+	CHECK_OK(oc_ui_thread_set_lines(&t, 0, sched, 2, NULL));
+	CHECK_OK(oc_ui_thread_set_lines(&t, 4, kt, 1, NULL));
+	CHECK_OK(oc_ui_thread_set_lines(&t, 1, NULL, 0, "no debuginfo"));
+	CHECK_OK(oc_ui_thread_set_lines(&t, 99, kt, 1, NULL));	/* ignored */
+	CHECK(t.info[1].ready && !t.info[1].nr);
+	CHECK_STR(t.info[1].why, "no debuginfo");
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, NULL, &l));
+	/* <TASK>, the inlined row, six frames, </TASK> */
+	CHECK_EQ(l.nr, 9);
+	CHECK_STR(l.v[1].text, "     context_switch (inlined)  kernel/sched/core.c:5257");
+	CHECK_EQ(l.v[1].ref, 0);
+	CHECK_EQ(l.v[1].level, 0);
+	CHECK_STR(l.v[2].text, "#0   __schedule+0x34/0x100  kernel/sched/core.c:6584");
+	CHECK_EQ(l.v[2].ref, 0);
+	CHECK_EQ(l.v[2].level, -1);
+	CHECK_STR(l.v[3].text, "#1   schedule+0x5a/0x100");
+	CHECK_STR(l.v[6].text, "#4   kthread+0x100/0x100  kernel/kthread.c:376");
+	CHECK_EQ(l.v[0].level, -1);	/* a separator */
+	/* the cursor stops on the inlined row too */
+	CHECK_EQ(oc_ui_lines_selectable(&l, 0, 1), 1);
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &narrow, &l));
+	CHECK_STR(l.v[1].text, "     context_switch (inlined)  core.c:5257");
+	CHECK_STR(l.v[2].text, "#0   __schedule+0x34/0x100  core.c:6584");
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &off, &l));
+	CHECK_STR(l.v[1].text, "     context_switch (inlined)");
+	CHECK_STR(l.v[2].text, "#0   __schedule+0x34/0x100");
+	/* a "?" entry's inline chain is marked like the entry */
+	CHECK_OK(oc_ui_thread_set_lines(&t, 2, sched, 2, NULL));
+	CHECK_OK(oc_ui_frame_lines(&f->k, &t, &off, &l));
+	CHECK_STR(l.v[4].text, "     ? context_switch (inlined)");
+	CHECK_EQ(l.v[4].style, OC_STYLE_DIM);
+	oc_ui_thread_deinit(&t);
+	CHECK(t.info == NULL);
+	oc_ui_lines_deinit(&l);
+	fake_destroy(f);
+}
+
+TEST(source_view_rows)
+{
+	struct oc_ui_source src = { 0 };
+	char text[] = "int a;\n\tint b;\nint c;\nint d;\nint e;\n";
+	char *lines[5];
+	const struct oc_line_info e = { "/x/kernel/f.c", 3, "f", false };
+	const struct oc_line_info past = { "/x/kernel/f.c", 9, "g", true };
+	struct oc_ui_lines l;
+	size_t cur;
+
+	/* what oc_ui_source_read() makes of the text above */
+	src.text = text;
+	src.lines = lines;
+	for (char *p = text; *p; p = strchr(p, '\n') + 1) {
+		lines[src.nr++] = p;
+	}
+	for (size_t i = 0; i < sizeof(text); i++)
+		if (text[i] == '\n')
+			text[i] = '\0';
+	oc_ui_lines_init(&l);
+	CHECK_OK(oc_ui_source_view(7, &e, &src, NULL, 1, &l, &cur));
+	CHECK_EQ(l.nr, 4);
+	CHECK_STR(l.v[0].text, "#7 f, line 3: kernel/f.c");
+	CHECK_STR(l.v[1].text, "    2          int b;");
+	CHECK_STR(l.v[2].text, "    3> int c;");
+	CHECK_EQ(l.v[2].style, OC_STYLE_MARK);
+	CHECK_EQ(cur, 2);
+	oc_ui_lines_clear(&l);
+	CHECK_OK(oc_ui_source_view(7, &e, &src, NULL, 10, &l, &cur));
+	CHECK_EQ(l.nr, 6);	/* the whole file: 1..5 */
+	CHECK_EQ(cur, 3);
+	oc_ui_lines_clear(&l);
+	CHECK_OK(oc_ui_source_view(0, &past, &src, NULL, 10, &l, &cur));
+	CHECK_STR(l.v[0].text, "#0 g (inlined), line 9: kernel/f.c");
+	CHECK_STR(l.v[1].text, "source: no such line in the file");
+	oc_ui_lines_clear(&l);
+	CHECK_OK(oc_ui_source_view(0, &e, NULL, "kernel/f.c not found under /src", 10,
+				   &l, &cur));
+	CHECK_EQ(l.nr, 2);
+	CHECK_STR(l.v[1].text, "source: kernel/f.c not found under /src");
+	oc_ui_lines_deinit(&l);
+}
+
+static void put_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	if (fp) {
+		fputs(text, fp);
+		fclose(fp);
+	}
+}
+
+/* --source DIR: the three ways of finding a DWARF name under DIR, and
+ * nothing outside it. */
+TEST(source_find)
+{
+	char dir[] = "/tmp/oc-test-source-XXXXXX", path[256], buf[PATH_MAX];
+	char outside[256];
+	struct oc_ui_source src;
+
+	if (!mkdtemp(dir)) {
+		FAIL_AT("mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/tree/kernel/sched", dir);
+	snprintf(buf, sizeof(buf), "%s/tree", dir);
+	mkdir(buf, 0700);
+	snprintf(buf, sizeof(buf), "%s/tree/kernel", dir);
+	mkdir(buf, 0700);
+	mkdir(path, 0700);
+	snprintf(buf, sizeof(buf), "%s/core.c", path);
+	put_file(buf, "line 1\n\tline 2\r\nline\0033\n");
+	snprintf(buf, sizeof(buf), "%s/tree/mod.c", dir);
+	put_file(buf, "m\n");
+	snprintf(outside, sizeof(outside), "%s/secret.c", dir);
+	put_file(outside, "secret\n");
+	/* a symlink out of the tree */
+	snprintf(buf, sizeof(buf), "%s/tree/link.c", dir);
+	CHECK(!symlink(outside, buf));
+	snprintf(path, sizeof(path), "%s/tree", dir);
+
+	/* relative to the build directory (oc_lines_short_file()) */
+	CHECK(oc_ui_source_find(path, "/build/linux-6.1/kernel/sched/core.c",
+				buf, sizeof(buf)));
+	CHECK(strstr(buf, "/tree/kernel/sched/core.c") != NULL);
+	CHECK(oc_ui_source_find(path,
+				"debian/build/build_amd64_none_cloud-amd64/kernel/sched/core.c",
+				buf, sizeof(buf)));
+	/* as it is, and DIR in place of a build prefix */
+	CHECK(oc_ui_source_find(path, "./mod.c", buf, sizeof(buf)));
+	CHECK(oc_ui_source_find(path, "/root/build/module-build/mod.c", buf,
+				sizeof(buf)));
+	CHECK(strstr(buf, "/tree/mod.c") != NULL);
+	/* never outside DIR: "..", a symlink out, a directory, nothing */
+	CHECK(!oc_ui_source_find(path, "../secret.c", buf, sizeof(buf)));
+	CHECK(!oc_ui_source_find(path, "kernel/../../secret.c", buf, sizeof(buf)));
+	CHECK(!oc_ui_source_find(path, "link.c", buf, sizeof(buf)));
+	CHECK(!oc_ui_source_find(path, "/x/kernel/sched", buf, sizeof(buf)));
+	CHECK(!oc_ui_source_find(path, "/x/kernel/nothing.c", buf, sizeof(buf)));
+	CHECK(!oc_ui_source_find(path, "", buf, sizeof(buf)));
+	CHECK(!oc_ui_source_find(NULL, "mod.c", buf, sizeof(buf)));
+	CHECK(!oc_ui_source_find("/nonexistent-dir", "mod.c", buf, sizeof(buf)));
+	CHECK(!oc_ui_source_find(path, "mod.c", buf, 8));	/* too long */
+
+	/* reading: lines, tabs, CR of CRLF, control characters */
+	snprintf(buf, sizeof(buf), "%s/tree/kernel/sched/core.c", dir);
+	CHECK_OK(oc_ui_source_read(buf, &src));
+	CHECK_EQ(src.nr, 3);
+	oc_ui_source_line(&src, 1, buf, sizeof(buf));
+	CHECK_STR(buf, "line 1");
+	oc_ui_source_line(&src, 2, buf, sizeof(buf));
+	CHECK_STR(buf, "        line 2");
+	oc_ui_source_line(&src, 3, buf, sizeof(buf));
+	CHECK_STR(buf, "line?3");
+	oc_ui_source_line(&src, 4, buf, sizeof(buf));
+	CHECK_STR(buf, "");
+	oc_ui_source_line(&src, 2, buf, 5);
+	CHECK_STR(buf, "    ");
+	oc_ui_source_deinit(&src);
+	CHECK(oc_ui_source_read(path, &src) != NULL);	/* a directory */
+	snprintf(buf, sizeof(buf), "%s/none.c", dir);
+	{
+		struct oc_error *err = oc_ui_source_read(buf, &src);
+
+		CHECK(err != NULL);
+		oc_error_destroy(err);
+	}
+	/* clean up */
+	snprintf(buf, sizeof(buf), "rm -rf '%s'", dir);
+	CHECK(system(buf) == 0);
 }
 
 TEST(key_table)

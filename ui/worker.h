@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The browser's DWARF worker: one thread that makes every oc_lines_*()
+ * call (and the frame-variables calls) while the browser runs, so that
+ * opening the dump and drawing never wait for the DWARF.  The UI thread
+ * queues jobs and collects the finished ones from its event loop; the
+ * lines handle is used by no other thread until oc_ui_worker_stop().
+ */
+#ifndef OC_UI_WORKER_H
+#define OC_UI_WORKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "lines.h"
+
+enum { OC_UI_CHAIN_MAX = 16 };
+
+/* One lookup: a frame's source lines. */
+struct oc_ui_job {
+	/* which frame, for the caller: index of the thread and frame */
+	size_t thread, frame;
+	/* in: a vmlinux frame by its link-time address (oc_lines_addr()),
+	 * or a module frame by module, symbol and offset (report.c's
+	 * oc_report_frame_lines() does the same) */
+	const char *module, *symbol;	/* module NULL: a vmlinux frame */
+	uint64_t addr;			/* vmlinux: link-time address */
+	uint64_t offset;		/* module: ip - symbol */
+	bool exact;
+	/* out; strings owned by the oc_lines handle */
+	struct oc_line_info chain[OC_UI_CHAIN_MAX];
+	size_t nr;
+	const char *unavailable;	/* why there are no lines, if known */
+	struct oc_error *err;		/* out of memory */
+	struct oc_ui_job *next;
+};
+
+struct oc_ui_worker;
+
+/*
+ * Starts the thread (with every signal blocked: they stay the UI
+ * thread's, SIGWINCH and crash's SIGINT included).  @test_delay_ms, for
+ * the screen tests, holds the first lookup back that long.
+ */
+struct oc_error *oc_ui_worker_start(struct oc_lines *lines,
+				    unsigned int test_delay_ms,
+				    struct oc_ui_worker **ret);
+/* Queue @job (allocated by the caller with malloc) at the front (done
+ * next) or the back. */
+void oc_ui_worker_push(struct oc_ui_worker *w, struct oc_ui_job *job,
+		       bool front);
+/* Move the queued jobs of @thread to the front, in their order. */
+void oc_ui_worker_promote(struct oc_ui_worker *w, size_t thread);
+/* The finished jobs (the caller frees them), oldest first; NULL if none. */
+struct oc_ui_job *oc_ui_worker_done(struct oc_ui_worker *w);
+/* Jobs queued or running. */
+size_t oc_ui_worker_busy(struct oc_ui_worker *w);
+/*
+ * Drops the queue, waits for the lookup in progress (lookups are not
+ * interrupted) and joins the thread; NULL-safe.
+ */
+void oc_ui_worker_stop(struct oc_ui_worker *w);
+
+#endif /* OC_UI_WORKER_H */
