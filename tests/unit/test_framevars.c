@@ -8,6 +8,7 @@
  * whatever the optimizer did.  The location-list reader on hand-made
  * lists, and the one-line rendering of src/framevars.c.
  */
+#include <elf.h>
 #include <ftw.h>
 #include <stdarg.h>
 #include <sys/stat.h>
@@ -399,6 +400,99 @@ TEST(framevars_no_dwarf)
 	err = oc_dwarf_open(out, &d);
 	CHECK(err != NULL && d == NULL);
 	oc_error_destroy(err);
+}
+
+/*
+ * The program with random bytes in its .debug_loclists / .debug_loc (our
+ * own parser reads them): every lookup and evaluation still ends with a
+ * status, never a crash or a read outside the section.
+ */
+static void corrupt_test(const char *flags, const char *name,
+			 const char *section)
+{
+	const char *out = tmp_path(name);
+	struct marks m;
+	FILE *fp;
+	uint8_t *buf = NULL;
+	long size;
+	uint64_t seed = 0x2545f4914f6cdd1dull;
+
+	if (!build_prog(out, flags, &m))
+		return;
+	fp = fopen(out, "rb");
+	if (!fp || fseek(fp, 0, SEEK_END) || (size = ftell(fp)) <= 0 ||
+	    fseek(fp, 0, SEEK_SET) || !(buf = malloc(size)) ||
+	    fread(buf, 1, size, fp) != (size_t)size) {
+		FAIL_AT("cannot read %s", out);
+		goto out;
+	}
+	fclose(fp);
+	fp = NULL;
+	for (int round = 0; round < 24; round++) {
+		Elf64_Ehdr eh;
+		Elf64_Shdr sh, str;
+		uint8_t *copy = malloc(size);
+		bool found = false;
+
+		memcpy(copy, buf, size);
+		memcpy(&eh, copy, sizeof(eh));
+		memcpy(&str, copy + eh.e_shoff + eh.e_shstrndx * sizeof(sh),
+		       sizeof(str));
+		for (int i = 0; i < eh.e_shnum; i++) {
+			memcpy(&sh, copy + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+			if (strcmp((char *)copy + str.sh_offset + sh.sh_name,
+				   section))
+				continue;
+			found = true;
+			for (uint64_t k = 0; k < sh.sh_size / 8 + 1; k++) {
+				seed ^= seed << 13;
+				seed ^= seed >> 7;
+				seed ^= seed << 17;
+				copy[sh.sh_offset + (seed >> 16) % sh.sh_size] =
+					(uint8_t)(seed >> 8);
+			}
+		}
+		CHECK(found);
+		fp = fopen(out, "wb");
+		if (fp) {
+			fwrite(copy, 1, size, fp);
+			fclose(fp);
+			fp = NULL;
+		}
+		free(copy);
+		{
+			struct oc_dwarf *d = NULL;
+			uint64_t at[] = { m.func, m.inl, m.mfunc, m.blk };
+
+			CHECK_OK(oc_dwarf_open(out, &d));
+			for (size_t a = 0; d && a < 4; a++) {
+				struct oc_dwvars *dv = NULL;
+				struct oc_error *err = oc_dwarf_vars(d, at[a], &dv);
+
+				CHECK(err != &oc_enomem);
+				oc_error_destroy(err);
+				for (size_t i = 0; dv && i < dv->nr_scopes; i++)
+					for (size_t k = 0; k < dv->scopes[i].nr_vars; k++) {
+						int st;
+
+						entry_value(dv, &dv->scopes[i].vars[k], &st);
+						CHECK(st >= -2 && st <= OC_DWEXPR_BAD);
+					}
+				oc_dwvars_free(dv);
+			}
+			oc_dwarf_close(d);
+		}
+	}
+out:
+	if (fp)
+		fclose(fp);
+	free(buf);
+}
+
+TEST(framevars_corrupt_loclists)
+{
+	corrupt_test("-O2 -g -gdwarf-5", "corrupt5", ".debug_loclists");
+	corrupt_test("-O2 -g -gdwarf-4", "corrupt4", ".debug_loc");
 }
 
 /* --- location lists by hand ------------------------------------------- */
