@@ -370,6 +370,12 @@ int main(int argc, char **argv)
 	}
 	if (k->elf && !no_lines)
 		open_lines(k, vmlinux, modules_dir, &ro);
+	if (ro.locals && !ro.lines) {
+		/* said once here rather than under every frame */
+		fprintf(stderr, "orccrash: --locals needs VMLINUX's DWARF (%s): no variables\n",
+			no_lines ? "not with --no-lines" : "no vmlinux");
+		ro.locals = false;
+	}
 	if (!batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
 		struct oc_ui_options uo = {
 			.vmcore = vmcore,
