@@ -15,6 +15,7 @@
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
 
+#include "dwarfcfi.h"
 #include "error.h"
 
 /* A line-table row, copied out of libdwarf once per CU. */
@@ -80,6 +81,10 @@ struct oc_dwarf {
 
 	struct dw_cu *cus;
 	size_t nr_cus, cap_cus;
+
+	/* .debug_frame's FDE index (formats/dwarfcfi.c), on first use */
+	bool cfi_done;
+	struct oc_cfi *cfi;
 };
 
 /* The CU holding link-time address @addr (NULL in *ret if none). */

@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * .debug_frame CFI (see dwarfcfi.h): an address index of the FDEs, and
+ * the CFA program of one FDE run up to a pc (DWARF 5, section 6.4).
+ */
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dwarfcfi.h"
+#include "dwarfpriv.h"
+
+/* One FDE: its range and where its CIE and instructions are. */
+struct cfi_fde {
+	uint64_t start, end;
+	uint64_t cie;		/* offset of the CIE entry */
+	uint64_t insns;		/* offset of the instructions */
+	uint64_t insns_len;
+};
+
+struct oc_cfi {
+	const uint8_t *sec;
+	size_t size;
+	struct cfi_fde *fdes;	/* sorted by start */
+	uint64_t *max_end;	/* max_end[i]: the largest end of fdes[0..i] */
+	size_t nr;
+};
+
+enum {
+	CFI_MAX_REMEMBER = 16,	/* DW_CFA_remember_state depth */
+	CFI_MAX_VERSION = 4,
+};
+
+/* --- bounded readers ------------------------------------------------ */
+
+struct rd {
+	const uint8_t *p, *end;
+	bool bad;
+};
+
+static uint64_t rd_fixed(struct rd *r, size_t n)
+{
+	uint64_t v = 0;
+
+	if (r->bad || (size_t)(r->end - r->p) < n) {
+		r->bad = true;
+		return 0;
+	}
+	memcpy(&v, r->p, n);	/* little-endian host and target */
+	r->p += n;
+	return v;
+}
+
+static uint64_t rd_uleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (!r->bad) {
+		uint8_t b;
+
+		if (r->p >= r->end || shift >= 64) {
+			r->bad = true;
+			break;
+		}
+		b = *r->p++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+	return 0;
+}
+
+static int64_t rd_sleb(struct rd *r)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	while (!r->bad) {
+		uint8_t b;
+
+		if (r->p >= r->end || shift >= 64) {
+			r->bad = true;
+			break;
+		}
+		b = *r->p++;
+		v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80)) {
+			if (shift < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << shift;
+			return (int64_t)v;
+		}
+	}
+	return 0;
+}
+
+static void rd_skip(struct rd *r, uint64_t n)
+{
+	if (r->bad || (uint64_t)(r->end - r->p) < n) {
+		r->bad = true;
+		return;
+	}
+	r->p += n;
+}
+
+/*
+ * The entry at @off: its body (after the length) in *body, and whether
+ * it uses the 64-bit format.  False when it does not fit.
+ */
+static bool entry_at(const uint8_t *sec, size_t size, uint64_t off,
+		     struct rd *body, bool *is64, uint64_t *next)
+{
+	struct rd r = { sec + off, sec + size, false };
+	uint64_t len;
+
+	if (off >= size)
+		return false;
+	len = rd_fixed(&r, 4);
+	*is64 = len == 0xffffffff;
+	if (*is64)
+		len = rd_fixed(&r, 8);
+	if (r.bad || len > (uint64_t)(r.end - r.p))
+		return false;
+	body->p = r.p;
+	body->end = r.p + len;
+	body->bad = false;
+	*next = (uint64_t)(body->end - sec);
+	return true;
+}
+
+/* --- CIEs ----------------------------------------------------------- */
+
+struct cie {
+	unsigned addr_size;
+	uint64_t code_align;
+	int64_t data_align;
+	unsigned ra_reg;
+	const uint8_t *insns, *insns_end;
+};
+
+static bool parse_cie(const uint8_t *sec, size_t size, uint64_t off,
+		      struct cie *ret, const char **why)
+{
+	struct rd r;
+	bool is64;
+	uint64_t next, id;
+	unsigned version;
+
+	if (!entry_at(sec, size, off, &r, &is64, &next)) {
+		*why = "CIE outside the section";
+		return false;
+	}
+	id = rd_fixed(&r, is64 ? 8 : 4);
+	if (r.bad || id != (is64 ? ~(uint64_t)0 : 0xffffffff)) {
+		*why = "CIE pointer does not point to a CIE";
+		return false;
+	}
+	version = rd_fixed(&r, 1);
+	if (r.bad || (version != 1 && version != 3 && version != 4)) {
+		*why = "unsupported CIE version";
+		return false;
+	}
+	/* augmentation: only the empty one (gcc's .debug_frame) */
+	if (r.p >= r.end || *r.p != '\0') {
+		*why = "CIE augmentation not supported";
+		return false;
+	}
+	r.p++;
+	ret->addr_size = 8;
+	if (version >= 4) {
+		ret->addr_size = rd_fixed(&r, 1);
+		if (rd_fixed(&r, 1) != 0 || ret->addr_size != 8) {
+			*why = "CIE address or segment size not supported";
+			return false;
+		}
+	}
+	ret->code_align = rd_uleb(&r);
+	ret->data_align = rd_sleb(&r);
+	ret->ra_reg = version == 1 ? rd_fixed(&r, 1) : rd_uleb(&r);
+	if (r.bad) {
+		*why = "truncated CIE";
+		return false;
+	}
+	ret->insns = r.p;
+	ret->insns_end = r.end;
+	return true;
+}
+
+/* --- the index ------------------------------------------------------ */
+
+static int fde_cmp(const void *a, const void *b)
+{
+	const struct cfi_fde *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
+			       struct oc_cfi **ret, size_t *nr_bad_ret)
+{
+	struct oc_cfi *cfi;
+	size_t cap = 0, nr_bad = 0;
+	uint64_t off = 0, next;
+	uint64_t last_cie = ~(uint64_t)0;
+	struct cie cie = { 0 };
+	bool cie_ok = false;
+
+	*ret = NULL;
+	cfi = calloc(1, sizeof(*cfi));
+	if (!cfi)
+		return &oc_enomem;
+	cfi->sec = sec;
+	cfi->size = size;
+	for (; sec && off < size; off = next) {
+		struct rd r;
+		struct cfi_fde f;
+		bool is64;
+		uint64_t id, range;
+		const char *why;
+
+		if (!entry_at(sec, size, off, &r, &is64, &next)) {
+			nr_bad++;
+			break;
+		}
+		id = rd_fixed(&r, is64 ? 8 : 4);
+		if (r.bad) {
+			nr_bad++;
+			continue;
+		}
+		if (id == (is64 ? ~(uint64_t)0 : 0xffffffff))
+			continue;	/* a CIE */
+		if (id != last_cie) {
+			last_cie = id;
+			cie_ok = parse_cie(sec, size, id, &cie, &why);
+		}
+		if (!cie_ok) {
+			nr_bad++;
+			continue;
+		}
+		f.start = rd_fixed(&r, cie.addr_size);
+		range = rd_fixed(&r, cie.addr_size);
+		if (r.bad) {
+			nr_bad++;
+			continue;
+		}
+		/* no range, or a discarded section's (address 0) */
+		if (!range || !f.start || range > ~(uint64_t)0 - f.start)
+			continue;
+		f.end = f.start + range;
+		f.cie = id;
+		f.insns = (uint64_t)(r.p - sec);
+		f.insns_len = (uint64_t)(r.end - r.p);
+		if (cfi->nr == cap) {
+			size_t ncap = cap ? 2 * cap : 1024;
+			struct cfi_fde *n = realloc(cfi->fdes, ncap * sizeof(*n));
+
+			if (!n) {
+				oc_cfi_destroy(cfi);
+				return &oc_enomem;
+			}
+			cfi->fdes = n;
+			cap = ncap;
+		}
+		cfi->fdes[cfi->nr++] = f;
+	}
+	if (cfi->nr) {
+		qsort(cfi->fdes, cfi->nr, sizeof(*cfi->fdes), fde_cmp);
+		cfi->max_end = malloc(cfi->nr * sizeof(*cfi->max_end));
+		if (!cfi->max_end) {
+			oc_cfi_destroy(cfi);
+			return &oc_enomem;
+		}
+		for (size_t i = 0; i < cfi->nr; i++) {
+			uint64_t e = cfi->fdes[i].end;
+
+			if (i && cfi->max_end[i - 1] > e)
+				e = cfi->max_end[i - 1];
+			cfi->max_end[i] = e;
+		}
+	}
+	if (nr_bad_ret)
+		*nr_bad_ret = nr_bad;
+	*ret = cfi;
+	return NULL;
+}
+
+void oc_cfi_destroy(struct oc_cfi *cfi)
+{
+	if (!cfi)
+		return;
+	free(cfi->fdes);
+	free(cfi->max_end);
+	free(cfi);
+}
+
+size_t oc_cfi_nr_fdes(const struct oc_cfi *cfi)
+{
+	return cfi ? cfi->nr : 0;
+}
+
+/* The one FDE covering @pc, or NULL (none, or two that overlap). */
+static const struct cfi_fde *find_fde(const struct oc_cfi *cfi, uint64_t pc)
+{
+	size_t lo = 0, hi = cfi->nr, i;
+
+	/* the last FDE starting at or before pc */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cfi->fdes[mid].start <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	i = lo - 1;
+	if (pc >= cfi->fdes[i].end)
+		return NULL;
+	/* an earlier FDE reaching pc too: ambiguous, trust neither */
+	if (i && cfi->max_end[i - 1] > pc)
+		return NULL;
+	return &cfi->fdes[i];
+}
+
+/* --- the CFA program ------------------------------------------------ */
+
+struct state {
+	enum oc_cfi_cfa_kind cfa_kind;
+	unsigned cfa_reg;
+	int64_t cfa_off;
+	struct oc_cfi_rule regs[OC_CFI_NR_REGS];
+};
+
+struct machine {
+	struct state cur;
+	const struct state *initial;	/* NULL while running the CIE's */
+	struct state stack[CFI_MAX_REMEMBER];
+	size_t depth;
+	uint64_t loc, pc;
+	const struct cie *cie;
+	const char *why;
+};
+
+static void set_rule(struct machine *m, uint64_t reg,
+		     enum oc_cfi_rule_kind kind, int64_t off, uint64_t reg2)
+{
+	if (reg >= OC_CFI_NR_REGS)
+		return;		/* not one we keep (xmm...) */
+	m->cur.regs[reg].kind = kind;
+	m->cur.regs[reg].off = off;
+	m->cur.regs[reg].reg = reg2 < 0x10000 ? (unsigned)reg2 : 0xffff;
+}
+
+static void restore_rule(struct machine *m, uint64_t reg)
+{
+	if (reg >= OC_CFI_NR_REGS)
+		return;
+	if (m->initial)
+		m->cur.regs[reg] = m->initial->regs[reg];
+	else
+		memset(&m->cur.regs[reg], 0, sizeof(m->cur.regs[reg]));
+}
+
+static int64_t factored(uint64_t n, int64_t align)
+{
+	/* wraps instead of overflowing: garbage stays garbage, no UB */
+	return (int64_t)(n * (uint64_t)align);
+}
+
+/*
+ * Advance the location by @delta code units.  False when the new
+ * location is past the pc: the row in effect is the current one.
+ */
+static bool advance(struct machine *m, uint64_t delta)
+{
+	uint64_t d = delta * m->cie->code_align, loc = m->loc + d;
+
+	if ((m->cie->code_align && d / m->cie->code_align != delta) ||
+	    loc < m->loc || loc > m->pc)
+		return false;
+	m->loc = loc;
+	return true;
+}
+
+/*
+ * Run @insns; returns 1 when stopped by reaching the pc (or the end), 0
+ * when malformed (m->why).
+ */
+static int run(struct machine *m, const uint8_t *insns, const uint8_t *end)
+{
+	struct rd r = { insns, end, false };
+	int64_t daf = m->cie->data_align;
+
+	while (r.p < r.end && !r.bad) {
+		uint8_t op = *r.p++;
+		uint64_t reg, n;
+
+		switch (op >> 6) {
+		case 1:
+			if (!advance(m, op & 0x3f))
+				return 1;
+			continue;
+		case 2:
+			n = rd_uleb(&r);
+			set_rule(m, op & 0x3f, OC_CFI_OFFSET, factored(n, daf), 0);
+			continue;
+		case 3:
+			restore_rule(m, op & 0x3f);
+			continue;
+		}
+		switch (op) {
+		case DW_CFA_nop:
+			break;
+		case DW_CFA_set_loc:
+			n = rd_fixed(&r, m->cie->addr_size);
+			if (r.bad)
+				break;
+			if (n < m->loc) {
+				m->why = "DW_CFA_set_loc backwards";
+				return 0;
+			}
+			if (n > m->pc)
+				return 1;
+			m->loc = n;
+			break;
+		case DW_CFA_advance_loc1:
+		case DW_CFA_advance_loc2:
+		case DW_CFA_advance_loc4:
+			n = rd_fixed(&r, op == DW_CFA_advance_loc1 ? 1 :
+				     op == DW_CFA_advance_loc2 ? 2 : 4);
+			if (!r.bad && !advance(m, n))
+				return 1;
+			break;
+		case DW_CFA_offset_extended:
+			reg = rd_uleb(&r);
+			n = rd_uleb(&r);
+			set_rule(m, reg, OC_CFI_OFFSET, factored(n, daf), 0);
+			break;
+		case DW_CFA_restore_extended:
+			restore_rule(m, rd_uleb(&r));
+			break;
+		case DW_CFA_undefined:
+			set_rule(m, rd_uleb(&r), OC_CFI_UNDEFINED, 0, 0);
+			break;
+		case DW_CFA_same_value:
+			set_rule(m, rd_uleb(&r), OC_CFI_SAME_VALUE, 0, 0);
+			break;
+		case DW_CFA_register:
+			reg = rd_uleb(&r);
+			n = rd_uleb(&r);
+			set_rule(m, reg, OC_CFI_REGISTER, 0, n);
+			break;
+		case DW_CFA_remember_state:
+			if (m->depth == CFI_MAX_REMEMBER) {
+				m->why = "DW_CFA_remember_state too deep";
+				return 0;
+			}
+			m->stack[m->depth++] = m->cur;
+			break;
+		case DW_CFA_restore_state:
+			if (!m->depth) {
+				m->why = "DW_CFA_restore_state without remember";
+				return 0;
+			}
+			/* the CFA rule is restored too (DWARF 5 6.4.2.4) */
+			m->cur = m->stack[--m->depth];
+			break;
+		case DW_CFA_def_cfa:
+		case DW_CFA_def_cfa_sf:
+			reg = rd_uleb(&r);
+			m->cur.cfa_kind = OC_CFI_CFA_REG_OFFSET;
+			m->cur.cfa_reg = reg < 0x10000 ? (unsigned)reg : 0xffff;
+			m->cur.cfa_off = op == DW_CFA_def_cfa ?
+				(int64_t)rd_uleb(&r) :
+				factored((uint64_t)rd_sleb(&r), daf);
+			break;
+		case DW_CFA_def_cfa_register:
+			reg = rd_uleb(&r);
+			if (m->cur.cfa_kind != OC_CFI_CFA_REG_OFFSET) {
+				m->why = "DW_CFA_def_cfa_register without a register rule";
+				return 0;
+			}
+			m->cur.cfa_reg = reg < 0x10000 ? (unsigned)reg : 0xffff;
+			break;
+		case DW_CFA_def_cfa_offset:
+		case DW_CFA_def_cfa_offset_sf: {
+			int64_t off = op == DW_CFA_def_cfa_offset ?
+				(int64_t)rd_uleb(&r) :
+				factored((uint64_t)rd_sleb(&r), daf);
+
+			if (m->cur.cfa_kind != OC_CFI_CFA_REG_OFFSET) {
+				m->why = "DW_CFA_def_cfa_offset without a register rule";
+				return 0;
+			}
+			m->cur.cfa_off = off;
+			break;
+		}
+		case DW_CFA_def_cfa_expression:
+			n = rd_uleb(&r);
+			rd_skip(&r, n);
+			m->cur.cfa_kind = OC_CFI_CFA_EXPRESSION;
+			break;
+		case DW_CFA_expression:
+		case DW_CFA_val_expression:
+			reg = rd_uleb(&r);
+			n = rd_uleb(&r);
+			rd_skip(&r, n);
+			set_rule(m, reg, OC_CFI_EXPRESSION, 0, 0);
+			break;
+		case DW_CFA_offset_extended_sf:
+		case DW_CFA_val_offset:
+		case DW_CFA_val_offset_sf: {
+			int64_t off;
+
+			reg = rd_uleb(&r);
+			off = op == DW_CFA_val_offset ?
+				factored(rd_uleb(&r), daf) :
+				factored((uint64_t)rd_sleb(&r), daf);
+			set_rule(m, reg, op == DW_CFA_offset_extended_sf ?
+				 OC_CFI_OFFSET : OC_CFI_VAL_OFFSET, off, 0);
+			break;
+		}
+		case DW_CFA_GNU_args_size:
+			rd_uleb(&r);
+			break;
+		case DW_CFA_GNU_negative_offset_extended:
+			reg = rd_uleb(&r);
+			n = rd_uleb(&r);
+			set_rule(m, reg, OC_CFI_OFFSET,
+				 (int64_t)(0 - (uint64_t)factored(n, daf)), 0);
+			break;
+		default:
+			m->why = "unknown CFA operation";
+			return 0;
+		}
+	}
+	if (r.bad) {
+		m->why = "truncated CFA instruction";
+		return 0;
+	}
+	return 1;
+}
+
+static void set_why(char *why, size_t size, const char *s)
+{
+	if (why && size)
+		snprintf(why, size, "%s", s);
+}
+
+enum oc_cfi_status oc_cfi_find(const struct oc_cfi *cfi, uint64_t pc,
+			       struct oc_cfi_row *ret, char *why,
+			       size_t why_size)
+{
+	const struct cfi_fde *f;
+	struct machine m;
+	struct state initial;
+	struct cie cie;
+	const char *cwhy = NULL;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!cfi || !cfi->nr || !(f = find_fde(cfi, pc)))
+		return OC_CFI_NO_FDE;
+	if (!parse_cie(cfi->sec, cfi->size, f->cie, &cie, &cwhy)) {
+		set_why(why, why_size, cwhy);
+		return OC_CFI_MALFORMED;
+	}
+	memset(&m, 0, sizeof(m));
+	m.cie = &cie;
+	m.cur.cfa_kind = OC_CFI_CFA_UNDEFINED;
+	/* the CIE's initial instructions apply whatever the pc */
+	m.loc = 0;
+	m.pc = ~(uint64_t)0;
+	if (!run(&m, cie.insns, cie.insns_end)) {
+		set_why(why, why_size, m.why);
+		return OC_CFI_MALFORMED;
+	}
+	initial = m.cur;
+	m.initial = &initial;
+	m.depth = 0;
+	m.loc = f->start;
+	m.pc = pc;
+	if (!run(&m, cfi->sec + f->insns, cfi->sec + f->insns + f->insns_len)) {
+		set_why(why, why_size, m.why);
+		return OC_CFI_MALFORMED;
+	}
+	ret->fde_start = f->start;
+	ret->fde_end = f->end;
+	ret->cfa_kind = m.cur.cfa_kind;
+	ret->cfa_reg = m.cur.cfa_reg;
+	ret->cfa_off = m.cur.cfa_off;
+	memcpy(ret->regs, m.cur.regs, sizeof(ret->regs));
+	return OC_CFI_FOUND;
+}
+
+struct oc_error *oc_dwarf_cfi_find(struct oc_dwarf *d, uint64_t pc,
+				   struct oc_cfi_row *row,
+				   enum oc_cfi_status *status_ret)
+{
+	*status_ret = OC_CFI_NO_FDE;
+	if (!d->cfi_done) {
+		const Elf64_Shdr *sh = oc_dw_find_section(d, ".debug_frame");
+		struct oc_error *err;
+
+		if (sh && sh->sh_type != SHT_NOBITS && sh->sh_size) {
+			/* bounds checked at open (check_elf) */
+			err = oc_cfi_create(d->map + sh->sh_offset,
+					    sh->sh_size, &d->cfi, NULL);
+			if (err)
+				return err;
+		}
+		d->cfi_done = true;
+	}
+	if (d->cfi)
+		*status_ret = oc_cfi_find(d->cfi, pc, row, NULL, 0);
+	return NULL;
+}
+
+const char *oc_cfi_rule_kind_string(enum oc_cfi_rule_kind kind)
+{
+	switch (kind) {
+	case OC_CFI_UNSPECIFIED: return "unspecified";
+	case OC_CFI_UNDEFINED: return "undefined";
+	case OC_CFI_SAME_VALUE: return "same value";
+	case OC_CFI_OFFSET: return "offset";
+	case OC_CFI_VAL_OFFSET: return "val_offset";
+	case OC_CFI_REGISTER: return "register";
+	case OC_CFI_EXPRESSION: return "expression";
+	}
+	return "?";
+}
