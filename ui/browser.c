@@ -206,6 +206,30 @@ static void queue_lines(struct browser *b, struct oc_ui_thread *t, bool front)
 		oc_ui_worker_promote(b->worker, ti);
 }
 
+/* Ask the worker for the variables of @t's frame @f (the selected one). */
+static void queue_vars(struct browser *b, struct oc_ui_thread *t, size_t f)
+{
+	struct oc_ui_frame_info *fi = t->info ? &t->info[f] : NULL;
+	struct oc_ui_job *j;
+
+	if (!b->worker || !fi || fi->vars_queued || f >= t->trace.nr)
+		return;
+	j = calloc(1, sizeof(*j));
+	if (!j) {
+		report(b, &oc_enomem);
+		return;
+	}
+	fi->vars_queued = true;
+	j->kind = OC_UI_JOB_VARS;
+	j->thread = (size_t)(t - b->th.v);
+	j->frame = f;
+	j->k = b->k;
+	j->trace = &t->trace;
+	/* a CPU's trace starts from its crash registers, not thread.sp */
+	j->task = t->cpu >= 0 ? NULL : t->task;
+	oc_ui_worker_push(b->worker, j, true);
+}
+
 static void show_details(struct browser *b);
 static void rebuild_frames(struct browser *b);
 static long selected_frame(struct browser *b);
@@ -225,6 +249,20 @@ static void collect_lines(struct browser *b)
 			report(b, j->err);
 			j->err = NULL;
 		}
+		if (j->kind == OC_UI_JOB_VARS) {
+			if (t->info && j->frame < t->trace.nr) {
+				struct oc_ui_frame_info *fi = &t->info[j->frame];
+
+				oc_framevars_free(fi->vars);
+				fi->vars = j->vars;
+				fi->vars_ready = true;
+				j->vars = NULL;
+			}
+			details |= j->thread == b->shown && (long)j->frame == sel;
+			oc_ui_job_free(j);
+			j = next;
+			continue;
+		}
 		report(b, oc_ui_thread_set_lines(t, j->frame, j->chain, j->nr,
 						 j->unavailable));
 		/* no debuginfo: once, on the status line */
@@ -236,7 +274,7 @@ static void collect_lines(struct browser *b)
 			frames = true;
 			details |= (long)j->frame == sel;
 		}
-		free(j);
+		oc_ui_job_free(j);
 		j = next;
 	}
 	if (frames)
@@ -435,6 +473,16 @@ static void show_details(struct browser *b)
 
 		report(b, oc_ui_source_lines(fi->chain + from, fi->nr - from,
 					     fi->why, &src));
+	}
+	/* the selected level's parameters and locals, from the worker */
+	if (fi && !t->trace.frames[f].scanned) {
+		if (!fi->vars_ready) {
+			queue_vars(b, t, (size_t)f);
+			report(b, oc_ui_lines_add(&src, OC_STYLE_DIM, -1,
+						  "variables: loading"));
+		} else {
+			report(b, oc_ui_vars_lines(fi->vars, level, &src));
+		}
 	}
 	report(b, oc_ui_lines_insert(&b->regs_lines, 1, &src));
 	oc_ui_lines_deinit(&src);
@@ -1225,9 +1273,15 @@ int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 
 		collect_lines(&b);
 		draw(&b);
-		key = oc_draw_key(pending(&b) ? 0 :
+		/* the worker may read the dump only while we wait here; when
+		 * it wants to, the idle unwinding makes room for it */
+		oc_ui_worker_model_release(b.worker);
+		key = oc_draw_key(pending(&b) ?
+				  (b.worker && oc_ui_worker_model_wanted(b.worker) ?
+				   5 : 0) :
 				  b.worker && oc_ui_worker_busy(b.worker) ?
 				  WORKER_POLL_MS : -1);
+		oc_ui_worker_model_take(b.worker);
 		if (key == OC_DRAW_NO_KEY) {
 			if (pending(&b))
 				idle_work(&b);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "framevars.h"
 #include "keys.h"
 #include "lines.h"
 #include "report.h"
@@ -122,8 +123,10 @@ static void free_info(struct oc_ui_thread *t)
 {
 	if (!t->info)
 		return;
-	for (size_t i = 0; i < t->trace.nr; i++)
+	for (size_t i = 0; i < t->trace.nr; i++) {
 		free(t->info[i].chain);
+		oc_framevars_free(t->info[i].vars);
+	}
 	free(t->info);
 	t->info = NULL;
 }
@@ -903,6 +906,39 @@ struct oc_error *oc_ui_source_view(size_t frame, const struct oc_line_info *e,
 			return err;
 	}
 	return NULL;
+}
+
+struct oc_error *oc_ui_vars_lines(const struct oc_framevars *fv, int level,
+				  struct oc_ui_lines *lines)
+{
+	const struct oc_framevars_level *l;
+	char buf[OC_UI_LINE_MAX];
+	struct oc_error *err;
+	size_t i;
+
+	if (!fv || fv->unavailable || !fv->nr_levels)
+		return oc_ui_lines_add(lines, OC_STYLE_DIM, -1, "variables: %s",
+				       fv && fv->unavailable ? fv->unavailable :
+				       "none known");
+	i = level >= 0 && (size_t)level < fv->nr_levels ? (size_t)level :
+	    fv->nr_levels - 1;
+	l = &fv->levels[i];
+	err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1, "variables of %s%s:",
+			      l->function ? l->function : "?",
+			      l->inlined ? " (inlined)" : "");
+	if (!err && !l->nr_vars)
+		err = oc_ui_lines_add(lines, OC_STYLE_DIM, -1,
+				      "  (no parameters or locals here)");
+	for (size_t v = 0; v < l->nr_vars && !err; v++) {
+		const struct oc_framevar *var = &l->vars[v];
+
+		oc_framevar_format(var, buf, sizeof(buf));
+		err = oc_ui_lines_add(lines, var->status == OC_FRAMEVAR_VALUE ||
+				      var->status == OC_FRAMEVAR_IN_MEMORY ?
+				      OC_STYLE_NORMAL : OC_STYLE_DIM, -1, "  %s",
+				      buf);
+	}
+	return err;
 }
 
 struct oc_error *oc_ui_lines_insert(struct oc_ui_lines *lines, size_t pos,

@@ -75,6 +75,10 @@ struct oc_ui_frame_info {
 	size_t nr;
 	struct oc_line_info *chain;	/* nr entries (malloc'd) */
 	const char *why;		/* nr == 0: why, when known */
+	/* its parameters and locals (src/framevars.h), asked for when
+	 * the frame is selected */
+	bool vars_queued, vars_ready;
+	struct oc_framevars *vars;
 };
 
 enum oc_ui_trace_state {
@@ -234,6 +238,15 @@ struct oc_error *oc_ui_source_view(size_t frame, const struct oc_line_info *e,
 				   const char *why, size_t context,
 				   struct oc_ui_lines *lines,
 				   size_t *current_ret);
+struct oc_framevars;
+/*
+ * The parameters and locals of level @level of a frame (the chain's
+ * index, innermost first; -1: the frame's own function), one row each as
+ * the batch report's --locals prints them, under a "variables of FUNC:"
+ * row; "variables: <why>" when the frame has none to show.  Appended.
+ */
+struct oc_error *oc_ui_vars_lines(const struct oc_framevars *fv, int level,
+				  struct oc_ui_lines *lines);
 /* Insert @more's rows into @lines before row @pos. */
 struct oc_error *oc_ui_lines_insert(struct oc_ui_lines *lines, size_t pos,
 				    const struct oc_ui_lines *more);

@@ -20,6 +20,8 @@ struct oc_ui_worker {
 	struct oc_lines *lines;
 	unsigned int test_delay_ms;
 	pthread_t thread;
+	pthread_mutex_t model;	/* the dump's reader: see worker.h */
+	bool model_wanted;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct oc_ui_job *head, *tail;		/* queued */
@@ -29,8 +31,23 @@ struct oc_ui_worker {
 	bool stop;
 };
 
-static void run_job(struct oc_lines *l, struct oc_ui_job *j)
+static void run_job(struct oc_ui_worker *w, struct oc_ui_job *j)
 {
+	struct oc_lines *l = w->lines;
+
+	if (j->kind == OC_UI_JOB_VARS) {
+		pthread_mutex_lock(&w->lock);
+		w->model_wanted = true;
+		pthread_mutex_unlock(&w->lock);
+		pthread_mutex_lock(&w->model);
+		pthread_mutex_lock(&w->lock);
+		w->model_wanted = false;
+		pthread_mutex_unlock(&w->lock);
+		j->err = oc_framevars_get(j->k, l, j->trace, j->frame, j->task,
+					  &j->vars);
+		pthread_mutex_unlock(&w->model);
+		return;
+	}
 	j->nr = 0;
 	if (j->module)
 		j->err = oc_lines_lookup_module(l, j->module, j->symbol,
@@ -86,7 +103,7 @@ static void *worker_main(void *arg)
 		stop = w->stop;
 		pthread_mutex_unlock(&w->lock);
 		if (!stop)
-			run_job(w->lines, j);
+			run_job(w, j);
 
 		pthread_mutex_lock(&w->lock);
 		w->running = false;
@@ -115,6 +132,7 @@ struct oc_error *oc_ui_worker_start(struct oc_lines *lines,
 	w->lines = lines;
 	w->test_delay_ms = test_delay_ms;
 	pthread_mutex_init(&w->lock, NULL);
+	pthread_mutex_init(&w->model, NULL);
 	pthread_cond_init(&w->cond, NULL);
 	/* the new thread inherits the mask: no signal is ever its */
 	sigfillset(&all);
@@ -123,12 +141,45 @@ struct oc_error *oc_ui_worker_start(struct oc_lines *lines,
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc) {
 		pthread_cond_destroy(&w->cond);
+		pthread_mutex_destroy(&w->model);
 		pthread_mutex_destroy(&w->lock);
 		free(w);
 		return oc_error_os(rc, NULL, "pthread_create");
 	}
+	pthread_mutex_lock(&w->model);	/* the UI thread's, from now on */
 	*ret = w;
 	return NULL;
+}
+
+void oc_ui_worker_model_release(struct oc_ui_worker *w)
+{
+	if (w)
+		pthread_mutex_unlock(&w->model);
+}
+
+void oc_ui_worker_model_take(struct oc_ui_worker *w)
+{
+	if (w)
+		pthread_mutex_lock(&w->model);
+}
+
+bool oc_ui_worker_model_wanted(struct oc_ui_worker *w)
+{
+	bool wanted;
+
+	pthread_mutex_lock(&w->lock);
+	wanted = w->model_wanted;
+	pthread_mutex_unlock(&w->lock);
+	return wanted;
+}
+
+void oc_ui_job_free(struct oc_ui_job *j)
+{
+	if (!j)
+		return;
+	oc_error_destroy(j->err);
+	oc_framevars_free(j->vars);
+	free(j);
 }
 
 void oc_ui_worker_push(struct oc_ui_worker *w, struct oc_ui_job *job,
@@ -208,8 +259,7 @@ static void free_jobs(struct oc_ui_job *j)
 	while (j) {
 		struct oc_ui_job *next = j->next;
 
-		oc_error_destroy(j->err);
-		free(j);
+		oc_ui_job_free(j);
 		j = next;
 	}
 }
@@ -222,10 +272,13 @@ void oc_ui_worker_stop(struct oc_ui_worker *w)
 	w->stop = true;
 	pthread_cond_signal(&w->cond);
 	pthread_mutex_unlock(&w->lock);
+	/* a variables job in progress may be waiting for the model */
+	pthread_mutex_unlock(&w->model);
 	pthread_join(w->thread, NULL);
 	free_jobs(w->head);
 	free_jobs(w->done);
 	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->model);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 }

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The browser's DWARF worker: one thread that makes every oc_lines_*()
- * call (and the frame-variables calls) while the browser runs, so that
+ * call and every oc_framevars_get() while the browser runs, so that
  * opening the dump and drawing never wait for the DWARF.  The UI thread
  * queues jobs and collects the finished ones from its event loop; the
  * lines handle is used by no other thread until oc_ui_worker_stop().
+ *
+ * A variables job also reads the dump (through the model's oc_mem, which
+ * is not thread-safe, nor is crash's readmem() behind it in orccrash.so):
+ * the model lock.  The UI thread holds it except while it waits for a
+ * key (oc_ui_worker_model_release() / _take() around the wait); the
+ * worker takes it for each variables job only.
  */
 #ifndef OC_UI_WORKER_H
 #define OC_UI_WORKER_H
@@ -14,14 +20,29 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "framevars.h"
+#include "kernel.h"
 #include "lines.h"
 
 enum { OC_UI_CHAIN_MAX = 16 };
 
-/* One lookup: a frame's source lines. */
+enum oc_ui_job_kind {
+	OC_UI_JOB_LINES,	/* a frame's source lines */
+	OC_UI_JOB_VARS,		/* a frame's parameters and locals */
+};
+
+/* One lookup. */
 struct oc_ui_job {
+	enum oc_ui_job_kind kind;
 	/* which frame, for the caller: index of the thread and frame */
 	size_t thread, frame;
+	/* OC_UI_JOB_VARS in: oc_framevars_get()'s arguments (the trace
+	 * stays put while the browser runs); out: the list */
+	const struct oc_kernel *k;
+	const struct oc_trace *trace;
+	const struct oc_task *task;
+	struct oc_framevars *vars;
+	/* OC_UI_JOB_LINES: */
 	/* in: a vmlinux frame by its link-time address (oc_lines_addr()),
 	 * or a module frame by module, symbol and offset (report.c's
 	 * oc_report_frame_lines() does the same) */
@@ -57,9 +78,17 @@ void oc_ui_worker_promote(struct oc_ui_worker *w, size_t thread);
 struct oc_ui_job *oc_ui_worker_done(struct oc_ui_worker *w);
 /* Jobs queued or running. */
 size_t oc_ui_worker_busy(struct oc_ui_worker *w);
+/* The model lock (see above), taken by oc_ui_worker_start()'s caller. */
+void oc_ui_worker_model_release(struct oc_ui_worker *w);
+void oc_ui_worker_model_take(struct oc_ui_worker *w);
+/* Is the worker waiting for the model? (the UI thread then lets go) */
+bool oc_ui_worker_model_wanted(struct oc_ui_worker *w);
+/* Frees a finished job (and its variables). */
+void oc_ui_job_free(struct oc_ui_job *j);
 /*
  * Drops the queue, waits for the lookup in progress (lookups are not
- * interrupted) and joins the thread; NULL-safe.
+ * interrupted) and joins the thread; NULL-safe.  Called with the model
+ * lock held (it is let go of, for the job in progress).
  */
 void oc_ui_worker_stop(struct oc_ui_worker *w);
 

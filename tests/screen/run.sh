@@ -54,7 +54,7 @@ wait_regs() {
 	local i n=$(( ${2:-10} * 10 ))
 	for ((i = 0; i < n; i++)); do
 		cap
-		regs_col 120 | grep -Eq -- "$1" && return 0
+		regs_col "${W:-120}" | grep -Eq -- "$1" && return 0
 		sleep 0.1
 	done
 	return 1
@@ -389,7 +389,7 @@ report_items() {
 # wait for it.
 check_lines() {
 	local label=$1 vmcore=$2 vmlinux=$3 c=$tmp/cache-lines got want i ok row name fl
-	local t0 t1
+	local t0 t1 W=160	# a long dump path must not push the header's state off
 
 	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ]; then
 		skip "$label: lines" "dump or vmlinux missing"
@@ -399,13 +399,13 @@ check_lines() {
 	rm -rf "$c"
 	mkdir -p "$c"
 	T kill-session -t ui 2>/dev/null
-	T new-session -d -s ui -x 120 -y 40 \
+	T new-session -d -s ui -x 160 -y 40 \
 		"ORCCRASH_CACHE='$c' ORCCRASH_TEST_LINES_DELAY_MS=5000 '$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
 	: >"$tmp/screen"
 	if wait_for '^ Frames: ' 10 && grep -q ', lines: loading' "$tmp/screen" &&
-	   regs_col 120 | grep -q '^lines: loading$' &&
-	   frames_col 120 | grep -q '^#0  ' &&
-	   ! frames_col 120 | grep -q '(inlined)'; then
+	   regs_col 160 | grep -q '^lines: loading$' &&
+	   frames_col 160 | grep -q '^#0  ' &&
+	   ! frames_col 160 | grep -q '(inlined)'; then
 		pass "$label: first screen before the DWARF (cold cache): frames, \"lines: loading\""
 	else
 		fail "$label: first screen before the DWARF" "no frames or no \"lines: loading\""
@@ -421,7 +421,7 @@ check_lines() {
 	for ((i = 0; i < 300; i++)); do
 		cap
 		if ! grep -q 'lines: loading' "$tmp/screen" &&
-		   frames_col 120 | grep -Eq '^#[0-9]+ .*  [^ ]+:[0-9]+ *$'; then
+		   frames_col 160 | grep -Eq '^#[0-9]+ .*  [^ ]+:[0-9]+ *$'; then
 			ok=1
 			break
 		fi
@@ -434,7 +434,7 @@ check_lines() {
 	fi
 	# the frames pane against the report: frames and inlined functions
 	# in the same order (names; the pane cuts file names to its width)
-	got=$(frames_col 120 | sed -n '/^ Frames: /,$p' | awk '
+	got=$(frames_col 160 | sed -n '/^ Frames: /,$p' | awk '
 		/^#[0-9]+ / { sub(/^#[0-9]+ +/, ""); print ($1 == "?" ? "? " $2 : $1); next }
 		/^     [^ ].* \(inlined\)/ { sub(/^ +/, ""); sub(/ \(inlined\).*/, " (inlined)"); print }')
 	want=$(report_items "$tmp/report-lines" | awk '
@@ -452,27 +452,55 @@ check_lines() {
 		pass "$label: frames and inlined rows as the report ($(printf '%s\n' "$got" | wc -l) rows, $(printf '%s\n' "$got" | grep -c inlined) inlined)"
 	fi
 	# select the first inlined row: its level's line, from the report
-	row=$(frames_col 120 | awk '/^ Frames: / { on = 1; next } on && /^     [^ ].* \(inlined\)/ { print NR; exit }')
-	name=$(frames_col 120 | awk -v r="$row" 'NR == r { sub(/^ +(\? )?/, ""); sub(/ .*/, ""); print }')
+	row=$(frames_col 160 | awk '/^ Frames: / { on = 1; next } on && /^     [^ ].* \(inlined\)/ { print NR; exit }')
+	name=$(frames_col 160 | awk -v r="$row" 'NR == r { sub(/^ +(\? )?/, ""); sub(/ .*/, ""); print }')
 	fl=$(report_items "$tmp/report-lines" | awk -v n="$name" '{ sub(/^\? /, "") } $1 == n && $2 == "(inlined)" { print $3; exit }')
 	if [ -n "$row" ] && [ -n "$fl" ]; then
 		keys Home
 		for ((i = 0; i < 40; i++)); do
 			cap
-			regs_col 120 | grep -qF "at $fl ($name" && grep -q " (inlined)\$" "$tmp/screen" && break
+			regs_col 160 | grep -qF "at $fl ($name" && grep -q " (inlined)\$" "$tmp/screen" && break
 			keys j
 		done
 		if grep -Eq "Registers: #[0-9]+ $name \(inlined\)\$" "$tmp/screen" &&
-		   regs_col 120 | grep -q "^at $fl ($name"; then
+		   regs_col 160 | grep -q "^at $fl ($name"; then
 			pass "$label: an inlined row selected: its level, at $fl as the report"
 		else
 			fail "$label: inlined row details" "want \"Registers: #N $name (inlined)\" and at $fl"
 		fi
 	fi
+	# the panic() frame's parameters and locals, as --locals prints them
+	"$BIN" --active --scan --no-regs --locals "$vmcore" "$vmlinux" >"$tmp/report-locals" 2>/dev/null
+	want=$(awk '/^CPU [0-9]+ \(panic\)/ { on = 1; next } on && /^$/ { exit }
+		on && /^ panic\+/ { p = 1; next }
+		p && /^       (param|local) / { sub(/^ +/, ""); print; next } p { exit }' "$tmp/report-locals")
+	n=$(frames_col 160 | sed -n 's/^#\([0-9][0-9]*\)  *panic+.*/\1/p' | head -1)
+	if [ -z "$want" ] || [ -z "$n" ]; then
+		skip "$label: variables" "no panic() frame with variables (--locals) on screen"
+	else
+		keys Home
+		for ((i = 0; i < 40; i++)); do
+			cap
+			grep -q "Registers: #$n\$" "$tmp/screen" && break
+			keys j
+		done
+		wait_regs '^variables of panic:$' 5
+		got=$(regs_col 160 | sed -n 's/^  \(param\|local\) /\1 /p' | sed 's/ *$//')
+		ok=1
+		[ "$(echo "$got" | wc -l)" -eq "$(echo "$want" | wc -l)" ] || ok=
+		while read -r g && read -r w <&3; do
+			case $w in "$g"*) ;; *) ok= ;; esac
+		done <<<"$got" 3<<<"$want"
+		if [ -n "$ok" ] && [ -n "$got" ]; then
+			pass "$label: panic()'s $(echo "$got" | wc -l) parameters and locals as --locals prints them"
+		else
+			fail "$label: variables" "want: $(echo "$want" | head -3 | tr '\n' '|') got: $(echo "$got" | head -3 | tr '\n' '|')"
+		fi
+	fi
 	# L hides the file:line column, and shows it again
 	keys L
 	if wait_for '^file:line in the frames pane: off' 2 &&
-	   ! frames_col 120 | grep -Eq '^#[0-9]+ .*  [^ ]+:[0-9]+ *$'; then
+	   ! frames_col 160 | grep -Eq '^#[0-9]+ .*  [^ ]+:[0-9]+ *$'; then
 		keys L
 		pass "$label: L toggles file:line in the frames pane"
 	else
@@ -488,7 +516,7 @@ check_lines() {
 	# quit while the worker is busy (held back 60 s): no waiting for it
 	rm -rf "$c"
 	T kill-session -t ui 2>/dev/null
-	T new-session -d -s ui -x 120 -y 40 \
+	T new-session -d -s ui -x 160 -y 40 \
 		"ORCCRASH_CACHE='$c' ORCCRASH_TEST_LINES_DELAY_MS=60000 '$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
 	wait_for ', lines: loading' 10
 	t0=$(date +%s%N)
@@ -502,7 +530,7 @@ check_lines() {
 	# again with a real cold lookup in progress (no hold-back)
 	rm -rf "$c"
 	T kill-session -t ui 2>/dev/null
-	T new-session -d -s ui -x 120 -y 40 \
+	T new-session -d -s ui -x 160 -y 40 \
 		"ORCCRASH_CACHE='$c' '$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
 	wait_for '^ Frames: ' 10
 	keys Q
