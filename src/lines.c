@@ -78,6 +78,7 @@ struct lines_module {
 	bool tried;
 	struct oc_lines *sub;	/* the chosen file's DWARF, no cache */
 	char *why;		/* why it has no lines (NULL: it has, or unseen) */
+	bool said;		/* why was handed out by oc_lines_take_module_note() */
 };
 
 /* Longest chain kept: the kernel's deepest inlining is ~15 levels. */
@@ -1000,14 +1001,14 @@ const char *oc_lines_module_unavailable(const struct oc_lines *l,
 	return NULL;
 }
 
-const char *oc_lines_next_module_note(const struct oc_lines *l, size_t *iter,
+const char *oc_lines_take_module_note(struct oc_lines *l,
 				      const char **module_ret)
 {
-	for (; *iter < l->nr_mods; (*iter)++) {
-		const struct lines_module *m = &l->mods[*iter];
+	for (size_t i = 0; i < l->nr_mods; i++) {
+		struct lines_module *m = &l->mods[i];
 
-		if (m->tried && m->why) {
-			(*iter)++;
+		if (m->tried && m->why && !m->said) {
+			m->said = true;
 			*module_ret = m->name;
 			return m->why;
 		}

@@ -107,9 +107,10 @@ struct oc_error *oc_lines_lookup_module(struct oc_lines *l, const char *module,
  * mismatch, no DWARF); NULL if it has or no frame of it was looked up. */
 const char *oc_lines_module_unavailable(const struct oc_lines *l,
 					const char *module);
-/* Iterate those reasons for front ends (start with *iter = 0): returns
- * the next reason and its module's name, NULL at the end. */
-const char *oc_lines_next_module_note(const struct oc_lines *l, size_t *iter,
+/* Each of those reasons once, for front ends to print: the next one not
+ * handed out yet and its module's name; NULL when there is none (call it
+ * again after more lookups). */
+const char *oc_lines_take_module_note(struct oc_lines *l,
 				      const char **module_ret);
 /*
  * The DWARF behind @l, for src/framevars.c (parameters and locals): the

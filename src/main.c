@@ -396,11 +396,10 @@ int main(int argc, char **argv)
 		const char *why = oc_lines_unavailable(ro.lines);
 
 		const char *mod;
-		size_t iter = 0;
 
 		if (why)
 			fprintf(stderr, "orccrash: %s\n", why);
-		while ((why = oc_lines_next_module_note(ro.lines, &iter, &mod)))
+		while ((why = oc_lines_take_module_note(ro.lines, &mod)))
 			fprintf(stderr, "orccrash: module %s: no source lines: %s\n",
 				mod, why);
 		oc_lines_close(ro.lines);

@@ -130,6 +130,12 @@ struct oc_lines *oc_crash_lines(const struct oc_crash_host *h,
 		err = oc_lines_open(path, id, len, &lines.l);
 		if (!err && lines.modules_dir)
 			err = oc_lines_set_modules_dir(lines.l, lines.modules_dir);
+		/* debug .ko files must be of the modules in the dump */
+		for (size_t i = 0; !err && i < model->nr_modules; i++)
+			err = oc_lines_set_module_build_id(lines.l,
+							   model->modules[i].name,
+							   model->modules[i].build_id,
+							   model->modules[i].build_id_len);
 		if (err) {
 			oc_lines_close(lines.l);
 			lines.l = NULL;
@@ -144,10 +150,18 @@ void oc_crash_lines_done(const struct oc_crash_host *h)
 {
 	const char *why;
 
+	const char *mod;
+
 	lines.busy = false;
 	if (lines.l && !lines.said && (why = oc_lines_unavailable(lines.l))) {
 		lines.said = true;
 		say(h, why);
+	}
+	while (lines.l && (why = oc_lines_take_module_note(lines.l, &mod))) {
+		char buf[512];
+
+		snprintf(buf, sizeof(buf), "module %s: no source lines: %s", mod, why);
+		say(h, buf);
 	}
 }
 
