@@ -13,9 +13,15 @@
  *    inactive_task_frame (callee-saved: __switch_to_asm pushed the values
  *    its caller had), and sp;
  *  - any other frame: sp and bp, which the ORC walk tracks (objtool
- *    records where bp is saved).  No CFI is used, so the other
- *    callee-saved registers are not recovered, and caller-saved ones are
- *    dead below a call anyway.
+ *    records where bp is saved), and the callee-saved rbx, r12-r15
+ *    carried out from the inner frames through each callee's .debug_frame
+ *    CFI row (formats/dwarfcfi.c): read from the callee's save slot at
+ *    its CFA + n, or the callee's own value where the row leaves the
+ *    register alone.  Only while the CFI's CFA equals the walk's (else
+ *    nothing more from CFI until a pt_regs), never through a callee
+ *    without an FDE (assembly), and rbp stays ORC's (a CFI value that
+ *    differs is noted in ->cfi_note).  Caller-saved registers are dead
+ *    below a call.
  * The CFA of frame i is the sp the walk computed for its caller when
  * the caller was reached through a return address (ip_addr == sp - 8).
  * Inlined levels share their frame's registers and CFA.
@@ -27,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwarfcfi.h"
 #include "dwarflines.h"
 #include "dwarfvars.h"
 #include "dwexpr.h"
@@ -231,13 +238,53 @@ static bool is_blocked_start(const struct oc_trace *trace, size_t index)
 	return true;
 }
 
-static void frame_ctx(const struct oc_kernel *k, const struct oc_trace *trace,
-		      size_t index, const struct oc_task *task,
-		      struct oc_dwexpr_ctx *c)
+/* The caller of the frame before it, reached through a return address
+ * (its ip_addr is the callee's CFA - 8): the callee's CFA is its sp. */
+static bool is_return_frame(const struct oc_trace *trace,
+			    const struct oc_frame *n)
+{
+	return n->regs_kind == OC_REGS_NONE && n->ip_addr &&
+	       n->ip_addr == n->sp - 8 &&
+	       !(trace->resynced && n->ip_addr == trace->resync_addr);
+}
+
+/* The previous (inner) real frame, or SIZE_MAX. */
+static size_t prev_frame(const struct oc_trace *trace, size_t index)
+{
+	while (index--)
+		if (!trace->frames[index].scanned)
+			return index;
+	return SIZE_MAX;
+}
+
+/* Where a register a frame knows came from (the "where" of a value). */
+enum reg_origin {
+	ORIGIN_FRAME,		/* the frame's own: pt_regs, sp, ORC's bp */
+	ORIGIN_INACTIVE,	/* a blocked task's inactive_task_frame */
+	ORIGIN_SLOT,		/* CFI: read from a callee's save slot */
+	ORIGIN_CFA,		/* CFI: val_offset, CFA + n */
+};
+
+/* What a frame knows: the registers, and where they came from. */
+struct frame_regs {
+	struct oc_dwexpr_ctx c;
+	uint8_t origin[OC_DWREG_NR];
+	uint64_t slot[OC_DWREG_NR];	/* ORIGIN_SLOT: its address */
+	uint32_t cfi;		/* registers recovered through the CFI */
+	bool poisoned;		/* the CFI disagreed with the walk: no
+				 * more CFI until a pt_regs resets */
+	char note[160];		/* what the CFI disagreed on, here */
+};
+
+/* The frame's own registers (docs/lines.md), no CFI. */
+static void own_regs(const struct oc_kernel *k, const struct oc_trace *trace,
+		     size_t index, const struct oc_task *task,
+		     struct frame_regs *r)
 {
 	const struct oc_frame *f = &trace->frames[index];
+	struct oc_dwexpr_ctx *c = &r->c;
 
-	memset(c, 0, sizeof(*c));
+	memset(r, 0, sizeof(*r));
 	c->mem = &k->mem;
 	c->addr_offset = k->kaslr_offset;
 	if (f->regs_kind == OC_REGS_FULL) {
@@ -248,9 +295,199 @@ static void frame_ctx(const struct oc_kernel *k, const struct oc_trace *trace,
 	} else {
 		set_reg(c, OC_DWREG_RSP, f->sp);
 		set_reg(c, OC_DWREG_RBP, f->bp);
-		if (is_blocked_start(trace, index))
-			blocked_regs(k, f, task, c);
+		if (is_blocked_start(trace, index) &&
+		    blocked_regs(k, f, task, c)) {
+			static const unsigned saved[] = {
+				OC_DWREG_RBX, OC_DWREG_R12, OC_DWREG_R13,
+				OC_DWREG_R14, OC_DWREG_R15,
+			};
+
+			for (size_t i = 0; i < sizeof(saved) / sizeof(saved[0]); i++)
+				r->origin[saved[i]] = ORIGIN_INACTIVE;
+		}
 	}
+}
+
+/* A frame's pc in its DWARF (vmlinux or the module's .ko), as the
+ * variables are looked up; false when there is none. */
+static bool frame_dwarf_pc(const struct oc_kernel *k, struct oc_lines *lines,
+			   const struct oc_frame *f, struct oc_dwarf **dwarf_ret,
+			   uint64_t *pc_ret)
+{
+	bool exact = f->regs_kind != OC_REGS_NONE || f->signal;
+	struct oc_sym_result s;
+	struct oc_error *err;
+	uint64_t addr;
+
+	if (!oc_kernel_symbolize_frame(k, f, &s))
+		s.module = NULL;
+	if (!s.module) {
+		*dwarf_ret = oc_lines_dwarf(lines);
+		*pc_ret = oc_lines_addr(f->ip, exact, k->kaslr_offset);
+		return *dwarf_ret != NULL;
+	}
+	err = oc_lines_module_dwarf(lines, s.module, dwarf_ret);
+	if (err) {
+		oc_error_destroy(err);
+		return false;
+	}
+	if (!*dwarf_ret || !(addr = oc_dwarf_symbol_addr(*dwarf_ret, s.name)))
+		return false;
+	*pc_ret = addr + s.offset - (exact ? 0 : 1);
+	return true;
+}
+
+/* Callee-saved registers: what the caller must find unchanged (psABI
+ * 3.2.1), so what CFI describes.  rbp is ORC's (compared). */
+static const unsigned callee_saved[] = {
+	OC_DWREG_RBX, OC_DWREG_RBP, OC_DWREG_R12, OC_DWREG_R13,
+	OC_DWREG_R14, OC_DWREG_R15,
+};
+
+/*
+ * The registers of frame @n, the caller of frame @j (whose registers are
+ * @in), through frame @j's CFI row: its own (sp, ORC's bp) plus every
+ * callee-saved register the row recovers.  @n was reached through a
+ * return address, so the walk's CFA of @j is n->sp.
+ */
+static void step_regs(const struct oc_kernel *k, struct oc_lines *lines,
+		      const struct oc_trace *trace, size_t j, size_t n,
+		      const struct frame_regs *in, struct frame_regs *out)
+{
+	const struct oc_frame *fj = &trace->frames[j], *fn = &trace->frames[n];
+	struct oc_dwarf *dwarf;
+	struct oc_cfi_row row;
+	enum oc_cfi_status st;
+	struct oc_error *err;
+	uint64_t pc, cfa = fn->sp;
+
+	own_regs(k, trace, n, NULL, out);
+	/* a pt_regs frame starts afresh; so does a broken chain (no CFA) */
+	if (fn->regs_kind != OC_REGS_NONE || !is_return_frame(trace, fn))
+		return;
+	out->poisoned = in->poisoned;
+	if (in->poisoned || !lines || !frame_dwarf_pc(k, lines, fj, &dwarf, &pc))
+		return;
+	err = oc_dwarf_cfi_find(dwarf, pc, &row, &st);
+	if (err) {
+		oc_error_destroy(err);
+		return;
+	}
+	/* no FDE (entry code, __switch_to_asm...): nothing passes */
+	if (st != OC_CFI_FOUND)
+		return;
+	if (row.cfa_kind == OC_CFI_CFA_REG_OFFSET && row.cfa_reg < OC_DWREG_NR &&
+	    (in->c.known >> row.cfa_reg & 1)) {
+		uint64_t cfi_cfa = in->c.regs[row.cfa_reg] + (uint64_t)row.cfa_off;
+
+		if (cfi_cfa != cfa) {
+			char rn[16];
+
+			snprintf(out->note, sizeof(out->note),
+				 "CFI CFA %s%+" PRId64 " = 0x%" PRIx64 " in the callee, the walk's 0x%" PRIx64 ": no CFI from here",
+				 oc_dwexpr_reg_name(row.cfa_reg, rn, sizeof(rn)),
+				 row.cfa_off, cfi_cfa, cfa);
+			out->poisoned = true;
+			return;
+		}
+	}
+	for (size_t i = 0; i < sizeof(callee_saved) / sizeof(callee_saved[0]); i++) {
+		unsigned reg = callee_saved[i];
+		const struct oc_cfi_rule *rule = &row.regs[reg];
+		uint8_t origin = ORIGIN_FRAME;
+		uint64_t v = 0, slot = 0;
+		bool known = false;
+
+		switch (rule->kind) {
+		case OC_CFI_UNSPECIFIED:	/* gcc: callee-saved = same value */
+		case OC_CFI_SAME_VALUE:
+			if (in->c.known >> reg & 1) {
+				known = true;
+				v = in->c.regs[reg];
+				origin = in->origin[reg];
+				slot = in->slot[reg];
+			}
+			break;
+		case OC_CFI_REGISTER:
+			if (rule->reg < OC_DWREG_NR && (in->c.known >> rule->reg & 1)) {
+				known = true;
+				v = in->c.regs[rule->reg];
+				origin = in->origin[rule->reg];
+				slot = in->slot[rule->reg];
+			}
+			break;
+		case OC_CFI_OFFSET:
+			slot = cfa + (uint64_t)rule->off;
+			err = oc_mem_read_u64(&k->mem, slot, &v);
+			if (err)
+				oc_error_destroy(err);
+			known = !err;
+			origin = ORIGIN_SLOT;
+			break;
+		case OC_CFI_VAL_OFFSET:
+			known = true;
+			v = cfa + (uint64_t)rule->off;
+			origin = ORIGIN_CFA;
+			break;
+		case OC_CFI_UNDEFINED:
+		case OC_CFI_EXPRESSION:
+			break;
+		}
+		if (!known)
+			continue;
+		if (reg == OC_DWREG_RBP) {
+			/* the kernel's own unwinder has the last word */
+			if (v != fn->bp)
+				snprintf(out->note, sizeof(out->note),
+					 "CFI rbp 0x%" PRIx64 " differs from ORC's 0x%" PRIx64 ": ORC's used",
+					 v, fn->bp);
+			continue;
+		}
+		set_reg(&out->c, reg, v);
+		out->origin[reg] = origin;
+		out->slot[reg] = slot;
+		out->cfi |= 1u << reg;
+	}
+}
+
+/*
+ * Frame @index's registers: its own, and the callee-saved ones carried
+ * out from the innermost frame through each frame's CFI (docs/lines.md).
+ * The carrying starts at the nearest frame inside that has its own
+ * registers (pt_regs, a blocked task's first frame, the trace's first
+ * frame) or after which the chain of return addresses breaks.
+ */
+static void frame_regs(const struct oc_kernel *k, struct oc_lines *lines,
+		       const struct oc_trace *trace, size_t index,
+		       const struct oc_task *task, struct frame_regs *ret)
+{
+	struct frame_regs tmp;
+	size_t s = index, p;
+
+	while (trace->frames[s].regs_kind == OC_REGS_NONE &&
+	       !is_blocked_start(trace, s) &&
+	       is_return_frame(trace, &trace->frames[s]) &&
+	       (p = prev_frame(trace, s)) != SIZE_MAX)
+		s = p;
+	own_regs(k, trace, s, task, ret);
+	while (s != index) {
+		size_t n = s + 1;
+
+		while (trace->frames[n].scanned)
+			n++;
+		step_regs(k, lines, trace, s, n, ret, &tmp);
+		*ret = tmp;
+		s = n;
+	}
+}
+
+static void frame_ctx(const struct oc_kernel *k, struct oc_lines *lines,
+		      const struct oc_trace *trace, size_t index,
+		      const struct oc_task *task, struct frame_regs *r)
+{
+	struct oc_dwexpr_ctx *c = &r->c;
+
+	frame_regs(k, lines, trace, index, task, r);
 	/* the CFA: the caller's sp, if reached through a return address */
 	for (size_t j = index + 1; j < trace->nr; j++) {
 		const struct oc_frame *n = &trace->frames[j];
@@ -264,6 +501,35 @@ static void frame_ctx(const struct oc_kernel *k, const struct oc_trace *trace,
 		}
 		break;
 	}
+}
+
+/* "%rbx" of a register the CFI recovered: say how. */
+static const char *cfi_where(struct pool *p, const struct frame_regs *r,
+			     const char *where)
+{
+	for (size_t i = 0; i < sizeof(callee_saved) / sizeof(callee_saved[0]); i++) {
+		unsigned reg = callee_saved[i];
+		char name[16];
+
+		if (!(r->cfi >> reg & 1))
+			continue;
+		oc_dwexpr_reg_name(reg, name, sizeof(name));
+		if (where[0] != '%' || strcmp(where + 1, name))
+			continue;
+		switch (r->origin[reg]) {
+		case ORIGIN_SLOT:
+			return pool_fmt(p, "%s, saved by a callee at 0x%" PRIx64,
+					where, r->slot[reg]);
+		case ORIGIN_INACTIVE:
+			return pool_fmt(p, "%s, as in the inactive_task_frame",
+					where);
+		case ORIGIN_CFA:
+			return pool_fmt(p, "%s, CFA-based (CFI)", where);
+		default:
+			return pool_fmt(p, "%s, as in the pt_regs", where);
+		}
+	}
+	return pool_str(p, where);
 }
 
 /* --- values ------------------------------------------------------------ */
@@ -398,9 +664,10 @@ static void in_memory(struct pool *p, const struct oc_kernel *k,
 }
 
 static void eval_var(struct pool *p, const struct oc_kernel *k,
-		     const struct oc_dwexpr_ctx *c, const struct oc_dwvar *dv,
+		     const struct frame_regs *fr, const struct oc_dwvar *dv,
 		     struct oc_framevar *v)
 {
+	const struct oc_dwexpr_ctx *c = &fr->c;
 	struct oc_dwexpr_result r;
 
 	switch (dv->loc) {
@@ -422,7 +689,7 @@ static void eval_var(struct pool *p, const struct oc_kernel *k,
 	}
 	oc_dwexpr_eval(c, dv->expr, dv->expr_len, &r);
 	if (r.where[0])
-		v->where = pool_str(p, r.where);
+		v->where = cfi_where(p, fr, r.where);
 	switch (r.status) {
 	case OC_DWEXPR_OPTIMIZED_OUT:
 		v->status = OC_FRAMEVAR_OPTIMIZED_OUT;
@@ -486,7 +753,8 @@ struct oc_error *oc_framevars_get(const struct oc_kernel *k,
 	struct oc_framevars *fv;
 	struct oc_dwvars *dv = NULL;
 	struct oc_dwarf *dwarf = NULL;
-	struct oc_dwexpr_ctx ctx;
+	struct frame_regs fr;
+	struct oc_dwexpr_ctx *ctx = &fr.c;
 	struct oc_sym_result s;
 	struct oc_error *err;
 	struct pool *p;
@@ -520,7 +788,10 @@ struct oc_error *oc_framevars_get(const struct oc_kernel *k,
 	exact = f->regs_kind != OC_REGS_NONE || (f->signal && !f->scanned);
 	if (!oc_kernel_symbolize_frame(k, f, &s))
 		s.module = NULL;
-	frame_ctx(k, trace, index, task, &ctx);
+	frame_ctx(k, lines, trace, index, task, &fr);
+	fv->cfi_regs = fr.cfi;
+	if (fr.note[0])
+		fv->cfi_note = pool_str(p, fr.note);
 	if (s.module) {
 		err = oc_lines_module_dwarf(lines, s.module, &dwarf);
 		if (err) {
@@ -543,8 +814,8 @@ struct oc_error *oc_framevars_get(const struct oc_kernel *k,
 		}
 		addr += s.offset - (exact ? 0 : 1);
 		/* DW_OP_addr in a .ko is in our layout, not the load address */
-		ctx.no_addr = true;
-		ctx.addr_offset = 0;
+		ctx->no_addr = true;
+		ctx->addr_offset = 0;
 	} else {
 		dwarf = oc_lines_dwarf(lines);
 		if (!dwarf) {
@@ -574,8 +845,8 @@ struct oc_error *oc_framevars_get(const struct oc_kernel *k,
 		return frame_unavailable(fv, p, ret,
 					 "no DWARF function at this address");
 	}
-	ctx.frame_base = dv->frame_base;
-	ctx.frame_base_len = dv->frame_base_len;
+	ctx->frame_base = dv->frame_base;
+	ctx->frame_base_len = dv->frame_base_len;
 	fv->levels = calloc(dv->nr_scopes, sizeof(*fv->levels));
 	if (!fv->levels) {
 		oc_dwvars_free(dv);
@@ -605,7 +876,7 @@ struct oc_error *oc_framevars_get(const struct oc_kernel *k,
 			v->type = pool_str(p, d->type ? d->type : "?");
 			v->kind = d->param ? OC_FRAMEVAR_PARAM : OC_FRAMEVAR_LOCAL;
 			v->size = d->size;
-			eval_var(p, k, &ctx, d, v);
+			eval_var(p, k, &fr, d, v);
 		}
 	}
 	oc_dwvars_free(dv);

@@ -102,6 +102,19 @@ struct oc_framevars {
 	 */
 	const char *unavailable;
 	void *priv;		/* string storage */
+	/*
+	 * The callee-saved registers (rbx, r12-r15) this frame knows
+	 * through .debug_frame CFI, carried out from the inner frames (bit
+	 * n: DWARF register n; docs/lines.md).  Their variables say so in
+	 * ->where: "%rbx, saved by a callee at 0x...".
+	 */
+	uint32_t cfi_regs;
+	/*
+	 * Set when the CFI disagreed with the ORC walk on the way into this
+	 * frame: "CFI rbp 0x... differs from ORC's 0x...: ORC's used", or
+	 * the CFA ("...: no CFI from here").  NULL otherwise.
+	 */
+	const char *cfi_note;
 };
 
 /*

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dwexpr.h"
 #include "framevars.h"
 #include "lines.h"
 #include "log.h"
@@ -76,6 +77,21 @@ static struct json_object *vars_json(const struct oc_framevars_level *l)
 		json_object_object_add(o, "where", str_or_null(v->where));
 		json_object_object_add(o, "why", str_or_null(v->why));
 		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+/* --locals: the callee-saved registers recovered through CFI */
+static struct json_object *cfi_regs_json(const struct oc_framevars *fv)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (unsigned reg = 0; reg < 32; reg++) {
+		char name[16];
+
+		if (fv->cfi_regs >> reg & 1)
+			json_object_array_add(a, json_object_new_string(
+				oc_dwexpr_reg_name(reg, name, sizeof(name))));
 	}
 	return a;
 }
@@ -153,6 +169,8 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 		json_object_object_add(o, "variables", a);
 		json_object_object_add(o, "variables_unavailable",
 				       str_or_null(fv->unavailable));
+		json_object_object_add(o, "cfi_registers", cfi_regs_json(fv));
+		json_object_object_add(o, "cfi_note", str_or_null(fv->cfi_note));
 		oc_framevars_free(fv);
 	}
 	return o;

@@ -20,6 +20,11 @@ Usage:
   locals.py prev REPORT.json
       a sleeping task's __schedule / context_switch `prev`, when we give
       it a value, is the task's own task_struct.
+  locals.py cfi REPORT.json
+      the callee-saved registers recovered through .debug_frame CFI:
+      some frames have them; the CFI's rbp never differs from ORC's
+      ("cfi_note"); a value read from a callee's save slot is below the
+      frame's sp (in a callee's frame); CFA disagreements are listed.
 
 Prints PASS/FAIL/SKIP lines; exits 1 on a FAIL.
 """
@@ -57,6 +62,13 @@ def drgn_value(obj):
     return None
 
 
+def is_cfi(v):
+    """Whether the value is in a register the CFI recovered (framevars.c
+    cfi_where())."""
+    w = v.get("where") or ""
+    return w.startswith("%") and ", " in w
+
+
 def cmd_drgn(report_path, vmlinux, vmcore):
     import drgn
     report = json.load(open(report_path))
@@ -70,6 +82,7 @@ def cmd_drgn(report_path, vmlinux, vmcore):
     mem_compared = mem_equal = 0
     ours_shown = drgn_shown = both_frames = 0
     drgn_absent_ours_value = 0
+    cfi_compared = 0
     bad = []
     for t in tasks(report):
         try:
@@ -138,6 +151,8 @@ def cmd_drgn(report_path, vmlinux, vmcore):
                         if dv is None:
                             continue
                         compared += 1
+                        if is_cfi(v):
+                            cfi_compared += 1
                         ours_v = int(v["raw"], 16)
                         if (dv & mask(v.get("size") or 8)) == ours_v:
                             equal += 1
@@ -160,6 +175,8 @@ def cmd_drgn(report_path, vmlinux, vmcore):
     print("  compared %d values, %d equal; %d objects in memory, %d at the same address; "
           "%d values drgn has absent" % (compared, equal, mem_compared,
                                          mem_equal, drgn_absent_ours_value))
+    print("  %d of the values compared are in callee-saved registers "
+          "recovered through CFI" % cfi_compared)
     for b in bad[:20]:
         print("  mismatch: " + b)
     if not both_frames:
@@ -172,8 +189,12 @@ def cmd_drgn(report_path, vmlinux, vmcore):
     if not compared:
         print("FAIL drgn: no value to compare")
         return 1
-    print("PASS drgn: %d values and %d addresses equal (ours %d shown, drgn %d)"
-          % (equal, mem_equal, ours_shown, drgn_shown))
+    if not cfi_compared:
+        print("FAIL drgn: no value recovered through CFI to compare")
+        return 1
+    print("PASS drgn: %d values (%d through CFI) and %d addresses equal "
+          "(ours %d shown, drgn %d)"
+          % (equal, cfi_compared, mem_equal, ours_shown, drgn_shown))
     return 0
 
 
@@ -302,6 +323,57 @@ def cmd_prev(report_path):
     return 0
 
 
+def cmd_cfi(report_path):
+    report = json.load(open(report_path))
+    frames = nvals = nslots = 0
+    rbp_notes = []
+    cfa_notes = []
+    bad = []
+    for t in tasks(report):
+        for fr in t.get("frames") or []:
+            if fr.get("scanned") or "variables" not in fr:
+                continue
+            note = fr.get("cfi_note")
+            if note and note.startswith("CFI rbp"):
+                rbp_notes.append("pid %d %s: %s" % (t["pid"], fr.get("symbol"), note))
+            elif note:
+                cfa_notes.append("pid %d %s: %s" % (t["pid"], fr.get("symbol"), note))
+            if fr.get("cfi_registers"):
+                frames += 1
+            sp = int(fr["sp"], 16)
+            for _, vars_ in levels(fr):
+                for v in vars_:
+                    if v["status"] != "value" or not is_cfi(v):
+                        continue
+                    nvals += 1
+                    w = v["where"]
+                    if ", saved by a callee at 0x" in w:
+                        nslots += 1
+                        slot = int(w.rsplit(" ", 1)[1], 16)
+                        if not slot < sp:
+                            bad.append("pid %d %s %s: slot 0x%x not below sp 0x%x"
+                                       % (t["pid"], fr.get("symbol"), v["name"], slot, sp))
+                    reg = w[1:].split(",")[0]
+                    if reg not in (fr.get("cfi_registers") or []):
+                        bad.append("pid %d %s %s: %s not in cfi_registers"
+                                   % (t["pid"], fr.get("symbol"), v["name"], reg))
+    for n in cfa_notes[:5]:
+        print("  CFA disagreement (CFI stopped): " + n)
+    for n in (rbp_notes + bad)[:10]:
+        print("  " + n)
+    if rbp_notes or bad:
+        print("FAIL cfi: %d rbp disagreements with ORC, %d bad values"
+              % (len(rbp_notes), len(bad)))
+        return 1
+    if not frames or not nvals:
+        print("FAIL cfi: no frame with registers recovered through CFI")
+        return 1
+    print("PASS cfi: %d frames with CFI registers, %d values through them "
+          "(%d from save slots, all below the frame's sp), rbp == ORC's, "
+          "%d CFA disagreements" % (frames, nvals, nslots, len(cfa_notes)))
+    return 0
+
+
 def main():
     if len(sys.argv) >= 5 and sys.argv[1] == "drgn":
         return cmd_drgn(*sys.argv[2:5])
@@ -309,6 +381,8 @@ def main():
         return cmd_module(sys.argv[2], sys.argv[3])
     if len(sys.argv) >= 3 and sys.argv[1] == "prev":
         return cmd_prev(sys.argv[2])
+    if len(sys.argv) >= 3 and sys.argv[1] == "cfi":
+        return cmd_cfi(sys.argv[2])
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -11,9 +11,14 @@
 #    when we give it, is the task itself (locals.py prev); no variable says
 #    "bad DWARF" or "bad location expression"; the text report with
 #    --locals is the report without it plus variable lines;
+#  - every scenario: the callee-saved registers recovered through
+#    .debug_frame CFI (locals.py cfi): some are, the CFI's rbp is ORC's,
+#    save slots lie below the frame's sp;
 #  - mod-overflow, mod-timer, mod-nmi with --modules-dir on the dump's
 #    orccrash_test.ko: the values the test module's source implies
-#    (locals.py module).
+#    (locals.py module);
+#  - every kernel: our .debug_frame rows against readelf -wF's, row by row
+#    (build/tests/test_dwarfcfi with ORCCRASH_CFI_VMLINUX).
 # Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps, no drgn.
 set -u
 O=${1:-build}
@@ -85,6 +90,7 @@ while IFS=$'\t' read -r rel scen fmt vmcore vmlinux kaslr; do
 		grep -E 'bad DWARF|bad location expression' "$tmp/locals" | sort | uniq -c | head -n 5
 	fi
 	"$py" "$here/locals.py" prev "$json" | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $name: /"
+	"$py" "$here/locals.py" cfi "$json" | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $name: /"
 	case $scen in
 	mod-overflow|mod-timer|mod-nmi)
 		if [ ${#mods[@]} -eq 0 ]; then
@@ -104,3 +110,20 @@ while IFS=$'\t' read -r rel scen fmt vmcore vmlinux kaslr; do
 		fi
 	fi
 done <<<"$rows"
+
+# the CFI reader against readelf, over each kernel's whole .debug_frame
+cfitest=$(dirname "$bin")/tests/test_dwarfcfi
+kernels=$(cut -f5 "$index" | sort -u | while read -r v; do [ -r "$v" ] && printf '%s:' "$v"; done)
+if [ ! -x "$cfitest" ]; then
+	skip "cfi: no $cfitest (make $O/tests/test_dwarfcfi)"
+elif [ -z "$kernels" ] || ! command -v readelf >/dev/null; then
+	skip "cfi: no vmlinux in the cache or no readelf"
+else
+	ORCCRASH_CFI_VMLINUX=${kernels%:} "$cfitest" cfi_vmlinux_readelf >"$tmp/cfi" 2>&1
+	grep '^  ' "$tmp/cfi"
+	if grep -q '^PASS cfi_vmlinux_readelf' "$tmp/cfi"; then
+		pass "cfi: every .debug_frame row of $(grep -c 'lookups checked' "$tmp/cfi") kernels equals readelf -wF's"
+	else
+		fail "cfi: .debug_frame rows differ from readelf -wF's"
+	fi
+fi
