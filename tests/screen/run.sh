@@ -621,6 +621,69 @@ check_source() {
 	T kill-session -t ui 2>/dev/null
 }
 
+# The source view over the kernel's own source tree, when it is cached
+# (not downloaded here; see docs/browser.md):
+#   ${ORCCRASH_CACHE:-~/.cache/orccrash}/src/linux-source-MAJOR.MINOR
+# from Debian's linux-source-MAJOR.MINOR package of the kernel's version.
+# Down the panic CPU's rows: each level's source heading and marked line,
+# the line's text as in the tree; where a row is the call site of the
+# inlined function on the row above, the line names that function (the
+# DWARF's call_line, checked against the source itself).
+check_kernel_source() {
+	local label=$1 vmcore=$2 vmlinux=$3 release tree i hd fn line file text want
+	local rows=0 same=0 missing=0 calls=0 named=0 prev= W=200
+
+	release=$(basename "$(dirname "$vmlinux")")
+	tree=$cache/src/linux-source-$(echo "$release" | cut -d. -f1-2)
+	if [ ! -r "$tree/Makefile" ]; then
+		skip "$label: kernel source view" "no $tree (apt-get download linux-source-$(echo "$release" | cut -d. -f1-2), unpacked there)"
+		return
+	fi
+	T kill-session -t ui 2>/dev/null
+	T new-session -d -s ui -x 200 -y 40 \
+		"'$BIN' --source '$tree' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	: >"$tmp/screen"
+	wait_for '^ Frames: .*\| Source: #' 10
+	wait_regs '^#0 ' 20
+	for ((i = 0; i < 25; i++)); do
+		cap
+		hd=$(regs_col 200 | sed -n 's/^#[0-9][0-9]* \(.*\)$/\1/p' | head -1)
+		# "FUNC[ (inlined)], line L: FILE"
+		fn=$(echo "$hd" | sed -n 's/^\([^ ,]*\).*, line [0-9]*: .*/\1/p')
+		line=$(echo "$hd" | sed -n 's/.*, line \([0-9]*\): .*/\1/p')
+		file=$(echo "$hd" | sed -n 's/.*, line [0-9]*: \(.*\)$/\1/p')
+		if [ -n "$line" ] && [ -n "$file" ]; then
+			rows=$((rows + 1))
+			if regs_col 200 | grep -q '^source: .* not found under '; then
+				missing=$((missing + 1))
+			else
+				want=$(sed -n "${line}p" "$tree/$file" 2>/dev/null | expand | cut -c1-92 | sed 's/ *$//')
+				text=$(regs_col 200 | sed -n "s/^ *$line> //p" | cut -c1-92 | sed 's/ *$//')
+				[ -n "$text" ] && [ "$text" = "$want" ] && same=$((same + 1))
+				if [ -n "$prev" ]; then
+					calls=$((calls + 1))
+					case $text in *"$prev"*) named=$((named + 1)) ;; esac
+				fi
+			fi
+		fi
+		# the row under the cursor is an inlined function: the next
+		# row's line is its call site
+		prev=
+		case $hd in *" (inlined), line "*) prev=$fn ;; esac
+		keys j
+	done
+	T kill-session -t ui 2>/dev/null
+	if [ "$rows" -lt 5 ]; then
+		fail "$label: kernel source view" "only $rows source headings seen"
+	elif [ "$missing" -gt 0 ] || [ "$same" -ne "$rows" ]; then
+		fail "$label: kernel source view" "$rows rows: $same lines as in $tree, $missing files not found"
+	elif [ "$calls" -gt 0 ] && [ $((named * 2)) -lt "$calls" ]; then
+		fail "$label: kernel source view" "only $named of $calls inline call sites name the inlined function"
+	else
+		pass "$label: kernel source view: $rows rows, every file found and its line as in $tree; $named of $calls inline call sites name the inlined function"
+	fi
+}
+
 # NO_COLOR: attributes only, no colour escapes; with colours, some.
 check_color() {
 	local label=$1 vmcore=$2 vmlinux=$3 c0 c1
@@ -678,7 +741,8 @@ if [ -r "$cache/dumps/index.tsv" ]; then
 		fi
 		check_dump "$release/$scenario/$format" "$vmcore" "$vmlinux"
 		case $scenario in
-		hardirq) check_lines "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
+		hardirq) check_lines "$release/$scenario/$format" "$vmcore" "$vmlinux"
+			check_kernel_source "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
 		mod-oops) check_source "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
 		esac
 		if [ "$ran" -eq 0 ]; then
