@@ -113,11 +113,14 @@ static void rd_skip(struct rd *r, uint64_t n)
 static bool entry_at(const uint8_t *sec, size_t size, uint64_t off,
 		     struct rd *body, bool *is64, uint64_t *next)
 {
-	struct rd r = { sec + off, sec + size, false };
+	struct rd r;
 	uint64_t len;
 
+	/* (sec + off is only formed inside the section: a hostile CIE
+	 * pointer would overflow it) */
 	if (off >= size)
 		return false;
+	r = (struct rd){ sec + off, sec + size, false };
 	len = rd_fixed(&r, 4);
 	*is64 = len == 0xffffffff;
 	if (*is64)

@@ -420,6 +420,30 @@ def seeds_dwexpr(name, vmlinux):
         out('dwexpr', f'{name}-{k:02d}', data)
 
 
+def seeds_cfi(name, vmlinux, nbytes=6144):
+    """The head of the vmlinux's .debug_frame (a CIE and its FDEs, cut at
+    an entry boundary), with pcs inside, at the ends of and outside the
+    FDEs it holds."""
+    _, b = Elf(vmlinux).section('.debug_frame')
+    if not b:
+        return
+    i, pcs = 0, []
+    while i + 8 <= len(b):
+        n = struct.unpack_from('<I', b, i)[0]
+        if n == 0xffffffff or i + 4 + n > nbytes:
+            break
+        cie_id = struct.unpack_from('<I', b, i + 4)[0]
+        if cie_id != 0xffffffff and n >= 20:
+            lo, rng = struct.unpack_from('<QQ', b, i + 8)
+            pcs += [lo, lo + rng // 2, lo + rng - 1, lo + rng]
+        i += 4 + n
+    sec = bytes(b[:i])
+    for k in range(3):
+        sel = pcs[k::3][:32]
+        out('cfi', f'{name}-{k}', struct.pack('<B', len(sel)) +
+            struct.pack('<%dQ' % len(sel), *sel) + sec)
+
+
 def seeds_elf(name, path):
     with open(path, 'rb') as f:
         out('elf', name, f.read())
@@ -427,17 +451,18 @@ def seeds_elf(name, path):
 
 def main():
     rows = samples()
-    # SEEDS_ONLY=dwexpr: only that target's seeds (the others unchanged)
+    # SEEDS_ONLY=dwexpr or cfi: only that target's seeds (the others unchanged)
     only = os.environ.get('SEEDS_ONLY')
     for rel, tag in (('6.1.', '6.1'), ('6.12.', '6.12')):
         hard = pick(rows, rel, 'hardirq', 'elf')
         if not hard:
             print(f'no {rel} hardirq ELF sample: skipping its seeds')
             continue
-        if only == 'dwexpr':
-            seeds_dwexpr(tag, hard['vmlinux'])
+        if only in ('dwexpr', 'cfi'):
+            (seeds_dwexpr if only == 'dwexpr' else seeds_cfi)(tag, hard['vmlinux'])
             continue
         seeds_dwexpr(tag, hard['vmlinux'])
+        seeds_cfi(tag, hard['vmlinux'])
         seeds_orc(tag, hard['vmlinux'], hard['release'])
         seeds_unwind(f'{tag}-hardirq', hard)
         seeds_report(f'{tag}-hardirq', hard)

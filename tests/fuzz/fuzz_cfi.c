@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target: the .debug_frame reader (formats/dwarfcfi.h) that
+ * recovers callee-saved registers for parameters and locals.
+ * Input:
+ *	u8  n			how many pcs to look up (at most 32)
+ *	u64 pcs[n]
+ *	then the .debug_frame section bytes
+ * Invariants: a status in range; a found row covers the pc, its rule
+ * kinds and register numbers in range; a reason for a malformed entry,
+ * NUL-terminated; the same answer twice.
+ */
+#include "dwarfcfi.h"
+#include "fuzz_common.h"
+
+static void check_row(const struct oc_cfi_row *row, uint64_t pc)
+{
+	FUZZ_ASSERT(row->fde_start <= pc && pc < row->fde_end);
+	FUZZ_ASSERT(row->cfa_kind <= OC_CFI_CFA_UNDEFINED);
+	for (int r = 0; r < OC_CFI_NR_REGS; r++)
+		FUZZ_ASSERT(row->regs[r].kind <= OC_CFI_EXPRESSION);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_in in = { data, size };
+	uint64_t pcs[32];
+	struct oc_cfi *cfi;
+	struct oc_error *err;
+	size_t n, nr_bad = 0, len;
+	const uint8_t *sec;
+	uint8_t *copy;
+
+	n = fuzz_u8(&in) % 33;
+	for (size_t i = 0; i < n; i++)
+		pcs[i] = fuzz_u64(&in);
+	len = in.left;
+	sec = fuzz_bytes(&in, &len);
+	/* an exact-size heap copy: ASan sees any read past the section */
+	copy = malloc(len ? len : 1);
+	if (!copy)
+		abort();
+	memcpy(copy, sec, len);
+
+	err = oc_cfi_create(copy, len, &cfi, &nr_bad);
+	if (err) {
+		FUZZ_ASSERT(err == &oc_enomem);
+		free(copy);
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct oc_cfi_row r1, r2;
+		char why1[64], why2[64];
+		enum oc_cfi_status s1, s2;
+
+		memset(why1, 0x41, sizeof(why1));
+		s1 = oc_cfi_find(cfi, pcs[i], &r1, why1, sizeof(why1));
+		s2 = oc_cfi_find(cfi, pcs[i], &r2, why2, sizeof(why2));
+		FUZZ_ASSERT(s1 <= OC_CFI_MALFORMED);
+		FUZZ_ASSERT(s1 == s2);
+		if (s1 == OC_CFI_FOUND) {
+			check_row(&r1, pcs[i]);
+			FUZZ_ASSERT(!memcmp(&r1, &r2, sizeof(r1)));
+		} else if (s1 == OC_CFI_MALFORMED) {
+			FUZZ_ASSERT(memchr(why1, 0, sizeof(why1)));
+			FUZZ_ASSERT(why1[0]);
+			FUZZ_ASSERT(!strcmp(why1, why2));
+		}
+	}
+	FUZZ_ASSERT(oc_cfi_nr_fdes(cfi) <= len / 8 + 1);
+	oc_cfi_destroy(cfi);
+	free(copy);
+	return 0;
+}
