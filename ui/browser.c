@@ -471,8 +471,9 @@ static void show_details(struct browser *b)
 	} else {
 		size_t from = level >= 0 && (size_t)level < fi->nr ? (size_t)level : 0;
 
-		report(b, oc_ui_source_lines(fi->chain + from, fi->nr - from,
-					     fi->why, &src));
+		/* no chain (NULL) when there are no lines: no NULL + 0 */
+		report(b, oc_ui_source_lines(fi->nr ? fi->chain + from : NULL,
+					     fi->nr - from, fi->why, &src));
 	}
 	/* the selected level's parameters and locals, from the worker */
 	if (fi && !t->trace.frames[f].scanned) {
