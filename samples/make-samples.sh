@@ -296,6 +296,13 @@ make_dump() {
 			"$PY" "$SAMPLES/parse-serial.py" "$final/serial.log" > "$final/ref/kernel.txt.tmp"
 			mv "$final/ref/kernel.txt.tmp" "$final/ref/kernel.txt"
 		fi
+		# Dumps made before the module's source was kept beside its
+		# .ko: the current source when the .ko is the current build.
+		local kb=$CACHE/kernels/$1/module-build
+		if [ -f "$final/orccrash_test.ko" ] && [ ! -f "$final/orccrash_test.c" ] &&
+		   [ -f "$kb/orccrash_test.c" ] && cmp -s "$final/orccrash_test.ko" "$kb/orccrash_test.ko"; then
+			cp "$kb/orccrash_test.c" "$final/orccrash_test.c"
+		fi
 		return 0
 	fi
 	make_dump_once "$1" "$2" && return 0
@@ -331,6 +338,8 @@ make_dump_once() {
 	# The exact test module this guest loads (with its debug info): a
 	# later rebuild of the module must not change what the dump matches.
 	cp "$kdir/modules/orccrash_test.ko" "$d/orccrash_test.ko"
+	# and its source, for the browser's source view (--source)
+	cp "$kdir/module-build/orccrash_test.c" "$d/orccrash_test.c"
 
 	timeout 600 "${qemu[@]}" < /dev/null > "$d/qemu.out" 2>&1 &
 	local qpid=$!

@@ -543,7 +543,8 @@ check_lines() {
 }
 
 # The source view (--source DIR): a module frame's source from our own
-# samples/module (the .ko with --modules-dir, the dump's directory), the
+# samples/module, or the copy make-samples keeps beside the dump's .ko
+# (the .ko with --modules-dir, the dump's directory), the
 # current line's text checked against the file; a vmlinux frame whose
 # file the tree lacks says so; v toggles registers and source.
 check_source() {
@@ -551,6 +552,9 @@ check_source() {
 	local line text want w
 
 	moddir=$(dirname "$vmcore")
+	# the source the dump's .ko was built from, when make-samples kept it
+	# (dumps made before a change of samples/module keep the old .ko)
+	[ -r "$moddir/orccrash_test.c" ] && src=$moddir
 	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ] || [ ! -r "$moddir/orccrash_test.ko" ]; then
 		skip "$label: source view" "dump, vmlinux or orccrash_test.ko missing"
 		return
