@@ -553,8 +553,13 @@ check_source() {
 
 	moddir=$(dirname "$vmcore")
 	# the source the dump's .ko was built from, when make-samples kept it
-	# (dumps made before a change of samples/module keep the old .ko)
-	[ -r "$moddir/orccrash_test.c" ] && src=$moddir
+	# (dumps made before a change of samples/module keep the old .ko); a
+	# short directory of its own, so the messages naming it fit the pane
+	if [ -r "$moddir/orccrash_test.c" ]; then
+		src=$tmp/modsrc
+		mkdir -p "$src"
+		cp "$moddir/orccrash_test.c" "$src/"
+	fi
 	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ] || [ ! -r "$moddir/orccrash_test.ko" ]; then
 		skip "$label: source view" "dump, vmlinux or orccrash_test.ko missing"
 		return
