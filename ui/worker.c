@@ -249,7 +249,10 @@ size_t oc_ui_worker_busy(struct oc_ui_worker *w)
 	size_t n;
 
 	pthread_mutex_lock(&w->lock);
-	n = w->queued + (w->running ? 1 : 0);
+	/* a finished job counts until it is collected: the UI thread that
+	 * drew "loading" and then found nothing queued or running would
+	 * otherwise wait for a key with the results left on the done list */
+	n = w->queued + (w->running ? 1 : 0) + (w->done ? 1 : 0);
 	pthread_mutex_unlock(&w->lock);
 	return n;
 }

@@ -76,7 +76,8 @@ void oc_ui_worker_push(struct oc_ui_worker *w, struct oc_ui_job *job,
 void oc_ui_worker_promote(struct oc_ui_worker *w, size_t thread);
 /* The finished jobs (the caller frees them), oldest first; NULL if none. */
 struct oc_ui_job *oc_ui_worker_done(struct oc_ui_worker *w);
-/* Jobs queued or running. */
+/* Jobs queued or running, plus one if finished jobs wait to be collected:
+ * while it is non-zero the UI thread must poll. */
 size_t oc_ui_worker_busy(struct oc_ui_worker *w);
 /* The model lock (see above), taken by oc_ui_worker_start()'s caller. */
 void oc_ui_worker_model_release(struct oc_ui_worker *w);

@@ -484,7 +484,7 @@ check_lines() {
 			grep -q "Registers: #$n\$" "$tmp/screen" && break
 			keys j
 		done
-		wait_regs '^variables of panic:$' 5
+		wait_regs '^variables of panic:$' 30
 		got=$(regs_col 160 | sed -n 's/^  \(param\|local\) /\1 /p' | sed 's/ *$//')
 		ok=1
 		[ "$(echo "$got" | wc -l)" -eq "$(echo "$want" | wc -l)" ] || ok=
