@@ -105,9 +105,12 @@ struct oc_dump {
 	uint64_t pcache_clock;
 	uint64_t pcache_hits, pcache_misses;
 
-	/* ELF: the physical ranges of the PT_LOAD segments */
-	struct phys_range { uint64_t start, end, vaddr; } *loads;
+	/* ELF: the physical ranges of the PT_LOAD segments; [cut, end) of
+	 * each lies past the end of a truncated file (cut == end: whole) */
+	struct phys_range { uint64_t start, end, vaddr, cut; } *loads;
 	size_t nr_loads;
+	/* ELF: the file's size, and the size its segments need */
+	uint64_t file_size, file_needed;
 };
 
 static struct oc_error *kdump_error(struct oc_dump *dump, const char *call)
@@ -131,6 +134,24 @@ static bool in_loads(const struct oc_dump *dump, uint64_t paddr)
 		    paddr + PAGE_SIZE > dump->loads[i].start)
 			return true;
 	return false;
+}
+
+/*
+ * A truncated ELF file: libkdumpfile 0.5.1 reads what lies past its end
+ * as zeros, and a stack of zeros unwinds into a column of bogus frames.
+ * Such pages are not in the dump.
+ */
+static const struct phys_range *past_eof(const struct oc_dump *dump,
+					 uint64_t paddr)
+{
+	for (size_t i = 0; i < dump->nr_loads; i++) {
+		const struct phys_range *r = &dump->loads[i];
+
+		if (r->cut < r->end && paddr < r->end &&
+		    paddr + PAGE_SIZE > r->cut)
+			return r;
+	}
+	return NULL;
 }
 
 static struct oc_error *read_page(struct oc_dump *dump, uint64_t pfn,
@@ -164,6 +185,10 @@ static struct oc_error *read_page(struct oc_dump *dump, uint64_t pfn,
 	if (dump->nr_loads && !in_loads(dump, pfn * PAGE_SIZE))
 		return oc_error_fault(pfn * PAGE_SIZE,
 				      "physical address 0x%" PRIx64 " not in the dump (no ELF segment)",
+				      pfn * PAGE_SIZE);
+	if (dump->nr_loads && past_eof(dump, pfn * PAGE_SIZE))
+		return oc_error_fault(pfn * PAGE_SIZE,
+				      "physical address 0x%" PRIx64 " not in the dump (past the end of the truncated file)",
 				      pfn * PAGE_SIZE);
 	for (unsigned int i = 0; i < dump->nr_bad_pfn && i < 64; i++)
 		if (dump->bad_pfn[i] == pfn)
@@ -518,6 +543,7 @@ static struct oc_error *read_elf_notes(struct oc_dump *dump, int fd,
 	Elf64_Ehdr eh;
 	struct oc_error *err;
 
+	dump->file_size = file_size;
 	err = pread_all(dump, fd, &eh, sizeof(eh), 0, "ELF header");
 	if (err)
 		return err;
@@ -602,7 +628,21 @@ static struct oc_error *read_elf_notes(struct oc_dump *dump, int fd,
 				return &oc_enomem;
 			dump->loads = r;
 			r[dump->nr_loads++] = (struct phys_range){
-				ph.p_paddr, ph.p_paddr + ph.p_memsz, ph.p_vaddr };
+				ph.p_paddr, ph.p_paddr + ph.p_memsz, ph.p_vaddr,
+				ph.p_paddr + ph.p_memsz };
+			/* p_filesz bytes at p_offset; the rest of p_memsz is
+			 * zeros by definition */
+			if (ph.p_filesz <= ph.p_memsz &&
+			    ph.p_offset + ph.p_filesz >= ph.p_offset) {
+				uint64_t have = ph.p_offset >= file_size ? 0 :
+					file_size - ph.p_offset;
+
+				if (ph.p_offset + ph.p_filesz > dump->file_needed)
+					dump->file_needed = ph.p_offset + ph.p_filesz;
+				if (have < ph.p_filesz)
+					r[dump->nr_loads - 1].cut =
+						ph.p_paddr + have;
+			}
 		}
 		if (ph.p_type != PT_NOTE)
 			continue;
@@ -1079,6 +1119,16 @@ bool oc_dump_is_qemu(const struct oc_dump *dump)
 bool oc_dump_has_page_walk(const struct oc_dump *dump)
 {
 	return dump->use_walk;
+}
+
+bool oc_dump_truncated(const struct oc_dump *dump, uint64_t *size_ret,
+		       uint64_t *needed_ret)
+{
+	if (dump->file_needed <= dump->file_size)
+		return false;
+	*size_ret = dump->file_size;
+	*needed_ret = dump->file_needed;
+	return true;
 }
 
 size_t oc_dump_nr_cpu_notes(const struct oc_dump *dump)

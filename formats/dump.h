@@ -70,6 +70,12 @@ void oc_dump_mem(struct oc_dump *dump, struct oc_mem *ret);
  * back to libkdumpfile's own translation. */
 bool oc_dump_has_page_walk(const struct oc_dump *dump);
 
+/* An ELF dump shorter than its segments say (a copy cut short, a disk
+ * that filled up): its size and the size it needs.  The pages past the
+ * end read as not in the dump. */
+bool oc_dump_truncated(const struct oc_dump *dump, uint64_t *size_ret,
+		       uint64_t *needed_ret);
+
 size_t oc_dump_nr_cpu_notes(const struct oc_dump *dump);
 const struct oc_dump_cpu_note *oc_dump_cpu_note(const struct oc_dump *dump,
 						size_t i);

@@ -341,6 +341,14 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 	if (err)
 		goto fail;
 	oc_dump_mem(k->dump, &k->mem);
+	{
+		uint64_t size, needed;
+
+		k->dump_truncated = oc_dump_truncated(k->dump, &size, &needed);
+		if (k->dump_truncated)
+			oc_kernel_warn(k, "the dump is truncated: %" PRIu64 " of %" PRIu64 " bytes (%" PRIu64 "%%); memory past the end is missing",
+				       size, needed, size * 100 / needed);
+	}
 	if (opts->mem)
 		k->mem = *opts->mem;
 	if (!oc_dump_vmcoreinfo(k->dump)) {

@@ -115,6 +115,9 @@ struct oc_kernel {
 	bool tasks_incomplete;
 	/* the same for the module list: modules are missing */
 	bool modules_incomplete;
+	/* the dump file is shorter than its ELF segments: memory is missing
+	 * (a WARNING says how much); reports exit 3 */
+	bool dump_truncated;
 };
 
 #define OC_KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + (c))

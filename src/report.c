@@ -340,9 +340,10 @@ int oc_report_text(const struct oc_kernel *k,
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	struct oc_log log;
-	/* tasks are missing: the report is partial (exit 3) */
+	/* tasks or memory are missing: the report is partial (exit 3) */
 	bool have_log = false,
-	     unreliable = k->tasks_incomplete || k->modules_incomplete;
+	     unreliable = k->tasks_incomplete || k->modules_incomplete ||
+			  k->dump_truncated;
 	size_t nsel = 0, nbad = 0, counts[128] = {0};
 	struct oc_trace *traces = NULL;
 	struct group *groups = NULL;

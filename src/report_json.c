@@ -264,8 +264,9 @@ int oc_report_json(const struct oc_kernel *k,
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	struct json_object *root = json_object_new_object(), *cpus, *tasks;
 	struct oc_log log;
-	/* tasks are missing: the document is partial (exit 3) */
-	bool have_log, ok = !k->tasks_incomplete && !k->modules_incomplete;
+	/* tasks or memory are missing: the document is partial (exit 3) */
+	bool have_log, ok = !k->tasks_incomplete && !k->modules_incomplete &&
+			 !k->dump_truncated;
 	struct oc_error *err = oc_kernel_read_log(k, &log);
 
 	have_log = !err;

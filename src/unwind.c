@@ -278,6 +278,9 @@ static const char *reg_name(enum oc_orc_reg reg)
 	}
 }
 
+/* x86-64: no kernel address lies below this (5-level paging starts here) */
+#define KERNEL_HALF 0xff00000000000000ULL
+
 /* the kernel's null_orc_entry and orc_fp_entry */
 static const struct oc_orc_entry null_orc_entry = {
 	.sp_offset = 8,
@@ -408,6 +411,17 @@ static bool unwind_next_frame(struct walk *w, struct oc_frame *f)
 		ip_p = sp - 8;
 		if (!deref_stack_reg(w, ip_p, &w->ip))
 			return false;
+		/*
+		 * A return address in the user half (zeros, a stack page
+		 * that is not in the dump, garbage) is no frame: the
+		 * kernel's unwind_get_return_address() gives 0 for it and
+		 * arch_stack_walk() stops there.  Going on through the
+		 * null_orc_entry would print a column of "0x0" frames.
+		 */
+		if (w->ip < KERNEL_HALF)
+			return walk_fail(w, "return address 0x%llx at 0x%llx is not a kernel address",
+					 (unsigned long long)w->ip,
+					 (unsigned long long)ip_p);
 		w->sp = sp;
 		w->have_regs = false;
 		w->have_prev_regs = false;

@@ -663,6 +663,20 @@ TEST(unwind_no_orc_entry)
 	put(w, s, T + F_END + 8);
 	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 	CHECK(w->trace.reliable && w->trace.nr == 2);
+
+	/* ... whose return address is 0 (a stack page read as zeros): no
+	 * column of 0x0 frames through null_orc_entry, one error */
+	put(w, s, 0);
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: return address 0x0 at 0xffffc90000012000 is not a kernel address");
+	CHECK(!w->trace.reliable);
+	CHECK_EQ(w->trace.nr, 1);
+	/* a user-half word as a return address from a normal frame */
+	r.ip = T + F_A + 0x10;
+	put(w, s + 8, 0x00007f0012345678ull);
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: return address 0x7f0012345678 at 0xffffc90000012008 is not a kernel address");
+	CHECK_EQ(w->trace.nr, 1);
 	world_free(w);
 }
 
