@@ -49,6 +49,7 @@ enum {
  */
 enum {
 	KDUMP_HDR_VERSION = 8,		/* int header_version */
+	KDUMP_HDR_STATUS = 424,		/* unsigned int status */
 	KDUMP_HDR_BLOCK_SIZE = 428,	/* int block_size */
 	KDUMP_HDR_SUB_HDR_SIZE = 432,	/* int sub_hdr_size (blocks) */
 	KDUMP_HDR_BITMAP_BLOCKS = 436,	/* unsigned int bitmap_blocks */
@@ -63,6 +64,10 @@ enum {
 	KDUMP_SUB_SIZE_ERASEINFO = 72,
 	KDUMP_SUB_MAX_MAPNR_64 = 96,		/* version >= 6 */
 	KDUMP_SUB_MIN = 104,
+	/* status: makedumpfile could not write the whole dump (ENOSPC) */
+	KDUMP_DH_COMPRESSED_INCOMPLETE = 0x8,
+	/* struct page_desc: off, size, flags, page_flags */
+	KDUMP_PAGE_DESC_SIZE = 24,
 };
 
 struct pcache_page {
@@ -109,8 +114,11 @@ struct oc_dump {
 	 * each lies past the end of a truncated file (cut == end: whole) */
 	struct phys_range { uint64_t start, end, vaddr, cut; } *loads;
 	size_t nr_loads;
-	/* ELF: the file's size, and the size its segments need */
+	/* the file's size, and the size its ELF segments or its last kdump
+	 * page descriptor need */
 	uint64_t file_size, file_needed;
+	/* kdump-compressed: makedumpfile marked the dump incomplete */
+	bool incomplete;
 };
 
 static struct oc_error *kdump_error(struct oc_dump *dump, const char *call)
@@ -666,6 +674,79 @@ static bool in_file(uint64_t off, uint64_t size, uint64_t file_size)
  * Check what libkdumpfile 0.5.1 would trust (it allocates the bitmaps
  * and VMCOREINFO by these sizes), then read the notes.
  */
+/*
+ * How long a kdump-compressed file should be: its page descriptors
+ * follow the bitmaps, one per page set in the second (dump) bitmap, and
+ * makedumpfile writes the pages' data in pfn order behind them, so the
+ * last descriptor's data ends the page data.  libkdumpfile fails reads
+ * past the end of a cut file by itself; this only lets the report say
+ * that the file was cut.  Best effort: 0 if anything is unreadable.
+ */
+static uint64_t kdump_needed_size(struct oc_dump *dump, int fd,
+				  uint64_t bitmap_off, uint64_t bitmap_len,
+				  uint64_t nbits, uint64_t desc_off)
+{
+	unsigned char buf[65536];
+	uint64_t pages = 0, len = (nbits + 7) / 8, end, data_off;
+	uint32_t data_size;
+	struct oc_error *err;
+
+	if (len > bitmap_len)
+		len = bitmap_len;
+	for (uint64_t done = 0; done < len;) {
+		size_t n = len - done < sizeof(buf) ? (size_t)(len - done) :
+			   sizeof(buf);
+
+		err = pread_all(dump, fd, buf, n, bitmap_off + done, "bitmap");
+		if (err) {
+			oc_error_destroy(err);
+			return 0;
+		}
+		for (size_t i = 0; i < n; i++) {
+			unsigned char b = buf[i];
+
+			/* bits past max_mapnr in the last byte */
+			if (done + i == len - 1 && nbits % 8)
+				b &= (unsigned char)((1u << (nbits % 8)) - 1);
+			pages += (uint64_t)__builtin_popcount(b);
+		}
+		done += n;
+	}
+	end = desc_off + pages * KDUMP_PAGE_DESC_SIZE;
+	if (!pages || end > dump->file_size)
+		return end;
+	/*
+	 * Zero pages all point at one block written first, right behind
+	 * the descriptors: the last descriptor of another page ends the
+	 * data.  Backwards, a chunk at a time, for at most 16 MiB.
+	 */
+	for (uint64_t at = end, seen = 0; at > desc_off && seen < (16u << 20);) {
+		size_t n = at - desc_off < sizeof(buf) ? (size_t)(at - desc_off) :
+			   sizeof(buf) / KDUMP_PAGE_DESC_SIZE * KDUMP_PAGE_DESC_SIZE;
+
+		err = pread_all(dump, fd, buf, n, at - n, "page descriptors");
+		if (err) {
+			oc_error_destroy(err);
+			return 0;
+		}
+		for (size_t i = n; i >= KDUMP_PAGE_DESC_SIZE;
+		     i -= KDUMP_PAGE_DESC_SIZE) {
+			memcpy(&data_off, buf + i - KDUMP_PAGE_DESC_SIZE, 8);
+			memcpy(&data_size,
+			       buf + i - KDUMP_PAGE_DESC_SIZE + 8, 4);
+			if (data_off == end)
+				continue;	/* the zero page */
+			/* a garbled descriptor is libkdumpfile's to report */
+			if (data_off < end || data_off + data_size < data_off)
+				return end;
+			return data_off + data_size;
+		}
+		at -= n;
+		seen += n;
+	}
+	return end;
+}
+
 static struct oc_error *read_kdump_notes(struct oc_dump *dump, int fd,
 					 uint64_t file_size)
 {
@@ -679,6 +760,7 @@ static struct oc_error *read_kdump_notes(struct oc_dump *dump, int fd,
 	err = pread_all(dump, fd, hdr, sizeof(hdr), 0, "kdump header");
 	if (err)
 		return err;
+	dump->file_size = file_size;
 	memcpy(&version, hdr + KDUMP_HDR_VERSION, 4);
 	memcpy(&block_size, hdr + KDUMP_HDR_BLOCK_SIZE, 4);
 	memcpy(&sub_hdr_size, hdr + KDUMP_HDR_SUB_HDR_SIZE, 4);
@@ -704,6 +786,23 @@ static struct oc_error *read_kdump_notes(struct oc_dump *dump, int fd,
 		return oc_error_file(OC_ERR_FORMAT, dump->path,
 				     "kdump max_mapnr %u exceeds its bitmap (%" PRIu64 " pages)",
 				     max_mapnr, bitmap_bits);
+	{
+		uint32_t status;
+		uint64_t bitmap_off = (1 + (uint64_t)sub_hdr_size) * block_size,
+			 half = (uint64_t)bitmap_blocks * block_size / 2, nbits;
+
+		memcpy(&status, hdr + KDUMP_HDR_STATUS, 4);
+		dump->incomplete = status & KDUMP_DH_COMPRESSED_INCOMPLETE;
+		/* max_mapnr_64 (version 6) when the 32-bit field is too
+		 * small; the bitmap's own size bounds it either way */
+		nbits = bitmap_bits;
+		if (version < 6 && max_mapnr)
+			nbits = max_mapnr;
+		dump->file_needed = kdump_needed_size(dump, fd,
+						       bitmap_off + half, half,
+						       nbits,
+						       bitmap_off + 2 * half);
+	}
 	if (version < 3)
 		return NULL;	/* no VMCOREINFO before version 3, no notes before 4 */
 	if (!sub_hdr_size)
@@ -1119,6 +1218,11 @@ bool oc_dump_is_qemu(const struct oc_dump *dump)
 bool oc_dump_has_page_walk(const struct oc_dump *dump)
 {
 	return dump->use_walk;
+}
+
+bool oc_dump_incomplete(const struct oc_dump *dump)
+{
+	return dump->incomplete;
 }
 
 bool oc_dump_truncated(const struct oc_dump *dump, uint64_t *size_ret,

@@ -70,9 +70,13 @@ void oc_dump_mem(struct oc_dump *dump, struct oc_mem *ret);
  * back to libkdumpfile's own translation. */
 bool oc_dump_has_page_walk(const struct oc_dump *dump);
 
-/* An ELF dump shorter than its segments say (a copy cut short, a disk
- * that filled up): its size and the size it needs.  The pages past the
- * end read as not in the dump. */
+/* A dump shorter than its headers say (a copy cut short, a disk that
+ * filled up): its size and the size it needs (ELF: its segments;
+ * kdump-compressed: its last page's data).  The pages past the end read
+ * as not in the dump. */
+/* kdump-compressed: makedumpfile set DUMP_DH_COMPRESSED_INCOMPLETE (it
+ * ran out of space and wrote what it could). */
+bool oc_dump_incomplete(const struct oc_dump *dump);
 bool oc_dump_truncated(const struct oc_dump *dump, uint64_t *size_ret,
 		       uint64_t *needed_ret);
 

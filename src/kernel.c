@@ -173,9 +173,14 @@ static struct oc_error *check_match(struct oc_kernel *k, bool force)
 	if (err && !force) {
 		/* the vmlinux may be right; the dump lacks the page */
 		char detail[200];
+		uint64_t size, needed;
 
 		oc_error_string(err, detail, sizeof(detail));
 		oc_error_destroy(err);
+		if (oc_dump_truncated(k->dump, &size, &needed))
+			return oc_error_file(OC_ERR_FAULT, oc_dump_path(k->dump),
+					     "cannot read the kernel banner: the dump is truncated: %" PRIu64 " of %" PRIu64 " bytes (%s)",
+					     size, needed, detail);
 		return oc_error_file(OC_ERR_FAULT, oc_dump_path(k->dump),
 				     "cannot read the kernel banner: the dump is truncated or incomplete (%s)",
 				     detail);
@@ -348,6 +353,10 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		if (k->dump_truncated)
 			oc_kernel_warn(k, "the dump is truncated: %" PRIu64 " of %" PRIu64 " bytes (%" PRIu64 "%%); memory past the end is missing",
 				       size, needed, size * 100 / needed);
+		if (oc_dump_incomplete(k->dump)) {
+			k->dump_truncated = true;
+			oc_kernel_warn(k, "makedumpfile marked the dump incomplete (it ran out of space?): pages it did not write are missing");
+		}
 	}
 	if (opts->mem)
 		k->mem = *opts->mem;

@@ -48,16 +48,28 @@ static uint64_t sym_addr(const struct oc_kernel *k, const char *name)
 /*
  * Say what was being read: "reading kallsyms: 0x...: not mapped (...)",
  * and for a failed read that the dump, not the kernel, is the likely
- * culprit.
+ * culprit -- or that it certainly is, when the file is known to be cut.
  */
-static struct oc_error *context(struct oc_error *err, const char *what)
+static struct oc_error *context(const struct oc_kernel *k,
+				struct oc_error *err, const char *what)
 {
 	const char *hint = err && err->code == OC_ERR_FAULT ?
 		" (is the dump truncated or filtered of kernel image pages?)" : "";
-	char *msg;
+	char *msg, known[96];
+	uint64_t size, needed;
 
 	if (!err || !err->needs_destroy)
 		return err;
+	if (err->code == OC_ERR_FAULT && k->dump) {
+		if (oc_dump_truncated(k->dump, &size, &needed)) {
+			snprintf(known, sizeof(known),
+				 " (the dump is truncated: %" PRIu64 " of %" PRIu64 " bytes)",
+				 size, needed);
+			hint = known;
+		} else if (oc_dump_incomplete(k->dump)) {
+			hint = " (makedumpfile marked the dump incomplete)";
+		}
+	}
 	if (asprintf(&msg, "%s: %s%s", what, err->message, hint) < 0) {
 		oc_error_destroy(err);
 		return &oc_enomem;
@@ -70,7 +82,7 @@ static struct oc_error *context(struct oc_error *err, const char *what)
 static struct oc_error *dump_error(const struct oc_kernel *k,
 				   struct oc_error *err, const char *what)
 {
-	err = context(err, what);
+	err = context(k, err, what);
 	return k->dump ? oc_error_set_path(err, oc_dump_path(k->dump)) : err;
 }
 

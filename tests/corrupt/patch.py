@@ -95,6 +95,13 @@ def main(a):
             f.seek(int(a[2]))
             print(hex(struct.unpack('<Q', f.read(8))[0]))
         return
+    if cmd == 'or32':
+        with open(a[1], 'r+b') as f:
+            f.seek(int(a[2]))
+            v = struct.unpack('<I', f.read(4))[0] | int(a[3], 0)
+            f.seek(int(a[2]))
+            f.write(struct.pack('<I', v))
+        return
     if cmd == 'put64':
         with open(a[1], 'r+b') as f:
             f.seek(int(a[2]))

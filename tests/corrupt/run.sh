@@ -80,7 +80,25 @@ if [ -r "$K" ]; then
 		head -c "${cut#*:}" "$K" >"$c"
 		expect "kdump truncated in the ${cut%%:*} (${cut#*:} bytes)" "1 3" "$c" -- --all-tasks "$c"
 		rm -f "$c"
+		# past the header: the size the page descriptors need is known
+		case ${cut%%:*} in header|notes) continue ;; esac
+		if grep -q "the dump is truncated: ${cut#*:} of $ksz bytes" "$tmp/err" "$tmp/out"; then
+			pass "kdump truncated in the ${cut%%:*}: says so ($ksz bytes needed)"
+		else
+			fail "kdump truncated in the ${cut%%:*}: no \"the dump is truncated: ${cut#*:} of $ksz bytes\": $(grep . "$tmp/err" | tail -n 1)"
+		fi
 	done
+	c=$tmp/kdump-incomplete.vmcore
+	cp "$K" "$c"
+	# disk_dump_header.status |= DUMP_DH_COMPRESSED_INCOMPLETE
+	$PATCH or32 "$c" 424 0x8
+	expect "kdump marked incomplete by makedumpfile" "3" "$c" -- --all-tasks "$c"
+	if grep -q "WARNING: makedumpfile marked the dump incomplete" "$tmp/out"; then
+		pass "kdump marked incomplete: a WARNING says so"
+	else
+		fail "kdump marked incomplete: no WARNING"
+	fi
+	rm -f "$c"
 	c=$tmp/kdump-bitmap.vmcore
 	cp "$K" "$c"
 	# the first page bitmap: right after the sub-header and notes
@@ -112,6 +130,15 @@ e=$tmp/vmcore.elf
 cp "$E" "$e"
 chmod u+w "$e"
 timeout 60 "$BIN" --json --all-tasks "$e" "$V" >"$tmp/tasks.json" 2>/dev/null
+# the intact samples are not called truncated or incomplete
+for d in "$K" "$e" "${F:-}"; do
+	[ -r "$d" ] || continue
+	if timeout 60 "$BIN" --active --no-lines "$d" "$V" 2>&1 | grep -Eq 'dump is truncated|marked the dump incomplete'; then
+		fail "intact $(basename "$d"): called truncated or incomplete"
+	else
+		pass "intact $(basename "$d"): not called truncated or incomplete"
+	fi
+done
 vmci() { "$DUMPCAT" vmcoreinfo "$e" "$1"; }
 phys_off() {	# file offset of kernel virtual address $1 in the ELF copy
 	local pa
