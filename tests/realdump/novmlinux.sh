@@ -179,7 +179,8 @@ EOF
 fi
 
 # An ELF dump cut before the kernel image's rodata (kallsyms, BTF): one
-# line naming what could not be read and suspecting the dump, exit 1.
+# line naming what could not be read and that the file is cut (its size
+# against the size its segments need), exit 1.
 row=$(grep -P '\telf\t' "$index" | head -n 1)
 if [ -n "$row" ]; then
 	core=$(cut -f4 <<<"$row")
@@ -188,7 +189,7 @@ if [ -n "$row" ]; then
 		"$bin" --json "$tmp/cut.elf" >/dev/null 2>"$tmp/cut.err"
 		rc=$?
 		if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/cut.err")" -eq 1 ] &&
-		   grep -q "reading .*is the dump truncated" "$tmp/cut.err"; then
+		   grep -q "reading .*(the dump is truncated: $((cut_at * 1048576)) of [0-9]* bytes)\$" "$tmp/cut.err"; then
 			pass "ELF dump cut at ${cut_at} MiB, no vmlinux: $(cat "$tmp/cut.err")"
 		else
 			fail "ELF dump cut at ${cut_at} MiB, no vmlinux: exit $rc: $(head -c 300 "$tmp/cut.err")"
