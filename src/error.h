@@ -54,6 +54,13 @@ struct oc_error *oc_error_os(int errnum, const char *path, const char *fmt,
 /* Prefix an error's message with a path (if it has none yet). */
 struct oc_error *oc_error_set_path(struct oc_error *err, const char *path);
 void oc_error_destroy(struct oc_error *err);
+/* For a call whose failure only means "not there": true if it worked;
+ * the error, if any, is destroyed.  if (oc_ok(oc_mem_read_u64(...))) */
+static inline bool oc_ok(struct oc_error *err)
+{
+	oc_error_destroy(err);
+	return !err;
+}
 /* One line, no trailing newline: "path: message". */
 void oc_error_fprint(FILE *fp, const struct oc_error *err);
 /* The same line into buf (always NUL-terminated). */

@@ -98,7 +98,7 @@ struct oc_error *oc_kmodel_read_cpus(struct oc_kernel *k)
 		}
 	}
 	addr = oc_kernel_symbol_addr(k, "panic_cpu");
-	if (addr && !oc_mem_read_u32(&k->mem, addr, &n32) &&
+	if (addr && oc_ok(oc_mem_read_u32(&k->mem, addr, &n32)) &&
 	    (int32_t)n32 >= 0 && n32 < nr)
 		k->panic_cpu = (int)n32;
 	return NULL;
@@ -114,7 +114,7 @@ static void read_irq_stack(struct oc_kernel *k, unsigned int cpu,
 	ptr_addr = hot_percpu_addr(k, "hardirq_stack_ptr", cpu);
 	if (!ptr_addr)
 		ptr_addr = oc_kernel_percpu_addr(k, "irq_stack_ptr", cpu);
-	if (!ptr_addr || oc_mem_read_u64(&k->mem, ptr_addr, &ptr) || !ptr)
+	if (!ptr_addr || !oc_ok(oc_mem_read_u64(&k->mem, ptr_addr, &ptr)) || !ptr)
 		return;
 	err = oc_types_size(k->types, "struct irq_stack", &size);
 	if (err) {
@@ -138,7 +138,7 @@ static void read_exception_stacks(struct oc_kernel *k, unsigned int cpu,
 	struct oc_member m;
 	struct oc_error *err;
 
-	if (!ptr_addr || oc_mem_read_u64(&k->mem, ptr_addr, &ptr) || !ptr)
+	if (!ptr_addr || !oc_ok(oc_mem_read_u64(&k->mem, ptr_addr, &ptr)) || !ptr)
 		return;
 	for (int i = 0; i < OC_NR_ESTACKS; i++) {
 		err = oc_types_member(k->types, "struct cea_exception_stacks",

@@ -37,8 +37,8 @@ static struct oc_error *module_text(struct oc_kernel *k, uint64_t mod,
 		size &= 0xffffffff;
 		m->text_start = base;
 		m->text_end = base + size;
-		if (!oc_mem_read_u64(&k->mem, mod + mem.offset + MOD_INIT_TEXT * elem + base_off, &base) &&
-		    !oc_mem_read(&k->mem, mod + mem.offset + MOD_INIT_TEXT * elem + size_off, &size, 4) && base) {
+		if (oc_ok(oc_mem_read_u64(&k->mem, mod + mem.offset + MOD_INIT_TEXT * elem + base_off, &base)) &&
+		    oc_ok(oc_mem_read(&k->mem, mod + mem.offset + MOD_INIT_TEXT * elem + size_off, &size, 4)) && base) {
 			m->init_start = base;
 			m->init_end = base + (size & 0xffffffff);
 		}
@@ -51,8 +51,8 @@ static struct oc_error *module_text(struct oc_kernel *k, uint64_t mod,
 		return err;
 	m->text_start = base;
 	m->text_end = base + size;
-	if (!oc_kernel_read_member(k, mod, mod_t, "init_layout.base", &base) &&
-	    !oc_kernel_read_member(k, mod, mod_t, "init_layout.text_size", &size) && base) {
+	if (oc_ok(oc_kernel_read_member(k, mod, mod_t, "init_layout.base", &base)) &&
+	    oc_ok(oc_kernel_read_member(k, mod, mod_t, "init_layout.text_size", &size)) && base) {
 		m->init_start = base;
 		m->init_end = base + size;
 	}

@@ -734,8 +734,8 @@ static struct oc_error *legacy_layout_init(const struct oc_log_env *env,
 		l->text_len = (struct oc_member){ .offset = l->text_len.offset, .size = 2 };
 		l->dict_len = (struct oc_member){ .offset = l->dict_len.offset, .size = 2 };
 		/* CONFIG_PRINTK_CALLER (5.1+) only, and not in VMCOREINFO */
-		if (env->types && !layout_member(env, s, "caller_id",
-						 &l->caller_id))
+		if (env->types && oc_ok(layout_member(env, s, "caller_id",
+							&l->caller_id)))
 			l->caller_id = (struct oc_member){
 				.offset = l->caller_id.offset, .size = 4 };
 		else
