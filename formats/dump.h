@@ -22,7 +22,7 @@
 
 #include "error.h"
 #include "mem.h"
-#include "unwind.h"
+#include "regs.h"
 
 struct oc_dump;
 

@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #include "error.h"
-#include "lines.h"
+#include "lineinfo.h"
 
 struct oc_dwarf;
 

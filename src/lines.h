@@ -21,20 +21,9 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "lineinfo.h"
 
 struct oc_frame;
-
-/*
- * One level of the chain for an address.  Strings are owned by the
- * struct oc_lines and live until oc_lines_close().  file is NULL (and
- * line 0) when unknown; function is NULL when no DIE covers the address.
- */
-struct oc_line_info {
-	const char *file;	/* as the DWARF names it (often absolute) */
-	unsigned line;
-	const char *function;
-	bool inlined;		/* function was inlined into the next entry */
-};
 
 struct oc_lines;
 

@@ -15,13 +15,8 @@
 #include "error.h"
 #include "mem.h"
 #include "orc.h"
+#include "regs.h"
 #include "stacks.h"
-
-/* x86-64 struct pt_regs, in the kernel's order. */
-struct oc_regs {
-	uint64_t r15, r14, r13, r12, bp, bx, r11, r10, r9, r8;
-	uint64_t ax, cx, dx, si, di, orig_ax, ip, cs, flags, sp, ss;
-};
 
 enum oc_regs_kind {
 	OC_REGS_NONE = 0,

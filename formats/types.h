@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Struct layouts of the analysed kernel behind one small interface.
- * Backends: the kernel's BTF (formats/btf.c, from the vmlinux .BTF
- * section or from dump memory) and DWARF (formats/dwarf.c, lazily, for
- * what BTF lacks).  Type names carry their kind ("struct task_struct",
+ * The backend is the kernel's BTF (formats/btf.c, from the vmlinux .BTF
+ * section or from dump memory); ->fallback chains a second one for what
+ * the first lacks.  Type names carry their kind ("struct task_struct",
  * "union thread_union"); member paths are dotted ("thread.sp") and look
  * through anonymous structs and unions.
  */

@@ -5,7 +5,7 @@
  * size is the distance to the next higher symbol address (as
  * kallsyms_lookup_size_offset() computes it), so "+0xoff/0xsize" reads
  * exactly like the kernel's own traces.  Filled from the vmlinux ELF
- * symbol table (formats/elf.c), from kallsyms in dump memory, or from a
+ * symbol table (formats/elffile.c), from kallsyms in dump memory, or from a
  * module's in-memory symbols.
  */
 #ifndef OC_SYMTAB_H

@@ -3,6 +3,10 @@
  * One error type for all of orccrash, returned by pointer (drgn's
  * struct drgn_error).  A function that can fail returns
  * struct oc_error *; NULL is success.
+ *
+ * It lives in formats/, the bottom layer, with the other types every
+ * layer shares (mem.h, symtab.h, types.h, regs.h, lineinfo.h): headers
+ * include downward only (docs/design.md).
  */
 #ifndef OC_ERROR_H
 #define OC_ERROR_H
