@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "dwarfcfi.h"
 #include "dwarfpriv.h"
 
@@ -34,103 +35,73 @@ enum {
 
 /* --- bounded readers ------------------------------------------------ */
 
+/*
+ * formats/cursor.h's reads with a sticky failure: a CFA program is read
+ * operand after operand and judged once at the end ("truncated CFA
+ * instruction").
+ */
 struct rd {
-	const uint8_t *p, *end;
+	struct oc_cursor c;
 	bool bad;
 };
+
+static bool rd_ok(struct rd *r, struct oc_error *err)
+{
+	if (!oc_ok(err))
+		r->bad = true;
+	return !r->bad;
+}
 
 static uint64_t rd_fixed(struct rd *r, size_t n)
 {
 	uint64_t v = 0;
 
-	if (r->bad || (size_t)(r->end - r->p) < n) {
-		r->bad = true;
-		return 0;
-	}
-	memcpy(&v, r->p, n);	/* little-endian host and target */
-	r->p += n;
-	return v;
+	return !r->bad && rd_ok(r, oc_cursor_le(&r->c, n, &v)) ? v : 0;
 }
 
 static uint64_t rd_uleb(struct rd *r)
 {
 	uint64_t v = 0;
-	unsigned shift = 0;
 
-	while (!r->bad) {
-		uint8_t b;
-
-		if (r->p >= r->end || shift >= 64) {
-			r->bad = true;
-			break;
-		}
-		b = *r->p++;
-		v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return v;
-	}
-	return 0;
+	return !r->bad && rd_ok(r, oc_cursor_uleb128(&r->c, &v)) ? v : 0;
 }
 
 static int64_t rd_sleb(struct rd *r)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
+	int64_t v = 0;
 
-	while (!r->bad) {
-		uint8_t b;
-
-		if (r->p >= r->end || shift >= 64) {
-			r->bad = true;
-			break;
-		}
-		b = *r->p++;
-		v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << shift;
-			return (int64_t)v;
-		}
-	}
-	return 0;
+	return !r->bad && rd_ok(r, oc_cursor_sleb128(&r->c, &v)) ? v : 0;
 }
 
 static void rd_skip(struct rd *r, uint64_t n)
 {
-	if (r->bad || (uint64_t)(r->end - r->p) < n) {
-		r->bad = true;
-		return;
-	}
-	r->p += n;
+	if (!r->bad)
+		rd_ok(r, oc_cursor_skip(&r->c, n));
 }
 
 /*
- * The entry at @off: its body (after the length) in *body, and whether
- * it uses the 64-bit format.  False when it does not fit.
+ * The entry at @off: its body (after the length) in *body, whether it
+ * uses the 64-bit format, and the offset of the next entry.  False when
+ * it does not fit.
  */
 static bool entry_at(const uint8_t *sec, size_t size, uint64_t off,
 		     struct rd *body, bool *is64, uint64_t *next)
 {
-	struct rd r;
+	struct rd r = { .bad = false };
 	uint64_t len;
 
-	/* (sec + off is only formed inside the section: a hostile CIE
+	oc_cursor_init(&r.c, sec, size, ".debug_frame");
+	/* (the seek checks off before forming sec + off: a hostile CIE
 	 * pointer would overflow it) */
-	if (off >= size)
-		return false;
-	r = (struct rd){ sec + off, sec + size, false };
+	rd_ok(&r, oc_cursor_seek(&r.c, off));
 	len = rd_fixed(&r, 4);
 	*is64 = len == 0xffffffff;
 	if (*is64)
 		len = rd_fixed(&r, 8);
-	if (r.bad || len > (uint64_t)(r.end - r.p))
-		return false;
-	body->p = r.p;
-	body->end = r.p + len;
 	body->bad = false;
-	*next = (uint64_t)(body->end - sec);
+	if (r.bad || !rd_ok(&r, oc_cursor_sub(&r.c, len, &body->c)))
+		return false;
+	*next = oc_cursor_offset(&r.c);
 	return true;
 }
 
@@ -167,11 +138,10 @@ static bool parse_cie(const uint8_t *sec, size_t size, uint64_t off,
 		return false;
 	}
 	/* augmentation: only the empty one (gcc's .debug_frame) */
-	if (r.p >= r.end || *r.p != '\0') {
+	if (rd_fixed(&r, 1) != 0 || r.bad) {
 		*why = "CIE augmentation not supported";
 		return false;
 	}
-	r.p++;
 	ret->addr_size = 8;
 	if (version >= 4) {
 		ret->addr_size = rd_fixed(&r, 1);
@@ -187,8 +157,8 @@ static bool parse_cie(const uint8_t *sec, size_t size, uint64_t off,
 		*why = "truncated CIE";
 		return false;
 	}
-	ret->insns = r.p;
-	ret->insns_end = r.end;
+	ret->insns = r.c.pos;
+	ret->insns_end = r.c.end;
 	return true;
 }
 
@@ -256,8 +226,8 @@ struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
 			continue;
 		f.end = f.start + range;
 		f.cie = id;
-		f.insns = (uint64_t)(r.p - sec);
-		f.insns_len = (uint64_t)(r.end - r.p);
+		f.insns = (uint64_t)(r.c.pos - sec);
+		f.insns_len = oc_cursor_left(&r.c);
 		if (cfi->nr == cap) {
 			size_t ncap = cap ? 2 * cap : 1024;
 			struct cfi_fde *n = realloc(cfi->fdes, ncap * sizeof(*n));
@@ -397,11 +367,12 @@ static bool advance(struct machine *m, uint64_t delta)
  */
 static int run(struct machine *m, const uint8_t *insns, const uint8_t *end)
 {
-	struct rd r = { insns, end, false };
+	struct rd r = { .bad = false };
 	int64_t daf = m->cie->data_align;
 
-	while (r.p < r.end && !r.bad) {
-		uint8_t op = *r.p++;
+	oc_cursor_init(&r.c, insns, (size_t)(end - insns), "CFA program");
+	while (oc_cursor_left(&r.c) && !r.bad) {
+		uint8_t op = rd_fixed(&r, 1);
 		uint64_t reg, n;
 
 		switch (op >> 6) {

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "dwarflines.h"
 #include "dwarfpriv.h"
 #include "dwarfvars.h"
@@ -628,48 +629,22 @@ static bool describe(struct oc_dwarf *d, Dwarf_Die type, struct oc_dwvar *v)
 
 /* --- locations ---------------------------------------------------------- */
 
-static bool get_uleb(const uint8_t **p, const uint8_t *end, uint64_t *ret)
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (*p < end) {
-		uint8_t b = *(*p)++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			*ret = v;
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool get_fixed(const uint8_t **p, const uint8_t *end, size_t n,
-		      uint64_t *ret)
-{
-	uint64_t v = 0;
-
-	if ((size_t)(end - *p) < n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		v |= (uint64_t)(*p)[i] << (8 * i);
-	*p += n;
-	*ret = v;
-	return true;
-}
-
+/* Entry @idx of .debug_addr (8-byte addresses). */
 static bool addrx(const uint8_t *addrs, size_t nr, uint64_t idx,
 		  uint64_t *ret)
 {
-	const uint8_t *p;
+	struct oc_cursor c;
 
 	if (!addrs || idx >= nr)
 		return false;
-	p = addrs + idx * 8;
-	return get_fixed(&p, p + 8, 8, ret);
+	oc_cursor_init(&c, addrs + idx * 8, 8, ".debug_addr");
+	return oc_ok(oc_cursor_le64(&c, ret));
+}
+
+/* Two ULEB128s (a DW_LLE_* entry's operands). */
+static bool uleb2(struct oc_cursor *c, uint64_t *a, uint64_t *b)
+{
+	return oc_ok(oc_cursor_uleb128(c, a)) && oc_ok(oc_cursor_uleb128(c, b));
 }
 
 int oc_dwarf_loclist_find(const uint8_t *list, size_t size, int version,
@@ -677,17 +652,21 @@ int oc_dwarf_loclist_find(const uint8_t *list, size_t size, int version,
 			  size_t nr_addrs, uint64_t pc,
 			  const uint8_t **expr_ret, size_t *len_ret)
 {
-	const uint8_t *p = list, *end = list + size;
-	const uint8_t *dflt = NULL;
+	struct oc_cursor c;
+	const uint8_t *dflt = NULL, *expr;
 	size_t dflt_len = 0;
 
+	oc_cursor_init(&c, list, size, "location list");
 	for (int n = 0; n < MAX_LIST_ENTRIES; n++) {
 		uint64_t lo = 0, hi = 0, a, b, len;
 		bool range = true;
 
 		if (version < 5) {
+			uint16_t len16;
+
 			/* DWARF 2-4 .debug_loc: (begin, end) pairs */
-			if (!get_fixed(&p, end, 8, &a) || !get_fixed(&p, end, 8, &b))
+			if (!oc_ok(oc_cursor_le64(&c, &a)) ||
+			    !oc_ok(oc_cursor_le64(&c, &b)))
 				return -1;
 			if (!a && !b)
 				return 0;
@@ -695,17 +674,16 @@ int oc_dwarf_loclist_find(const uint8_t *list, size_t size, int version,
 				base = b;
 				continue;
 			}
-			if (!get_fixed(&p, end, 2, &len) ||
-			    len > (uint64_t)(end - p))
+			if (!oc_ok(oc_cursor_le16(&c, &len16)))
 				return -1;
+			len = len16;
 			lo = base + a;
 			hi = base + b;
 		} else {
 			uint8_t kind;
 
-			if (p >= end)
+			if (!oc_ok(oc_cursor_u8(&c, &kind)))
 				return -1;
-			kind = *p++;
 			switch (kind) {
 			case DW_LLE_end_of_list:
 				if (dflt) {
@@ -715,24 +693,24 @@ int oc_dwarf_loclist_find(const uint8_t *list, size_t size, int version,
 				}
 				return 0;
 			case DW_LLE_base_addressx:
-				if (!get_uleb(&p, end, &a) ||
+				if (!oc_ok(oc_cursor_uleb128(&c, &a)) ||
 				    !addrx(addrs, nr_addrs, a, &base))
 					return -1;
 				continue;
 			case DW_LLE_startx_endx:
-				if (!get_uleb(&p, end, &a) || !get_uleb(&p, end, &b) ||
+				if (!uleb2(&c, &a, &b) ||
 				    !addrx(addrs, nr_addrs, a, &lo) ||
 				    !addrx(addrs, nr_addrs, b, &hi))
 					return -1;
 				break;
 			case DW_LLE_startx_length:
-				if (!get_uleb(&p, end, &a) || !get_uleb(&p, end, &b) ||
+				if (!uleb2(&c, &a, &b) ||
 				    !addrx(addrs, nr_addrs, a, &lo))
 					return -1;
 				hi = lo + b;
 				break;
 			case DW_LLE_offset_pair:
-				if (!get_uleb(&p, end, &a) || !get_uleb(&p, end, &b))
+				if (!uleb2(&c, &a, &b))
 					return -1;
 				lo = base + a;
 				hi = base + b;
@@ -741,39 +719,41 @@ int oc_dwarf_loclist_find(const uint8_t *list, size_t size, int version,
 				range = false;
 				break;
 			case DW_LLE_base_address:
-				if (!get_fixed(&p, end, 8, &base))
+				if (!oc_ok(oc_cursor_le64(&c, &base)))
 					return -1;
 				continue;
 			case DW_LLE_start_end:
-				if (!get_fixed(&p, end, 8, &lo) ||
-				    !get_fixed(&p, end, 8, &hi))
+				if (!oc_ok(oc_cursor_le64(&c, &lo)) ||
+				    !oc_ok(oc_cursor_le64(&c, &hi)))
 					return -1;
 				break;
 			case DW_LLE_start_length:
-				if (!get_fixed(&p, end, 8, &lo) ||
-				    !get_uleb(&p, end, &b))
+				if (!oc_ok(oc_cursor_le64(&c, &lo)) ||
+				    !oc_ok(oc_cursor_uleb128(&c, &b)))
 					return -1;
 				hi = lo + b;
 				break;
 			case 0x09:	/* DW_LLE_GNU_view_pair: two views */
-				if (!get_uleb(&p, end, &a) || !get_uleb(&p, end, &b))
+				if (!uleb2(&c, &a, &b))
 					return -1;
 				continue;
 			default:
 				return -1;
 			}
-			if (!get_uleb(&p, end, &len) || len > (uint64_t)(end - p))
+			if (!oc_ok(oc_cursor_uleb128(&c, &len)))
 				return -1;
 		}
+		/* the entry's expression */
+		if (!oc_ok(oc_cursor_bytes(&c, len, &expr)))
+			return -1;
 		if (!range) {
-			dflt = p;
+			dflt = expr;
 			dflt_len = len;
 		} else if (lo <= pc && pc < hi) {
-			*expr_ret = p;
+			*expr_ret = expr;
 			*len_ret = len;
 			return 1;
 		}
-		p += len;
 	}
 	return -1;
 }
@@ -876,9 +856,10 @@ static bool location(struct walk *w, Dwarf_Die die, Dwarf_Half at,
 		if (form == DW_FORM_loclistx) {
 			/* DWARF 5: an index into the offsets after the
 			 * list table's header (32-bit DWARF) */
-			const uint8_t *tab, *q;
+			const uint8_t *tab;
 			size_t tsize;
-			uint64_t rel = 0;
+			uint32_t rel = 0;
+			struct oc_cursor c;
 
 			if (!w->have_loclists_base ||
 			    !(tab = section_at(d, sec, w->loclists_base, &tsize)) ||
@@ -886,8 +867,8 @@ static bool location(struct walk *w, Dwarf_Die die, Dwarf_Half at,
 				ok = set_bad(v, "bad DW_FORM_loclistx");
 				goto out;
 			}
-			q = tab + off * 4;
-			get_fixed(&q, tab + tsize, 4, &rel);
+			oc_cursor_init(&c, tab + off * 4, 4, sec);
+			oc_ok(oc_cursor_le32(&c, &rel));
 			off = w->loclists_base + rel;
 		}
 		list = section_at(d, sec, off, &size);

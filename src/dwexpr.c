@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "dwexpr.h"
 
 /* DW_OP_* (DWARF 5 table 7.9, and the GNU extensions gcc emits) */
@@ -55,7 +56,7 @@ enum piece_kind { PK_STACK, PK_REG, PK_VALUE, PK_IMPLICIT };
 
 struct eval {
 	const struct oc_dwexpr_ctx *ctx;
-	const uint8_t *p, *start, *end;
+	struct oc_cursor cur;
 	struct entry stack[OC_DWEXPR_MAX_STACK];
 	size_t sp;
 	unsigned ops;
@@ -105,73 +106,41 @@ static void set_status(struct eval *e, enum oc_dwexpr_status status,
 
 /* --- operand decoding ---------------------------------------------- */
 
+/* A cursor read: true if it worked, else the expression is bad. */
+static bool got(struct eval *e, struct oc_error *err)
+{
+	if (!err)
+		return true;
+	bad(e, "%s", err->message);
+	oc_error_destroy(err);
+	return false;
+}
+
 static bool get_u(struct eval *e, size_t n, uint64_t *ret)
 {
-	uint64_t v = 0;
-
-	if ((size_t)(e->end - e->p) < n) {
-		bad(e, "truncated operand at byte %td", e->p - e->start);
-		return false;
-	}
-	for (size_t i = 0; i < n; i++)
-		v |= (uint64_t)e->p[i] << (8 * i);
-	e->p += n;
-	*ret = v;
-	return true;
+	return got(e, oc_cursor_le(&e->cur, n, ret));
 }
 
 static bool get_s(struct eval *e, size_t n, int64_t *ret)
 {
-	uint64_t v;
-
-	if (!get_u(e, n, &v))
-		return false;
-	if (n < 8 && (v >> (8 * n - 1)) & 1)
-		v |= ~(uint64_t)0 << (8 * n);
-	*ret = (int64_t)v;
-	return true;
+	return got(e, oc_cursor_sle(&e->cur, n, ret));
 }
 
 static bool get_uleb(struct eval *e, uint64_t *ret)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	while (e->p < e->end) {
-		uint8_t b = *e->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			*ret = v;
-			return true;
-		}
-	}
-	bad(e, "truncated LEB128 at byte %td", e->p - e->start);
-	return false;
+	return got(e, oc_cursor_uleb128(&e->cur, ret));
 }
 
 static bool get_sleb(struct eval *e, int64_t *ret)
 {
-	uint64_t v = 0;
-	unsigned shift = 0;
+	return got(e, oc_cursor_sleb128(&e->cur, ret));
+}
 
-	while (e->p < e->end) {
-		uint8_t b = *e->p++;
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << shift;
-			*ret = (int64_t)v;
-			return true;
-		}
-	}
-	bad(e, "truncated LEB128 at byte %td", e->p - e->start);
-	return false;
+/* A length-prefixed block (DW_OP_implicit_value, entry_value). */
+static bool get_block(struct eval *e, const uint8_t **ret, uint64_t *len_ret)
+{
+	return get_uleb(e, len_ret) &&
+	       got(e, oc_cursor_bytes(&e->cur, *len_ret, ret));
 }
 
 /* --- the stack ------------------------------------------------------- */
@@ -286,8 +255,8 @@ static bool fbreg(struct eval *e, int64_t off)
 	}
 	memset(&sub, 0, sizeof(sub));
 	sub.ctx = ctx;
-	sub.start = sub.p = ctx->frame_base;
-	sub.end = ctx->frame_base + ctx->frame_base_len;
+	oc_cursor_init(&sub.cur, ctx->frame_base, ctx->frame_base_len,
+		       "DWARF frame base");
 	sub.in_frame_base = true;
 	run(&sub, &fb);
 	if (fb.status != OC_DWEXPR_OK) {
@@ -409,12 +378,14 @@ static bool binop(struct eval *e, uint8_t op)
 static bool branch(struct eval *e, int64_t off)
 {
 	/* relative to the byte after the operand */
-	if (off < e->start - e->p || off > e->end - e->p) {
-		bad(e, "branch outside the expression");
-		return false;
-	}
-	e->p += off;
-	return true;
+	uint64_t to = oc_cursor_offset(&e->cur) + (uint64_t)off;
+	struct oc_error *err = oc_cursor_seek(&e->cur, to);
+
+	if (!err)
+		return true;
+	oc_error_destroy(err);
+	bad(e, "branch outside the expression");
+	return false;
 }
 
 /* --- pieces and the result ----------------------------------------- */
@@ -580,15 +551,18 @@ static void run(struct eval *e, struct oc_dwexpr_result *ret)
 
 	memset(ret, 0, sizeof(*ret));
 	e->res = ret;
-	if (e->p == e->end) {
+	if (!oc_cursor_left(&e->cur)) {
 		ret->status = OC_DWEXPR_OPTIMIZED_OUT;
 		return;
 	}
-	while (e->p < e->end && !e->done) {
-		uint8_t op = *e->p++;
+	while (oc_cursor_left(&e->cur) && !e->done) {
+		uint8_t op = 0;
 		uint64_t u = 0, u2;
 		int64_t s = 0;
+		const uint8_t *block;
 
+		if (!got(e, oc_cursor_u8(&e->cur, &op)))
+			break;
 		if (++e->ops > OC_DWEXPR_MAX_OPS) {
 			bad(e, "more than %d operations", OC_DWEXPR_MAX_OPS);
 			break;
@@ -753,16 +727,11 @@ static void run(struct eval *e, struct oc_dwexpr_result *ret)
 				pc.kind = PK_VALUE;
 			break;
 		case OP_implicit_value:
-			if (!get_uleb(e, &u))
+			if (!get_block(e, &block, &u))
 				break;
-			if (u > (uint64_t)(e->end - e->p)) {
-				bad(e, "truncated DW_OP_implicit_value");
-				break;
-			}
 			pc.kind = PK_IMPLICIT;
-			pc.implicit = e->p;
+			pc.implicit = block;
 			pc.implicit_len = u;
-			e->p += u;
 			break;
 		case OP_piece:
 			if (!get_uleb(e, &u))
@@ -781,15 +750,11 @@ static void run(struct eval *e, struct oc_dwexpr_result *ret)
 		case OP_GNU_entry_value:
 			/* the value a register had on entry: a caller's
 			 * value we cannot recover post mortem */
-			if (!get_uleb(e, &u))
+			if (!get_block(e, &block, &u))
 				break;
-			if (u > (uint64_t)(e->end - e->p)) {
-				bad(e, "truncated DW_OP_entry_value");
-				break;
-			}
-			if (u >= 1 && e->p[0] >= OP_reg0 && e->p[0] <= OP_reg31)
+			if (u >= 1 && block[0] >= OP_reg0 && block[0] <= OP_reg31)
 				unavailable(e, "entry value (of %%%s)",
-					    oc_dwexpr_reg_name(e->p[0] - OP_reg0,
+					    oc_dwexpr_reg_name(block[0] - OP_reg0,
 							       name, sizeof(name)));
 			else
 				unavailable(e, "entry value");
@@ -851,9 +816,6 @@ void oc_dwexpr_eval(const struct oc_dwexpr_ctx *ctx, const uint8_t *expr,
 
 	memset(&e, 0, sizeof(e));
 	e.ctx = ctx;
-	e.start = e.p = e.end = expr;
-	/* NULL + 0 is undefined: no expression is the empty one */
-	if (expr)
-		e.end = expr + len;
+	oc_cursor_init(&e.cur, expr, len, "DWARF expression");
 	run(&e, ret);
 }

@@ -492,11 +492,19 @@ TEST(dwexpr_limits)
 	CHECK_EQ(r.status, OC_DWEXPR_BAD);
 	EVAL(&c, &r, 0x0b, 0x01);
 	CHECK_EQ(r.status, OC_DWEXPR_BAD);
-	/* a 20-byte LEB128 does not overflow the shift */
+	/* a 20-byte LEB128 does not overflow the shift: one whose value
+	 * fits (zero padding, as linkers write) is read, one with bits past
+	 * the 64th is refused (formats/cursor.c, as drgn does) */
+	EVAL(&c, &r, 0x10, 0xff, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	     0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	     0x80, 0x00, 0x9f);
+	CHECK_EQ(r.status, OC_DWEXPR_OK);
+	CHECK_EQ(value_of(&r), 0x7f);
 	EVAL(&c, &r, 0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
 	     0xff, 0x01, 0x9f);
-	CHECK_EQ(r.status, OC_DWEXPR_OK);
+	CHECK_EQ(r.status, OC_DWEXPR_BAD);
+	CHECK(strstr(r.why, "DWARF expression+0x1: ULEB128 overflows 64 bits") != NULL);
 }
 
 /* random bytes as an expression: no crash, no hang, a status */
