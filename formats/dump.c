@@ -27,6 +27,7 @@
 #include "dump.h"
 #include "flat.h"
 #include "pgwalk.h"
+#include "vmcoreinfo.h"
 
 enum {
 	PAGE_SIZE = 4096,
@@ -85,9 +86,7 @@ struct oc_dump {
 	const char *format;
 	bool qemu;
 
-	char *vmcoreinfo;	/* raw text */
-	char *vmcoreinfo_lines;	/* the same with '\n' -> '\0' */
-	size_t vmcoreinfo_len;
+	struct oc_vmcoreinfo *vmcoreinfo;
 
 	struct oc_dump_cpu_note *notes;
 	size_t nr_notes;
@@ -321,70 +320,9 @@ void oc_dump_mem(struct oc_dump *dump, struct oc_mem *ret)
 /* ------------------------------------------------------------------ */
 /* VMCOREINFO                                                          */
 
-const char *oc_dump_vmcoreinfo(const struct oc_dump *dump)
+const struct oc_vmcoreinfo *oc_dump_vmcoreinfo(const struct oc_dump *dump)
 {
 	return dump->vmcoreinfo;
-}
-
-const char *oc_dump_vmcoreinfo_value(const struct oc_dump *dump,
-				     const char *key, size_t *len_ret)
-{
-	size_t klen = strlen(key);
-	const char *p = dump->vmcoreinfo_lines;
-	const char *end;
-
-	if (!p)
-		return NULL;
-	end = p + dump->vmcoreinfo_len;
-	while (p < end) {
-		size_t llen = strlen(p);
-
-		if (llen > klen && !memcmp(p, key, klen) && p[klen] == '=') {
-			if (len_ret)
-				*len_ret = llen - klen - 1;
-			return p + klen + 1;
-		}
-		p += llen + 1;
-	}
-	return NULL;
-}
-
-static bool key_is_hex(const char *key)
-{
-	/* vmcoreinfo_append_str("SYMBOL(%s)=%lx"), "KERNELOFFSET=%lx" */
-	return !strncmp(key, "SYMBOL(", 7) || !strcmp(key, "KERNELOFFSET") ||
-	       !strcmp(key, "PHYS_OFFSET") || !strcmp(key, "KERNELPACMASK");
-}
-
-struct oc_error *oc_dump_vmcoreinfo_u64(const struct oc_dump *dump,
-					const char *key, uint64_t *ret)
-{
-	size_t len;
-	const char *v = oc_dump_vmcoreinfo_value(dump, key, &len);
-	char *end;
-	bool neg = false;
-	uint64_t val;
-
-	if (!v)
-		return oc_error_format(OC_ERR_LOOKUP, "VMCOREINFO has no %s", key);
-	/* NUMBER() is printed with %ld: it may be negative */
-	if (!key_is_hex(key) && *v == '-') {
-		neg = true;
-		v++;
-	}
-	if (!*v || !((*v >= '0' && *v <= '9') ||
-		     (key_is_hex(key) && ((*v >= 'a' && *v <= 'f') ||
-					  (*v >= 'A' && *v <= 'F')))))
-		goto bad;
-	errno = 0;
-	val = strtoull(v, &end, key_is_hex(key) ? 16 : 10);
-	if (errno || *end)
-		goto bad;
-	*ret = neg ? -val : val;
-	return NULL;
-bad:
-	return oc_error_format(OC_ERR_FORMAT, "VMCOREINFO %s: bad value \"%s\"",
-			       key, oc_dump_vmcoreinfo_value(dump, key, NULL));
 }
 
 /*
@@ -410,23 +348,9 @@ static struct oc_error *set_vmcoreinfo(struct oc_dump *dump, const char *text,
 {
 	struct oc_error *err = check_vmcoreinfo_keys(dump, text, len);
 
-	if (err)
-		return err;
-	/* stop at a NUL: the note's descsz includes padding */
-	len = strnlen(text, len);
-	dump->vmcoreinfo = malloc(len + 1);
-	dump->vmcoreinfo_lines = malloc(len + 1);
-	if (!dump->vmcoreinfo || !dump->vmcoreinfo_lines)
-		return &oc_enomem;
-	memcpy(dump->vmcoreinfo, text, len);
-	dump->vmcoreinfo[len] = '\0';
-	memcpy(dump->vmcoreinfo_lines, text, len);
-	dump->vmcoreinfo_lines[len] = '\0';
-	for (size_t i = 0; i < len; i++)
-		if (dump->vmcoreinfo_lines[i] == '\n')
-			dump->vmcoreinfo_lines[i] = '\0';
-	dump->vmcoreinfo_len = len;
-	return NULL;
+	if (!err)
+		err = oc_vmcoreinfo_parse(text, len, &dump->vmcoreinfo);
+	return oc_error_set_path(err, dump->path);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1071,35 +995,24 @@ static bool phys_base_from_loads(const struct oc_dump *dump, uint64_t *ret)
  */
 static void setup_walk(struct oc_dump *dump)
 {
-	uint64_t top, l5 = 0;
-	struct oc_error *err;
+	uint64_t top;
+	int64_t phys_base, l5 = 0;
 
-	err = oc_dump_vmcoreinfo_u64(dump, "SYMBOL(init_top_pgt)", &top);
-	if (err) {
-		oc_error_destroy(err);
-		err = oc_dump_vmcoreinfo_u64(dump, "SYMBOL(swapper_pg_dir)", &top);
-	}
-	if (err) {
-		oc_error_destroy(err);
+	if (!oc_ok(oc_vmcoreinfo_symbol(dump->vmcoreinfo, "init_top_pgt", &top)) &&
+	    !oc_ok(oc_vmcoreinfo_symbol(dump->vmcoreinfo, "swapper_pg_dir", &top)))
 		return;
-	}
-	err = oc_dump_vmcoreinfo_u64(dump, "NUMBER(phys_base)", &dump->phys_base);
-	if (err) {
-		oc_error_destroy(err);
-		if (!phys_base_from_loads(dump, &dump->phys_base))
-			return;
-	}
-	err = oc_dump_vmcoreinfo_u64(dump, "NUMBER(pgtable_l5_enabled)", &l5);
-	oc_error_destroy(err);	/* absent: 4-level */
+	if (oc_ok(oc_vmcoreinfo_number(dump->vmcoreinfo, "phys_base", &phys_base)))
+		dump->phys_base = (uint64_t)phys_base;
+	else if (!phys_base_from_loads(dump, &dump->phys_base))
+		return;
+	/* absent: 4-level */
+	oc_ok(oc_vmcoreinfo_number(dump->vmcoreinfo, "pgtable_l5_enabled", &l5));
 	if (top < OC_START_KERNEL_MAP)
 		return;
-	err = oc_pgwalk_init(&dump->walk, walk_read_phys, dump,
-			     top - OC_START_KERNEL_MAP + dump->phys_base,
-			     l5 ? 5 : 4);
-	if (err) {
-		oc_error_destroy(err);
+	if (!oc_ok(oc_pgwalk_init(&dump->walk, walk_read_phys, dump,
+				  top - OC_START_KERNEL_MAP + dump->phys_base,
+				  l5 ? 5 : 4)))
 		return;
-	}
 	dump->use_walk = true;
 }
 
@@ -1194,8 +1107,7 @@ void oc_dump_close(struct oc_dump *dump)
 	free(dump->pcache);
 	free(dump->notes);
 	free(dump->loads);
-	free(dump->vmcoreinfo);
-	free(dump->vmcoreinfo_lines);
+	oc_vmcoreinfo_destroy(dump->vmcoreinfo);
 	free(dump->path);
 	free(dump);
 }

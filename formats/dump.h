@@ -45,18 +45,10 @@ const char *oc_dump_path(const struct oc_dump *dump);
 /* True if the dump was written by QEMU (note pids are CPU + 1). */
 bool oc_dump_is_qemu(const struct oc_dump *dump);
 
-/* The raw VMCOREINFO text, NUL-terminated; NULL if the dump has none. */
-const char *oc_dump_vmcoreinfo(const struct oc_dump *dump);
-/* A VMCOREINFO value ("OSRELEASE", "SYMBOL(init_top_pgt)", "KERNELOFFSET",
- * "NUMBER(phys_base)"); NULL if absent.  Points into the dump's copy. */
-const char *oc_dump_vmcoreinfo_value(const struct oc_dump *dump,
-				     const char *key, size_t *len_ret);
-/* Parse a hex (SYMBOL, KERNELOFFSET) or decimal (NUMBER, LENGTH) value.
- * NUMBER()s are printed with %ld and may be negative: NUMBER(phys_base)
- * is below zero under KASLR; the result is then two's complement.
- * OC_ERR_LOOKUP if absent, OC_ERR_FORMAT if unparsable. */
-struct oc_error *oc_dump_vmcoreinfo_u64(const struct oc_dump *dump,
-					const char *key, uint64_t *ret);
+struct oc_vmcoreinfo;
+/* The dump's VMCOREINFO (formats/vmcoreinfo.h: oc_vmcoreinfo_text(),
+ * oc_vmcoreinfo_symbol(), ...); NULL if the dump has none. */
+const struct oc_vmcoreinfo *oc_dump_vmcoreinfo(const struct oc_dump *dump);
 
 struct oc_error *oc_dump_read_phys(struct oc_dump *dump, uint64_t paddr,
 				   void *buf, size_t len);

@@ -17,6 +17,7 @@
 #include "kernel.h"
 #include "kmodel.h"
 #include "log.h"
+#include "vmcoreinfo.h"
 
 /* Caps on everything that follows a pointer in dump memory. */
 static const size_t max_tasks = 1u << 20;
@@ -96,18 +97,13 @@ struct oc_error *oc_kernel_read_member(struct oc_kernel *k, uint64_t obj,
 uint64_t oc_kernel_symbol_addr(const struct oc_kernel *k, const char *name)
 {
 	const struct oc_symbol *s = oc_symtab_find(&k->syms, name);
-	char key[128];
 	uint64_t v;
-	struct oc_error *err;
 
 	if (s)
 		return s->addr;
 	/* VMCOREINFO exports a few symbols, already relocated */
-	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
-	err = oc_dump_vmcoreinfo_u64(k->dump, key, &v);
-	if (!err)
+	if (oc_ok(oc_vmcoreinfo_symbol(oc_dump_vmcoreinfo(k->dump), name, &v)))
 		return v;
-	oc_error_destroy(err);
 	return 0;
 }
 
@@ -329,8 +325,9 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 	static const struct oc_kernel_options no_opts;
 	struct oc_kernel *k;
 	struct oc_error *err;
+	const struct oc_vmcoreinfo *vi;
 	const char *rel;
-	size_t len;
+	size_t nr_bad, bad_line;
 
 	if (!opts)
 		opts = &no_opts;
@@ -360,25 +357,30 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 	}
 	if (opts->mem)
 		k->mem = *opts->mem;
-	if (!oc_dump_vmcoreinfo(k->dump)) {
+	vi = oc_dump_vmcoreinfo(k->dump);
+	if (!vi) {
 		err = oc_error_file(OC_ERR_FORMAT, vmcore,
 				    "the dump has no VMCOREINFO (needed for the release, KASLR offset and page tables)");
 		goto fail;
 	}
-	rel = oc_dump_vmcoreinfo_value(k->dump, "OSRELEASE", &len);
-	if (!rel || !len) {
-		err = oc_error_file(OC_ERR_FORMAT, vmcore,
-				    "VMCOREINFO has no OSRELEASE");
+	nr_bad = oc_vmcoreinfo_nr_malformed(vi, &bad_line);
+	if (nr_bad)
+		oc_kernel_warn(k, "VMCOREINFO: %zu malformed line%s ignored (the first is line %zu)",
+			       nr_bad, nr_bad == 1 ? "" : "s", bad_line);
+	err = oc_vmcoreinfo_value(vi, "OSRELEASE", &rel);
+	if (!err && !*rel)
+		err = oc_error_format(OC_ERR_FORMAT, "VMCOREINFO has no OSRELEASE");
+	if (err) {
+		if (err->code == OC_ERR_LOOKUP)
+			err->code = OC_ERR_FORMAT;	/* a broken dump */
+		err = oc_error_set_path(err, vmcore);
 		goto fail;
 	}
-	snprintf(k->release, sizeof(k->release), "%.*s", (int)len, rel);
+	snprintf(k->release, sizeof(k->release), "%s", rel);
 	k->version = parse_version(k->release);
-	err = oc_dump_vmcoreinfo_u64(k->dump, "KERNELOFFSET", &k->kaslr_offset);
-	if (err) {
-		/* absent when the kernel was not relocated */
-		oc_error_destroy(err);
+	/* absent when the kernel was not relocated */
+	if (!oc_ok(oc_vmcoreinfo_u64(vi, "KERNELOFFSET", &k->kaslr_offset)))
 		k->kaslr_offset = 0;
-	}
 	/* x86-64 KASLR keeps the kernel image in its 1 GiB window
 	 * (KERNEL_IMAGE_SIZE, arch/x86/include/asm/page_64_types.h): a larger
 	 * offset is corruption and would wrap every relocated address */
@@ -388,11 +390,8 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 				    (unsigned long long)k->kaslr_offset);
 		goto fail;
 	}
-	err = oc_dump_vmcoreinfo_u64(k->dump, "CRASHTIME", &k->crash_time);
-	if (err) {
-		oc_error_destroy(err);
+	if (!oc_ok(oc_vmcoreinfo_u64(vi, "CRASHTIME", &k->crash_time)))
 		k->crash_time = 0;
-	}
 
 	if (vmlinux && !opts->no_vmlinux) {
 		err = read_vmlinux(k, vmlinux);

@@ -14,6 +14,7 @@
 #include "dump.h"
 #include "kallsyms.h"
 #include "kmodel.h"
+#include "vmcoreinfo.h"
 
 /* Caps on sections whose size comes from two symbols in the dump. */
 static const uint64_t max_btf_size = 256u << 20;
@@ -21,16 +22,10 @@ static const uint64_t max_orc_entries = 1u << 24;
 
 static uint64_t vmcoreinfo_symbol(const struct oc_kernel *k, const char *name)
 {
-	char key[96];
 	uint64_t v;
-	struct oc_error *err;
 
-	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
-	err = oc_dump_vmcoreinfo_u64(k->dump, key, &v);
-	if (err) {
-		oc_error_destroy(err);
+	if (!oc_ok(oc_vmcoreinfo_symbol(oc_dump_vmcoreinfo(k->dump), name, &v)))
 		return 0;
-	}
 	return v;
 }
 

@@ -11,63 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "log.h"
+#include "vmcoreinfo.h"
 
 /* ---- VMCOREINFO and type lookups ------------------------------------- */
-
-/* The value of "KEY=value" at the start of a VMCOREINFO line. */
-static const char *vmcoreinfo_find(const char *text, const char *key,
-				   size_t *len_ret)
-{
-	size_t klen = strlen(key);
-
-	while (text && *text) {
-		const char *eol = strchr(text, '\n');
-		size_t n = eol ? (size_t)(eol - text) : strlen(text);
-
-		if (n > klen && !memcmp(text, key, klen) && text[klen] == '=') {
-			*len_ret = n - klen - 1;
-			return text + klen + 1;
-		}
-		if (!eol)
-			break;
-		text = eol + 1;
-	}
-	return NULL;
-}
-
-static bool vmcoreinfo_u64(const char *text, const char *key, int base,
-			   uint64_t *ret)
-{
-	char buf[32], *end;
-	unsigned long long v;
-	size_t len;
-	const char *s = vmcoreinfo_find(text, key, &len);
-
-	if (!s || !len || len >= sizeof(buf) || *s == '-' || *s == '+')
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	v = strtoull(buf, &end, base);
-	if (errno || *end)
-		return false;
-	*ret = v;
-	return true;
-}
 
 /* A relocated symbol address: the model's symbol table, then VMCOREINFO. */
 static uint64_t env_symbol(const struct oc_log_env *env, const char *name)
 {
-	char key[96];
 	uint64_t addr = 0;
 
 	if (env->symbol)
 		addr = env->symbol(env->arg, name);
 	if (addr)
 		return addr;
-	snprintf(key, sizeof(key), "SYMBOL(%s)", name);
-	if (vmcoreinfo_u64(env->vmcoreinfo, key, 16, &addr))
+	if (oc_ok(oc_vmcoreinfo_symbol(env->vmcoreinfo, name, &addr)))
 		return addr;
 	return 0;
 }
@@ -89,9 +48,10 @@ static struct oc_error *layout_member(const struct oc_log_env *env,
 		oc_error_destroy(err);
 		memset(ret, 0, sizeof(*ret));
 	}
-	snprintf(key, sizeof(key), "OFFSET(%s.%s)", sname, member);
-	if (vmcoreinfo_u64(env->vmcoreinfo, key, 10, &ret->offset))
-		return NULL;
+	err = oc_vmcoreinfo_offset(env->vmcoreinfo, sname, member, &ret->offset);
+	if (!err || err->code != OC_ERR_LOOKUP)
+		return err;	/* found, or there but unreadable */
+	oc_error_destroy(err);
 	return oc_error_format(OC_ERR_LOOKUP,
 			       "no layout for %s.%s: not in the type information nor VMCOREINFO",
 			       sname, member);
@@ -122,9 +82,10 @@ static struct oc_error *layout_size(const struct oc_log_env *env,
 			return NULL;
 		oc_error_destroy(err);
 	}
-	snprintf(key, sizeof(key), "SIZE(%s)", sname);
-	if (vmcoreinfo_u64(env->vmcoreinfo, key, 10, ret))
-		return NULL;
+	err = oc_vmcoreinfo_size(env->vmcoreinfo, sname, ret);
+	if (!err || err->code != OC_ERR_LOOKUP)
+		return err;
+	oc_error_destroy(err);
 	return oc_error_format(OC_ERR_LOOKUP,
 			       "no size for struct %s: not in the type information nor VMCOREINFO",
 			       sname);
@@ -166,12 +127,14 @@ static void layout_syslog_bits(const struct oc_log_env *env,
 
 /* ---- little-endian field access -------------------------------------- */
 
+/* @n bytes at @p, inside a block that blob_ok() or member_fits() checked */
 static uint64_t get_le(const char *p, size_t n)
 {
+	struct oc_cursor c;
 	uint64_t v = 0;
 
-	for (size_t i = n; i-- > 0;)
-		v = (v << 8) | (unsigned char)p[i];
+	oc_cursor_init(&c, p, n, "log record");
+	oc_ok(oc_cursor_le(&c, n, &v));
 	return v;
 }
 

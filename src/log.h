@@ -30,11 +30,13 @@
 #include "mem.h"
 #include "types.h"
 
+struct oc_vmcoreinfo;
+
 /* What oc_log_read() needs from the kernel model. */
 struct oc_log_env {
 	const struct oc_mem *mem;
 	struct oc_types *types;		/* may be NULL */
-	const char *vmcoreinfo;		/* raw VMCOREINFO text, may be NULL */
+	const struct oc_vmcoreinfo *vmcoreinfo;	/* may be NULL */
 	/* Relocated address of a vmlinux symbol, 0 if unknown; may be
 	 * NULL.  VMCOREINFO's SYMBOL(name) is used when it cannot answer. */
 	uint64_t (*symbol)(void *arg, const char *name);

@@ -11,6 +11,7 @@
 
 #include "dump.h"
 #include "fuzz_common.h"
+#include "vmcoreinfo.h"
 
 /* libkdumpfile 0.5.1 leaks on some error paths of kdump_open_fd()
  * (as in tests/realdump/dumpcat.c); not ours to fix. */
@@ -30,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[64];
 	int fd = memfd_create("fuzz-dump", 0);
 	struct oc_dump *dump;
+	const struct oc_vmcoreinfo *vi;
 	struct oc_error *err;
 	struct oc_mem mem;
 	uint64_t v, stext = 0xffffffff81000000ull;
@@ -47,12 +49,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	FUZZ_ASSERT(oc_dump_format_name(dump));
-	(void)oc_dump_vmcoreinfo(dump);
+	vi = oc_dump_vmcoreinfo(dump);
+	FUZZ_ASSERT(!vi || oc_vmcoreinfo_text(vi));
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		size_t len;
+		const char *text;
 
-		(void)oc_dump_vmcoreinfo_value(dump, keys[i], &len);
-		err = oc_dump_vmcoreinfo_u64(dump, keys[i], &v);
+		err = oc_vmcoreinfo_value(vi, keys[i], &text);
+		FUZZ_ASSERT(err || text);
+		fuzz_check_error(err);
+		err = oc_vmcoreinfo_u64(vi, keys[i], &v);
 		if (!err && i == 5)
 			stext = v;
 		fuzz_check_error(err);

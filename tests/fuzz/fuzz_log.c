@@ -4,13 +4,15 @@
  * over a memory image.  Input: the VMCOREINFO text (NUL-terminated; its
  * SYMBOL(prb) / SYMBOL(log_buf) ... lines and OFFSET()/SIZE() lines are
  * all the reader gets: no types, no symbol callback), then a memory
- * image (fuzz_common.h).  The records are printed to /dev/null and the
+ * image (fuzz_common.h).  The text goes through formats/vmcoreinfo.c
+ * first, as the model's does.  The records are printed to /dev/null and the
  * panic message searched, as the report does.
  * Invariants: at most OC_LOG_MAX_RECORDS records, each one's text inside
  * the pool the log owns, the note terminated.
  */
 #include "fuzz_common.h"
 #include "log.h"
+#include "vmcoreinfo.h"
 
 static FILE *devnull;
 static volatile unsigned int sink;
@@ -22,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct oc_log_env env = { 0 };
 	struct oc_log log;
 	char *vmcoreinfo = fuzz_string(&in);
+	struct oc_vmcoreinfo *vi;
 	struct oc_error *err;
 	char buf[128];
 
@@ -29,7 +32,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	fuzz_image_read(&in, &img);
 	env.mem = &img.mem;
-	env.vmcoreinfo = vmcoreinfo;
+	err = oc_vmcoreinfo_parse(vmcoreinfo, strlen(vmcoreinfo), &vi);
+	if (err) {
+		fuzz_check_error(err);
+		free(vmcoreinfo);
+		return 0;
+	}
+	env.vmcoreinfo = vi;
 	memset(&log, 0, sizeof(log));
 	err = oc_log_read(&env, &log);
 	if (getenv("FUZZ_VERBOSE"))	/* checking a seed */
@@ -56,6 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					   sizeof(buf));
 	}
 	oc_log_deinit(&log);
+	oc_vmcoreinfo_destroy(vi);
 	free(vmcoreinfo);
 	return 0;
 }

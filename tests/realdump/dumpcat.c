@@ -31,6 +31,7 @@
 
 #include "dump.h"
 #include "flat.h"
+#include "vmcoreinfo.h"
 
 /* LeakSanitizer (make check-asan): libkdumpfile 0.5.1 leaks on some
  * error paths of kdump_open_fd(); not ours to fix. */
@@ -155,12 +156,13 @@ int main(int argc, char **argv)
 		return fail(err);
 	oc_dump_mem(dump, &mem);
 	if (!strcmp(cmd, "info")) {
-		size_t len = 0;
-		const char *rel = oc_dump_vmcoreinfo_value(dump, "OSRELEASE", &len);
+		const char *rel = "(none)";
 
+		oc_ok(oc_vmcoreinfo_value(oc_dump_vmcoreinfo(dump), "OSRELEASE",
+					  &rel));
 		printf("format: %s\n", oc_dump_format_name(dump));
 		printf("qemu: %s\n", oc_dump_is_qemu(dump) ? "yes" : "no");
-		printf("osrelease: %.*s\n", rel ? (int)len : 6, rel ? rel : "(none)");
+		printf("osrelease: %s\n", rel);
 		printf("page-walk: %s\n", oc_dump_has_page_walk(dump) ? "yes" : "no");
 		printf("notes: %zu\n", oc_dump_nr_cpu_notes(dump));
 		for (size_t i = 0; i < oc_dump_nr_cpu_notes(dump); i++) {
@@ -175,15 +177,16 @@ int main(int argc, char **argv)
 		if (argc > 3) {
 			uint64_t v;
 
-			err = oc_dump_vmcoreinfo_u64(dump, argv[3], &v);
+			err = oc_vmcoreinfo_u64(oc_dump_vmcoreinfo(dump),
+						argv[3], &v);
 			if (err)
 				rc = fail(err);
 			else
 				printf("0x%" PRIx64 "\n", v);
 		} else {
-			const char *t = oc_dump_vmcoreinfo(dump);
+			const struct oc_vmcoreinfo *vi = oc_dump_vmcoreinfo(dump);
 
-			fputs(t ? t : "", stdout);
+			fputs(vi ? oc_vmcoreinfo_text(vi) : "", stdout);
 		}
 	} else if ((!strcmp(cmd, "read") || !strcmp(cmd, "phys")) && argc == 5) {
 		uint64_t addr = strtoull(argv[3], NULL, 0);

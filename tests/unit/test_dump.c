@@ -15,6 +15,7 @@
 #include "dump.h"
 #include "flat.h"
 #include "test.h"
+#include "vmcoreinfo.h"
 
 /* LeakSanitizer (make check-asan): libkdumpfile 0.5.1 leaks on some
  * error paths of kdump_open_fd(); not ours to fix. */
@@ -203,6 +204,18 @@ static void build_elf(struct buf *b, const char *vmcoreinfo)
 	build_elf_phdrs(b, vmcoreinfo, false);
 }
 
+/* A VMCOREINFO value of the dump and its length; NULL if absent. */
+static const char *vmcoreinfo_value(const struct oc_dump *dump,
+				    const char *key, size_t *len_ret)
+{
+	const char *v;
+
+	if (!oc_ok(oc_vmcoreinfo_value(oc_dump_vmcoreinfo(dump), key, &v)))
+		return NULL;
+	*len_ret = strlen(v);
+	return v;
+}
+
 static const char VMCOREINFO[] =
 	"OSRELEASE=6.1.0-test\n"
 	"PAGESIZE=4096\n"
@@ -232,6 +245,7 @@ TEST(dump_elf_notes_and_vmcoreinfo)
 {
 	struct oc_dump *dump = NULL;
 	const struct oc_dump_cpu_note *n;
+	const struct oc_vmcoreinfo *vi;
 	const char *v;
 	size_t len;
 	uint64_t u;
@@ -250,23 +264,23 @@ TEST(dump_elf_notes_and_vmcoreinfo)
 	      n->gs_base == 0xffff88801f500000ULL);
 	CHECK(!oc_dump_cpu_note(dump, 2));
 
-	CHECK(oc_dump_vmcoreinfo(dump) &&
-	      !strncmp(oc_dump_vmcoreinfo(dump), "OSRELEASE=6.1.0-test\n", 21));
-	v = oc_dump_vmcoreinfo_value(dump, "OSRELEASE", &len);
+	vi = oc_dump_vmcoreinfo(dump);
+	CHECK(vi && !strncmp(oc_vmcoreinfo_text(vi), "OSRELEASE=6.1.0-test\n", 21));
+	v = vmcoreinfo_value(dump, "OSRELEASE", &len);
 	CHECK(v && len == 10 && !strncmp(v, "6.1.0-test", len));
-	CHECK(!oc_dump_vmcoreinfo_value(dump, "OSREL", &len));
-	CHECK_OK(oc_dump_vmcoreinfo_u64(dump, "SYMBOL(init_top_pgt)", &u));
+	CHECK(!vmcoreinfo_value(dump, "OSREL", &len));
+	CHECK_OK(oc_vmcoreinfo_u64(vi, "SYMBOL(init_top_pgt)", &u));
 	CHECK_EQ(u, 0xffffffff80000000ULL);
-	CHECK_OK(oc_dump_vmcoreinfo_u64(dump, "NUMBER(phys_base)", &u));
+	CHECK_OK(oc_vmcoreinfo_u64(vi, "NUMBER(phys_base)", &u));
 	CHECK_EQ(u, 4096);
-	CHECK_OK(oc_dump_vmcoreinfo_u64(dump, "NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)", &u));
+	CHECK_OK(oc_vmcoreinfo_u64(vi, "NUMBER(PAGE_BUDDY_MAPCOUNT_VALUE)", &u));
 	CHECK_EQ((int64_t)u, -129);
-	CHECK_OK(oc_dump_vmcoreinfo_u64(dump, "CRASHTIME", &u));
+	CHECK_OK(oc_vmcoreinfo_u64(vi, "CRASHTIME", &u));
 	CHECK_EQ(u, 1764754031);
-	err = oc_dump_vmcoreinfo_u64(dump, "SYMBOL(nope)", &u);
+	err = oc_vmcoreinfo_u64(vi, "SYMBOL(nope)", &u);
 	CHECK(err && err->code == OC_ERR_LOOKUP);
 	oc_error_destroy(err);
-	err = oc_dump_vmcoreinfo_u64(dump, "SYMBOL(bad)", &u);
+	err = oc_vmcoreinfo_u64(vi, "SYMBOL(bad)", &u);
 	CHECK(err && err->code == OC_ERR_FORMAT);
 	oc_error_destroy(err);
 	oc_dump_close(dump);
@@ -647,7 +661,7 @@ TEST(dump_kdump_compressed)
 		CHECK_EQ(oc_dump_nr_cpu_notes(dump), 2);
 		n = oc_dump_cpu_note(dump, 0);
 		CHECK(n && n->pid == 1 && n->regs.ip == KTEXT + 0x100);
-		v = oc_dump_vmcoreinfo_value(dump, "OSRELEASE", &len);
+		v = vmcoreinfo_value(dump, "OSRELEASE", &len);
 		CHECK(v && len == 10 && !strncmp(v, "6.1.0-test", 10));
 		CHECK(oc_dump_has_page_walk(dump));
 		check_reads(dump);

@@ -11,6 +11,7 @@
 
 #include "log.h"
 #include "test.h"
+#include "vmcoreinfo.h"
 
 /* x86-64 v6.1 layout: the numbers the kernel puts in VMCOREINFO */
 enum {
@@ -76,6 +77,28 @@ static uint64_t get(const uint8_t *p, size_t n)
 	for (size_t i = n; i-- > 0;)
 		v = (v << 8) | p[i];
 	return v;
+}
+
+/*
+ * VMCOREINFO text as the log reader gets it, parsed by
+ * formats/vmcoreinfo.c; one parse per distinct text, kept (reachable)
+ * for the test binary's lifetime.
+ */
+static const struct oc_vmcoreinfo *vmci(const char *text)
+{
+	static struct oc_vmcoreinfo *parsed[16];
+	static size_t nr;
+	struct oc_vmcoreinfo *vi = NULL;
+
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(oc_vmcoreinfo_text(parsed[i]), text))
+			return parsed[i];
+	CHECK_OK(oc_vmcoreinfo_parse(text, strlen(text), &vi));
+	if (vi && nr < sizeof(parsed) / sizeof(parsed[0]))
+		parsed[nr++] = vi;
+	else
+		FAIL_AT("more than 16 VMCOREINFO texts");
+	return vi;
 }
 
 struct fake {
@@ -157,7 +180,7 @@ static void fake_init(struct fake *f, unsigned int cbits, unsigned int sbits)
 	f->bufs = (struct oc_mem_buffers){ f->regions, 5 };
 	oc_mem_buffers_init(&f->mem, &f->bufs);
 	f->use_symbol = true;
-	f->env = (struct oc_log_env){ .mem = &f->mem, .vmcoreinfo = VMCOREINFO,
+	f->env = (struct oc_log_env){ .mem = &f->mem, .vmcoreinfo = vmci(VMCOREINFO),
 				      .symbol = fake_symbol, .arg = f };
 	fake_sync(f);
 }
@@ -402,7 +425,7 @@ TEST(log_prb_symbol_from_vmcoreinfo)
 {
 	struct fake f;
 	struct oc_log log;
-	char *vmci;
+	char *vmci_text;
 
 	fake_init(&f, 3, 8);
 	fake_add(&f, "hello", 1, 6, ST_FINALIZED);
@@ -414,16 +437,16 @@ TEST(log_prb_symbol_from_vmcoreinfo)
 		oc_error_destroy(err);
 	}
 	CHECK_EQ(log.nr, 0);
-	CHECK(asprintf(&vmci, "%sSYMBOL(prb)=%llx\n", VMCOREINFO,
+	CHECK(asprintf(&vmci_text, "%sSYMBOL(prb)=%llx\n", VMCOREINFO,
 		       (unsigned long long)PRB_SYM) > 0);
-	f.env.vmcoreinfo = vmci;
+	f.env.vmcoreinfo = vmci(vmci_text);
 	f.env.symbol = NULL;
 	CHECK_OK(oc_log_read(&f.env, &log));
 	CHECK_EQ(log.nr, 1);
 	if (log.nr == 1)
 		CHECK(rec_is(&log.records[0], "hello"));
 	oc_log_deinit(&log);
-	free(vmci);
+	free(vmci_text);
 	fake_free(&f);
 }
 
@@ -492,7 +515,7 @@ TEST(log_prb_layout_from_types)
 	fake_add(&f, "<4>warning", 7, 4, ST_FINALIZED);
 	fake_add(&f, "info", 8, 6, ST_FINALIZED);
 	f.env.types = &types;
-	f.env.vmcoreinfo = "OFFSET(printk_info.seq)=999\n";	/* types win */
+	f.env.vmcoreinfo = vmci("OFFSET(printk_info.seq)=999\n");	/* types win */
 	CHECK_OK(oc_log_read(&f.env, &log));
 	CHECK_EQ(log.nr, 2);
 	if (log.nr == 2) {
@@ -505,7 +528,7 @@ TEST(log_prb_layout_from_types)
 	oc_log_deinit(&log);
 	/* neither types nor VMCOREINFO: a lookup error, not a guess */
 	f.env.types = NULL;
-	f.env.vmcoreinfo = "SYMBOL(prb)=ffffffff82a1b2c0\n";
+	f.env.vmcoreinfo = vmci("SYMBOL(prb)=ffffffff82a1b2c0\n");
 	{
 		struct oc_error *err = oc_log_read(&f.env, &log);
 
@@ -668,18 +691,19 @@ TEST(log_prb_hostile_headers)
 	oc_error_destroy(err);
 	put(f.prb_ptr, RB_ADDR, 8);
 
-	/* VMCOREINFO with an absurd size (the first line of a key wins) */
+	/* VMCOREINFO with an absurd size, or with a second, different
+	 * SIZE(prb_desc): a format error either way (formats/vmcoreinfo.h) */
 	{
 		char *v;
 
 		CHECK(asprintf(&v, "SIZE(prb_desc)=100000\n%s", VMCOREINFO) > 0);
-		f.env.vmcoreinfo = v;
+		f.env.vmcoreinfo = vmci(v);
 		err = oc_log_read(&f.env, &log);
 		CHECK(err && err->code == OC_ERR_FORMAT);
 		oc_error_destroy(err);
 		free(v);
 	}
-	f.env.vmcoreinfo = VMCOREINFO;
+	f.env.vmcoreinfo = vmci(VMCOREINFO);
 
 	/* the descriptor array unreadable: an error naming it */
 	f.regions[2].addr = 0x1000;
@@ -792,7 +816,7 @@ static void legacy_init(struct legacy *l)
 	l->bufs = (struct oc_mem_buffers){ l->regions, 3 };
 	oc_mem_buffers_init(&l->mem, &l->bufs);
 	l->env = (struct oc_log_env){ .mem = &l->mem,
-				      .vmcoreinfo = LEGACY_VMCOREINFO,
+				      .vmcoreinfo = vmci(LEGACY_VMCOREINFO),
 				      .symbol = legacy_symbol, .arg = l };
 }
 
