@@ -125,6 +125,18 @@ size_t oc_vmcoreinfo_nr_malformed(const struct oc_vmcoreinfo *vi,
 	return vi->nr_malformed;
 }
 
+size_t oc_vmcoreinfo_nr(const struct oc_vmcoreinfo *vi)
+{
+	return vi ? vi->nr : 0;
+}
+
+void oc_vmcoreinfo_line(const struct oc_vmcoreinfo *vi, size_t i,
+			const char **key_ret, const char **value_ret)
+{
+	*key_ret = vi->v[i].key;
+	*value_ret = vi->v[i].value;
+}
+
 struct oc_error *oc_vmcoreinfo_value(const struct oc_vmcoreinfo *vi,
 				     const char *key, const char **ret)
 {

@@ -53,6 +53,12 @@ const char *oc_vmcoreinfo_text(const struct oc_vmcoreinfo *vi);
 size_t oc_vmcoreinfo_nr_malformed(const struct oc_vmcoreinfo *vi,
 				  size_t *first_line_ret);
 
+/* The well-formed lines in text order, 0 <= @i < oc_vmcoreinfo_nr()
+ * (to walk every SYMBOL(), say); strings owned by @vi. */
+size_t oc_vmcoreinfo_nr(const struct oc_vmcoreinfo *vi);
+void oc_vmcoreinfo_line(const struct oc_vmcoreinfo *vi, size_t i,
+			const char **key_ret, const char **value_ret);
+
 /*
  * The value of @key as text, NUL-terminated, owned by @vi.  OC_ERR_LOOKUP
  * if absent; OC_ERR_FORMAT if the key is there twice with different

@@ -169,6 +169,18 @@ TEST(vmcoreinfo_malformed_lines)
 		return;
 	CHECK_EQ(oc_vmcoreinfo_nr_malformed(vi, &first), 6);
 	CHECK_EQ(first, 2);
+	/* the well-formed ones, in order */
+	CHECK_EQ(oc_vmcoreinfo_nr(vi), 3);
+	if (oc_vmcoreinfo_nr(vi) == 3) {
+		const char *k = NULL;
+
+		oc_vmcoreinfo_line(vi, 0, &k, &v);
+		CHECK_STR(k, "OSRELEASE");
+		CHECK_STR(v, "6.1.0");
+		oc_vmcoreinfo_line(vi, 2, &k, &v);
+		CHECK_STR(k, "SYMBOL(x)");
+		CHECK_STR(v, "ffffffff81000000");
+	}
 	CHECK_OK(oc_vmcoreinfo_value(vi, "OSRELEASE", &v));
 	CHECK_STR(v, "6.1.0");
 	CHECK_OK(oc_vmcoreinfo_value(vi, "EMPTY", &v));
