@@ -20,21 +20,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "elfnote.h"
 #include "error.h"
 #include "mem.h"
-#include "regs.h"
 
 struct oc_dump;
-
-/* One saved-register note (NT_PRSTATUS), in file order. */
-struct oc_dump_cpu_note {
-	uint32_t pid;		/* pr_pid: a task pid (kdump) or CPU + 1 (QEMU) */
-	struct oc_regs regs;
-	/* user_regs_struct's fs_base and gs_base as saved: QEMU stores the
-	 * live MSRs (in kernel mode gs_base is the CPU's per-CPU base);
-	 * kdump stores what elf_core_copy_regs() gives, often 0. */
-	uint64_t fs_base, gs_base;
-};
 
 struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret);
 void oc_dump_close(struct oc_dump *dump);
@@ -72,8 +62,10 @@ bool oc_dump_incomplete(const struct oc_dump *dump);
 bool oc_dump_truncated(const struct oc_dump *dump, uint64_t *size_ret,
 		       uint64_t *needed_ret);
 
+/* The saved-register notes (NT_PRSTATUS), in file order: a task pid
+ * and its registers (kdump), or CPU + 1 (QEMU); NULL past the last. */
 size_t oc_dump_nr_cpu_notes(const struct oc_dump *dump);
-const struct oc_dump_cpu_note *oc_dump_cpu_note(const struct oc_dump *dump,
-						size_t i);
+const struct oc_prstatus *oc_dump_cpu_note(const struct oc_dump *dump,
+					   size_t i);
 
 #endif /* OC_FORMATS_DUMP_H */

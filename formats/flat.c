@@ -5,12 +5,12 @@
  * makedumpfile_data_header) and QEMU's include/sysemu/dump.h: all
  * integers are big-endian int64.
  */
-#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cursor.h"
 #include "flat.h"
 
 static const char FLAT_SIGNATURE[] = "makedumpfile";
@@ -19,12 +19,16 @@ static const int64_t FLAT_END = -1;
 /* no real dump is this big; a bigger offset is garbage */
 static const uint64_t FLAT_MAX_OUT = 1ULL << 46;
 
-static int64_t get_be64(const unsigned char *p)
+/* The big-endian int64 at @off of a header read whole (@size bytes). */
+static int64_t get_be64(const unsigned char *buf, size_t size, size_t off)
 {
-	uint64_t v;
+	struct oc_cursor c;
+	uint64_t v = 0;
 
-	memcpy(&v, p, sizeof(v));
-	return (int64_t)be64toh(v);
+	oc_cursor_init(&c, buf, size, "flattened header");
+	if (!oc_ok(oc_cursor_seek(&c, off)) || !oc_ok(oc_cursor_be64(&c, &v)))
+		return 0;
+	return (int64_t)v;
 }
 
 bool oc_flat_detect(const void *head, size_t len)
@@ -58,6 +62,7 @@ static struct oc_error *check_header(oc_flat_read_fn *read, void *arg,
 				     uint64_t file_size)
 {
 	unsigned char hdr[32];
+	int64_t type, version;
 	struct oc_error *err;
 
 	if (file_size < OC_FLAT_HEADER_SIZE)
@@ -70,11 +75,12 @@ static struct oc_error *check_header(oc_flat_read_fn *read, void *arg,
 	if (!oc_flat_detect(hdr, sizeof(hdr)))
 		return oc_error_format(OC_ERR_FORMAT,
 				       "not a flattened dump (no makedumpfile signature)");
-	if (get_be64(hdr + 16) != FLAT_TYPE || get_be64(hdr + 24) != FLAT_VERSION)
+	type = get_be64(hdr, sizeof(hdr), 16);
+	version = get_be64(hdr, sizeof(hdr), 24);
+	if (type != FLAT_TYPE || version != FLAT_VERSION)
 		return oc_error_format(OC_ERR_UNSUPPORTED,
 				       "flattened header type %lld version %lld (want 1, 1)",
-				       (long long)get_be64(hdr + 16),
-				       (long long)get_be64(hdr + 24));
+				       (long long)type, (long long)version);
 	return NULL;
 }
 
@@ -108,8 +114,8 @@ struct oc_error *oc_flat_index(oc_flat_read_fn *read, void *arg,
 		err = read(arg, pos, rh, sizeof(rh));
 		if (err)
 			goto fail;
-		offset = get_be64(rh);
-		size = get_be64(rh + 8);
+		offset = get_be64(rh, sizeof(rh), 0);
+		size = get_be64(rh, sizeof(rh), 8);
 		if (offset == FLAT_END)
 			break;
 		pos += sizeof(rh);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "elfnote.h"
 #include "kmodel.h"
 
 static const unsigned int max_cpus = 8192;
@@ -192,38 +193,29 @@ struct oc_error *oc_kmodel_read_stacks(struct oc_kernel *k)
 }
 
 /*
- * struct elf_prstatus on x86-64: pr_pid at 32, pr_reg (struct
- * user_regs_struct, whose first 21 words are in pt_regs order) at 112.
- * The note in crash_notes is "CORE" NT_PRSTATUS: a 12-byte header and
- * the name padded to 8 bytes.
+ * A CPU's crash_notes buffer holds the "CORE" NT_PRSTATUS note that
+ * crash_save_cpu() wrote (kernel/crash_core.c): a 12-byte header, the
+ * name padded to 8 bytes, struct elf_prstatus (formats/elfnote.h).
  */
-enum {
-	NOTE_HDR = 12,
-	NOTE_NAME = 8,
-	PRSTATUS_PID = 32,
-	PRSTATUS_REG = 112,
-	PRSTATUS_SIZE = 336,
-	NT_PRSTATUS_TYPE = 1,
-};
+enum { CRASH_NOTE_SIZE = 12 + 8 + 336 };
 
 static bool read_crash_note(struct oc_kernel *k, uint64_t addr,
 			    struct oc_regs *regs)
 {
-	uint8_t buf[NOTE_HDR + NOTE_NAME + PRSTATUS_SIZE];
-	uint32_t namesz, descsz, type;
-	struct oc_error *err = oc_mem_read(&k->mem, addr, buf, sizeof(buf));
+	uint8_t buf[CRASH_NOTE_SIZE];
+	struct oc_cursor c;
+	struct oc_elfnote n;
+	struct oc_prstatus st;
+	bool more = false;
 
-	if (err) {
-		oc_error_destroy(err);
+	if (!oc_ok(oc_mem_read(&k->mem, addr, buf, sizeof(buf))))
 		return false;
-	}
-	memcpy(&namesz, buf, 4);
-	memcpy(&descsz, buf + 4, 4);
-	memcpy(&type, buf + 8, 4);
-	if (namesz != 5 || type != NT_PRSTATUS_TYPE || descsz < PRSTATUS_SIZE ||
-	    memcmp(buf + NOTE_HDR, "CORE", 5))
+	oc_cursor_init(&c, buf, sizeof(buf), "crash_notes");
+	if (!oc_ok(oc_elfnote_next(&c, &n, &more)) || !more ||
+	    !oc_elfnote_named(&n, "CORE") || n.type != OC_NT_PRSTATUS ||
+	    !oc_ok(oc_elfnote_prstatus(&n, &st)))
 		return false;
-	memcpy(regs, buf + NOTE_HDR + NOTE_NAME + PRSTATUS_REG, sizeof(*regs));
+	*regs = st.regs;
 	return true;
 }
 
@@ -236,7 +228,7 @@ void oc_kmodel_read_regs(struct oc_kernel *k)
 	if (oc_dump_is_qemu(k->dump)) {
 		/* QEMU: one note per vCPU, pid = CPU index + 1 */
 		for (size_t i = 0; i < n; i++) {
-			const struct oc_dump_cpu_note *note =
+			const struct oc_prstatus *note =
 				oc_dump_cpu_note(k->dump, i);
 
 			if (!note || note->pid < 1 || note->pid > k->nr_cpus)
@@ -265,7 +257,7 @@ void oc_kmodel_read_regs(struct oc_kernel *k)
 	}
 	/* No crash_notes: take the dump's notes in CPU order. */
 	for (size_t i = 0; i < n && i < k->nr_cpus; i++) {
-		const struct oc_dump_cpu_note *note = oc_dump_cpu_note(k->dump, i);
+		const struct oc_prstatus *note = oc_dump_cpu_note(k->dump, i);
 
 		k->cpus[i].regs = note->regs;
 		k->cpus[i].has_regs = true;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor.h"
+#include "elfnote.h"
 #include "kmodel.h"
 
 static const char mod_t[] = "struct module";
@@ -62,6 +64,25 @@ static struct oc_error *module_text(struct oc_kernel *k, uint64_t mod,
 /* Elf64_Sym: name u32, info u8, other u8, shndx u16, value u64, size u64 */
 enum { ELF64_SYM_SIZE = 24, STT_SECTION_ = 3, STT_FILE_ = 4 };
 
+struct msym {
+	uint32_t name;
+	uint8_t info, other;
+	uint16_t shndx;
+	uint64_t value;
+};
+
+static bool read_sym(const uint8_t *s, struct msym *ret)
+{
+	struct oc_cursor c;
+
+	oc_cursor_init(&c, s, ELF64_SYM_SIZE, "module symbol");
+	return oc_ok(oc_cursor_le32(&c, &ret->name)) &&
+	       oc_ok(oc_cursor_u8(&c, &ret->info)) &&
+	       oc_ok(oc_cursor_u8(&c, &ret->other)) &&
+	       oc_ok(oc_cursor_le16(&c, &ret->shndx)) &&
+	       oc_ok(oc_cursor_le64(&c, &ret->value));
+}
+
 static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
 				    struct oc_module *m, uint64_t max_syms)
 {
@@ -85,21 +106,18 @@ static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
 		return &oc_enomem;
 	err = oc_mem_read(&k->mem, symtab, syms, num * ELF64_SYM_SIZE);
 	for (uint64_t i = 1; !err && i < num; i++) {
-		const uint8_t *s = syms + i * ELF64_SYM_SIZE;
-		uint32_t name;
-		uint16_t shndx;
+		struct msym sym;
 		uint64_t value;
 		char buf[256];
 		struct oc_error *e2;
 		bool text;
 
-		memcpy(&name, s, 4);
-		memcpy(&shndx, s + 6, 2);
-		memcpy(&value, s + 8, 8);
-		if (!shndx || (s[4] & 0xf) == STT_SECTION_ || (s[4] & 0xf) == STT_FILE_ ||
-		    !value)
+		if (!read_sym(syms + i * ELF64_SYM_SIZE, &sym) || !sym.shndx ||
+		    (sym.info & 0xf) == STT_SECTION_ ||
+		    (sym.info & 0xf) == STT_FILE_ || !sym.value)
 			continue;
-		e2 = oc_mem_read_string(&k->mem, strtab + name, buf, sizeof(buf));
+		value = sym.value;
+		e2 = oc_mem_read_string(&k->mem, strtab + sym.name, buf, sizeof(buf));
 		if (e2) {
 			oc_error_destroy(e2);
 			continue;
@@ -180,8 +198,11 @@ static void module_build_id(struct oc_kernel *k, uint64_t mod,
 	}
 	for (uint64_t i = 0; i < nr && i < 64; i++) {
 		uint64_t attr = notes_attrs + attrs_off + i * attr_size;
-		uint64_t addr, size, off = 0;
+		uint64_t addr, size;
 		uint8_t buf[1024];
+		struct oc_cursor c;
+		struct oc_elfnote n;
+		bool more = false;
 
 		err = oc_mem_read_u64(&k->mem, attr + size_off, &size);
 		if (!err)
@@ -194,27 +215,15 @@ static void module_build_id(struct oc_kernel *k, uint64_t mod,
 			oc_error_destroy(err);
 			continue;
 		}
-		/* Elf64_Nhdr: namesz, descsz, type; name and desc 4-aligned */
-		while (off + 12 <= size) {
-			uint32_t namesz, descsz, type;
-			uint64_t name, desc, next;
-
-			memcpy(&namesz, buf + off, 4);
-			memcpy(&descsz, buf + off + 4, 4);
-			memcpy(&type, buf + off + 8, 4);
-			name = off + 12;
-			desc = name + (((uint64_t)namesz + 3) & ~3ULL);
-			next = desc + (((uint64_t)descsz + 3) & ~3ULL);
-			if (next > size)
-				break;
-			if (type == 3 /* NT_GNU_BUILD_ID */ && namesz == 4 &&
-			    !memcmp(buf + name, "GNU", 4) && descsz &&
-			    descsz <= sizeof(m->build_id)) {
-				memcpy(m->build_id, buf + desc, descsz);
-				m->build_id_len = descsz;
+		oc_cursor_init(&c, buf, size, "module notes");
+		while (oc_ok(oc_elfnote_next(&c, &n, &more)) && more) {
+			if (n.type == OC_NT_GNU_BUILD_ID &&
+			    oc_elfnote_named(&n, "GNU") && n.descsz &&
+			    n.descsz <= sizeof(m->build_id)) {
+				memcpy(m->build_id, n.desc, n.descsz);
+				m->build_id_len = n.descsz;
 				return;
 			}
-			off = next;
 		}
 	}
 }

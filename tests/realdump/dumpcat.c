@@ -166,7 +166,7 @@ int main(int argc, char **argv)
 		printf("page-walk: %s\n", oc_dump_has_page_walk(dump) ? "yes" : "no");
 		printf("notes: %zu\n", oc_dump_nr_cpu_notes(dump));
 		for (size_t i = 0; i < oc_dump_nr_cpu_notes(dump); i++) {
-			const struct oc_dump_cpu_note *n = oc_dump_cpu_note(dump, i);
+			const struct oc_prstatus *n = oc_dump_cpu_note(dump, i);
 
 			printf("note %zu: pid %u ip %016" PRIx64 " sp %016" PRIx64
 			       " bp %016" PRIx64 " cs %" PRIx64 " gs_base %016" PRIx64 "\n",

@@ -244,7 +244,7 @@ static const char *write_good(void)
 TEST(dump_elf_notes_and_vmcoreinfo)
 {
 	struct oc_dump *dump = NULL;
-	const struct oc_dump_cpu_note *n;
+	const struct oc_prstatus *n;
 	const struct oc_vmcoreinfo *vi;
 	const char *v;
 	size_t len;
@@ -645,7 +645,7 @@ TEST(dump_kdump_compressed)
 {
 	struct oc_dump *dump = NULL;
 	const char *p = tmp_path("good.kdump"), *pf = tmp_path("good-kdump.flat");
-	const struct oc_dump_cpu_note *n;
+	const struct oc_prstatus *n;
 	struct buf k, f;
 	size_t len;
 	const char *v;

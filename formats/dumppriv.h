@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the files of a dump share (private to formats/dump*.c), in
+ * libkdumpfile's per-format split: formats/dump.c opens the file, hands
+ * it to libkdumpfile and reads pages through formats/pcache.c and the
+ * page walk; before that, formats/dump_elf.c (an ELF vmcore's headers)
+ * or formats/dump_kdump.c (a kdump-compressed file's headers) read
+ * what we take from the headers ourselves, with formats/dump_notes.c
+ * for the notes both carry.  All of that lands in struct oc_dump_hdr.
+ */
+#ifndef OC_FORMATS_DUMPPRIV_H
+#define OC_FORMATS_DUMPPRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elfnote.h"
+#include "error.h"
+
+struct oc_vmcoreinfo;
+
+enum {
+	OC_DUMP_MAX_NOTES_SIZE = 64 << 20,
+	OC_DUMP_MAX_CPU_NOTES = 8192,
+	/* makedumpfile's struct disk_dump_header, x86-64 (dump_kdump.c) */
+	OC_DUMP_KDUMP_HDR_MIN = 464,
+};
+
+/* An ELF PT_LOAD's physical range; [cut, end) lies past the end of a
+ * truncated file (cut == end: all there). */
+struct oc_dump_load {
+	uint64_t start, end, vaddr, cut;
+};
+
+struct oc_dump_hdr {
+	const char *path;	/* for errors */
+	int fd;			/* the file (or the reassembled one) */
+	uint64_t file_size;
+	/* the size the ELF segments or the last kdump page descriptor need */
+	uint64_t file_needed;
+	bool qemu;		/* a "QEMU" note: written by QEMU */
+	bool incomplete;	/* kdump: DUMP_DH_COMPRESSED_INCOMPLETE */
+	struct oc_prstatus *notes;	/* NT_PRSTATUS, in file order */
+	size_t nr_notes;
+	struct oc_vmcoreinfo *vmcoreinfo;	/* NULL if none found */
+	struct oc_dump_load *loads;		/* ELF only */
+	size_t nr_loads;
+};
+
+void oc_dump_hdr_deinit(struct oc_dump_hdr *h);
+
+/* Read @len bytes at @off; a short read is "truncated WHAT". */
+struct oc_error *oc_dump_hdr_pread(const struct oc_dump_hdr *h, void *buf,
+				   size_t len, uint64_t off, const char *what);
+
+/* formats/dump_elf.c: an ELF vmcore's headers, its loads and notes. */
+struct oc_error *oc_dump_hdr_read_elf(struct oc_dump_hdr *h);
+/* Why physical page @paddr is not in the ELF dump, or NULL if it is
+ * (or the dump is not ELF). */
+const char *oc_dump_hdr_page_missing(const struct oc_dump_hdr *h,
+				     uint64_t paddr);
+/* phys_base from a PT_LOAD of the kernel-text mapping; false if none. */
+bool oc_dump_hdr_phys_base(const struct oc_dump_hdr *h, uint64_t *ret);
+
+/* formats/dump_kdump.c: a kdump-compressed file's headers and notes. */
+struct oc_error *oc_dump_hdr_read_kdump(struct oc_dump_hdr *h);
+
+/* formats/dump_notes.c: a note area at @off (CPU registers, VMCOREINFO,
+ * the QEMU note). */
+struct oc_error *oc_dump_hdr_read_notes(struct oc_dump_hdr *h, uint64_t off,
+					uint64_t size);
+/* One NT_PRSTATUS note, appended to h->notes. */
+struct oc_error *oc_dump_hdr_add_cpu(struct oc_dump_hdr *h,
+				     const struct oc_elfnote *n);
+/* The VMCOREINFO text (the first one found wins), parsed. */
+struct oc_error *oc_dump_hdr_set_vmcoreinfo(struct oc_dump_hdr *h,
+					    const char *text, size_t len);
+/* Refuse VMCOREINFO text that crashes libkdumpfile 0.5.1 (see there). */
+struct oc_error *oc_dump_hdr_check_vmcoreinfo(const struct oc_dump_hdr *h,
+					      const char *text, size_t len);
+
+#endif /* OC_FORMATS_DUMPPRIV_H */
