@@ -164,6 +164,7 @@ struct oc_error *oc_elf_section(struct oc_elf *e, const char *name,
 	ret->addr = sh.sh_addr;
 	ret->size = sh.sh_size;
 	ret->data = NULL;
+	ret->index = elf_ndxscn(scn);
 	if (sh.sh_type == SHT_NOBITS)
 		return NULL;
 	data = elf_rawdata(scn, NULL);
@@ -180,29 +181,129 @@ struct oc_error *oc_elf_section(struct oc_elf *e, const char *name,
 	return NULL;
 }
 
-struct oc_error *oc_elf_read(struct oc_elf *e, uint64_t addr, void *buf,
-			     size_t len)
+/* The allocated PROGBITS section holding @addr, its data and header. */
+static Elf_Data *section_at(struct oc_elf *e, uint64_t addr, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
 
 	while ((scn = elf_nextscn(e->elf, scn))) {
 		Elf_Data *data;
 
-		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC) ||
-		    sh.sh_type != SHT_PROGBITS)
-			continue;
-		if (addr < sh.sh_addr || addr - sh.sh_addr >= sh.sh_size ||
-		    len > sh.sh_size - (addr - sh.sh_addr))
+		if (!gelf_getshdr(scn, sh) || !(sh->sh_flags & SHF_ALLOC) ||
+		    sh->sh_type != SHT_PROGBITS ||
+		    addr < sh->sh_addr || addr - sh->sh_addr >= sh->sh_size)
 			continue;
 		data = elf_rawdata(scn, NULL);
-		if (!data || data->d_size < sh.sh_size)
-			break;
-		memcpy(buf, (const char *)data->d_buf + (addr - sh.sh_addr), len);
-		return NULL;
+		return data && data->d_size >= sh->sh_size ? data : NULL;
 	}
-	return oc_error_file(OC_ERR_FAULT, e->path,
-			     "no section data at 0x%llx", (unsigned long long)addr);
+	return NULL;
+}
+
+struct oc_error *oc_elf_read(struct oc_elf *e, uint64_t addr, void *buf,
+			     size_t len)
+{
+	GElf_Shdr sh;
+	Elf_Data *data = section_at(e, addr, &sh);
+
+	if (!data || len > sh.sh_size - (addr - sh.sh_addr))
+		return oc_error_file(OC_ERR_FAULT, e->path,
+				     "no section data at 0x%llx",
+				     (unsigned long long)addr);
+	memcpy(buf, (const char *)data->d_buf + (addr - sh.sh_addr), len);
+	return NULL;
+}
+
+struct oc_error *oc_elf_read_string(struct oc_elf *e, uint64_t addr,
+				    char *buf, size_t size)
+{
+	GElf_Shdr sh;
+	Elf_Data *data = size ? section_at(e, addr, &sh) : NULL;
+	size_t n;
+
+	if (!data)
+		return oc_error_file(OC_ERR_FAULT, e->path,
+				     "no section data at 0x%llx",
+				     (unsigned long long)addr);
+	n = sh.sh_size - (addr - sh.sh_addr);
+	if (n > size - 1)
+		n = size - 1;
+	memcpy(buf, (const char *)data->d_buf + (addr - sh.sh_addr), n);
+	buf[n] = '\0';
+	return NULL;
+}
+
+/* The symbol table and its string table's index (.symtab). */
+static Elf_Data *symtab_data(struct oc_elf *e, size_t index, size_t *strtab_ret)
+{
+	Elf_Scn *scn = index ? elf_getscn(e->elf, index) : NULL;
+	GElf_Shdr sh;
+
+	if (!index) {
+		while ((scn = elf_nextscn(e->elf, scn)))
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+				break;
+	}
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
+	    !sh.sh_entsize)
+		return NULL;
+	*strtab_ret = sh.sh_link;
+	return elf_getdata(scn, NULL);
+}
+
+struct oc_error *oc_elf_symbol(struct oc_elf *e, const char *name,
+			       uint64_t *addr_ret)
+{
+	size_t strtab = 0;
+	Elf_Data *data = symtab_data(e, 0, &strtab);
+	GElf_Sym sym;
+
+	for (int i = 1; data && gelf_getsym(data, i, &sym); i++) {
+		const char *s = elf_strptr(e->elf, strtab, sym.st_name);
+
+		if (s && !strcmp(s, name)) {
+			*addr_ret = sym.st_value;
+			return NULL;
+		}
+	}
+	return oc_error_file(OC_ERR_LOOKUP, e->path, "no symbol %s", name);
+}
+
+struct oc_error *oc_elf_rela(struct oc_elf *e,
+			     const struct oc_elf_section *rela, size_t i,
+			     const char **name_ret, int64_t *addend_ret)
+{
+	Elf_Scn *scn = elf_getscn(e->elf, rela->index);
+	GElf_Shdr sh;
+	GElf_Rela r;
+	GElf_Sym sym;
+	Elf_Data *data, *syms;
+	size_t strtab = 0;
+	const char *name;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA)
+		return oc_error_file(OC_ERR_FORMAT, e->path,
+				     "section %s is not SHT_RELA", rela->name);
+	data = elf_getdata(scn, NULL);
+	if (!data || !gelf_getrela(data, (int)i, &r))
+		return elf_err(e, "gelf_getrela");
+	syms = symtab_data(e, sh.sh_link, &strtab);
+	if (!syms || !gelf_getsym(syms, (int)GELF_R_SYM(r.r_info), &sym))
+		return elf_err(e, "gelf_getsym");
+	if (GELF_ST_TYPE(sym.st_info) == STT_SECTION) {
+		Elf_Scn *target = elf_getscn(e->elf, sym.st_shndx);
+		GElf_Shdr tsh;
+
+		if (!target || !gelf_getshdr(target, &tsh))
+			return elf_err(e, "elf_getscn");
+		name = elf_strptr(e->elf, e->shstrndx, tsh.sh_name);
+	} else {
+		name = elf_strptr(e->elf, strtab, sym.st_name);
+	}
+	if (!name)
+		return elf_err(e, "elf_strptr");
+	*name_ret = name;
+	*addend_ret = r.r_addend;
+	return NULL;
 }
 
 /* nm's type letter for a symbol, enough for kallsyms' purposes. */

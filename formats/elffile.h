@@ -19,6 +19,7 @@ struct oc_elf_section {
 	uint64_t addr;		/* sh_addr */
 	uint64_t size;
 	const void *data;	/* NULL for SHT_NOBITS */
+	size_t index;		/* the section's index, for oc_elf_rela() */
 };
 
 struct oc_error *oc_elf_open(const char *path, struct oc_elf **ret);
@@ -43,6 +44,27 @@ struct oc_error *oc_elf_percpu_symtab(struct oc_elf *elf,
  */
 struct oc_error *oc_elf_read(struct oc_elf *elf, uint64_t addr, void *buf,
 			     size_t len);
+/*
+ * The value of the first symbol named @name in .symtab (any type, as
+ * linked: not relocated for KASLR); OC_ERR_LOOKUP if there is none.
+ */
+struct oc_error *oc_elf_symbol(struct oc_elf *elf, const char *name,
+			       uint64_t *addr_ret);
+/*
+ * A NUL-terminated string at link-time address @addr of an allocated
+ * section, cut at @size - 1 bytes or the section's end (linux_banner).
+ */
+struct oc_error *oc_elf_read_string(struct oc_elf *elf, uint64_t addr,
+				    char *buf, size_t size);
+/*
+ * Relocation @i of the SHT_RELA section @rela (from oc_elf_section(); it
+ * holds rela->size / 24 entries), as objtool's orc_dump() names it: the
+ * symbol's name, or for a section symbol (a .ko's .text) the section's,
+ * and the addend.  Strings live until oc_elf_close().
+ */
+struct oc_error *oc_elf_rela(struct oc_elf *elf,
+			     const struct oc_elf_section *rela, size_t i,
+			     const char **name_ret, int64_t *addend_ret);
 /* The GNU build-id note, or NULL. */
 const uint8_t *oc_elf_build_id(struct oc_elf *elf, size_t *len_ret);
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What `orc-dump` needs from a vmlinux or .ko, read with libelf: the raw
- * ORC sections in file order, the .rela.orc_unwind_ip names objtool
- * prints when the relocations are kept, and the kernel release from
- * linux_banner (to tell pre-6.4 formats apart).
+ * What `orc-dump` needs from a vmlinux or .ko, read through
+ * formats/elffile.c: the raw ORC sections in file order, the
+ * .rela.orc_unwind_ip names objtool prints when the relocations are
+ * kept, and the kernel release from linux_banner or a module's vermagic
+ * (to tell pre-6.4 formats apart).
  */
 #ifndef OC_FORMATS_ORC_ELF_H
 #define OC_FORMATS_ORC_ELF_H
@@ -21,7 +22,6 @@ struct oc_orc_elf_info {
 	const void *ip_data, *orc_data, *header;
 	size_t ip_len, orc_len, header_len;	/* header: 0 if none */
 	size_t nr_rela;			/* .rela.orc_unwind_ip entries */
-	bool has_symtab;
 	const char *release;		/* "" if unknown */
 };
 
