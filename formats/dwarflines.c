@@ -1010,6 +1010,53 @@ out:
 		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
 }
 
+Dwarf_Die oc_dw_child_first(struct dw_children *it, struct oc_dwarf *d,
+			    Dwarf_Die parent)
+{
+	Dwarf_Error de = NULL;
+
+	it->d = d;
+	it->die = NULL;
+	it->taken = false;
+	if (dwarf_child(parent, &it->die, &de) != DW_DLV_OK)
+		it->die = NULL;
+	if (de)
+		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+	return it->die;
+}
+
+Dwarf_Die oc_dw_child_next(struct dw_children *it)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Die next = NULL;
+
+	if (!it->die)
+		return NULL;
+	if (dwarf_siblingof_b(it->d->dbg, it->die, true, &next, &de) !=
+	    DW_DLV_OK)
+		next = NULL;
+	if (de)
+		dwarf_dealloc(it->d->dbg, de, DW_DLA_ERROR);
+	if (!it->taken)
+		dwarf_dealloc_die(it->die);
+	it->die = next;
+	it->taken = false;
+	return next;
+}
+
+Dwarf_Die oc_dw_child_take(struct dw_children *it)
+{
+	it->taken = true;
+	return it->die;
+}
+
+void oc_dw_child_end(struct dw_children *it)
+{
+	if (it->die && !it->taken)
+		dwarf_dealloc_die(it->die);
+	it->die = NULL;
+}
+
 bool oc_dw_die_contains(struct oc_dwarf *d, const struct dw_cu *cu,
 			 Dwarf_Die die, uint64_t addr)
 {
@@ -1113,73 +1160,57 @@ Dwarf_Unsigned oc_dw_die_udata(struct oc_dwarf *d, Dwarf_Die die,
 static size_t die_chain(struct oc_dwarf *d, const struct dw_cu *cu,
 			uint64_t addr, Dwarf_Die *chain, size_t max)
 {
-	Dwarf_Error de = NULL;
-	Dwarf_Die die = NULL, next;
+	Dwarf_Die parent = cu->die, block = NULL;
 	size_t nr = 0;
 	/* A cap on the DIEs visited: a malformed tree cannot loop us. */
 	unsigned long budget = 1UL << 22;
 
-	if (dwarf_child(cu->die, &die, &de) != DW_DLV_OK)
-		goto out;
-	while (die && budget--) {
+	while (parent) {
+		struct dw_children it;
+		Dwarf_Die found = NULL;
 		Dwarf_Half tag = 0;
-		bool descend = false;
 
-		if (dwarf_tag(die, &tag, &de) != DW_DLV_OK)
-			break;
-		switch (tag) {
-		case DW_TAG_subprogram:
-			/* only a top-level one starts the chain */
-			if (nr == 0 && oc_dw_die_contains(d, cu, die, addr))
-				descend = true;
-			break;
-		case DW_TAG_inlined_subroutine:
-			if (nr > 0 && oc_dw_die_contains(d, cu, die, addr))
-				descend = true;
-			break;
-		case DW_TAG_lexical_block:
-			if (nr > 0 && oc_dw_die_contains(d, cu, die, addr))
-				descend = true;
-			break;
-		default:
-			break;
-		}
-		if (descend) {
-			Dwarf_Die child = NULL;
-			int res;
+		for (Dwarf_Die c = oc_dw_child_first(&it, d, parent);
+		     c && budget; c = oc_dw_child_next(&it), budget--) {
+			Dwarf_Error de = NULL;
+			bool descend = false;
 
-			if (tag != DW_TAG_lexical_block) {
-				if (nr == max)
-					break;
-				chain[nr++] = die;
-			}
-			res = dwarf_child(die, &child, &de);
-			if (tag == DW_TAG_lexical_block)
-				dwarf_dealloc_die(die);
-			die = NULL;
-			if (res != DW_DLV_OK)
+			if (dwarf_tag(c, &tag, &de) != DW_DLV_OK) {
+				if (de)
+					dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
 				break;
-			die = child;
-			continue;
+			}
+			/* a top-level subprogram starts the chain; inlined
+			 * subroutines and lexical blocks continue it */
+			if (tag == DW_TAG_subprogram)
+				descend = nr == 0;
+			else if (tag == DW_TAG_inlined_subroutine ||
+				 tag == DW_TAG_lexical_block)
+				descend = nr > 0;
+			if (descend && oc_dw_die_contains(d, cu, c, addr)) {
+				found = oc_dw_child_take(&it);
+				break;
+			}
 		}
-		next = NULL;
-		if (dwarf_siblingof_b(d->dbg, die, true, &next, &de) !=
-		    DW_DLV_OK)
-			next = NULL;
-		dwarf_dealloc_die(die);
-		die = next;
+		oc_dw_child_end(&it);
+		/* a lexical block is gone through, not kept */
+		if (block)
+			dwarf_dealloc_die(block);
+		block = NULL;
+		if (!found)
+			break;
+		if (tag == DW_TAG_lexical_block) {
+			block = found;
+		} else if (nr == max) {
+			dwarf_dealloc_die(found);
+			break;
+		} else {
+			chain[nr++] = found;
+		}
+		parent = found;
 	}
-	if (die) {
-		bool kept = false;
-
-		for (size_t i = 0; i < nr; i++)
-			kept |= chain[i] == die;
-		if (!kept)
-			dwarf_dealloc_die(die);
-	}
-out:
-	if (de)
-		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+	if (block)
+		dwarf_dealloc_die(block);
 	return nr;
 }
 

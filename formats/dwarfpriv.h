@@ -100,6 +100,35 @@ const char *oc_dw_die_function_name(struct oc_dwarf *d, Dwarf_Die die);
 /* An unsigned attribute (DW_FORM_implicit_const too); 0 if absent. */
 Dwarf_Unsigned oc_dw_die_udata(struct oc_dwarf *d, Dwarf_Die die,
 			       Dwarf_Half at);
+/*
+ * The children of a DIE, one at a time, each deallocated when the next
+ * is fetched unless the caller took it:
+ *
+ *	struct dw_children it;
+ *
+ *	for (Dwarf_Die c = oc_dw_child_first(&it, d, parent); c;
+ *	     c = oc_dw_child_next(&it))
+ *		if (wanted(c)) {
+ *			found = oc_dw_child_take(&it);	(the caller's now)
+ *			break;
+ *		}
+ *	oc_dw_child_end(&it);
+ *
+ * oc_dw_child_end() after a loop that ran to its end is a no-op; after a
+ * break it deallocates the current child (unless taken).
+ */
+struct dw_children {
+	struct oc_dwarf *d;
+	Dwarf_Die die;		/* the current child; NULL at the end */
+	bool taken;
+};
+
+Dwarf_Die oc_dw_child_first(struct dw_children *it, struct oc_dwarf *d,
+			    Dwarf_Die parent);
+Dwarf_Die oc_dw_child_next(struct dw_children *it);
+Dwarf_Die oc_dw_child_take(struct dw_children *it);
+void oc_dw_child_end(struct dw_children *it);
+
 const Elf64_Shdr *oc_dw_find_section(const struct oc_dwarf *d,
 				     const char *name);
 /* A libdwarf error as ours (deallocates @e). */

@@ -220,15 +220,13 @@ static uint64_t array_count(struct oc_dwarf *d, Dwarf_Die sub, bool *known)
 static void array_dims(struct oc_dwarf *d, Dwarf_Die arr, char *buf,
 		       size_t size, uint64_t *elems_ret, bool *all_known)
 {
-	Dwarf_Error de = NULL;
-	Dwarf_Die c = NULL, next;
+	struct dw_children it;
 	uint64_t elems = 1;
 	int n = 0;
 
 	*all_known = true;
-	if (dwarf_child(arr, &c, &de) != DW_DLV_OK)
-		c = NULL;
-	while (c && n < 16) {
+	for (Dwarf_Die c = oc_dw_child_first(&it, d, arr); c && n < 16;
+	     c = oc_dw_child_next(&it)) {
 		char dim[32];
 		bool known;
 
@@ -245,15 +243,8 @@ static void array_dims(struct oc_dwarf *d, Dwarf_Die arr, char *buf,
 			cat(buf, size, dim);
 			n++;
 		}
-		next = NULL;
-		if (dwarf_siblingof_b(d->dbg, c, true, &next, &de) != DW_DLV_OK)
-			next = NULL;
-		dwarf_dealloc_die(c);
-		c = next;
 	}
-	if (c)
-		dwarf_dealloc_die(c);
-	dealloc_err(d, &de);
+	oc_dw_child_end(&it);
 	if (!n) {
 		cat(buf, size, "[]");
 		*all_known = false;
@@ -268,14 +259,12 @@ static void type_name(struct oc_dwarf *d, Dwarf_Die type, const char *decl,
 static void params_text(struct oc_dwarf *d, Dwarf_Die fn, char *buf,
 			size_t size, int depth)
 {
-	Dwarf_Error de = NULL;
-	Dwarf_Die c = NULL, next;
+	struct dw_children it;
 	int n = 0;
 
 	cat(buf, size, "(");
-	if (dwarf_child(fn, &c, &de) != DW_DLV_OK)
-		c = NULL;
-	while (c && n < 32) {
+	for (Dwarf_Die c = oc_dw_child_first(&it, d, fn); c && n < 32;
+	     c = oc_dw_child_next(&it)) {
 		Dwarf_Half tag = die_tag(d, c);
 
 		if (tag == DW_TAG_formal_parameter) {
@@ -292,15 +281,8 @@ static void params_text(struct oc_dwarf *d, Dwarf_Die fn, char *buf,
 			cat(buf, size, n ? ", ..." : "...");
 			n++;
 		}
-		next = NULL;
-		if (dwarf_siblingof_b(d->dbg, c, true, &next, &de) != DW_DLV_OK)
-			next = NULL;
-		dwarf_dealloc_die(c);
-		c = next;
 	}
-	if (c)
-		dwarf_dealloc_die(c);
-	dealloc_err(d, &de);
+	oc_dw_child_end(&it);
 	if (!n && flag_attr(d, fn, DW_AT_prototyped))
 		cat(buf, size, "void");
 	cat(buf, size, ")");
@@ -467,13 +449,12 @@ static Dwarf_Unsigned die_bytesize(struct oc_dwarf *d, Dwarf_Die die)
 static bool enumerators(struct oc_dwarf *d, Dwarf_Die en, struct oc_dwvar *v)
 {
 	Dwarf_Error de = NULL;
-	Dwarf_Die c = NULL, next;
+	struct dw_children it;
 	size_t cap = 0;
 	bool ok = true;
 
-	if (dwarf_child(en, &c, &de) != DW_DLV_OK)
-		c = NULL;
-	while (c && v->nr_enums < MAX_ENUMS) {
+	for (Dwarf_Die c = oc_dw_child_first(&it, d, en);
+	     c && ok && v->nr_enums < MAX_ENUMS; c = oc_dw_child_next(&it)) {
 		if (die_tag(d, c) == DW_TAG_enumerator) {
 			Dwarf_Attribute attr;
 			const char *name = die_name(d, c);
@@ -503,7 +484,7 @@ static bool enumerators(struct oc_dwarf *d, Dwarf_Die en, struct oc_dwvar *v)
 
 					if (!n) {
 						ok = false;
-						break;
+						continue;
 					}
 					v->enums = n;
 					cap = nc;
@@ -511,19 +492,13 @@ static bool enumerators(struct oc_dwarf *d, Dwarf_Die en, struct oc_dwvar *v)
 				v->enums[v->nr_enums].name = strdup(name);
 				if (!v->enums[v->nr_enums].name) {
 					ok = false;
-					break;
+					continue;
 				}
 				v->enums[v->nr_enums++].value = sv;
 			}
 		}
-		next = NULL;
-		if (dwarf_siblingof_b(d->dbg, c, true, &next, &de) != DW_DLV_OK)
-			next = NULL;
-		dwarf_dealloc_die(c);
-		c = next;
 	}
-	if (c)
-		dwarf_dealloc_die(c);
+	oc_dw_child_end(&it);
 	dealloc_err(d, &de);
 	return ok;
 }
@@ -1084,16 +1059,13 @@ static void scan_children(struct walk *w, struct level *l, Dwarf_Die parent,
 			  int depth, Dwarf_Die *inl)
 {
 	struct oc_dwarf *d = w->d;
-	Dwarf_Error de = NULL;
-	Dwarf_Die c = NULL, next;
+	struct dw_children it;
 
 	if (depth > MAX_DEPTH)
 		return;
-	if (dwarf_child(parent, &c, &de) != DW_DLV_OK)
-		c = NULL;
-	while (c && w->budget && !w->nomem) {
+	for (Dwarf_Die c = oc_dw_child_first(&it, d, parent);
+	     c && w->budget && !w->nomem; c = oc_dw_child_next(&it)) {
 		Dwarf_Half tag = die_tag(d, c);
-		bool keep = false;
 
 		w->budget--;
 		switch (tag) {
@@ -1108,38 +1080,27 @@ static void scan_children(struct walk *w, struct level *l, Dwarf_Die parent,
 				scan_children(w, l, c, depth + 1, inl);
 			break;
 		case DW_TAG_inlined_subroutine:
-			if (!*inl && oc_dw_die_contains(d, w->cu, c, w->addr)) {
-				*inl = c;
-				keep = true;
-			}
+			if (!*inl && oc_dw_die_contains(d, w->cu, c, w->addr))
+				*inl = oc_dw_child_take(&it);
 			break;
 		default:
 			break;
 		}
-		next = NULL;
-		if (dwarf_siblingof_b(d->dbg, c, true, &next, &de) != DW_DLV_OK)
-			next = NULL;
-		if (!keep)
-			dwarf_dealloc_die(c);
-		c = next;
 	}
-	if (c)
-		dwarf_dealloc_die(c);
-	dealloc_err(d, &de);
+	oc_dw_child_end(&it);
 }
 
 /* the abstract instance's parameters the concrete one does not have */
 static void missing_params(struct walk *w, struct level *l)
 {
 	struct oc_dwarf *d = w->d;
-	Dwarf_Error de = NULL;
-	Dwarf_Die o = offdie(d, l->origin), c = NULL, next;
+	Dwarf_Die o = offdie(d, l->origin);
+	struct dw_children it;
 
 	if (!o)
 		return;
-	if (dwarf_child(o, &c, &de) != DW_DLV_OK)
-		c = NULL;
-	while (c && w->budget && !w->nomem) {
+	for (Dwarf_Die c = oc_dw_child_first(&it, d, o);
+	     c && w->budget && !w->nomem; c = oc_dw_child_next(&it)) {
 		w->budget--;
 		if (die_tag(d, c) == DW_TAG_formal_parameter) {
 			Dwarf_Off off = die_off(d, c);
@@ -1150,16 +1111,9 @@ static void missing_params(struct walk *w, struct level *l)
 			if (!seen)
 				add_var(w, l, c, true, true);
 		}
-		next = NULL;
-		if (dwarf_siblingof_b(d->dbg, c, true, &next, &de) != DW_DLV_OK)
-			next = NULL;
-		dwarf_dealloc_die(c);
-		c = next;
 	}
-	if (c)
-		dwarf_dealloc_die(c);
+	oc_dw_child_end(&it);
 	dwarf_dealloc_die(o);
-	dealloc_err(d, &de);
 }
 
 /* parameters first (stable), then the locals */
@@ -1267,8 +1221,8 @@ struct oc_error *oc_dwarf_vars(struct oc_dwarf *d, uint64_t addr,
 	struct oc_error *err;
 	struct walk *w;
 	struct oc_dwvars *out;
-	Dwarf_Error de = NULL;
-	Dwarf_Die die = NULL, next, sub = NULL;
+	struct dw_children it;
+	Dwarf_Die sub = NULL;
 
 	*ret = NULL;
 	out = calloc(1, sizeof(*out));
@@ -1286,23 +1240,14 @@ struct oc_error *oc_dwarf_vars(struct oc_dwarf *d, uint64_t addr,
 		goto done;
 	cu_attrs(w);
 	/* the top-level subprogram holding the address */
-	if (dwarf_child(w->cu->die, &die, &de) != DW_DLV_OK)
-		die = NULL;
-	while (die && w->budget--) {
-		if (die_tag(d, die) == DW_TAG_subprogram &&
-		    oc_dw_die_contains(d, w->cu, die, addr)) {
-			sub = die;
+	for (Dwarf_Die c = oc_dw_child_first(&it, d, w->cu->die);
+	     c && w->budget--; c = oc_dw_child_next(&it))
+		if (die_tag(d, c) == DW_TAG_subprogram &&
+		    oc_dw_die_contains(d, w->cu, c, addr)) {
+			sub = oc_dw_child_take(&it);
 			break;
 		}
-		next = NULL;
-		if (dwarf_siblingof_b(d->dbg, die, true, &next, &de) != DW_DLV_OK)
-			next = NULL;
-		dwarf_dealloc_die(die);
-		die = next;
-	}
-	if (!sub && die)
-		dwarf_dealloc_die(die);
-	dealloc_err(d, &de);
+	oc_dw_child_end(&it);
 	if (!sub)
 		goto done;
 	{
