@@ -638,6 +638,30 @@ struct oc_error *oc_kernel_unwind_task(const struct oc_kernel *k,
 	return oc_unwind_blocked(&t, task->thread_sp, opts, ret);
 }
 
+/* ---- the inputs, for front ends ------------------------------------------ */
+
+const char *oc_kernel_dump_path(const struct oc_kernel *k)
+{
+	return oc_dump_path(k->dump);
+}
+
+const char *oc_kernel_dump_format(const struct oc_kernel *k)
+{
+	return oc_dump_format_name(k->dump);
+}
+
+const char *oc_kernel_vmlinux_path(const struct oc_kernel *k)
+{
+	return k->elf ? oc_elf_path(k->elf) : NULL;
+}
+
+const uint8_t *oc_kernel_vmlinux_build_id(const struct oc_kernel *k,
+					  size_t *len_ret)
+{
+	*len_ret = 0;
+	return k->elf ? oc_elf_build_id(k->elf, len_ret) : NULL;
+}
+
 /* ---- the log ----------------------------------------------------------- */
 
 static uint64_t log_symbol(void *arg, const char *name)

@@ -127,6 +127,20 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 				struct oc_kernel **ret);
 void oc_kernel_close(struct oc_kernel *k);
 
+/*
+ * The facts about the inputs that front ends show or pass on, so that
+ * they need not reach into k->dump or k->elf (formats/ stays below
+ * them): the dump's path and format ("elf", "kdump-compressed",
+ * "flattened elf", "flattened kdump-compressed"), and the vmlinux's path
+ * and GNU build-id (for the line cache and debuginfo lookups), NULL (and
+ * *len_ret 0) without a vmlinux or without the note.
+ */
+const char *oc_kernel_dump_path(const struct oc_kernel *k);
+const char *oc_kernel_dump_format(const struct oc_kernel *k);
+const char *oc_kernel_vmlinux_path(const struct oc_kernel *k);
+const uint8_t *oc_kernel_vmlinux_build_id(const struct oc_kernel *k,
+					  size_t *len_ret);
+
 /* A symbol for @addr: vmlinux first, then module symbols. */
 struct oc_sym_result {
 	const char *name;	/* NULL if unknown */
