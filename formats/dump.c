@@ -126,6 +126,31 @@ struct oc_error *oc_dump_virt_to_phys(struct oc_dump *dump, uint64_t vaddr,
 	return oc_pgwalk_translate(&dump->walk, vaddr, paddr_ret);
 }
 
+struct oc_error *oc_dump_virt_to_phys_kdump(struct oc_dump *dump,
+					    uint64_t vaddr,
+					    uint64_t *paddr_ret)
+{
+	addrxlat_ctx_t *actx = NULL;
+	addrxlat_sys_t *asys = NULL;
+	addrxlat_fulladdr_t fa = { .addr = vaddr, .as = ADDRXLAT_KVADDR };
+	struct oc_error *err = NULL;
+
+	if (kdump_get_addrxlat(dump->ctx, &actx, &asys) != KDUMP_OK) {
+		err = kdump_error(dump, "kdump_get_addrxlat");
+		kdump_clear_err(dump->ctx);
+		return err;
+	}
+	if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, actx, asys) !=
+	    ADDRXLAT_OK)
+		err = oc_error_fault(vaddr, "addrxlat_fulladdr_conv(0x%" PRIx64 "): %s",
+				     vaddr, addrxlat_ctx_get_err(actx));
+	else
+		*paddr_ret = fa.addr;
+	addrxlat_ctx_decref(actx);
+	addrxlat_sys_decref(asys);
+	return err;
+}
+
 static struct oc_error *read_kvaddr_kdump(struct oc_dump *dump, uint64_t addr,
 					  void *buf, size_t len)
 {

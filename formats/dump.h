@@ -45,6 +45,14 @@ struct oc_error *oc_dump_read_phys(struct oc_dump *dump, uint64_t paddr,
 /* Translate a kernel virtual address (page-table walk, cached). */
 struct oc_error *oc_dump_virt_to_phys(struct oc_dump *dump, uint64_t vaddr,
 				      uint64_t *paddr_ret);
+/*
+ * The same by libkdumpfile's own translation (addrxlat, what reads fall
+ * back to without the page walk), for tests/realdump/xlat.sh, which
+ * holds the two against the kernel's own mappings.
+ */
+struct oc_error *oc_dump_virt_to_phys_kdump(struct oc_dump *dump,
+					    uint64_t vaddr,
+					    uint64_t *paddr_ret);
 /* A memory source reading kernel virtual addresses of this dump. */
 void oc_dump_mem(struct oc_dump *dump, struct oc_mem *ret);
 /* False if VMCOREINFO lacks init_top_pgt, or phys_base and the dump has

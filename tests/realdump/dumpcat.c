@@ -8,6 +8,9 @@
  *   dumpcat phys DUMP PADDR LEN       hex bytes of physical memory
  *   dumpcat rd64 DUMP VADDR COUNT     64-bit words, one per line (like crash rd -64)
  *   dumpcat v2p DUMP VADDR            the page walk's translation
+ *   dumpcat xlat DUMP < VADDRS        each address (one per line) both
+ *                                     ways: "vaddr ours libkdumpfile", a
+ *                                     "-" where one fails (xlat.sh)
  *   dumpcat sum DUMP VADDR LEN        FNV-1a of a virtual range (unreadable
  *                                     pages hashed as their fault addresses)
  *   dumpcat pagesums DUMP VADDR LEN   the same per page: "vaddr hash|fault"
@@ -226,6 +229,25 @@ int main(int argc, char **argv)
 			rc = fail(err);
 		else
 			printf("0x%" PRIx64 "\n", pa);
+	} else if (!strcmp(cmd, "xlat") && argc == 3) {
+		char line[64];
+
+		while (fgets(line, sizeof(line), stdin)) {
+			uint64_t va = strtoull(line, NULL, 0), ours, theirs;
+			bool ok1 = oc_ok(oc_dump_virt_to_phys(dump, va, &ours));
+			bool ok2 = oc_ok(oc_dump_virt_to_phys_kdump(dump, va,
+								    &theirs));
+
+			printf("0x%016" PRIx64, va);
+			if (ok1)
+				printf(" 0x%" PRIx64, ours);
+			else
+				printf(" -");
+			if (ok2)
+				printf(" 0x%" PRIx64 "\n", theirs);
+			else
+				printf(" -\n");
+		}
 	} else if (!strcmp(cmd, "pagesums") && argc == 5) {
 		uint64_t addr = strtoull(argv[3], NULL, 0);
 		uint64_t end = addr + strtoull(argv[4], NULL, 0);
