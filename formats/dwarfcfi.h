@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * DWARF call-frame information from .debug_frame (issue 9: callee-saved
- * registers of the frames above the innermost one).  Our own parser over
+ * DWARF call-frame information from .debug_frame (callee-saved registers
+ * of the frames above the innermost one, docs/lines.md).  Our own parser over
  * the mapped section, no libdwarf: the kernel's .debug_frame is 2.5 MB of
  * CIEs and FDEs with empty augmentation (gcc -fno-asynchronous-unwind-
  * tables -g), and all we need is the row at one pc.  In a vmlinux

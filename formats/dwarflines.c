@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Line tables and inlined chains through libdwarf (see dwarf.h for why
- * the file is mapped and given to libdwarf by hand).
+ * Line tables and inlined chains through libdwarf (see dwarflines.h for
+ * why the file is mapped and given to libdwarf by hand).
  */
 #include <elf.h>
 #include <errno.h>

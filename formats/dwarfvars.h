@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The variables in scope at an address, from the DWARF opened by
- * formats/dwarflines.h (issue 9: parameters and locals).  Only what the
+ * formats/dwarflines.h (parameters and locals, docs/lines.md).  Only what the
  * DWARF says: names, C types, and the location expression valid at the
  * address.  Evaluating it against a frame is src/dwexpr.c's job.
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A DWARF location-expression evaluator over what one unwound frame
- * knows (issue 9: parameters and locals).  Pure code: the registers,
+ * knows (parameters and locals, docs/lines.md).  Pure code: the registers,
  * the CFA and target memory come from the caller (src/framevars.c, or a
  * unit test), the expression bytes from the DWARF (formats/dwarfvars.c).
  *

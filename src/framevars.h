@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Parameters and locals of a frame (issue 9): what the DWARF says about
+ * Parameters and locals of a frame (docs/lines.md): what the DWARF says about
  * the variables in scope at the frame's pc, with the values the unwinder
  * can vouch for.  Never a made-up value: a variable whose location needs
  * a register or CFA this frame does not know is "unavailable" with the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Source lines and inlined frames for kernel addresses (issue 9).
+ * Source lines and inlined frames for kernel addresses (docs/lines.md).
  *
  * The DWARF of a Debian vmlinux is large (600 MB file, 200 MB of
  * .debug_info), so nothing here touches it at open time: oc_lines_open()
@@ -70,7 +70,7 @@ struct oc_error *oc_lines_lookup(struct oc_lines *l, uint64_t link_addr,
  */
 const char *oc_lines_unavailable(const struct oc_lines *l);
 /*
- * Module frames (issue 9's --modules-dir DIR): DIR is searched, depth
+ * Module frames (--modules-dir DIR, docs/lines.md): DIR is searched, depth
  * first, for NAME.ko and NAME.ko.debug files ('-' and '_' alike in
  * names).  A module frame is looked up by its symbol and the offset of ip
  * from it (frame ip - symbol address, as %pB prints it), @exact as for
