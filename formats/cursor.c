@@ -78,64 +78,55 @@ struct oc_error *oc_cursor_seek(struct oc_cursor *c, uint64_t off)
  * (signed); any number of padding bytes is fine.  shift stops growing at
  * 70 so that a gigabyte of 0x80 cannot wrap it.
  */
-struct oc_error *oc_cursor_uleb128_slow(struct oc_cursor *c, uint64_t *ret)
+static struct oc_error *leb128(struct oc_cursor *c, bool sign, uint64_t *ret)
 {
+	const char *kind = sign ? "SLEB128" : "ULEB128";
 	const uint8_t *p = c->pos;
 	uint64_t v = 0;
 	unsigned shift = 0;
 
 	c->prev = p;
 	while (p < c->end) {
-		uint8_t b = *p++, bits = b & 0x7f;
+		uint8_t b = *p++, bits = b & 0x7f, high;
 
-		if (shift < 63)
+		if (shift < 63) {
 			v |= (uint64_t)bits << shift;
-		else if (shift == 63 && bits <= 1)
-			v |= (uint64_t)bits << 63;
-		else if (bits)
-			return oc_cursor_error(c, "ULEB128 overflows 64 bits");
+		} else {
+			/* at 63: bit 63, then bits 64-69; past it: padding */
+			if (shift == 63)
+				v |= (uint64_t)(bits & 1) << 63;
+			high = sign && v >> 63 ? 0x7f : 0;
+			if ((shift == 63 ? bits >> 1 : bits) !=
+			    (shift == 63 ? high >> 1 : high))
+				return oc_cursor_error(c, "%s overflows 64 bits",
+						       kind);
+		}
 		if (shift < 64)
 			shift += 7;
 		if (!(b & 0x80)) {
+			if (sign && shift < 64 && (b & 0x40))
+				v |= ~(uint64_t)0 << shift;
 			c->pos = p;
 			*ret = v;
 			return NULL;
 		}
 	}
-	return oc_cursor_error(c, "truncated ULEB128");
+	return oc_cursor_error(c, "truncated %s", kind);
+}
+
+struct oc_error *oc_cursor_uleb128_slow(struct oc_cursor *c, uint64_t *ret)
+{
+	return leb128(c, false, ret);
 }
 
 struct oc_error *oc_cursor_sleb128_slow(struct oc_cursor *c, int64_t *ret)
 {
-	const uint8_t *p = c->pos;
-	uint64_t v = 0;
-	unsigned shift = 0;
+	uint64_t v;
+	struct oc_error *err = leb128(c, true, &v);
 
-	c->prev = p;
-	while (p < c->end) {
-		uint8_t b = *p++, bits = b & 0x7f;
-
-		if (shift < 63) {
-			v |= (uint64_t)bits << shift;
-		} else if (shift == 63) {
-			/* bit 63, and bits 64-69 that must repeat it */
-			if (bits != 0 && bits != 0x7f)
-				return oc_cursor_error(c, "SLEB128 overflows 64 bits");
-			v |= (uint64_t)(bits & 1) << 63;
-		} else if (bits != (v >> 63 ? 0x7f : 0)) {
-			return oc_cursor_error(c, "SLEB128 overflows 64 bits");
-		}
-		if (shift < 64)
-			shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				v |= ~(uint64_t)0 << shift;
-			c->pos = p;
-			*ret = (int64_t)v;
-			return NULL;
-		}
-	}
-	return oc_cursor_error(c, "truncated SLEB128");
+	if (!err)
+		*ret = (int64_t)v;
+	return err;
 }
 
 struct oc_error *oc_cursor_string(struct oc_cursor *c, const char **ret,

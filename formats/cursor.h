@@ -111,25 +111,9 @@ struct oc_error *oc_cursor_sub(struct oc_cursor *c, uint64_t n,
 /* Move to offset @off from start (a branch); @off may be the end. */
 struct oc_error *oc_cursor_seek(struct oc_cursor *c, uint64_t off);
 
-/* An unsigned little-endian integer of @n bytes, 1 <= n <= 8. */
-static inline struct oc_error *oc_cursor_le(struct oc_cursor *c, size_t n,
-					    uint64_t *ret)
-{
-	struct oc_error *err = oc_cursor_need(c, n);
-	uint64_t v = 0;
-
-	if (err)
-		return err;
-	for (size_t i = n; i-- > 0;)
-		v = v << 8 | c->pos[i];
-	c->pos += n;
-	*ret = v;
-	return NULL;
-}
-
-/* The same, big-endian (makedumpfile's flattened headers). */
-static inline struct oc_error *oc_cursor_be(struct oc_cursor *c, size_t n,
-					    uint64_t *ret)
+/* An unsigned integer of @n bytes, 1 <= n <= 8, in either byte order. */
+static inline struct oc_error *oc_cursor_uint(struct oc_cursor *c, size_t n,
+					      bool big_endian, uint64_t *ret)
 {
 	struct oc_error *err = oc_cursor_need(c, n);
 	uint64_t v = 0;
@@ -137,10 +121,24 @@ static inline struct oc_error *oc_cursor_be(struct oc_cursor *c, size_t n,
 	if (err)
 		return err;
 	for (size_t i = 0; i < n; i++)
-		v = v << 8 | c->pos[i];
+		v = v << 8 | c->pos[big_endian ? i : n - 1 - i];
 	c->pos += n;
 	*ret = v;
 	return NULL;
+}
+
+/* Little-endian (the x86-64 target), and big-endian (makedumpfile's
+ * flattened headers). */
+static inline struct oc_error *oc_cursor_le(struct oc_cursor *c, size_t n,
+					    uint64_t *ret)
+{
+	return oc_cursor_uint(c, n, false, ret);
+}
+
+static inline struct oc_error *oc_cursor_be(struct oc_cursor *c, size_t n,
+					    uint64_t *ret)
+{
+	return oc_cursor_uint(c, n, true, ret);
 }
 
 /* A signed little-endian integer of @n bytes, sign-extended. */

@@ -7,8 +7,9 @@
  *
  * Kernel virtual addresses are translated here by our own x86-64
  * page-table walk (4- and 5-level) over physical reads, from
- * VMCOREINFO's init_top_pgt and phys_base: Debian's libkdumpfile 0.5.1
- * gets KPTI and high KASLR text wrong.
+ * VMCOREINFO's init_top_pgt and phys_base (why, and how it compares
+ * with libkdumpfile's own translation: docs/design.md, "Page walk: the
+ * evidence").
  *
  * A struct oc_dump caches pages and translations: use it from one
  * thread at a time.

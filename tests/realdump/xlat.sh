@@ -125,18 +125,14 @@ for line in open(sys.argv[2]):
     if ours == '-' and theirs == '-':
         s[5] += 1          # unmapped both ways (a hole in RAM)
         continue
-    if ours == '-':
-        s[2] += 1
-        bad_ours.append('%s %s: ours fails, kernel 0x%x' % (kind, va, t))
-    elif int(ours, 16) != t:
-        s[1] += 1
-        bad_ours.append('%s %s: ours %s, kernel 0x%x' % (kind, va, ours, t))
-    if theirs == '-':
-        s[4] += 1
-        bad_theirs.append('%s %s: libkdumpfile fails, kernel 0x%x' % (kind, va, t))
-    elif int(theirs, 16) != t:
-        s[3] += 1
-        bad_theirs.append('%s %s: libkdumpfile %s, kernel 0x%x' % (kind, va, theirs, t))
+    for who, got, wrong, bad in (('ours', ours, 1, bad_ours),
+                                 ('libkdumpfile', theirs, 3, bad_theirs)):
+        if got == '-':
+            s[wrong + 1] += 1
+            bad.append('%s %s: %s fails, kernel 0x%x' % (kind, va, who, t))
+        elif int(got, 16) != t:
+            s[wrong] += 1
+            bad.append('%s %s: %s %s, kernel 0x%x' % (kind, va, who, got, t))
 parts = []
 for kind, s in sorted(stats.items()):
     if kind in ('text', 'direct'):
@@ -153,8 +149,24 @@ for b in bad_theirs[:5]:
     print('  ' + b)
 EOF
 
-# a symbol's link-time address (hex, no 0x) from nm's list $syms
-sym() { awk -v n="$1" '$3 == n { print $1; exit }' "$syms"; }
+# $2 words of kernel variable $1 (nm's list $syms, KASLR offset $ko)
+var() {
+	local s
+	s=$(awk -v n="$1" '$3 == n { print $1; exit }' "$syms")
+	[ -n "$s" ] && "$dc" rd64 "$dump" "$(printf '0x%x' $((0x$s + ko)))" "$2" 2>/dev/null
+}
+
+# the judge itself: a wrong and a failed answer on either side are caught
+printf '0x%016x text 0x1000\n0x%016x direct 0x2000\n0x%016x text 0x3000\n' \
+	0xffffffff81000000 0xffff888000002000 0xffffffff81002000 >"$tmp/a"
+printf '0x%016x 0x1000 0x9000\n0x%016x - 0x2000\n0x%016x 0x3000 0x3000\n' \
+	0xffffffff81000000 0xffff888000002000 0xffffffff81002000 >"$tmp/x"
+if python3 "$tmp/judge.py" "$tmp/a" "$tmp/x" | grep -q '^OURS 1$' &&
+   python3 "$tmp/judge.py" "$tmp/a" "$tmp/x" | grep -q '^THEIRS 1$'; then
+	pass "xlat: the judge catches a wrong and a failed translation"
+else
+	fail "xlat: the judge misses a wrong or a failed translation"
+fi
 
 declare -A nmcache
 total=0 kdump_bad=0 kdump_bad_dumps=""
@@ -170,15 +182,11 @@ while IFS=$'\t' read -r rel sc fmt dump vmlinux kaslr; do
 	"$dc" vmcoreinfo "$dump" >"$tmp/vmci" 2>/dev/null || { fail "$name: no VMCOREINFO"; continue; }
 	ko=$(sed -n 's/^KERNELOFFSET=//p' "$tmp/vmci")
 	ko=0x${ko:-0}
-	pob=0xffff888000000000
-	if s=$(sym page_offset_base) && [ -n "$s" ]; then
-		pob=$("$dc" rd64 "$dump" "$(printf '0x%x' $((0x$s + ko)))" 1 2>/dev/null | head -n1)
-		pob=0x${pob:-ffff888000000000}
-	fi
-	pcpu=""
-	if s=$(sym __per_cpu_offset) && [ -n "$s" ]; then
-		pcpu=$("$dc" rd64 "$dump" "$(printf '0x%x' $((0x$s + ko)))" 2 2>/dev/null | tr '\n' ' ')
-	fi
+	# page_offset_base (RANDOMIZE_MEMORY; else the fixed base) and the
+	# first two CPUs' __per_cpu_offset, read from the dump
+	pob=$(var page_offset_base 1 | head -n1)
+	pob=0x${pob:-ffff888000000000}
+	pcpu=$(var __per_cpu_offset 2 | tr '\n' ' ')
 	python3 "$tmp/addresses.py" "$syms" "$ko" "$pob" "$pcpu" "$tmp/vmci" >"$tmp/addrs" ||
 		{ fail "$name: cannot list addresses"; continue; }
 	if ! cut -d' ' -f1 "$tmp/addrs" | "$dc" xlat "$dump" >"$tmp/xlat" 2>"$tmp/err"; then

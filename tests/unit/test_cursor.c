@@ -59,54 +59,45 @@ static const int64_t s_limits[] = {
 	INT64_MAX, INT64_MIN, INT64_MAX - 1, INT64_MIN + 1,
 };
 
-TEST(cursor_uleb128_limits)
+/* @b (@n bytes) reads whole as @want, and every cut of it is an error
+ * that consumes nothing. */
+static void check_leb(const uint8_t *b, size_t n, bool sign, uint64_t want)
 {
-	for (size_t i = 0; i < sizeof(u_limits) / sizeof(u_limits[0]); i++) {
-		uint8_t b[16];
-		size_t n = uleb(b, u_limits[i]);
+	for (size_t cut = 0; cut <= n; cut++) {
 		struct oc_cursor c;
-		uint64_t v = 1234;
+		struct oc_error *err;
+		uint64_t u = 1234;
+		int64_t s = 1234;
 
-		oc_cursor_init(&c, b, n, "t");
-		CHECK_OK(oc_cursor_uleb128(&c, &v));
-		CHECK_EQ(v, u_limits[i]);
-		CHECK_EQ(oc_cursor_left(&c), 0);
-		/* cut at every byte: an error, and nothing consumed */
-		for (size_t cut = 0; cut < n; cut++) {
-			oc_cursor_init(&c, b, cut, "t");
-			CHECK(is_error(oc_cursor_uleb128(&c, &v),
-				       "t+0x0: truncated ULEB128"));
+		oc_cursor_init(&c, b, cut, "t");
+		err = sign ? oc_cursor_sleb128(&c, &s) : oc_cursor_uleb128(&c, &u);
+		if (sign)
+			u = (uint64_t)s;
+		if (cut < n) {
+			CHECK(is_error(err, sign ? "t+0x0: truncated SLEB128" :
+					     "t+0x0: truncated ULEB128"));
 			CHECK_EQ(oc_cursor_offset(&c), 0);
+		} else {
+			CHECK_OK(err);
+			CHECK_EQ(u, want);
+			CHECK_EQ(oc_cursor_left(&c), 0);
 		}
-	}
-	{
-		/* 10 bytes is the longest a 64-bit value needs */
-		uint8_t b[16];
-
-		CHECK_EQ(uleb(b, UINT64_MAX), 10);
-		CHECK_EQ(b[9], 0x01);
 	}
 }
 
-TEST(cursor_sleb128_limits)
+TEST(cursor_leb128_limits)
 {
-	for (size_t i = 0; i < sizeof(s_limits) / sizeof(s_limits[0]); i++) {
-		uint8_t b[16];
-		size_t n = sleb(b, s_limits[i]);
-		struct oc_cursor c;
-		int64_t v = 1234;
+	uint8_t b[16];
 
-		oc_cursor_init(&c, b, n, "t");
-		CHECK_OK(oc_cursor_sleb128(&c, &v));
-		CHECK_EQ(v, s_limits[i]);
-		CHECK_EQ(oc_cursor_left(&c), 0);
-		for (size_t cut = 0; cut < n; cut++) {
-			oc_cursor_init(&c, b, cut, "t");
-			CHECK(is_error(oc_cursor_sleb128(&c, &v),
-				       "truncated SLEB128"));
-			CHECK_EQ(oc_cursor_offset(&c), 0);
-		}
-	}
+	for (size_t i = 0; i < sizeof(u_limits) / sizeof(u_limits[0]); i++)
+		check_leb(b, uleb(b, u_limits[i]), false, u_limits[i]);
+	for (size_t i = 0; i < sizeof(s_limits) / sizeof(s_limits[0]); i++)
+		check_leb(b, sleb(b, s_limits[i]), true, (uint64_t)s_limits[i]);
+	/* 10 bytes is the longest a 64-bit value needs */
+	CHECK_EQ(uleb(b, UINT64_MAX), 10);
+	CHECK_EQ(b[9], 0x01);
+	CHECK_EQ(sleb(b, INT64_MIN), 10);
+	CHECK_EQ(b[9], 0x7f);
 }
 
 TEST(cursor_leb128_overlong)
