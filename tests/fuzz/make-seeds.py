@@ -444,6 +444,34 @@ def seeds_cfi(name, vmlinux, nbytes=6144):
             struct.pack('<%dQ' % len(sel), *sel) + sec)
 
 
+def seeds_lineprog(name, vmlinux, nunits=3):
+    """Whole .debug_line units of the vmlinux (the first ones under 32 KB)
+    and the head of its first .debug_loclists lists, with a pc inside the
+    first range."""
+    elf = Elf(vmlinux)
+    _, b = elf.section('.debug_line')
+    i, k = 0, 0
+    while b and i + 4 <= len(b) and k < nunits:
+        n = struct.unpack_from('<I', b, i)[0]
+        if n == 0xffffffff:
+            break
+        if n + 4 <= 32768:
+            out('lineprog', f'{name}-line-{k}', b'\x00' + bytes(b[i:i + 4 + n]))
+            k += 1
+        i += 4 + n
+    _, b = elf.section('.debug_loclists')
+    if not b or struct.unpack_from('<H', b, 4)[0] != 5:
+        return
+    start = 12 + 4 * struct.unpack_from('<I', b, 8)[0]
+    lists = bytes(b[start:start + 2048])
+    for k, at in enumerate((0, 256, 1024)):
+        pc = 0
+        if lists[at:at + 1] == b'\x04':            # offset_pair: pc in it
+            pc, _ = uleb(lists, at + 1)
+        out('lineprog', f'{name}-loclist-{k}',
+            struct.pack('<BBQQB', 1, 5, 0, pc, 0) + lists[at:])
+
+
 def seeds_elf(name, path):
     with open(path, 'rb') as f:
         out('elf', name, f.read())
@@ -451,18 +479,21 @@ def seeds_elf(name, path):
 
 def main():
     rows = samples()
-    # SEEDS_ONLY=dwexpr or cfi: only that target's seeds (the others unchanged)
+    # SEEDS_ONLY=dwexpr, cfi or lineprog: only that target's seeds (the
+    # others unchanged)
     only = os.environ.get('SEEDS_ONLY')
     for rel, tag in (('6.1.', '6.1'), ('6.12.', '6.12')):
         hard = pick(rows, rel, 'hardirq', 'elf')
         if not hard:
             print(f'no {rel} hardirq ELF sample: skipping its seeds')
             continue
-        if only in ('dwexpr', 'cfi'):
-            (seeds_dwexpr if only == 'dwexpr' else seeds_cfi)(tag, hard['vmlinux'])
+        if only in ('dwexpr', 'cfi', 'lineprog'):
+            {'dwexpr': seeds_dwexpr, 'cfi': seeds_cfi,
+             'lineprog': seeds_lineprog}[only](tag, hard['vmlinux'])
             continue
         seeds_dwexpr(tag, hard['vmlinux'])
         seeds_cfi(tag, hard['vmlinux'])
+        seeds_lineprog(tag, hard['vmlinux'])
         seeds_orc(tag, hard['vmlinux'], hard['release'])
         seeds_unwind(f'{tag}-hardirq', hard)
         seeds_report(f'{tag}-hardirq', hard)
