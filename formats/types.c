@@ -1,7 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <stdlib.h>
 
+#include "cursor.h"
 #include "types.h"
+
+size_t oc_member_span(const struct oc_member *m)
+{
+	uint64_t bits;
+
+	if (!m->bit_size)
+		return m->size <= 8 ? m->size : 0;
+	if (m->bit_size > 57 || m->bit_offset > 64)
+		return 0;
+	bits = (uint64_t)m->bit_offset + m->bit_size;
+	return bits <= 64 ? (bits + 7) / 8 : 0;
+}
+
+bool oc_member_fits(const struct oc_member *m, uint64_t size)
+{
+	size_t n = oc_member_span(m);
+
+	return n && m->offset <= size && n <= size - m->offset;
+}
+
+uint64_t oc_member_get(const void *buf, uint64_t size,
+		       const struct oc_member *m)
+{
+	size_t n = oc_member_span(m);
+	struct oc_cursor c;
+	uint64_t v = 0;
+
+	if (!oc_member_fits(m, size))
+		return 0;
+	oc_cursor_init(&c, (const uint8_t *)buf + m->offset, n, "member");
+	if (!oc_ok(oc_cursor_le(&c, n, &v)))
+		return 0;
+	if (m->bit_size)
+		v = (v >> m->bit_offset) & ((1ULL << m->bit_size) - 1);
+	return v;
+}
 
 struct oc_error *oc_types_size(struct oc_types *types, const char *type,
 			       uint64_t *ret)

@@ -10,6 +10,8 @@
 #ifndef OC_TYPES_H
 #define OC_TYPES_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "error.h"
@@ -20,6 +22,18 @@ struct oc_member {
 	uint32_t bit_offset;	/* for bit fields: bits past @offset */
 	uint32_t bit_size;	/* 0 unless a bit field */
 };
+
+/*
+ * A member's value in a copy of its struct read from the dump: the
+ * bytes it spans (bit fields included; 0 when wider than 8 bytes, or
+ * absurd), whether it lies inside a struct of @size bytes (check once,
+ * when the layout is read: a hostile BTF can say anything), and its
+ * value, little-endian, bit field extracted (0 if it does not fit).
+ */
+size_t oc_member_span(const struct oc_member *m);
+bool oc_member_fits(const struct oc_member *m, uint64_t size);
+uint64_t oc_member_get(const void *buf, uint64_t size,
+		       const struct oc_member *m);
 
 struct oc_types_ops {
 	struct oc_error *(*type_size)(void *arg, const char *type,

@@ -281,9 +281,11 @@ static bool fbreg(struct eval *e, int64_t off)
 	}
 	/* DW_OP_regN as a frame base: the register's value */
 	if (fb.nr_bytes == 8) {
-		uint64_t v;
+		struct oc_cursor c;
+		uint64_t v = 0;
 
-		memcpy(&v, fb.bytes, 8);
+		oc_cursor_init(&c, fb.bytes, fb.nr_bytes, "DWARF frame base");
+		oc_ok(oc_cursor_le64(&c, &v));
 		ent.v = v + (uint64_t)off;
 		return push(e, ent);
 	}

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "dwarfcfi.h"
 #include "dwarflines.h"
 #include "dwarfvars.h"
@@ -606,9 +607,12 @@ static bool scalar(const struct oc_dwvar *dv)
 static void set_value(struct pool *p, struct oc_framevar *v,
 		      const struct oc_dwvar *dv, const uint8_t *bytes)
 {
+	struct oc_cursor c;
 	uint64_t raw = 0;
 
-	memcpy(&raw, bytes, dv->size);
+	/* scalar(): 1 to 8 bytes */
+	oc_cursor_init(&c, bytes, dv->size, "variable");
+	oc_ok(oc_cursor_le(&c, dv->size, &raw));
 	v->status = OC_FRAMEVAR_VALUE;
 	v->has_raw = true;
 	v->raw = raw;

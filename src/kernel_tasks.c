@@ -50,6 +50,12 @@ static struct oc_error *read_layout(struct oc_kernel *k, struct task_layout *l)
 	    (err = member(k, ts, "tasks", &l->tasks)) ||
 	    (err = member(k, ts, "real_parent", &l->real_parent)))
 		return err;
+	/* the layout may come from BTF in dump memory: every member we copy
+	 * out must lie inside the struct */
+	if (l->comm.offset > l->size || l->comm.size > l->size - l->comm.offset)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "task_struct.comm (%" PRIu64 " bytes at %" PRIu64 ") outside its %" PRIu64 " bytes",
+				       l->comm.size, l->comm.offset, l->size);
 	/* __state since 5.14, state before */
 	err = member(k, ts, "__state", &l->state);
 	if (err) {
@@ -92,13 +98,11 @@ static struct oc_error *read_layout(struct oc_kernel *k, struct task_layout *l)
 	return NULL;
 }
 
-static uint64_t get(const uint8_t *buf, const struct oc_member *m)
+/* A member of the task_struct copy in @buf (@l->size bytes). */
+static uint64_t get(const uint8_t *buf, const struct task_layout *l,
+		    const struct oc_member *m)
 {
-	uint64_t v = 0;
-
-	if (m->size && m->size <= 8)
-		memcpy(&v, buf + m->offset, m->size);
-	return v;
+	return oc_member_get(buf, l->size, m);
 }
 
 /* __task_state_index(): the letter sysrq-t and ps print. */
@@ -207,8 +211,8 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 	t = &k->tasks[k->nr_tasks++];
 	memset(t, 0, sizeof(*t));
 	t->addr = addr;
-	t->pid = (int32_t)get(r->buf, &r->l.pid);
-	t->tgid = (int32_t)get(r->buf, &r->l.tgid);
+	t->pid = (int32_t)get(r->buf, &r->l, &r->l.pid);
+	t->tgid = (int32_t)get(r->buf, &r->l, &r->l.tgid);
 	memcpy(t->comm, r->buf + r->l.comm.offset,
 	       r->l.comm.size < OC_COMM_LEN ? r->l.comm.size : OC_COMM_LEN);
 	t->comm[OC_COMM_LEN] = '\0';
@@ -217,16 +221,16 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 	for (char *c = t->comm; *c; c++)
 		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
 			*c = '?';
-	t->state_raw = (uint32_t)get(r->buf, &r->l.state) |
-		       (uint32_t)get(r->buf, &r->l.exit_state);
-	t->state = state_letter((uint32_t)get(r->buf, &r->l.state),
-				(uint32_t)get(r->buf, &r->l.exit_state));
-	t->cpu = (int)get(r->buf, &r->l.cpu);
+	t->state_raw = (uint32_t)get(r->buf, &r->l, &r->l.state) |
+		       (uint32_t)get(r->buf, &r->l, &r->l.exit_state);
+	t->state = state_letter((uint32_t)get(r->buf, &r->l, &r->l.state),
+				(uint32_t)get(r->buf, &r->l, &r->l.exit_state));
+	t->cpu = (int)get(r->buf, &r->l, &r->l.cpu);
 	t->running_on = -1;
-	t->kthread = get(r->buf, &r->l.flags) & pf_kthread;
-	t->stack = get(r->buf, &r->l.stack);
-	t->thread_sp = get(r->buf, &r->l.thread_sp);
-	parent = get(r->buf, &r->l.real_parent);
+	t->kthread = get(r->buf, &r->l, &r->l.flags) & pf_kthread;
+	t->stack = get(r->buf, &r->l, &r->l.stack);
+	t->thread_sp = get(r->buf, &r->l, &r->l.thread_sp);
+	parent = get(r->buf, &r->l, &r->l.real_parent);
 	t->ppid = 0;
 	if (parent && parent != addr) {
 		uint32_t ppid = 0;

@@ -127,7 +127,7 @@ static void layout_syslog_bits(const struct oc_log_env *env,
 
 /* ---- little-endian field access -------------------------------------- */
 
-/* @n bytes at @p, inside a block that blob_ok() or member_fits() checked */
+/* @n bytes at @p, inside a block that blob_ok() or oc_member_fits() checked */
 static uint64_t get_le(const char *p, size_t n)
 {
 	struct oc_cursor c;
@@ -135,35 +135,6 @@ static uint64_t get_le(const char *p, size_t n)
 
 	oc_cursor_init(&c, p, n, "log record");
 	oc_ok(oc_cursor_le(&c, n, &v));
-	return v;
-}
-
-/* Bytes a member spans, bit fields included; 0 if it is absurd. */
-static size_t member_span(const struct oc_member *m)
-{
-	uint64_t bits;
-
-	if (!m->bit_size)
-		return m->size <= 8 ? m->size : 0;
-	if (m->bit_size > 57 || m->bit_offset > 64)
-		return 0;
-	bits = (uint64_t)m->bit_offset + m->bit_size;
-	return bits <= 64 ? (bits + 7) / 8 : 0;
-}
-
-static bool member_fits(const struct oc_member *m, uint64_t struct_size)
-{
-	size_t n = member_span(m);
-
-	return n && m->offset <= struct_size && n <= struct_size - m->offset;
-}
-
-static uint64_t get_member(const char *base, const struct oc_member *m)
-{
-	uint64_t v = get_le(base + m->offset, member_span(m));
-
-	if (m->bit_size)
-		v = (v >> m->bit_offset) & ((1ULL << m->bit_size) - 1);
 	return v;
 }
 
@@ -377,13 +348,13 @@ static struct oc_error *prb_layout_init(const struct oc_log_env *env,
 	    l->desc_state_var > l->desc_size - 8 ||
 	    l->lpos_begin > l->desc_size - 8 ||
 	    l->lpos_next > l->desc_size - 8 || l->info_size < 20 ||
-	    l->info_size > 4096 || !member_fits(&l->seq, l->info_size) ||
-	    !member_fits(&l->ts_nsec, l->info_size) ||
-	    !member_fits(&l->text_len, l->info_size) ||
-	    (l->caller_id.size && !member_fits(&l->caller_id, l->info_size)) ||
-	    !member_fits(&l->facility, l->info_size) ||
-	    !member_fits(&l->flags, l->info_size) ||
-	    !member_fits(&l->level, l->info_size) ||
+	    l->info_size > 4096 || !oc_member_fits(&l->seq, l->info_size) ||
+	    !oc_member_fits(&l->ts_nsec, l->info_size) ||
+	    !oc_member_fits(&l->text_len, l->info_size) ||
+	    (l->caller_id.size && !oc_member_fits(&l->caller_id, l->info_size)) ||
+	    !oc_member_fits(&l->facility, l->info_size) ||
+	    !oc_member_fits(&l->flags, l->info_size) ||
+	    !oc_member_fits(&l->level, l->info_size) ||
 	    l->rb_desc_ring > 4096 || l->rb_text_data_ring > 4096 ||
 	    l->dr_count_bits > 4096 || l->dr_descs > 4096 ||
 	    l->dr_infos > 4096 || l->dr_head_id > 4096 ||
@@ -490,7 +461,7 @@ static enum rec_status prb_record(const struct prb_reader *r, uint64_t id,
 		*why = desc_state_names[sv >> DESC_FLAGS_SHIFT];
 		return REC_LOST;
 	}
-	rec->seq = get_member(info, &l->seq);
+	rec->seq = oc_member_get(info, l->info_size, &l->seq);
 	/* desc_reserve() keeps seq and ID in the same slot modulo count */
 	if ((rec->seq & ((1ULL << r->count_bits) - 1)) != idx) {
 		*why = "sequence number does not match its descriptor";
@@ -501,13 +472,14 @@ static enum rec_status prb_record(const struct prb_reader *r, uint64_t id,
 	st = prb_block(r, begin, next, &off, &size, why);
 	if (st != REC_OK)
 		return st;
-	text_len = get_member(info, &l->text_len);
-	rec->ts_nsec = get_member(info, &l->ts_nsec);
-	rec->caller_id = l->caller_id.size ?
-			 (uint32_t)get_member(info, &l->caller_id) : 0;
-	rec->facility = (uint8_t)get_member(info, &l->facility);
-	rec->flags = (uint8_t)get_member(info, &l->flags);
-	rec->level = (uint8_t)get_member(info, &l->level);
+	text_len = oc_member_get(info, l->info_size, &l->text_len);
+	rec->ts_nsec = oc_member_get(info, l->info_size, &l->ts_nsec);
+	/* 0 without a caller_id (size 0) */
+	rec->caller_id = (uint32_t)oc_member_get(info, l->info_size,
+						 &l->caller_id);
+	rec->facility = (uint8_t)oc_member_get(info, l->info_size, &l->facility);
+	rec->flags = (uint8_t)oc_member_get(info, l->info_size, &l->flags);
+	rec->level = (uint8_t)oc_member_get(info, l->info_size, &l->level);
 	if (!size) {
 		rec->text = "";
 		rec->len = 0;
@@ -706,14 +678,14 @@ static struct oc_error *legacy_layout_init(const struct oc_log_env *env,
 		layout_syslog_bits(env, s, l->dict_len.offset, &l->facility,
 				   &l->flags, &l->level);
 		if (l->size < 16 || l->size > 256 ||
-		    !member_fits(&l->ts_nsec, l->size) ||
-		    !member_fits(&l->len, l->size) ||
-		    !member_fits(&l->text_len, l->size) ||
-		    !member_fits(&l->dict_len, l->size) ||
-		    (l->caller_id.size && !member_fits(&l->caller_id, l->size)) ||
-		    !member_fits(&l->facility, l->size) ||
-		    !member_fits(&l->flags, l->size) ||
-		    !member_fits(&l->level, l->size))
+		    !oc_member_fits(&l->ts_nsec, l->size) ||
+		    !oc_member_fits(&l->len, l->size) ||
+		    !oc_member_fits(&l->text_len, l->size) ||
+		    !oc_member_fits(&l->dict_len, l->size) ||
+		    (l->caller_id.size && !oc_member_fits(&l->caller_id, l->size)) ||
+		    !oc_member_fits(&l->facility, l->size) ||
+		    !oc_member_fits(&l->flags, l->size) ||
+		    !oc_member_fits(&l->level, l->size))
 			return oc_error_format(OC_ERR_FORMAT,
 					       "implausible struct %s layout (%" PRIu64 " bytes)",
 					       s, l->size);
@@ -790,7 +762,7 @@ static struct oc_error *read_legacy(const struct oc_log_env *env,
 			break;
 		}
 		hdr = buf.data + idx;
-		len = get_member(hdr, &l.len);
+		len = oc_member_get(hdr, l.size, &l.len);
 		/*
 		 * log_next(): a zero length marks the end of the buffer.  The
 		 * records lie in [first, next) or, wrapped, in [first, end)
@@ -807,7 +779,7 @@ static struct oc_error *read_legacy(const struct oc_log_env *env,
 			idx = 0;
 			continue;
 		}
-		text_len = get_member(hdr, &l.text_len);
+		text_len = oc_member_get(hdr, l.size, &l.text_len);
 		/* LOG_ALIGN is 4 on x86 (HAVE_EFFICIENT_UNALIGNED_ACCESS) */
 		if (len < l.size || len > buf_len - idx || (len & 3) ||
 		    ((wrapped || first_idx < next_idx) &&
@@ -831,12 +803,12 @@ static struct oc_error *read_legacy(const struct oc_log_env *env,
 		}
 		memset(rec, 0, sizeof(*rec));
 		rec->seq = seq++;
-		rec->ts_nsec = get_member(hdr, &l.ts_nsec);
-		rec->caller_id = l.caller_id.size ?
-				 (uint32_t)get_member(hdr, &l.caller_id) : 0;
-		rec->facility = (uint8_t)get_member(hdr, &l.facility);
-		rec->flags = (uint8_t)get_member(hdr, &l.flags);
-		rec->level = (uint8_t)get_member(hdr, &l.level);
+		rec->ts_nsec = oc_member_get(hdr, l.size, &l.ts_nsec);
+		rec->caller_id = (uint32_t)oc_member_get(hdr, l.size,
+							 &l.caller_id);
+		rec->facility = (uint8_t)oc_member_get(hdr, l.size, &l.facility);
+		rec->flags = (uint8_t)oc_member_get(hdr, l.size, &l.flags);
+		rec->level = (uint8_t)oc_member_get(hdr, l.size, &l.level);
 		rec->text = hdr + l.size;
 		rec->len = text_len;
 		log->nr++;
