@@ -440,6 +440,17 @@ static void append_where(struct oc_dwexpr_result *res, const char *w)
 		snprintf(res->where, sizeof(res->where), "%s", w);
 }
 
+/* A whole location that is a value: @n bytes of @bytes. */
+static bool whole_value(struct oc_dwexpr_result *res, const void *bytes,
+			size_t n, const char *where)
+{
+	res->loc = OC_DWLOC_VALUE;
+	memcpy(res->bytes, bytes, n);
+	res->nr_bytes = n;
+	append_where(res, where);
+	return true;
+}
+
 /*
  * The current piece (or whole location) as bytes: @size bytes of it
  * when @size is not 0 (a DW_OP_piece), appended to res->bytes.
@@ -464,13 +475,8 @@ static bool finish_piece(struct eval *e, const struct piece *pc, size_t size,
 		}
 		v = e->ctx->regs[pc->reg];
 		memcpy(buf, &v, 8);
-		if (whole) {
-			res->loc = OC_DWLOC_VALUE;
-			memcpy(res->bytes, buf, 8);
-			res->nr_bytes = 8;
-			append_where(res, where);
-			return true;
-		}
+		if (whole)
+			return whole_value(res, buf, 8, where);
 		break;
 	case PK_VALUE:
 		if (!need(e, 1, OP_stack_value))
@@ -480,13 +486,8 @@ static bool finish_piece(struct eval *e, const struct piece *pc, size_t size,
 		snprintf(where, sizeof(where), "%s",
 			 e->stack[e->sp - 1].sym == SYM_CONST ? "constant" :
 			 "computed");
-		if (whole) {
-			res->loc = OC_DWLOC_VALUE;
-			memcpy(res->bytes, buf, 8);
-			res->nr_bytes = 8;
-			append_where(res, where);
-			return true;
-		}
+		if (whole)
+			return whole_value(res, buf, 8, where);
 		break;
 	case PK_IMPLICIT:
 		snprintf(where, sizeof(where), "constant");
@@ -496,11 +497,8 @@ static bool finish_piece(struct eval *e, const struct piece *pc, size_t size,
 					    pc->implicit_len);
 				return false;
 			}
-			res->loc = OC_DWLOC_VALUE;
-			memcpy(res->bytes, pc->implicit, pc->implicit_len);
-			res->nr_bytes = pc->implicit_len;
-			append_where(res, where);
-			return true;
+			return whole_value(res, pc->implicit,
+					   pc->implicit_len, where);
 		}
 		memcpy(buf, pc->implicit,
 		       pc->implicit_len < sizeof(buf) ? pc->implicit_len :
