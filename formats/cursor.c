@@ -57,8 +57,8 @@ struct oc_error *oc_cursor_sub(struct oc_cursor *c, uint64_t n,
 	if (err)
 		return err;
 	*ret = *c;
-	ret->end = c->pos + n;
-	c->pos += n;
+	ret->end = oc_cursor_at(c, n);
+	c->pos = ret->end;
 	return NULL;
 }
 
@@ -69,7 +69,7 @@ struct oc_error *oc_cursor_seek(struct oc_cursor *c, uint64_t off)
 		return oc_cursor_error(c, "offset 0x%llx is past the end (0x%zx)",
 				       (unsigned long long)off,
 				       (size_t)(c->end - c->start));
-	c->pos = c->start + off;
+	c->pos = off ? c->start + off : c->start;
 	return NULL;
 }
 

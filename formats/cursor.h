@@ -77,12 +77,19 @@ static inline struct oc_error *oc_cursor_need(struct oc_cursor *c,
 	return NULL;
 }
 
+/* pos + n, with no arithmetic on a NULL (empty) buffer */
+static inline const uint8_t *oc_cursor_at(const struct oc_cursor *c,
+					  uint64_t n)
+{
+	return n ? c->pos + n : c->pos;
+}
+
 static inline struct oc_error *oc_cursor_skip(struct oc_cursor *c, uint64_t n)
 {
 	struct oc_error *err = oc_cursor_need(c, n);
 
 	if (!err)
-		c->pos += n;
+		c->pos = oc_cursor_at(c, n);
 	return err;
 }
 
@@ -95,7 +102,7 @@ static inline struct oc_error *oc_cursor_bytes(struct oc_cursor *c,
 
 	if (!err) {
 		*ret = c->pos;
-		c->pos += n;
+		c->pos = oc_cursor_at(c, n);
 	}
 	return err;
 }
@@ -122,7 +129,7 @@ static inline struct oc_error *oc_cursor_uint(struct oc_cursor *c, size_t n,
 		return err;
 	for (size_t i = 0; i < n; i++)
 		v = v << 8 | c->pos[big_endian ? i : n - 1 - i];
-	c->pos += n;
+	c->pos = oc_cursor_at(c, n);
 	*ret = v;
 	return NULL;
 }
