@@ -72,7 +72,7 @@ static inline struct oc_error *oc_cursor_need(struct oc_cursor *c,
 					      uint64_t n)
 {
 	c->prev = c->pos;
-	if (n > (uint64_t)(c->end - c->pos))
+	if (__builtin_expect(n > (uint64_t)(c->end - c->pos), 0))
 		return oc_cursor_truncated(c, n);
 	return NULL;
 }
@@ -163,6 +163,19 @@ static inline struct oc_error *oc_cursor_sle(struct oc_cursor *c, size_t n,
 	return NULL;
 }
 
+/*
+ * The next byte, for a loop over opcodes: false at the end, which is no
+ * error there.  while (oc_cursor_next(&c, &op)) switch (op) ...
+ */
+static inline bool oc_cursor_next(struct oc_cursor *c, uint8_t *ret)
+{
+	if (c->pos == c->end)
+		return false;
+	c->prev = c->pos;
+	*ret = *c->pos++;
+	return true;
+}
+
 static inline struct oc_error *oc_cursor_u8(struct oc_cursor *c, uint8_t *ret)
 {
 	struct oc_error *err = oc_cursor_need(c, 1);
@@ -191,13 +204,26 @@ OC_CURSOR_FIXED(be32, uint32_t, 4, oc_cursor_be)
 OC_CURSOR_FIXED(be64, uint64_t, 8, oc_cursor_be)
 #undef OC_CURSOR_FIXED
 
-/* Unsigned and signed LEB128 (DWARF 5 section 7.6). */
+/*
+ * Unsigned and signed LEB128 (DWARF 5 section 7.6).  Numbers of one and
+ * two bytes, most of a line program's, are read here; the rest, and
+ * every error, out of line.
+ */
 static inline struct oc_error *oc_cursor_uleb128(struct oc_cursor *c,
 						 uint64_t *ret)
 {
-	c->prev = c->pos;
-	if (c->pos < c->end && !(*c->pos & 0x80)) {
-		*ret = *c->pos++;
+	const uint8_t *p = c->pos;
+	size_t left = (size_t)(c->end - p);
+
+	c->prev = p;
+	if (left && !(p[0] & 0x80)) {
+		*ret = p[0];
+		c->pos = p + 1;
+		return NULL;
+	}
+	if (left >= 2 && !(p[1] & 0x80)) {
+		*ret = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		c->pos = p + 2;
 		return NULL;
 	}
 	return oc_cursor_uleb128_slow(c, ret);
@@ -206,11 +232,20 @@ static inline struct oc_error *oc_cursor_uleb128(struct oc_cursor *c,
 static inline struct oc_error *oc_cursor_sleb128(struct oc_cursor *c,
 						 int64_t *ret)
 {
-	c->prev = c->pos;
-	if (c->pos < c->end && !(*c->pos & 0x80)) {
-		uint8_t b = *c->pos++;
+	const uint8_t *p = c->pos;
+	size_t left = (size_t)(c->end - p);
 
-		*ret = b & 0x40 ? (int64_t)b - 0x80 : (int64_t)b;
+	c->prev = p;
+	if (left && !(p[0] & 0x80)) {
+		*ret = p[0] & 0x40 ? (int64_t)p[0] - 0x80 : (int64_t)p[0];
+		c->pos = p + 1;
+		return NULL;
+	}
+	if (left >= 2 && !(p[1] & 0x80)) {
+		int64_t v = (int64_t)((p[0] & 0x7f) | (p[1] & 0x7f) << 7);
+
+		*ret = p[1] & 0x40 ? v - (1 << 14) : v;
+		c->pos = p + 2;
 		return NULL;
 	}
 	return oc_cursor_sleb128_slow(c, ret);

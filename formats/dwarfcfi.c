@@ -369,10 +369,10 @@ static int run(struct machine *m, const uint8_t *insns, const uint8_t *end)
 {
 	struct rd r = { .bad = false };
 	int64_t daf = m->cie->data_align;
+	uint8_t op;
 
 	oc_cursor_init(&r.c, insns, (size_t)(end - insns), "CFA program");
-	while (oc_cursor_left(&r.c) && !r.bad) {
-		uint8_t op = rd_fixed(&r, 1);
+	while (!r.bad && oc_cursor_next(&r.c, &op)) {
 		uint64_t reg, n;
 
 		switch (op >> 6) {

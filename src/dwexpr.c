@@ -548,6 +548,7 @@ static void run(struct eval *e, struct oc_dwexpr_result *ret)
 	struct piece pc = { .kind = PK_STACK };
 	bool pieces = false;
 	char name[16];
+	uint8_t op;
 
 	memset(ret, 0, sizeof(*ret));
 	e->res = ret;
@@ -555,14 +556,11 @@ static void run(struct eval *e, struct oc_dwexpr_result *ret)
 		ret->status = OC_DWEXPR_OPTIMIZED_OUT;
 		return;
 	}
-	while (oc_cursor_left(&e->cur) && !e->done) {
-		uint8_t op = 0;
+	while (!e->done && oc_cursor_next(&e->cur, &op)) {
 		uint64_t u = 0, u2;
 		int64_t s = 0;
 		const uint8_t *block;
 
-		if (!got(e, oc_cursor_u8(&e->cur, &op)))
-			break;
 		if (++e->ops > OC_DWEXPR_MAX_OPS) {
 			bad(e, "more than %d operations", OC_DWEXPR_MAX_OPS);
 			break;
