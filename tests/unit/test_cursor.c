@@ -329,6 +329,21 @@ TEST(cursor_strings_and_empty)
 	CHECK(is_error(oc_cursor_string(&c, &str, &len),
 		       "strs+0x8: unterminated string"));
 	CHECK_EQ(oc_cursor_offset(&c), 8);
+	/* a loop over bytes ends without an error */
+	{
+		static const uint8_t ops[] = { 1, 2, 3 };
+		unsigned sum = 0, n = 0;
+		uint8_t op;
+
+		oc_cursor_init(&c, ops, sizeof(ops), "ops");
+		while (oc_cursor_next(&c, &op)) {
+			sum += op;
+			n++;
+		}
+		CHECK_EQ(n, 3);
+		CHECK_EQ(sum, 6);
+		CHECK_EQ(c.prev - ops, 2);	/* errors would name the last */
+	}
 	/* the empty buffer, even a NULL one */
 	oc_cursor_init(&c, NULL, 0, NULL);
 	CHECK_EQ(oc_cursor_left(&c), 0);
@@ -336,4 +351,5 @@ TEST(cursor_strings_and_empty)
 	CHECK(is_error(oc_cursor_string(&c, &str, &len), "unterminated"));
 	CHECK(is_error(oc_cursor_le64(&c, &v), "truncated"));
 	CHECK_OK(oc_cursor_skip(&c, 0));
+	CHECK(!oc_cursor_next(&c, (uint8_t *)&v));
 }
