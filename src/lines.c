@@ -909,17 +909,18 @@ static struct oc_error *module_open(struct oc_lines *l, struct lines_module *m)
 	return NULL;
 }
 
-struct oc_error *oc_lines_lookup_module(struct oc_lines *l, const char *module,
-					const char *symbol, uint64_t offset,
-					bool exact, struct oc_line_info *chain,
-					size_t max, size_t *nr_ret)
+/*
+ * Module @module's lines, its .ko found under the modules dir and opened
+ * on first use; NULL in *ret when there is none or it has no DWARF.
+ */
+static struct oc_error *module_lines(struct oc_lines *l, const char *module,
+				     struct oc_lines **ret)
 {
 	struct lines_module *m;
 	struct oc_error *err;
-	uint64_t addr;
 
-	*nr_ret = 0;
-	if (!l->modules_dir || !module || !symbol)
+	*ret = NULL;
+	if (!l->modules_dir || !module)
 		return NULL;
 	if (!l->modules_listed) {
 		l->modules_listed = true;
@@ -935,15 +936,33 @@ struct oc_error *oc_lines_lookup_module(struct oc_lines *l, const char *module,
 		if (err)
 			return err;
 	}
-	if (!m->sub || !m->sub->dwarf)
+	if (m->sub && m->sub->dwarf)
+		*ret = m->sub;
+	return NULL;
+}
+
+struct oc_error *oc_lines_lookup_module(struct oc_lines *l, const char *module,
+					const char *symbol, uint64_t offset,
+					bool exact, struct oc_line_info *chain,
+					size_t max, size_t *nr_ret)
+{
+	struct oc_lines *sub;
+	struct oc_error *err;
+	uint64_t addr;
+
+	*nr_ret = 0;
+	if (!symbol)
 		return NULL;
-	addr = oc_dwarf_symbol_addr(m->sub->dwarf, symbol);
+	err = module_lines(l, module, &sub);
+	if (err || !sub)
+		return err;
+	addr = oc_dwarf_symbol_addr(sub->dwarf, symbol);
 	if (!addr)
 		return NULL;
 	addr += offset;
 	if (!exact)
 		addr--;
-	err = oc_lines_lookup(m->sub, addr, chain, max, nr_ret);
+	err = oc_lines_lookup(sub, addr, chain, max, nr_ret);
 	if (err)
 		return err;
 	/* the strings must outlive the module's struct: intern them here */
@@ -967,29 +986,11 @@ struct oc_dwarf *oc_lines_dwarf(struct oc_lines *l)
 struct oc_error *oc_lines_module_dwarf(struct oc_lines *l, const char *module,
 				       struct oc_dwarf **ret)
 {
-	struct lines_module *m;
-	struct oc_error *err;
+	struct oc_lines *sub;
+	struct oc_error *err = module_lines(l, module, &sub);
 
-	*ret = NULL;
-	if (!l->modules_dir || !module)
-		return NULL;
-	if (!l->modules_listed) {
-		l->modules_listed = true;
-		err = modules_list(l, l->modules_dir, 0);
-		if (err)
-			return err;
-	}
-	m = module_get(l, module, false);
-	if (!m)
-		return NULL;
-	if (!m->tried) {
-		err = module_open(l, m);
-		if (err)
-			return err;
-	}
-	if (m->sub && m->sub->dwarf)
-		*ret = m->sub->dwarf;
-	return NULL;
+	*ret = sub ? sub->dwarf : NULL;
+	return err;
 }
 
 const char *oc_lines_module_unavailable(const struct oc_lines *l,
