@@ -205,50 +205,49 @@ OC_CURSOR_FIXED(be64, uint64_t, 8, oc_cursor_be)
 #undef OC_CURSOR_FIXED
 
 /*
- * Unsigned and signed LEB128 (DWARF 5 section 7.6).  Numbers of one and
- * two bytes, most of a line program's, are read here; the rest, and
- * every error, out of line.
+ * Unsigned and signed LEB128 (DWARF 5 section 7.6), the signed one in
+ * two's complement.  Numbers of one and two bytes, most of a line
+ * program's, are read here; the rest, and every error, out of line.
  */
+static inline struct oc_error *oc_cursor_leb128(struct oc_cursor *c,
+						bool sign, uint64_t *ret)
+{
+	const uint8_t *p = c->pos;
+	size_t left = (size_t)(c->end - p), n;
+	uint64_t v;
+
+	c->prev = p;
+	if (left && !(p[0] & 0x80))
+		n = 1;
+	else if (left >= 2 && !(p[1] & 0x80))
+		n = 2;
+	else
+		return sign ? oc_cursor_sleb128_slow(c, (int64_t *)ret) :
+			      oc_cursor_uleb128_slow(c, ret);
+	v = n == 1 ? p[0] : (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+	/* the sign is the top bit of the last group */
+	if (sign && (p[n - 1] & 0x40))
+		v |= ~(uint64_t)0 << (7 * n);
+	c->pos = p + n;
+	*ret = v;
+	return NULL;
+}
+
 static inline struct oc_error *oc_cursor_uleb128(struct oc_cursor *c,
 						 uint64_t *ret)
 {
-	const uint8_t *p = c->pos;
-	size_t left = (size_t)(c->end - p);
-
-	c->prev = p;
-	if (left && !(p[0] & 0x80)) {
-		*ret = p[0];
-		c->pos = p + 1;
-		return NULL;
-	}
-	if (left >= 2 && !(p[1] & 0x80)) {
-		*ret = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-		c->pos = p + 2;
-		return NULL;
-	}
-	return oc_cursor_uleb128_slow(c, ret);
+	return oc_cursor_leb128(c, false, ret);
 }
 
 static inline struct oc_error *oc_cursor_sleb128(struct oc_cursor *c,
 						 int64_t *ret)
 {
-	const uint8_t *p = c->pos;
-	size_t left = (size_t)(c->end - p);
+	uint64_t v;
+	struct oc_error *err = oc_cursor_leb128(c, true, &v);
 
-	c->prev = p;
-	if (left && !(p[0] & 0x80)) {
-		*ret = p[0] & 0x40 ? (int64_t)p[0] - 0x80 : (int64_t)p[0];
-		c->pos = p + 1;
-		return NULL;
-	}
-	if (left >= 2 && !(p[1] & 0x80)) {
-		int64_t v = (int64_t)((p[0] & 0x7f) | (p[1] & 0x7f) << 7);
-
-		*ret = p[1] & 0x40 ? v - (1 << 14) : v;
-		c->pos = p + 2;
-		return NULL;
-	}
-	return oc_cursor_sleb128_slow(c, ret);
+	if (!err)
+		*ret = (int64_t)v;
+	return err;
 }
 
 /*

@@ -103,8 +103,8 @@ TEST(cursor_leb128_limits)
 TEST(cursor_leb128_overlong)
 {
 	struct oc_cursor c;
-	uint64_t u;
-	int64_t s;
+	uint64_t u = 1;
+	int64_t s = 1;
 
 	/* zero padded to 20 bytes: valid, 0 */
 	{
