@@ -3,7 +3,8 @@
 # micro-benchmarks.  Included from the top Makefile.  Knobs: BENCH_RUNS,
 # BENCH_ALL=1 (every dump format), BENCH_LARGE=0 (skip the large dumps),
 # BENCH_PEERS=0 (orccrash only), BENCH_OUT (the markdown table file),
-# BENCH_PEER_MAX_TASKS (20000: the peers skip dumps with more tasks).
+# BENCH_PEER_MAX_TASKS (20000: the peers skip dumps with more tasks),
+# BENCH_PEER_STARTUP=0 (no startup runs of the peers).
 UBENCH := $(O)/tests/ubench
 
 $(UBENCH): $(O)/tests/bench/ubench.o $(LIB)

@@ -308,6 +308,9 @@ class Bench:
         self.started = time.time()
         self.max_tasks = int(os.environ.get("BENCH_PEER_MAX_TASKS", "20000"))
         self.sid_overhead = None
+        # the build measured: the tree's commit when the run starts
+        self.commit = os.environ.get("BENCH_COMMIT") or \
+            first_line_of(["git", "-C", TOP, "describe", "--always", "--dirty"])
 
     # -- one tool, one dump --------------------------------------------------
     def run_orccrash(self, core, vmlinux, json_=False):
@@ -394,7 +397,7 @@ class Bench:
         row["warm"]["orccrash"] = [self.browser(core, vmlinux, False) for _ in range(3)]
         if not self.a.quick:
             row["cold"]["orccrash"] = [self.browser(core, vmlinux, True)]
-        for p in peers:
+        for p in peers if self.a.peer_startup else []:
             if not done[p.key]:
                 row["warm"][p.key] = [self.peer_startup(p, core, vmlinux)]
         row["micro"] = self.micro(core, vmlinux, tasks)
@@ -450,8 +453,7 @@ class Bench:
         except (OSError, StopIteration):
             pass
         mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-        git = os.environ.get("BENCH_COMMIT") or \
-            first_line_of(["git", "-C", TOP, "describe", "--always", "--dirty"])
+        git = self.commit
         L.append("Measured %s by `make bench` (tests/bench/bench.py), orccrash %s, "
                  "in %.0f minutes." %
                  (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(self.started)), git,
@@ -466,6 +468,10 @@ class Bench:
                                if p.gen == "sid" else "") for p in self.peers))
         else:
             L.append("- Peers: not run")
+        if not self.a.peer_startup or not any(
+                k != "orccrash" for r in self.rows for k in r["warm"]):
+            L.append("- The peers' startup was not measured in this run "
+                     "(BENCH_PEER_STARTUP=0): the startup table has orccrash only.")
         if self.sid_overhead is not None:
             L.append("- The sid chroot's wrapper (unshare, mounts, chroot) costs %.3f s "
                      "per run (`sid-chroot.sh run true`), included in the sid peers' "
@@ -792,7 +798,7 @@ class Bench:
             json.dump({"rows": rows, "load0": self.load0, "cold_ok": self.cold_ok,
                        "runs": self.a.runs, "started": self.started,
                        "ended": time.time(), "load1": "%.1f %.1f %.1f" % os.getloadavg(),
-                       "sid_overhead": self.sid_overhead,
+                       "sid_overhead": self.sid_overhead, "commit": self.commit,
                        "peers": [p.to_json() for p in self.peers]}, f, indent=1)
         os.replace(path + ".tmp", path)
 
@@ -805,6 +811,7 @@ class Bench:
         self.started, self.ended = data.get("started", 0), data.get("ended", 0)
         self.load1 = data.get("load1", "?")
         self.sid_overhead = data.get("sid_overhead")
+        self.commit = data.get("commit", self.commit)
         self.peers = [Peer(**p) for p in data.get("peers", [])]
 
         def res(x):
@@ -842,6 +849,10 @@ def main():
     ap.add_argument("--no-peers", dest="peers", action="store_false",
                     default=os.environ.get("BENCH_PEERS", "1") != "0")
     ap.add_argument("--quick", action="store_true", help="no cold-cache runs")
+    ap.add_argument("--no-peer-startup", dest="peer_startup", action="store_false",
+                    default=os.environ.get("BENCH_PEER_STARTUP", "1") != "0",
+                    help="no startup runs of the peers (they take as long as their "
+                    "all-tasks runs on the samples)")
     ap.add_argument("--only", help="regex over 'release scenario format'")
     ap.add_argument("--keep", action="store_true",
                     help="add to BUILD/bench/results.json instead of starting afresh")
@@ -876,6 +887,12 @@ def main():
         again = {(d[1], d[0], d[4]) for d in ds}
         kept = [r for r in old.rows if (r["rel"], r["label"], r["fmt"]) not in again]
         b.started = min(b.started, old.started or b.started)
+        b.load0 = old.load0
+        if old.commit != b.commit:
+            log("results.json was measured on %s, this tree is %s" % (old.commit, b.commit))
+        if not b.peers:		# --no-peers: the kept rows' peers stay named
+            b.peers = old.peers
+            b.sid_overhead = old.sid_overhead
         log("keeping %d dumps' results from %s" % (len(kept), results))
     b.rows = kept
     b.measure_sid_overhead()
