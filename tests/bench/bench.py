@@ -279,7 +279,8 @@ def peer_reason(r):
     text = (r.tail or "") + "\n" + (r.stderr or "")
     lines = [l.strip() for l in text.splitlines() if l.strip()
              and not l.startswith("Command exited with")
-             and not l.startswith("# drgn-all")]
+             and not l.startswith("# drgn-all")
+             and "error trace:" not in l and not l.strip().startswith("FILE:")]
     pick = None
     for l in lines:
         if re.search(r"(^crash: |error|Error|cannot|not supported|invalid|"
@@ -421,7 +422,8 @@ class Bench:
             return None, row["why"].get("*", "not run")
         ok = [r for r in row["p"][p.key] if r.traces > 0]
         if not ok:
-            return None, "cannot open: " + row["why"].get(p.key, "?")
+            rs = row["p"][p.key]
+            return None, "cannot open: " + (peer_reason(rs[0]) if rs else row["why"].get(p.key, "?"))
         return ok, None
 
     def row_line(self, row):
