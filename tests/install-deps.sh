@@ -2,7 +2,9 @@
 # Install the Debian 12 packages orccrash needs, only those missing.
 #   tests/install-deps.sh build   building and running orccrash
 #   tests/install-deps.sh test    + what the tests and `make samples` use
-#   tests/install-deps.sh bench   + libdw-dev (make bench's DWARF table)
+#   tests/install-deps.sh bench   + libdw-dev (make bench's DWARF table),
+#                                 debootstrap (the sid chroot of the newest
+#                                 peers), linux-perf (tests/bench/profile.py)
 set -euo pipefail
 what=${1:-build}
 build_pkgs="make gcc pkg-config libkdumpfile-dev libelf-dev libbpf-dev libdwarf-dev
@@ -12,7 +14,7 @@ test_pkgs="python3 tmux clang crash python3-drgn binutils qemu-system-x86 busybo
 	python3-lzo python3-snappy python3-zstandard time pahole elfutils"
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"
-[ "$what" = bench ] && pkgs="$pkgs $test_pkgs libdw-dev"
+[ "$what" = bench ] && pkgs="$pkgs $test_pkgs libdw-dev debootstrap linux-perf"
 missing=()
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
