@@ -301,6 +301,7 @@ class Bench:
         self.orccrash = os.path.join(args.build, "orccrash")
         self.ubench = os.path.join(args.build, "tests", "ubench")
         self.peers = find_peers() if args.peers else []
+        self.run_peers = list(self.peers)	# the tables may name more (--keep)
         self.foreach = crash_cmdfile(["foreach bt"])
         self.quit = crash_cmdfile([])
         self.cold_ok = None
@@ -368,7 +369,7 @@ class Bench:
                "o": [], "j": [], "p": {}, "why": {}, "warm": {}, "cold": {}}
         first = self.run_orccrash(core, vmlinux)
         tasks = first.traces
-        peers = self.peers
+        peers = self.run_peers
         if not with_peers:
             peers = []
             row["why"]["*"] = "not run (the same workload as the row above)"
@@ -430,7 +431,7 @@ class Bench:
         o = self.med(row["o"])
         parts = ["%-26s %-13s %-10s orccrash %.3fs json %.3fs" % (
             row["rel"], row["label"], row["fmt"], o, self.med(row["j"]) or 0)]
-        for p in self.peers:
+        for p in self.run_peers:
             ok, why = self.peer_ok(row, p)
             if ok:
                 t = self.med(ok)
@@ -893,7 +894,7 @@ def main():
         if old.commit != b.commit:
             log("results.json was measured on %s, this tree is %s" % (old.commit, b.commit))
         if not b.peers:		# --no-peers: the kept rows' peers stay named
-            b.peers = old.peers
+            b.peers = old.peers	# (in the tables; b.run_peers stays empty)
             b.sid_overhead = old.sid_overhead
         log("keeping %d dumps' results from %s" % (len(kept), results))
     b.rows = kept
