@@ -497,10 +497,17 @@ class Bench:
         L.append(self.targets())
         return "\n".join(L) + "\n"
 
+    def partial(self, row, ok):
+        """orccrash read far fewer tasks than the peer: no comparison"""
+        return ok and ok[0].traces > 1.1 * self.tasks(row) + 5
+
     def cell_ratio(self, row, p):
         ok, why = self.peer_ok(row, p)
         if not ok:
             return why if why.startswith("not run") else "n/a"
+        if self.partial(row, ok):
+            return "not compared: orccrash read %d tasks, %s %d" % (
+                self.tasks(row), p.tool, ok[0].traces)
         o, oc = self.med(row["o"]), self.med(row["o"], "cpu")
         t, c = self.med(ok), self.med(ok, "cpu")
         return "**%.0fx**, %s CPU (%.2f s)" % (t / o, "%.0fx" % (c / oc) if c and oc else "-", t)
@@ -513,7 +520,9 @@ class Bench:
                  "peer in both generations.  A cell: how many times orccrash's wall "
                  "time the peer took, the same for CPU time (user + system), and the "
                  "peer's wall time; n/a: the peer cannot open the dump (why: in the "
-                 "next table).")
+                 "next table); not compared: orccrash read far fewer tasks than the "
+                 "peer (an orccrash bug, see the text above the tables), left out of "
+                 "the targets.")
         L.append("")
         L.append("| release | dump | format | tasks | orccrash s | orccrash --json s | %s |" %
                  " | ".join(p.label for p in self.peers))
@@ -719,7 +728,7 @@ class Bench:
         rs = []
         for row in self.rows:
             ok, _ = self.peer_ok(row, p)
-            if ok:
+            if ok and not self.partial(row, ok):
                 oc, c = self.med(row["o"], "cpu"), self.med(ok, "cpu")
                 rs.append((self.med(ok) / self.med(row["o"]), c / oc if c and oc else 0,
                            "%s %s %s" % (self.short(row["rel"]), row["label"], row["fmt"])))
