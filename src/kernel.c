@@ -143,6 +143,7 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 	if (err)
 		return oc_error_set_path(err, vmlinux);
 	oc_symtab_relocate(&k->syms, k->kaslr_offset);
+	k->syms.ties = OC_SYMTAB_TIES_KALLSYMS_SCRIPT;
 	err = oc_symtab_finish(&k->syms);
 	if (!err)
 		err = oc_symtab_finish(&k->percpu_syms);
