@@ -125,6 +125,7 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 	json_object_object_add(o, "stack", json_object_new_string(oc_stack_json_name(f->stack)));
 	json_object_object_add(o, "reliable", json_object_new_boolean(f->reliable));
 	json_object_object_add(o, "scanned", json_object_new_boolean(f->scanned));
+	json_object_object_add(o, "how", json_object_new_string(oc_frame_how_name(f->how)));
 	json_object_object_add(o, "file", own && own->file ?
 			       json_object_new_string(oc_lines_short_file(own->file)) : NULL);
 	json_object_object_add(o, "line", own ? json_object_new_int((int)own->line) : NULL);

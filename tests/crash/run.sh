@@ -29,9 +29,9 @@
 # clear_user_rep_good -> read_zero -> vfs_read -> ksys_read; crash's bt
 # drops the test module's frame after panic (mod-blocked, mod-timer) and
 # lists stale return addresses the kernel marks "?" (process, kdump-real).
-# crash's bt does better on a real kdump's panic CPU, whose registers are
-# saved in __crash_kexec() without ORC data: orccrash resynchronises past
-# it and marks the trace unreliable.
+# On a real kdump both agree from panic() on (orccrash walks out of
+# __crash_kexec(), which has no ORC data, by its CFI or a verified call
+# site) and on the stopped CPU's NMI frames.
 set -u
 O=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)

@@ -6,6 +6,7 @@ import re
 import sys
 
 HEX = re.compile(r"^0x[0-9a-f]+$")
+HOWS = {"start", "orc", "cfi", "callsite", "fp", "scan"}
 STACKS = {"task", "irq", "nmi", "df", "db", "mc", "vc", "vc2", "entry", "unknown", "softirq"}
 errors = []
 
@@ -41,7 +42,12 @@ def frame(f, where):
     if st is not None and st not in STACKS:
         errors.append("%s.stack: %r" % (where, st))
     need(f, "reliable", bool, where)
-    need(f, "scanned", bool, where)
+    scanned = need(f, "scanned", bool, where)
+    how = need(f, "how", str, where)
+    if how is not None and how not in HOWS:
+        errors.append("%s.how: %r" % (where, how))
+    if scanned and how != "scan":
+        errors.append("%s.how: %r for a scanned entry" % (where, how))
     need(f, "file", str, where, nullable=True)
     need(f, "line", int, where, nullable=True)
     regs = need(f, "regs", dict, where, nullable=True)
