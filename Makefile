@@ -118,7 +118,7 @@ CRASH_DEFS := $(firstword $(wildcard $(if $(CRASH_INCLUDE),$(CRASH_INCLUDE)/cras
 WITH_CRASH ?= $(if $(CRASH_DEFS),yes,no)
 DOCS := README.md $(wildcard docs/*.md) docs/json-schema.json
 INSTALL_FILES := $(BINDIR)/orccrash $(MANDIR)/man1/orccrash.1 \
-	$(DATADIR)/vmcore $(DATADIR)/README $(BASHCOMPDIR)/orccrash \
+	$(DATADIR)/vmcore $(DOCDIR)/default-sample.txt $(BASHCOMPDIR)/orccrash \
 	$(addprefix $(DOCDIR)/,$(notdir $(DOCS))) $(CRASH_EXTDIR)/orccrash.so
 
 install: all $(if $(filter yes,$(WITH_CRASH)),$(O)/orccrash.so)
@@ -127,9 +127,9 @@ install: all $(if $(filter yes,$(WITH_CRASH)),$(O)/orccrash.so)
 	install -m 755 $(O)/orccrash $(DESTDIR)$(BINDIR)/orccrash
 	install -m 644 docs/orccrash.1 $(DESTDIR)$(MANDIR)/man1/orccrash.1
 	install -m 644 samples/default/vmcore $(DESTDIR)$(DATADIR)/vmcore
-	install -m 644 samples/default/README $(DESTDIR)$(DATADIR)/README
 	install -m 644 completion/orccrash $(DESTDIR)$(BASHCOMPDIR)/orccrash
 	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 644 samples/default/README $(DESTDIR)$(DOCDIR)/default-sample.txt
 ifeq ($(WITH_CRASH),yes)
 	install -d $(DESTDIR)$(CRASH_EXTDIR)
 	install -m 644 $(O)/orccrash.so $(DESTDIR)$(CRASH_EXTDIR)/orccrash.so
