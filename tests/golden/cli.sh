@@ -94,6 +94,49 @@ rcd=$?
 check "FILE VMCORE, FILE not a kernel: the order as given (exit $rcd: $(head -c 100 "$tmp/d.err"))" \
 	grep -q "^orccrash: $tmp/help: " "$tmp/d.err"
 
+# --- the manual page ------------------------------------------------------------
+# Its jq examples, run on the sample's report (--state S: the sample has
+# no D task); its browser keys, those of ui/keys.c.
+if ! command -v jq >/dev/null 2>&1; then
+	echo "SKIP cli man page examples: no jq (apt-get install jq)"
+else
+	python3 - "$top/docs/orccrash.1" >"$tmp/jq-progs" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+for block in re.findall(r"^\.nf\n(.*?)^\.fi", text, re.M | re.S):
+    block = block.replace("\\-", "-").replace("\\e", "\\")
+    m = re.search(r"^orccrash (.*?) \|\n\s*jq -r '(.*)'\s*$", block, re.M | re.S)
+    if m:
+        print(m.group(1) + "\t" + m.group(2).replace("\n", " "))
+PY
+	njq=0
+	while IFS=$'\t' read -r args prog; do
+		njq=$((njq + 1))
+		args=${args/--state D/--state S}
+		args=${args% vmcore vmlinux}
+		# shellcheck disable=SC2086
+		"$bin" $args "$dump" 2>/dev/null | jq -r "$prog" >"$tmp/jq.out" 2>"$tmp/jq.err"
+		rc=${PIPESTATUS[1]}
+		if [ "$rc" -eq 0 ] && [ -s "$tmp/jq.out" ]; then
+			pass "man page jq example $njq (orccrash $args): $(wc -l <"$tmp/jq.out") lines, e.g. $(head -n 1 "$tmp/jq.out" | cut -c1-80)"
+		else
+			fail "man page jq example $njq (orccrash $args | jq -r '$prog'): exit $rc, $(head -c 200 "$tmp/jq.err")"
+		fi
+	done <"$tmp/jq-progs"
+	check "man page: $njq jq examples found" test "$njq" -ge 2
+fi
+# every printable key of ui/keys.c's table is in BROWSER KEYS as a .B/.BR word
+keys=$(sed -n "/oc_ui_keys\[\] = {/,/^};/ s/.*{ '\(.\)', OC_REQ.*/\1/p" "$top/ui/keys.c" |
+	grep -v '^ $' | tr -d '\n')
+sed -n '/^\.SH BROWSER KEYS/,/^\.SH EXAMPLES/p' "$top/docs/orccrash.1" |
+	grep -E '^\.BR? ' | sed -E 's/^\.BR? //; s/"//g; s/\\//g' | tr ' ' '\n' >"$tmp/manwords"
+missing=
+for ((i = 0; i < ${#keys}; i++)); do
+	grep -qxF -- "${keys:i:1}" "$tmp/manwords" || missing="$missing ${keys:i:1}"
+done
+check "man page BROWSER KEYS: the ${#keys} character keys of ui/keys.c (${keys})${missing:+, missing:$missing}" \
+	test -z "$missing" -a "${#keys}" -ge 15
+
 # --- bash completion ----------------------------------------------------------
 bc=/usr/share/bash-completion/bash_completion
 if [ ! -r "$bc" ]; then

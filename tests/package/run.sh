@@ -1,13 +1,13 @@
 #!/bin/bash
 # The packaging, as a distribution and a user would meet it, from a clean
 # `git clone` of this tree (its HEAD: commit first):
-#  1. make install PREFIX=<scratch> (the default sample's place follows
-#     PREFIX), the installed orccrash with no dump opens that sample, and
-#     make uninstall leaves nothing behind;
-#  2. dpkg-buildpackage -us -uc -b builds orccrash and crash-orccrash,
+#  1. dpkg-buildpackage -us -uc -b builds orccrash and crash-orccrash,
 #     with dpkg-buildflags' flags on every compile and link and no
 #     compiler warning; lintian reports no error or warning (overrides
 #     are explained in debian/*.lintian-overrides);
+#  2. make install PREFIX=<scratch> (the default sample's place follows
+#     PREFIX: main.o is rebuilt for it), the installed orccrash with no
+#     dump opens that sample, and make uninstall leaves nothing behind;
 #  3. both packages unpacked into a scratch root: the orccrash there
 #     gives the same JSON report of its sample as this tree's build
 #     (valid against docs/json-schema.json), and crash loads its
@@ -66,43 +66,7 @@ fi
 src=$tmp/src
 git clone -q "$top" "$src" || { fail "git clone $top"; finish; }
 
-# --- 1. make install / uninstall with a PREFIX ------------------------------
-t0=$SECONDS
-prefix=$tmp/prefix
-if ! make -C "$src" -j2 install PREFIX="$prefix" >"$tmp/install.log" 2>&1; then
-	fail "make install PREFIX=$prefix: $(tail -n 3 "$tmp/install.log")"
-else
-	want="bin/orccrash share/man/man1/orccrash.1 share/orccrash/vmcore
-		share/bash-completion/completions/orccrash share/doc/orccrash/README.md
-		share/doc/orccrash/json-schema.json share/doc/orccrash/default-sample.txt
-		lib/crash/extensions/orccrash.so"
-	miss=
-	for f in $want; do [ -e "$prefix/$f" ] || miss="$miss $f"; done
-	if [ -z "$miss" ]; then
-		pass "make install PREFIX=DIR: $(find "$prefix" -type f | wc -l) files, all under DIR ($((SECONDS - t0)) s)"
-	else
-		fail "make install PREFIX=DIR: missing$miss"
-	fi
-	# no dump given: the sample under PREFIX (not /usr/local, not the tree)
-	(cd / && "$prefix/bin/orccrash" --active </dev/null >"$tmp/prefix.txt" 2>&1)
-	rc=$?
-	if { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } &&
-	   grep -q "^ *DUMP: $prefix/share/orccrash/vmcore " "$tmp/prefix.txt"; then
-		pass "make install PREFIX=DIR: orccrash with no dump opens DIR/share/orccrash/vmcore (exit $rc)"
-	else
-		fail "make install PREFIX=DIR: orccrash with no dump (exit $rc): $(head -n 2 "$tmp/prefix.txt")"
-	fi
-	make -C "$src" uninstall PREFIX="$prefix" >>"$tmp/install.log" 2>&1
-	left=$(find "$prefix" -type f | sed "s#^$prefix/##")
-	if [ -z "$left" ]; then
-		pass "make uninstall PREFIX=DIR: no file left"
-	else
-		fail "make uninstall PREFIX=DIR left: $(echo $left)"
-	fi
-fi
-make -C "$src" clean >/dev/null 2>&1
-
-# --- 2. dpkg-buildpackage, build flags, lintian ------------------------------
+# --- 1. dpkg-buildpackage, build flags, lintian ------------------------------
 t0=$SECONDS
 (cd "$src" && dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1
 rc=$?
@@ -142,7 +106,7 @@ else
 	fail "dh_auto_test (make check-unit) did not pass: ${ut:-no summary line}"
 fi
 t0=$SECONDS
-lintian --pedantic --show-overrides "$tmp"/orccrash_*.changes >"$tmp/lintian.txt" 2>&1
+lintian -I --pedantic --show-overrides "$tmp"/orccrash_*.changes >"$tmp/lintian.txt" 2>&1
 lrc=$?
 grep -E '^[EWIPNOX]: ' "$tmp/lintian.txt" | sed 's/^/NOTE lintian: /'
 nbad=$(grep -cE '^[EW]: ' "$tmp/lintian.txt")
@@ -158,6 +122,42 @@ if grep -qF "crash (>= $cver)" <<<"$deps" && grep -qF "crash (<< $cver.0~)" <<<"
 	pass "crash-orccrash depends on crash $cver, whose defs.h it was built with: $deps"
 else
 	fail "crash-orccrash: Depends does not pin crash $cver: $deps"
+fi
+
+# --- 2. make install / uninstall with a PREFIX ------------------------------
+# Over the package's build/: only main.o is rebuilt, for the new DATADIR.
+t0=$SECONDS
+prefix=$tmp/prefix
+if ! make -C "$src" -j2 install PREFIX="$prefix" >"$tmp/install.log" 2>&1; then
+	fail "make install PREFIX=$prefix: $(tail -n 3 "$tmp/install.log")"
+else
+	want="bin/orccrash share/man/man1/orccrash.1 share/orccrash/vmcore
+		share/bash-completion/completions/orccrash share/doc/orccrash/README.md
+		share/doc/orccrash/json-schema.json share/doc/orccrash/default-sample.txt
+		lib/crash/extensions/orccrash.so"
+	miss=
+	for f in $want; do [ -e "$prefix/$f" ] || miss="$miss $f"; done
+	if [ -z "$miss" ]; then
+		pass "make install PREFIX=DIR: $(find "$prefix" -type f | wc -l) files, all under DIR ($((SECONDS - t0)) s)"
+	else
+		fail "make install PREFIX=DIR: missing$miss"
+	fi
+	# no dump given: the sample under PREFIX (not /usr/local, not the tree)
+	(cd / && "$prefix/bin/orccrash" --active </dev/null >"$tmp/prefix.txt" 2>&1)
+	rc=$?
+	if { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } &&
+	   grep -q "^ *DUMP: $prefix/share/orccrash/vmcore " "$tmp/prefix.txt"; then
+		pass "make install PREFIX=DIR: orccrash with no dump opens DIR/share/orccrash/vmcore (exit $rc)"
+	else
+		fail "make install PREFIX=DIR: orccrash with no dump (exit $rc): $(head -n 2 "$tmp/prefix.txt")"
+	fi
+	make -C "$src" uninstall PREFIX="$prefix" >>"$tmp/install.log" 2>&1
+	left=$(find "$prefix" -type f | sed "s#^$prefix/##")
+	if [ -z "$left" ]; then
+		pass "make uninstall PREFIX=DIR: no file left"
+	else
+		fail "make uninstall PREFIX=DIR left: $(echo $left)"
+	fi
 fi
 
 # --- 3. unpacked into a scratch root ------------------------------------------
