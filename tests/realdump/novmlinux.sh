@@ -92,6 +92,8 @@ run() {
 	[ $rc -eq 0 ] || [ $rc -eq 3 ]
 }
 
+pyd=/usr/bin/python3	# Debian's, with python3-jsonschema
+[ -x "$pyd" ] || pyd=python3
 n=0
 while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	[ -n "$rel" ] || continue
@@ -105,6 +107,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		skip "$name: the vmlinux path fails: $(head -c 200 "$tmp/ref.err")"
 		continue
 	fi
+	"$pyd" "$top/tests/json/validate.py" --need-frames "$name" "$tmp/a.json"
 	for variant in nov alone; do
 		if [ $variant = nov ]; then
 			label="--no-vmlinux"
@@ -117,6 +120,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 			fail "$name: $label failed: $(head -c 300 "$tmp/$variant.err")"
 			continue
 		fi
+		"$pyd" "$top/tests/json/validate.py" --need-frames "$name: $label" "$tmp/b.json"
 		if res=$(python3 "$tmp/cmp.py" "$tmp/a.json" "$tmp/b.json"); then
 			pass "$name: $label same report as with the vmlinux: $res (vmlinux $(cat "$tmp/ref.time"), dump-only $(cat "$tmp/$variant.time"))"
 		else
