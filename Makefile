@@ -102,7 +102,7 @@ samples:
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)test -r samples/default/vmcore || { tests/install-deps.sh test && samples/make-samples.sh; }
-	$(Q)$(O)/orccrash
+	$(Q)$(O)/orccrash || [ $$? -eq 3 ]	# 3: complete, some traces unreliable
 
 check-asan:
 	$(MAKE) O=build-asan CC=clang \
