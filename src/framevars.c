@@ -314,7 +314,7 @@ static bool frame_dwarf_pc(const struct oc_kernel *k, struct oc_lines *lines,
 			   const struct oc_frame *f, struct oc_dwarf **dwarf_ret,
 			   uint64_t *pc_ret)
 {
-	bool exact = f->regs_kind != OC_REGS_NONE || f->signal;
+	bool exact = f->exact;
 	struct oc_sym_result s;
 	struct oc_error *err;
 	uint64_t addr;
@@ -785,7 +785,7 @@ struct oc_error *oc_framevars_get(const struct oc_kernel *k,
 		return frame_unavailable(fv, p, ret, "no debuginfo (lines are off)");
 	/* an exact ip shows its own variables; a return address its call's,
 	 * as the lines do (src/report.c) */
-	exact = f->regs_kind != OC_REGS_NONE || (f->signal && !f->scanned);
+	exact = f->exact;
 	if (!oc_kernel_symbolize_frame(k, f, &s))
 		s.module = NULL;
 	frame_ctx(k, lines, trace, index, task, &fr);

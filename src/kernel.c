@@ -499,9 +499,7 @@ bool oc_kernel_symbolize_frame(const struct oc_kernel *k,
 			       const struct oc_frame *f,
 			       struct oc_sym_result *ret)
 {
-	bool exact = f->regs_kind != OC_REGS_NONE || (f->signal && !f->scanned);
-
-	if (exact || !f->ip)
+	if (f->exact || !f->ip)
 		return oc_kernel_symbolize(k, f->ip, ret);
 	if (!oc_kernel_symbolize(k, f->ip - 1, ret))
 		return false;

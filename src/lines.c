@@ -1035,7 +1035,7 @@ uint64_t oc_lines_addr(uint64_t ip, bool exact, uint64_t kaslr_offset)
 uint64_t oc_lines_frame_addr(const struct oc_frame *frame,
 			     uint64_t kaslr_offset)
 {
-	return oc_lines_addr(frame->ip, frame->signal, kaslr_offset);
+	return oc_lines_addr(frame->ip, frame->exact, kaslr_offset);
 }
 
 const char *oc_lines_short_file(const char *file)

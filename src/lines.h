@@ -131,7 +131,7 @@ void oc_lines_close(struct oc_lines *l);
 /*
  * The link-time address whose line a frame shows: ip - 1 for a return
  * address (the line of the call), ip itself when it is exact
- * (frame->signal: the first frame of a CPU, a pt_regs/iret frame).
+ * (frame->exact, decided by the walker).
  */
 uint64_t oc_lines_frame_addr(const struct oc_frame *frame,
 			     uint64_t kaslr_offset);

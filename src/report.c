@@ -88,7 +88,7 @@ size_t oc_report_frame_lines(const struct oc_kernel *k,
 			     struct oc_line_info *chain, size_t max)
 {
 	/* an exact ip shows its own line; a return address its call's */
-	bool exact = f->regs_kind != OC_REGS_NONE || (f->signal && !f->scanned);
+	bool exact = f->exact;
 	struct oc_sym_result s;
 	struct oc_error *err;
 	size_t nr = 0;

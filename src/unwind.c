@@ -314,6 +314,7 @@ static void fill_frame(const struct walk *w, uint64_t ip_addr,
 	f->ip_addr = ip_addr;
 	f->reliable = !w->error;
 	f->signal = w->signal;
+	f->exact = w->signal || w->regs_kind != OC_REGS_NONE;
 	f->stack = OC_STACK_UNKNOWN;
 	if (w->t->stack_info(w->t->arg, ip_addr ? ip_addr : w->sp, &info))
 		f->stack = info.type;

@@ -86,7 +86,16 @@ struct oc_frame {
 	enum oc_stack_type stack;	/* the stack ip_addr (else sp) is on */
 	bool reliable;		/* false for "?" scan entries */
 	bool scanned;		/* a "?" entry, not an unwound frame */
-	bool signal;		/* ip is exact (interrupted), look up ip not ip-1 */
+	bool signal;		/* the walker's state->signal for this ip */
+	/*
+	 * The one rule for looking a frame up (symbol, line, variables,
+	 * debug address): true when the CPU was at ip itself (the starting
+	 * registers, a pt_regs or iret frame's ip, ret_from_fork) — look up
+	 * ip as is; false for a return address — look up ip - 1, as the
+	 * kernel's %pB does (lib/vsprintf.c, sprint_backtrace()).  Set by
+	 * the walker only; "?" entries found by scanning are never exact.
+	 */
+	bool exact;
 	enum oc_regs_kind regs_kind;	/* registers crossed at this frame */
 	uint64_t regs_addr;	/* address of the pt_regs / iret frame */
 	struct oc_regs regs;

@@ -171,8 +171,7 @@ static void queue_lines(struct browser *b, struct oc_ui_thread *t, bool front)
 		const struct oc_frame *f = &t->trace.frames[i];
 		/* as the batch report: an exact ip shows its own line, a
 		 * return address its call's (src/report.c) */
-		bool exact = f->regs_kind != OC_REGS_NONE ||
-			     (f->signal && !f->scanned);
+		bool exact = f->exact;
 		struct oc_ui_frame_info *fi = &t->info[i];
 		struct oc_sym_result s;
 		struct oc_ui_job *j;

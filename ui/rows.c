@@ -303,13 +303,7 @@ bool oc_ui_is_wait_primitive(const char *name)
 static bool frame_symbol(const struct oc_kernel *k, const struct oc_frame *f,
 			 struct oc_sym_result *ret)
 {
-	bool call = !f->signal && f->ip;
-
-	if (!oc_kernel_symbolize(k, call ? f->ip - 1 : f->ip, ret))
-		return false;
-	if (call)
-		ret->offset++;
-	return true;
+	return oc_kernel_symbolize_frame(k, f, ret);
 }
 
 

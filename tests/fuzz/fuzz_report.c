@@ -110,6 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		f->scanned = ff & 2;
 		f->signal = ff & 4;
 		f->regs_kind = (enum oc_regs_kind)(fuzz_u8(&in) % 3);
+		f->exact = !f->scanned && (f->signal || f->regs_kind);
 		f->regs_addr = fuzz_u64(&in);
 		fuzz_take(&in, &f->regs, sizeof(f->regs));
 	}

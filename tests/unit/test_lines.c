@@ -296,7 +296,7 @@ TEST(lines_frame_addr)
 	f.ip = 0xffffffff8b4ccb2d;
 	/* a return address: the call before it, KASLR undone */
 	CHECK_EQ(oc_lines_frame_addr(&f, 0xa400000), 0xffffffff810ccb2c);
-	f.signal = true;	/* interrupted: the exact instruction */
+	f.signal = f.exact = true;	/* interrupted: the exact instruction */
 	CHECK_EQ(oc_lines_frame_addr(&f, 0xa400000), 0xffffffff810ccb2d);
 	CHECK_EQ(oc_lines_addr(0xffffffff81000005, false, 0), 0xffffffff81000004);
 }

@@ -171,7 +171,7 @@ static void irq_trace(struct oc_trace *tr)
 	tr->stop = OC_STOP_ERROR;
 	snprintf(tr->message, sizeof(tr->message), "bad ORC entry at 0x1");
 	f = push(tr, sym("handle_irq") + 0x33, OC_STACK_IRQ);
-	f->signal = true;
+	f->signal = f->exact = true;
 	f->regs_kind = OC_REGS_FULL;
 	f->regs.ip = f->ip;
 	f->regs.sp = IRQ_END + 0x100000 - 0x200;
@@ -180,7 +180,7 @@ static void irq_trace(struct oc_trace *tr)
 	f = push(tr, sym("asm_common_interrupt") + 0x22, OC_STACK_TASK);
 	f->sp = TASK_STACK + 0x3c00;
 	f = push(tr, sym("worker_thread") + 0x10, OC_STACK_TASK);
-	f->signal = true;
+	f->signal = f->exact = true;
 	f->regs_kind = OC_REGS_FULL;
 	f->regs_addr = TASK_STACK + 0x3c28;
 	f->regs.ip = f->ip;
@@ -240,7 +240,7 @@ TEST(frame_addr_like_pB)
 	/* a return address at the next function's first byte */
 	oc_ui_format_frame_addr(&f->k, &fr, buf, sizeof(buf));
 	CHECK_STR(buf, "kthread+0x100/0x100");
-	fr.signal = true;	/* an exact ip is looked up as is */
+	fr.signal = fr.exact = true;	/* an exact ip is looked up as is */
 	oc_ui_format_frame_addr(&f->k, &fr, buf, sizeof(buf));
 	CHECK_STR(buf, "ret_from_fork+0x0/0x100");
 	fr.ip = 0x1234;
