@@ -68,6 +68,19 @@ fi
 if [ -n "$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
 	echo "NOTE package: uncommitted changes are not in the clone: it builds HEAD $(git -C "$top" rev-parse --short HEAD)"
 fi
+# default_sample NAME BIN SAMPLE: BIN with no dump, run from /, opens SAMPLE
+default_sample() {
+	local rc
+	(cd / && "$2" --active </dev/null >"$tmp/default.txt" 2>&1)
+	rc=$?
+	if { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } &&
+	   grep -q "^ *DUMP: $3 " "$tmp/default.txt"; then
+		pass "$1: orccrash with no dump opens $3 (exit $rc)"
+	else
+		fail "$1: orccrash with no dump (exit $rc), not $3: $(head -n 2 "$tmp/default.txt")"
+	fi
+}
+
 src=$tmp/src
 git clone -q "$top" "$src" || { fail "git clone $top"; finish; }
 
@@ -148,14 +161,7 @@ else
 		fail "make install PREFIX=DIR: missing$miss"
 	fi
 	# no dump given: the sample under PREFIX (not /usr/local, not the tree)
-	(cd / && "$prefix/bin/orccrash" --active </dev/null >"$tmp/prefix.txt" 2>&1)
-	rc=$?
-	if { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } &&
-	   grep -q "^ *DUMP: $prefix/share/orccrash/vmcore " "$tmp/prefix.txt"; then
-		pass "make install PREFIX=DIR: orccrash with no dump opens DIR/share/orccrash/vmcore (exit $rc)"
-	else
-		fail "make install PREFIX=DIR: orccrash with no dump (exit $rc): $(head -n 2 "$tmp/prefix.txt")"
-	fi
+	default_sample "make install PREFIX=DIR" "$prefix/bin/orccrash" "$prefix/share/orccrash/vmcore"
 	make -C "$src" uninstall PREFIX="$prefix" >>"$tmp/install.log" 2>&1
 	left=$(find "$prefix" -type f | sed "s#^$prefix/##")
 	if [ -z "$left" ]; then
@@ -225,14 +231,7 @@ if ! dpkg -i "$tmp"/orccrash_*.deb "$tmp"/crash-orccrash_*.deb >"$tmp/dpkg.log" 
 	finish
 fi
 pass "dpkg -i orccrash crash-orccrash: installed"
-(cd / && orccrash --active </dev/null >"$tmp/inst.txt" 2>&1)
-rc=$?
-if { [ $rc -eq 0 ] || [ $rc -eq 3 ]; } &&
-   grep -q '^ *DUMP: /usr/share/orccrash/vmcore ' "$tmp/inst.txt"; then
-	pass "installed: orccrash with no dump opens /usr/share/orccrash/vmcore (exit $rc)"
-else
-	fail "installed: orccrash with no dump (exit $rc): $(head -n 2 "$tmp/inst.txt")"
-fi
+default_sample installed orccrash /usr/share/orccrash/vmcore
 if man -w orccrash 2>/dev/null | grep -q '^/usr/share/man/man1/orccrash.1'; then
 	pass "installed: man orccrash finds $(man -w orccrash)"
 else
