@@ -51,6 +51,7 @@ static void usage(FILE *fp)
 	      "\n"
 	      "Without a batch option, opens the interactive browser.\n"
 	      "Without VMCORE, opens the default sample dump.\n"
+	      "VMLINUX VMCORE, crash's order, is accepted too.\n"
 	      "\n"
 	      "Batch report:\n"
 	      "  -a, --all-tasks   every CPU's and every task's backtrace\n"

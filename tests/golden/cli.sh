@@ -145,7 +145,8 @@ else
 	# complete WORD...: the words of the command line, the last being
 	# completed; COMPREPLY one per line, with $ob first on PATH
 	complete_words() {
-		PATH=$ob:$PATH bash -c '
+		# (a loaded machine must not turn the 3 s budget into a FAIL)
+		PATH=$ob:$PATH ORCCRASH_COMPLETION_TIMEOUT=120 bash -c '
 			source "$0"; source "$1"; shift
 			COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
 			COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
