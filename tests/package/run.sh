@@ -91,7 +91,7 @@ rc=$?
 debs=$(cd "$tmp" && ls orccrash_*.deb crash-orccrash_*.deb 2>/dev/null | tr '\n' ' ')
 if [ $rc -ne 0 ] || [ "$(echo $debs | wc -w)" -ne 2 ]; then
 	fail "dpkg-buildpackage -us -uc -b: exit $rc, packages: ${debs:-none}"
-	grep -E 'error|Error' "$tmp/build.log" | tail -n 10 | sed 's/^/  /'
+	grep -E '^FAIL |: error: |\*\*\*|^dpkg[a-z-]*: error' "$tmp/build.log" | tail -n 10 | sed 's/^/  /'
 	finish
 fi
 pass "dpkg-buildpackage -us -uc -b: $debs($((SECONDS - t0)) s)"
