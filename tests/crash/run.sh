@@ -42,6 +42,8 @@ bin=$ob/orccrash
 cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
 index=$cache/dumps/index.tsv
 echo_so=${CRASH_ECHO_SO:-/usr/lib/crash/extensions/echo.so}
+pyd=/usr/bin/python3	# Debian's, with python3-jsonschema
+[ -x "$pyd" ] || pyd=python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 results=$tmp/results
@@ -236,6 +238,11 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		continue
 	fi
 	python3 "$here/check.py" "$name" "$d" crash.out | tee -a "$results"
+	# orcbt's JSON (-t -s -j; -j PID is checked equal to pid.json) and
+	# orccrash's, against docs/json-schema.json
+	jsons=("$d/pid.json")
+	[ -s "$d/orcbt-all.json" ] && jsons+=("$d/orcbt-all.json")
+	"$pyd" "$top/tests/json/validate.py" "$name" "${jsons[@]}" | tee -a "$results"
 
 	# the line cache orccrash.so wrote when crash exited is the batch
 	# tool's: it finds every line of --all-tasks there (adds nothing)

@@ -98,6 +98,9 @@ run() {
 	[ $rc -eq 0 ] || [ $rc -eq 3 ]
 }
 
+pyd=/usr/bin/python3	# Debian's, with python3-jsonschema
+[ -x "$pyd" ] || pyd=python3
+declare -A validated
 n=0
 while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	[ -n "$rel" ] || continue
@@ -111,6 +114,10 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		skip "$name: the vmlinux path fails: $(head -c 200 "$tmp/ref.err")"
 		continue
 	fi
+	# the vmlinux report is validated by run.sh; these once per scenario
+	# (every format gives the same report, run.sh checks)
+	validate=
+	[ -z "${validated[$rel/$scen]:-}" ] && validate=1 && validated[$rel/$scen]=1
 	for variant in nov alone; do
 		if [ $variant = nov ]; then
 			label="--no-vmlinux"
@@ -123,6 +130,8 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 			fail "$name: $label failed: $(head -c 300 "$tmp/$variant.err")"
 			continue
 		fi
+		[ -n "$validate" ] &&
+			"$pyd" "$top/tests/json/validate.py" --need-frames "$name: $label" "$tmp/b.json"
 		if res=$(python3 "$tmp/cmp.py" "$tmp/a.json" "$tmp/b.json"); then
 			pass "$name: $label same report as with the vmlinux: $res (vmlinux $(cat "$tmp/ref.time"), dump-only $(cat "$tmp/$variant.time"))"
 		else

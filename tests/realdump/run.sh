@@ -58,7 +58,9 @@ kdump_checks() {
 	fi
 }
 
-declare -A first_json
+declare -A first_json order_done
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
 n=0
 while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	[ -n "$rel" ] && [ -r "$core" ] || continue
@@ -72,6 +74,24 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		continue
 	fi
 	echo "PASS $name: report produced (exit $rc)"
+	# once per scenario: the other formats must give the same report (below)
+	[ -z "${first_json[$rel/$scen]:-}" ] &&
+		"$py" "$top/tests/json/validate.py" --need-frames "$name" "$out"
+	# crash's order, VMLINUX VMCORE: the same report (once per release)
+	if [ -r "$vml" ] && [ -z "${order_done[$rel]:-}" ]; then
+		order_done[$rel]=1
+		"$bin" --active "$core" "$vml" >"$tmp/order1" 2>&1
+		rc1=$?
+		"$bin" --active "$vml" "$core" >"$tmp/order2" 2>&1
+		rc2=$?
+		if [ $rc1 -eq $rc2 ] && cmp -s "$tmp/order1" "$tmp/order2" &&
+		   grep -q "^ *DUMP: $core " "$tmp/order2"; then
+			echo "PASS $name: VMLINUX VMCORE gives the report of VMCORE VMLINUX (exit $rc2)"
+		else
+			echo "FAIL $name: VMLINUX VMCORE (exit $rc2) differs from VMCORE VMLINUX (exit $rc1)"
+			diff "$tmp/order1" "$tmp/order2" | head -n 5 | sed 's/^/  /'
+		fi
+	fi
 	ref=$(dirname "$core")/ref/kernel.txt
 	kd=()
 	if [ "$fmt" = kdump-real ]; then
