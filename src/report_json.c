@@ -273,7 +273,7 @@ int oc_report_json(const struct oc_kernel *k,
 	have_log = !err;
 	oc_error_destroy(err);
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	json_object_object_add(root, "version", json_object_new_string("1.0.0"));
+	json_object_object_add(root, "version", json_object_new_string("1.1.0"));
 	json_object_object_add(root, "kernel", kernel_json(k, have_log ? &log : NULL));
 
 	cpus = json_object_new_array();
