@@ -13,6 +13,7 @@
  * libkdumpfile's own KVADDR translation is only the fallback.
  */
 #include <elf.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -893,6 +894,32 @@ static struct oc_error *reassemble_flat(struct oc_dump *dump, uint64_t size)
 out:
 	oc_flat_index_deinit(&index);
 	return err;
+}
+
+enum oc_file_kind oc_dump_sniff(const char *path)
+{
+	unsigned char head[sizeof(Elf64_Ehdr)] = { 0 };
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)head;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return OC_FILE_OTHER;
+	n = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	if (n < 16)
+		return OC_FILE_OTHER;
+	if (!memcmp(head, "KDUMP   ", 8) || !memcmp(head, "DISKDUMP", 8) ||
+	    oc_flat_detect(head, (size_t)n))
+		return OC_FILE_DUMP;
+	if (memcmp(head, ELFMAG, SELFMAG) || n < (ssize_t)sizeof(*eh) ||
+	    head[EI_CLASS] != ELFCLASS64 || head[EI_DATA] != ELFDATA2LSB)
+		return OC_FILE_OTHER;
+	if (le16toh(eh->e_type) == ET_CORE)
+		return OC_FILE_DUMP;
+	if (le16toh(eh->e_type) == ET_EXEC && le16toh(eh->e_machine) == EM_X86_64)
+		return OC_FILE_KERNEL;
+	return OC_FILE_OTHER;
 }
 
 enum dump_kind { KIND_ELF, KIND_KDUMP };
