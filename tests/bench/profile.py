@@ -28,6 +28,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True	# no __pycache__ in the tree
 sys.path.insert(0, HERE)
 import bench  # noqa: E402  (first_screen)
 
