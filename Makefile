@@ -1,8 +1,18 @@
 # orccrash — one plain Makefile (STYLE.md 11)
+# Install paths (GNU names): everything follows PREFIX, including where
+# orccrash looks for the default sample (DATADIR, compiled in) and the
+# crash extension (crash itself searches /usr/lib/crash/extensions and
+# $CRASH_EXTENSIONS: with PREFIX=/usr `extend orccrash.so` finds it by
+# name, else give crash the path).
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
-MANDIR ?= $(PREFIX)/share/man
-CRASH_EXTDIR ?= /usr/lib/crash/extensions
+LIBDIR ?= $(PREFIX)/lib
+DATAROOTDIR ?= $(PREFIX)/share
+DATADIR ?= $(DATAROOTDIR)/orccrash
+MANDIR ?= $(DATAROOTDIR)/man
+DOCDIR ?= $(DATAROOTDIR)/doc/orccrash
+BASHCOMPDIR ?= $(DATAROOTDIR)/bash-completion/completions
+CRASH_EXTDIR ?= $(LIBDIR)/crash/extensions
 DESTDIR ?=
 O ?= build
 
@@ -42,10 +52,18 @@ all: $(O)/orccrash
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(call msg,CC,$<)$(CC) $(CFLAGS) -c -o $@ $<
+	$(call msg,CC,$<)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(CORE_OBJ)
 	$(call msg,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
+# The default sample's installed place is compiled into main.o: rebuilt
+# when DATADIR changes (make install PREFIX=... after a plain make).
+$(O)/datadir: FORCE
+	@mkdir -p $(O)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+$(O)/src/main.o: $(O)/datadir
+$(O)/src/main.o: override CPPFLAGS += -DOC_DATADIR='"$(DATADIR)"'
 
 $(O)/orccrash: $(O)/src/main.o $(UI_OBJ) $(LIB)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -84,28 +102,57 @@ samples:
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)test -r samples/default/vmcore || { tests/install-deps.sh test && samples/make-samples.sh; }
-	$(Q)$(O)/orccrash
+	$(Q)$(O)/orccrash || [ $$? -eq 3 ]	# 3: complete, some traces unreliable
 
 check-asan:
 	$(MAKE) O=build-asan CC=clang \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" test
 
-install: all
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+# make install / uninstall (PREFIX, DESTDIR, the *DIR above).  The crash
+# extension needs crash's defs.h (Debian's crash package): installed when
+# it is there, or always with WITH_CRASH=yes (debian/rules), never with
+# WITH_CRASH=no.
+CRASH_DEFS := $(firstword $(wildcard $(if $(CRASH_INCLUDE),$(CRASH_INCLUDE)/crash/defs.h) \
+	/usr/include/crash/defs.h))
+WITH_CRASH ?= $(if $(CRASH_DEFS),yes,no)
+DOCS := README.md $(wildcard docs/*.md) docs/json-schema.json
+INSTALL_FILES := $(BINDIR)/orccrash $(MANDIR)/man1/orccrash.1 \
+	$(DATADIR)/vmcore $(DOCDIR)/default-sample.txt $(BASHCOMPDIR)/orccrash \
+	$(addprefix $(DOCDIR)/,$(notdir $(DOCS))) $(CRASH_EXTDIR)/orccrash.so
+
+install: all $(if $(filter yes,$(WITH_CRASH)),$(O)/orccrash.so)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR) \
+		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(O)/orccrash $(DESTDIR)$(BINDIR)/orccrash
-	if [ -f docs/orccrash.1 ]; then install -m 644 docs/orccrash.1 $(DESTDIR)$(MANDIR)/man1/; fi
+	install -m 644 docs/orccrash.1 $(DESTDIR)$(MANDIR)/man1/orccrash.1
+	install -m 644 samples/default/vmcore $(DESTDIR)$(DATADIR)/vmcore
+	install -m 644 completion/orccrash $(DESTDIR)$(BASHCOMPDIR)/orccrash
+	install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	install -m 644 samples/default/README $(DESTDIR)$(DOCDIR)/default-sample.txt
+ifeq ($(WITH_CRASH),yes)
+	install -d $(DESTDIR)$(CRASH_EXTDIR)
+	install -m 644 $(O)/orccrash.so $(DESTDIR)$(CRASH_EXTDIR)/orccrash.so
+else
+	@echo "make install: no crash extension (no crash/defs.h: apt-get install crash, or WITH_CRASH=yes CRASH_INCLUDE=DIR)"
+endif
+
+# Removes what install put there (the same variables), and the
+# directories of our own if empty.
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALL_FILES))
+	-rmdir $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null
 
 clean:
 	rm -rf $(O) build-asan
 
-.PHONY: all test check check-unit check-asan samples install clean deps deps-test run
+.PHONY: all test check check-unit check-asan samples install uninstall clean deps deps-test run FORCE
 .SECONDARY:
 
 # Fragments: the crash extension and the test drivers.
 include src/crash/crash.mk tests/realdump/dump.mk tests/realdump/log.mk \
 	tests/realdump/lines.mk tests/fuzz/fuzz.mk tests/bench/bench.mk
-TEST_BIN := $(O)/tests/dumpcat $(O)/tests/logcat $(O)/tests/linescat \
+TEST_BIN := $(O)/tests/dumpcat $(O)/tests/symcheck $(O)/tests/logcat $(O)/tests/linescat \
 	$(CRASH_TEST_BIN)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -24,6 +24,7 @@
 
 #include <libkdumpfile/kdumpfile.h>
 
+#include "cursor.h"
 #include "dump.h"
 #include "dumppriv.h"
 #include "flat.h"
@@ -239,6 +240,39 @@ static struct oc_error *reassemble_flat(struct oc_dump *dump, uint64_t size)
 out:
 	oc_flat_index_deinit(&index);
 	return err;
+}
+
+enum oc_file_kind oc_dump_sniff(const char *path)
+{
+	unsigned char head[sizeof(Elf64_Ehdr)] = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint16_t type = 0, machine = 0;
+	struct oc_cursor c;
+	ssize_t n;
+
+	if (fd < 0)
+		return OC_FILE_OTHER;
+	n = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	if (n < 16)
+		return OC_FILE_OTHER;
+	if (!memcmp(head, "KDUMP   ", 8) || !memcmp(head, "DISKDUMP", 8) ||
+	    oc_flat_detect(head, (size_t)n))
+		return OC_FILE_DUMP;
+	if (memcmp(head, ELFMAG, SELFMAG) || n < (ssize_t)sizeof(Elf64_Ehdr) ||
+	    head[EI_CLASS] != ELFCLASS64 || head[EI_DATA] != ELFDATA2LSB)
+		return OC_FILE_OTHER;
+	/* e_type and e_machine follow e_ident */
+	oc_cursor_init(&c, head, sizeof(head), "ELF header");
+	if (!oc_ok(oc_cursor_seek(&c, EI_NIDENT)) ||
+	    !oc_ok(oc_cursor_le16(&c, &type)) ||
+	    !oc_ok(oc_cursor_le16(&c, &machine)))
+		return OC_FILE_OTHER;
+	if (type == ET_CORE)
+		return OC_FILE_DUMP;
+	if (type == ET_EXEC && machine == EM_X86_64)
+		return OC_FILE_KERNEL;
+	return OC_FILE_OTHER;
 }
 
 enum dump_kind { KIND_ELF, KIND_KDUMP };

@@ -28,6 +28,17 @@
 struct oc_dump;
 
 struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret);
+
+/*
+ * What a file is by its first bytes, without opening it as a dump (the
+ * command line takes crash's order, VMLINUX VMCORE, too): a dump has an
+ * ELF ET_CORE, KDUMP, DISKDUMP or makedumpfile signature; a kernel is an
+ * x86-64 ELF ET_EXEC (vmlinux, or its -dbg copy).  Anything else, or a
+ * file that cannot be read, is OC_FILE_OTHER: the open that follows names
+ * the problem.
+ */
+enum oc_file_kind { OC_FILE_OTHER, OC_FILE_DUMP, OC_FILE_KERNEL };
+enum oc_file_kind oc_dump_sniff(const char *path);
 void oc_dump_close(struct oc_dump *dump);
 
 /* "elf", "kdump-compressed", "flattened kdump-compressed", "flattened elf" */

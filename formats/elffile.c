@@ -23,8 +23,9 @@ struct oc_elf {
 	uint8_t *build_id;
 	size_t build_id_len;
 	bool build_id_done;
-	/* section index of .data..percpu, 0 if none */
+	/* section index of .data..percpu, 0 if none, and where it lies */
 	size_t percpu_shndx;
+	uint64_t percpu_addr, percpu_size;
 };
 
 static struct oc_error *elf_err(const struct oc_elf *e, const char *what)
@@ -106,8 +107,11 @@ struct oc_error *oc_elf_open(const char *path, struct oc_elf **ret)
 		if (!gelf_getshdr(scn, &sh))
 			continue;
 		name = elf_strptr(e->elf, e->shstrndx, sh.sh_name);
-		if (name && !strcmp(name, ".data..percpu"))
+		if (name && !strcmp(name, ".data..percpu")) {
 			e->percpu_shndx = elf_ndxscn(scn);
+			e->percpu_addr = sh.sh_addr;
+			e->percpu_size = sh.sh_size;
+		}
 	}
 	*ret = e;
 	return NULL;
@@ -336,7 +340,7 @@ static bool kallsyms_ignored(const char *name)
 {
 	static const char *const prefixes[] = {
 		"$", ".L", "__crc_", "__kstrtab_", "__kstrtabns_",
-		"__ksymtab_", "__efistub_", "__kvm_nvhe_",
+		"__efistub_", "__kvm_nvhe_",
 	};
 
 	if (!name[0])
@@ -382,7 +386,12 @@ static struct oc_error *read_symtab(struct oc_elf *e, struct oc_symtab *tab,
 		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
 		    sym.st_shndx >= SHN_LORESERVE)
 			continue;
-		if ((sym.st_shndx == e->percpu_shndx) != percpu)
+		/* a per-CPU variable lies inside .data..percpu; a symbol the
+		 * linker script puts at its load address (__init_begin,
+		 * __per_cpu_load) is an ordinary kernel address */
+		if ((sym.st_shndx == e->percpu_shndx &&
+		     sym.st_value >= e->percpu_addr &&
+		     sym.st_value - e->percpu_addr < e->percpu_size) != percpu)
 			continue;
 		name = elf_strptr(e->elf, symsh.sh_link, sym.st_name);
 		if (!name || kallsyms_ignored(name))

@@ -59,6 +59,7 @@ struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 	tab->syms[tab->nr++] = (struct oc_symbol){
 		.addr = addr,
 		.name = (uint32_t)tab->pool_len,
+		.seq = (uint32_t)(tab->nr - 1),
 		.type = type,
 	};
 	tab->pool_len += len;
@@ -74,24 +75,54 @@ void oc_symtab_relocate(struct oc_symtab *tab, uint64_t delta)
 
 static const struct oc_symtab *sort_tab;
 
-/*
- * Same address: prefer globals, then the name that sorts first, so a
- * lookup is deterministic.  kallsyms keeps the order of the symbol
- * table here; for the frames we print this rarely matters because
- * aliases share an address and so give the same offset.
- */
+/* scripts/kallsyms.c may_be_linker_script_provide_symbol() */
+static bool linker_script_symbol(const char *s)
+{
+	size_t len = strlen(s);
+
+	if (len < 8 || s[0] != '_' || s[1] != '_')
+		return false;
+	return !strncmp(s + 2, "start_", 6) || !strncmp(s + 2, "stop_", 5) ||
+	       !strncmp(s + 2, "end_", 4) ||
+	       !strcmp(s + len - 6, "_start") || !strcmp(s + len - 4, "_end");
+}
+
+/* scripts/kallsyms.c compare_symbols() after the address */
+static int kallsyms_script_cmp(const struct oc_symbol *x,
+			       const struct oc_symbol *y)
+{
+	const char *nx = sort_tab->pool + x->name, *ny = sort_tab->pool + y->name;
+	int wx = x->type == 'w' || x->type == 'W';
+	int wy = y->type == 'w' || y->type == 'W';
+
+	if (wx != wy)
+		return wx - wy;
+	wx = linker_script_symbol(nx);
+	wy = linker_script_symbol(ny);
+	if (wx != wy)
+		return wx - wy;
+	wx = (int)strspn(nx, "_");
+	wy = (int)strspn(ny, "_");
+	if (wx != wy)
+		return wx - wy;
+	return strcmp(nx, ny);
+}
+
+/* By address; at one address, in the order the kernel's lookup sees
+ * them (enum oc_symtab_ties), so the first alias is the kernel's answer. */
 static int sym_cmp(const void *a, const void *b)
 {
 	const struct oc_symbol *x = a, *y = b;
-	int gx, gy;
+	int c;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	gx = isupper((unsigned char)x->type) != 0;
-	gy = isupper((unsigned char)y->type) != 0;
-	if (gx != gy)
-		return gy - gx;
-	return strcmp(sort_tab->pool + x->name, sort_tab->pool + y->name);
+	if (sort_tab->ties == OC_SYMTAB_TIES_KALLSYMS_SCRIPT) {
+		c = kallsyms_script_cmp(x, y);
+		if (c)
+			return c;
+	}
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static uint64_t name_hash(const char *s)
@@ -112,11 +143,20 @@ struct oc_error *oc_symtab_finish(struct oc_symtab *tab)
 		qsort(tab->syms, tab->nr, sizeof(*tab->syms), sym_cmp);
 	sort_tab = NULL;
 	for (size_t i = 0; i < tab->nr; i++) {
-		if (n && tab->syms[n - 1].addr == tab->syms[i].addr &&
-		    !strcmp(tab->pool + tab->syms[n - 1].name,
-			    tab->pool + tab->syms[i].name))
-			continue;
-		tab->syms[n++] = tab->syms[i];
+		bool dup = false;
+
+		/* the same name twice at one address: keep the first (among
+		 * the nearest aliases: a hostile table's pile of symbols at
+		 * one address costs no more than that) */
+		for (size_t j = n, k = 0; j-- > 0 && k < 64 &&
+		     tab->syms[j].addr == tab->syms[i].addr; k++)
+			if (!strcmp(tab->pool + tab->syms[j].name,
+				    tab->pool + tab->syms[i].name)) {
+				dup = true;
+				break;
+			}
+		if (!dup)
+			tab->syms[n++] = tab->syms[i];
 	}
 	tab->nr = n;
 	/* kallsyms: size is the distance to the next higher address */

@@ -21,7 +21,27 @@ struct oc_symbol {
 	uint64_t addr;
 	uint64_t size;		/* kallsyms-style, set by oc_symtab_finish() */
 	uint32_t name;		/* offset into the string pool */
+	uint32_t seq;		/* the order it was added in */
 	char type;		/* nm-style type: 't', 'T', 'd', ... */
+};
+
+/*
+ * Which of several symbols at one address an address lookup answers:
+ * the one the kernel's own lookup would.  The kernel takes the first in
+ * its table (kernel/kallsyms.c get_symbol_pos() steps back to the first
+ * alias; kernel/module/kallsyms.c find_kallsyms_symbol() keeps the first
+ * of equal values).
+ */
+enum oc_symtab_ties {
+	/* the order the symbols were added in: a table read from the
+	 * kernel's own kallsyms, or a module's symtab */
+	OC_SYMTAB_TIES_ADDED = 0,
+	/* the order scripts/kallsyms.c gives the vmlinux's symbols
+	 * (compare_symbols(): weak symbols last, then the linker script's
+	 * __start_/__stop_/_start/_end names, then fewer leading
+	 * underscores first, then its input order, which is `nm -n`'s: by
+	 * name in the C locale) */
+	OC_SYMTAB_TIES_KALLSYMS_SCRIPT,
 };
 
 struct oc_symtab {
@@ -32,6 +52,7 @@ struct oc_symtab {
 	uint32_t *hash;		/* name -> index + 1, open addressing */
 	size_t hash_size;
 	bool finished;
+	enum oc_symtab_ties ties;
 };
 
 void oc_symtab_init(struct oc_symtab *tab);

@@ -34,6 +34,9 @@ SCENARIOS=${ORCCRASH_SCENARIOS:-$ALL_SCENARIOS}
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
+# wait_serial, wait_exit
+. "$SAMPLES/qemu-lib.sh"
+
 log() { printf '[make-samples %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
@@ -255,29 +258,6 @@ make_initramfs() {
 }
 
 # --- one dump ----------------------------------------------------------------
-
-# Wait until serial.log matches a regex, QEMU exits, or time runs out.
-wait_serial() {
-	local file=$1 re=$2 secs=$3 pid=$4 i
-	for ((i = 0; i < secs * 2; i++)); do
-		grep -qE "$re" "$file" 2>/dev/null && return 0
-		kill -0 "$pid" 2>/dev/null || { grep -qE "$re" "$file" 2>/dev/null; return; }
-		sleep 0.5
-	done
-	return 1
-}
-
-# Wait up to $2 seconds for QEMU to exit by itself; else kill it and fail.
-wait_exit() {
-	local pid=$1 secs=$2 i
-	for ((i = 0; i < secs * 2; i++)); do
-		kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-		sleep 0.5
-	done
-	kill "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
-	return 1
-}
 
 scenario_kaslr() {
 	case $1 in

@@ -245,8 +245,7 @@ static bool is_return_frame(const struct oc_trace *trace,
 			    const struct oc_frame *n)
 {
 	return n->regs_kind == OC_REGS_NONE && n->ip_addr &&
-	       n->ip_addr == n->sp - 8 &&
-	       !(trace->resynced && n->ip_addr == trace->resync_addr);
+	       n->ip_addr == n->sp - 8 && n->how != OC_HOW_SCAN;
 }
 
 /* The previous (inner) real frame, or SIZE_MAX. */
@@ -496,7 +495,7 @@ static void frame_ctx(const struct oc_kernel *k, struct oc_lines *lines,
 		if (n->scanned)
 			continue;
 		if (n->ip_addr && n->ip_addr == n->sp - 8 &&
-		    !(trace->resynced && n->ip_addr == trace->resync_addr)) {
+		    n->how != OC_HOW_SCAN) {
 			c->cfa_known = true;
 			c->cfa = n->sp;
 		}

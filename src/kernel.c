@@ -13,6 +13,7 @@
 
 #include "btf.h"
 #include "dump.h"
+#include "dwarfcfi.h"
 #include "elffile.h"
 #include "kernel.h"
 #include "kmodel.h"
@@ -139,6 +140,7 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 	if (err)
 		return oc_error_set_path(err, vmlinux);
 	oc_symtab_relocate(&k->syms, k->kaslr_offset);
+	k->syms.ties = OC_SYMTAB_TIES_KALLSYMS_SCRIPT;
 	err = oc_symtab_finish(&k->syms);
 	if (!err)
 		err = oc_symtab_finish(&k->percpu_syms);
@@ -270,6 +272,21 @@ static struct oc_error *read_vmlinux_orc(struct oc_kernel *k)
 		return oc_error_set_path(err, oc_elf_path(k->elf));
 	oc_orc_table_relocate(&k->orc, k->kaslr_offset);
 	return NULL;
+}
+
+/*
+ * The vmlinux's .debug_frame (Debian's -dbg vmlinux has one; the ET_EXEC
+ * file's addresses are final): indexed on its first lookup, which only
+ * a frame without ORC data makes.
+ */
+static struct oc_error *read_vmlinux_cfi(struct oc_kernel *k)
+{
+	struct oc_elf_section sec;
+
+	if (!k->elf || !oc_ok(oc_elf_section(k->elf, ".debug_frame", &sec)) ||
+	    !sec.data || !sec.size)
+		return NULL;
+	return oc_cfi_create(sec.data, sec.size, &k->cfi, NULL);
 }
 
 static void read_text_bounds(struct oc_kernel *k)
@@ -409,6 +426,8 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 	if (!err)
 		err = read_vmlinux_orc(k);
 	if (!err)
+		err = read_vmlinux_cfi(k);
+	if (!err)
 		err = oc_kmodel_read_cpus(k);
 	if (!err)
 		err = oc_kmodel_read_stacks(k);
@@ -446,6 +465,7 @@ void oc_kernel_close(struct oc_kernel *k)
 	oc_symtab_deinit(&k->syms);
 	oc_symtab_deinit(&k->percpu_syms);
 	oc_types_destroy(k->types);
+	oc_cfi_destroy(k->cfi);
 	oc_elf_close(k->elf);
 	oc_dump_close(k->dump);
 	free(k);
@@ -548,6 +568,58 @@ static bool walk_is_text(void *arg, uint64_t addr)
 	return oc_kernel_is_text(w->k, addr);
 }
 
+static bool walk_find_cfi(void *arg, uint64_t pc, struct oc_cfi_row *ret)
+{
+	const struct walk_ctx *w = arg;
+	const struct oc_kernel *k = w->k;
+
+	/* modules: their .ko's .debug_frame is not known to the model */
+	return k->cfi && in_vmlinux_text(k, pc) &&
+	       oc_cfi_find(k->cfi, pc - k->kaslr_offset, ret, NULL, 0) ==
+		       OC_CFI_FOUND;
+}
+
+/* gcc's names for the parts it splits off a function: NAME.cold,
+ * NAME.cold.N (gcc -freorder-blocks-and-partition) */
+static size_t cold_part_base(const char *name)
+{
+	const char *c = strstr(name, ".cold");
+
+	if (!c || c == name)
+		return 0;
+	for (const char *p = c + 5; *p; p++)
+		if (!(*p == '.' || (*p >= '0' && *p <= '9')))
+			return 0;
+	return (size_t)(c - name);
+}
+
+static bool walk_func_of(void *arg, uint64_t addr, struct oc_unwind_func *ret)
+{
+	const struct walk_ctx *w = arg;
+	const struct oc_kernel *k = w->k;
+	const struct oc_module *m;
+	const struct oc_symbol *s;
+	struct oc_sym_result r;
+	char base[256];
+	size_t len;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!oc_kernel_symbolize(k, addr, &r) || !r.name)
+		return false;
+	ret->start = addr - r.offset;
+	ret->name = r.name;
+	len = cold_part_base(r.name);
+	if (!len || len >= sizeof(base))
+		return true;
+	memcpy(base, r.name, len);
+	base[len] = 0;
+	m = oc_kernel_module_of(k, addr);
+	s = oc_symtab_find(m ? &m->syms : &k->syms, base);
+	if (s)
+		ret->parent = s->addr;
+	return true;
+}
+
 static bool walk_stack_info(void *arg, uint64_t addr,
 			    struct oc_stack_info *ret)
 {
@@ -574,6 +646,8 @@ static void make_target(const struct oc_kernel *k, struct walk_ctx *w,
 		.inactive_ret_offset = k->inactive_ret_offset,
 		.ret_from_fork = k->ret_from_fork,
 		.fp_fallback = oc_orc_has_fp_fallback(k->release),
+		.find_cfi = walk_find_cfi,
+		.func_of = walk_func_of,
 	};
 }
 
@@ -613,12 +687,26 @@ struct oc_error *oc_kernel_unwind_cpu(const struct oc_kernel *k,
 	make_target(k, &w, &t);
 	/*
 	 * Crash registers may be taken where objtool left no ORC data
-	 * (kdump's panic CPU in __crash_kexec()): go on from a return
-	 * address above, marked unreliable, rather than stop there.
+	 * (kdump's panic CPU in __crash_kexec()); the walker's CFI and
+	 * call-site rules handle that, and if they cannot, it goes on from
+	 * a return address above, marked unreliable, rather than stop.
 	 */
 	if (opts)
 		uo = *opts;
 	uo.resync = true;
+	if (c->crash_notes && (int)cpu != k->panic_cpu) {
+		const struct oc_cpu_stacks *cs = &k->stacks.cpus[cpu];
+		uint64_t nmi = cs->estack_begin[OC_STACK_NMI - OC_STACK_DF];
+		struct oc_stack_info info;
+		bool found;
+
+		if (nmi && oc_stack_map_find(&k->stacks, (int)cpu,
+					     w.task_stack, k->thread_size, nmi,
+					     &info) &&
+		    info.type == OC_STACK_NMI)
+			return oc_unwind_nmi_stopped(&t, &c->regs, &info, &uo,
+						     ret, &found);
+	}
 	return oc_unwind_regs(&t, &c->regs, &uo, ret);
 }
 

@@ -46,6 +46,10 @@ struct oc_cpu {
 	uint64_t current;	/* struct task_struct * current on this CPU */
 	struct oc_task *task;	/* its entry in the task list, or NULL */
 	bool has_regs;		/* registers saved in the dump */
+	/* they are what crash_save_cpu() wrote into crash_notes (kdump):
+	 * for a CPU other than the panicking one, the context the crash
+	 * NMI interrupted (oc_unwind_nmi_stopped()) */
+	bool crash_notes;
 	struct oc_regs regs;
 };
 
@@ -100,6 +104,9 @@ struct oc_kernel {
 
 	struct oc_orc_table orc;	/* vmlinux */
 	enum oc_orc_version orc_version;
+	/* the vmlinux's .debug_frame, for frames without ORC data; NULL
+	 * when it has none (stripped, or no vmlinux) */
+	struct oc_cfi *cfi;
 	struct oc_stack_map stacks;
 	uint64_t thread_size;
 	uint64_t text_start, text_end;	/* _stext, _etext */
@@ -178,7 +185,11 @@ struct oc_error *oc_kernel_unwind_task(const struct oc_kernel *k,
 				       const struct oc_task *task,
 				       const struct oc_unwind_options *opts,
 				       struct oc_trace *ret);
-/* Unwind a CPU from its saved registers. */
+/*
+ * Unwind a CPU from its saved registers; a kdump CPU stopped by the
+ * crash NMI gets the NMI handler's frames first (<NMI> ...
+ * crash_nmi_callback ... </NMI>), when a verified walk finds them.
+ */
 struct oc_error *oc_kernel_unwind_cpu(const struct oc_kernel *k,
 				      unsigned int cpu,
 				      const struct oc_unwind_options *opts,

@@ -252,6 +252,7 @@ void oc_kmodel_read_regs(struct oc_kernel *k)
 
 			c->has_regs = read_crash_note(
 				k, notes + c->per_cpu_offset, &c->regs);
+			c->crash_notes = c->has_regs;
 		}
 		return;
 	}

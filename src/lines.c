@@ -499,16 +499,22 @@ struct oc_error *oc_lines_open(const char *vmlinux, const uint8_t *build_id,
 			       size_t len, struct oc_lines **ret)
 {
 	struct oc_error *err;
-	const char *base, *home;
+	const char *base, *xdg, *home;
 	char hex[2 * 64 + 1], *path = NULL;
 
 	if (!build_id || !len || len > 64)
 		return lines_create(vmlinux, NULL, NULL, ret);
 	for (size_t i = 0; i < len; i++)
 		snprintf(hex + 2 * i, 3, "%02x", build_id[i]);
+	/* $XDG_CACHE_HOME only when absolute: the XDG Base Directory
+	 * Specification 0.8 says a relative one is invalid and is ignored */
 	base = getenv("ORCCRASH_CACHE");
+	xdg = getenv("XDG_CACHE_HOME");
 	if (base && *base) {
 		if (asprintf(&path, "%s/lines/%s", base, hex) < 0)
+			return &oc_enomem;
+	} else if (xdg && xdg[0] == '/') {
+		if (asprintf(&path, "%s/orccrash/lines/%s", xdg, hex) < 0)
 			return &oc_enomem;
 	} else if ((home = getenv("HOME")) && *home) {
 		if (asprintf(&path, "%s/.cache/orccrash/lines/%s", home,

@@ -29,7 +29,8 @@ struct oc_lines;
 
 /*
  * Cheap: no DWARF is read here.  @build_id (from oc_elf_build_id()) names
- * the cache file ${ORCCRASH_CACHE:-$HOME/.cache/orccrash}/lines/<hex>;
+ * the cache file DIR/lines/<hex>, DIR being $ORCCRASH_CACHE, else
+ * $XDG_CACHE_HOME/orccrash (when absolute), else $HOME/.cache/orccrash;
  * with build_id NULL there is no cache.  A missing or unreadable cache is
  * not an error (it is rebuilt); only allocation failure is.
  */

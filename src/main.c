@@ -4,6 +4,7 @@
  * (default), the batch report (--all-tasks and friends), orc-dump.
  */
 #include <getopt.h>
+#include <stdarg.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "dump.h"
 #include "elffile.h"
 #include "kernel.h"
 #include "lines.h"
@@ -49,6 +51,7 @@ static void usage(FILE *fp)
 	      "\n"
 	      "Without a batch option, opens the interactive browser.\n"
 	      "Without VMCORE, opens the default sample dump.\n"
+	      "VMLINUX VMCORE, crash's order, is accepted too.\n"
 	      "\n"
 	      "Batch report:\n"
 	      "  -a, --all-tasks   every CPU's and every task's backtrace\n"
@@ -77,6 +80,58 @@ static void usage(FILE *fp)
 	      "Exit status: 0 complete report, 1 the dump or vmlinux could not be read,\n"
 	      "2 usage error, 3 report complete but some traces were unreliable.\n",
 	      fp);
+}
+
+/*
+ * A usage error: what was wrong (when @fmt is given: getopt_long() has
+ * already said it otherwise), then one short usage line; exit status 2.
+ */
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (fmt) {
+		fputs("orccrash: ", stderr);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+	}
+	fputs("usage: orccrash [OPTIONS] [VMCORE [VMLINUX]] (try 'orccrash --help')\n",
+	      stderr);
+	return OC_EXIT_USAGE;
+}
+
+/*
+ * The positional arguments: VMCORE [VMLINUX], or crash's order VMLINUX
+ * VMCORE, told apart by their first bytes (oc_dump_sniff()): swapped when
+ * the first is a kernel and the second a dump.  A kernel alone is a usage
+ * error rather than "not a core dump".  Returns 0 or the exit status.
+ */
+static int positional_args(int nargs, char **args, const char **vmcore,
+			   const char **vmlinux)
+{
+	enum oc_file_kind k0, k1;
+
+	if (nargs > 2)
+		return usage_error("too many arguments: %s", args[2]);
+	if (nargs == 0)
+		return 0;
+	*vmcore = args[0];
+	k0 = oc_dump_sniff(args[0]);
+	if (nargs == 1) {
+		if (k0 == OC_FILE_KERNEL)
+			return usage_error("%s is a kernel (ELF executable), not a dump: give the dump first",
+					   args[0]);
+		return 0;
+	}
+	*vmlinux = args[1];
+	k1 = oc_dump_sniff(args[1]);
+	if (k0 == OC_FILE_KERNEL && k1 == OC_FILE_DUMP) {
+		*vmcore = args[1];
+		*vmlinux = args[0];
+	}
+	return 0;
 }
 
 /* The default sample: $ORCCRASH_DEFAULT_DUMP, the source tree, the install. */
@@ -150,7 +205,7 @@ static int parse_int(const char *s, const char *what, int *ret)
 	long v = strtol(s, &end, 0);
 
 	if (!*s || *end || v < 0 || v > INT_MAX) {
-		fprintf(stderr, "orccrash: bad %s: %s\n", what, s);
+		usage_error("bad %s: %s", what, s);
 		return -1;
 	}
 	*ret = (int)v;
@@ -162,7 +217,7 @@ static int orc_dump_main(int argc, char **argv)
 	struct oc_error *err;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: orccrash orc-dump FILE\n");
+		fprintf(stderr, "usage: orccrash orc-dump FILE (try 'orccrash --help')\n");
 		return OC_EXIT_USAGE;
 	}
 	err = oc_orcdump_elf(argv[1], stdout);
@@ -254,7 +309,7 @@ int main(int argc, char **argv)
 	struct oc_kernel_options ko = { 0 };
 	struct oc_kernel *k = NULL;
 	struct oc_error *err;
-	const char *vmcore, *vmlinux = NULL;
+	const char *vmcore = NULL, *vmlinux = NULL;
 	char defbuf[PATH_MAX];
 	bool batch = false, no_lines = false;
 	const char *modules_dir = NULL, *source_dir = NULL;
@@ -285,11 +340,9 @@ int main(int argc, char **argv)
 			batch = true;
 			break;
 		case 's':
-			if (strlen(optarg) != 1 || !strchr("RSDTtXZPI", optarg[0])) {
-				fprintf(stderr, "orccrash: bad state %s (one of R S D T t X Z P I)\n",
-					optarg);
-				return OC_EXIT_USAGE;
-			}
+			if (strlen(optarg) != 1 || !strchr("RSDTtXZPI", optarg[0]))
+				return usage_error("bad state %s (one of R S D T t X Z P I)",
+						   optarg);
 			ro.state = optarg[0];
 			batch = true;
 			break;
@@ -338,25 +391,17 @@ int main(int argc, char **argv)
 			printf("orccrash %s\n", OC_VERSION);
 			return OC_EXIT_OK;
 		default:
-			usage(stderr);
-			return OC_EXIT_USAGE;
+			return usage_error(NULL);
 		}
 	}
-	if (argc - optind > 2) {
-		usage(stderr);
-		return OC_EXIT_USAGE;
-	}
-	if (optind < argc) {
-		vmcore = argv[optind];
-		if (optind + 1 < argc)
-			vmlinux = argv[optind + 1];
-	} else {
+	rc = positional_args(argc - optind, argv + optind, &vmcore, &vmlinux);
+	if (rc)
+		return rc;
+	if (!vmcore) {
 		vmcore = default_dump(argv[0], defbuf, sizeof(defbuf));
-		if (!vmcore) {
-			fprintf(stderr, "orccrash: no VMCORE given and no default sample dump found (samples/default/vmcore)\n");
-			usage(stderr);
-			return OC_EXIT_USAGE;
-		}
+		if (!vmcore)
+			return usage_error("no VMCORE given and no default sample dump found (%s/vmcore)",
+					   OC_DATADIR);
 	}
 	ro.vmlinux = ko.no_vmlinux ? NULL : vmlinux;
 

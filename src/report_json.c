@@ -125,6 +125,7 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 	json_object_object_add(o, "stack", json_object_new_string(oc_stack_json_name(f->stack)));
 	json_object_object_add(o, "reliable", json_object_new_boolean(f->reliable));
 	json_object_object_add(o, "scanned", json_object_new_boolean(f->scanned));
+	json_object_object_add(o, "how", json_object_new_string(oc_frame_how_name(f->how)));
 	json_object_object_add(o, "file", own && own->file ?
 			       json_object_new_string(oc_lines_short_file(own->file)) : NULL);
 	json_object_object_add(o, "line", own ? json_object_new_int((int)own->line) : NULL);
@@ -271,6 +272,8 @@ int oc_report_json(const struct oc_kernel *k,
 
 	have_log = !err;
 	oc_error_destroy(err);
+	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
+	json_object_object_add(root, "version", json_object_new_string("1.1.0"));
 	json_object_object_add(root, "kernel", kernel_json(k, have_log ? &log : NULL));
 
 	cpus = json_object_new_array();

@@ -7,20 +7,24 @@
  * - the ORC entry of ip - 1 for call frames, of ip for signal frames;
  *   ip 0 uses the kernel's null_orc_entry (a call through NULL);
  * - no entry: an error, or since 6.1 the orc_fp_entry guess (unreliable);
- * - UNDEFINED: an error; END_OF_STACK (pre-6.4: sp_reg UNDEFINED with the
- *   end bit, 4.14: without): a clean end;
+ *   UNDEFINED: an error; but before either, not the kernel's: the
+ *   function's .debug_frame CFI or a verified call site
+ *   (src/unwind_fallback.c, docs/design.md);
+ * - END_OF_STACK (pre-6.4: sp_reg UNDEFINED with the end bit, 4.14:
+ *   without): a clean end;
  * - every stack read goes through stack_access_ok(): on the current stack,
  *   else get_stack_info() for the address, each stack type once;
  * - "stack going in the wrong direction": same stack type, sp not up.
  *
  * It never prints; the trace carries frames and a reason for stopping.
+ * The "?" scan and the resynchronisation are in src/unwind_scan.c.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "unwind.h"
+#include "unwind_priv.h"
 
 /* x86-64 struct pt_regs (arch/x86/include/asm/ptrace.h) */
 enum {
@@ -28,35 +32,29 @@ enum {
 	PT_REGS_IP = 16 * 8,
 	IRET_FRAME_OFFSET = PT_REGS_IP,
 	IRET_FRAME_SIZE = PT_REGS_SIZE - IRET_FRAME_OFFSET,
-	PAGE_SIZE_X86 = 4096,
-	DEFAULT_MAX_FRAMES = 256,
-	/* words scanned for "?" entries, over all stacks of one trace */
-	MAX_SCAN_WORDS = 1 << 20,
-	/* words above the failing sp tried by opts->resync */
-	MAX_RESYNC_WORDS = 1024,
 };
 
 _Static_assert(sizeof(struct oc_regs) == PT_REGS_SIZE,
 	       "struct oc_regs must mirror struct pt_regs");
 
-/* the kernel's struct unwind_state, with register contents copied */
-struct walk {
-	const struct oc_unwind_target *t;
-	struct oc_trace *trace;
-	uint64_t ip, sp, bp;
-	bool signal;
-	bool have_regs;		/* state->regs != NULL */
-	bool full_regs;
-	enum oc_regs_kind regs_kind;
-	uint64_t regs_addr;
-	struct oc_regs regs;
-	bool have_prev_regs;
-	struct oc_regs prev_regs;
-	struct oc_stack_info info;	/* state->stack_info */
-	unsigned long visit_mask;
-	bool error;		/* state->error: unreliable */
-	bool done;
-};
+const char *oc_frame_how_name(enum oc_frame_how how)
+{
+	switch (how) {
+	case OC_HOW_START:
+		return "start";
+	case OC_HOW_ORC:
+		return "orc";
+	case OC_HOW_CFI:
+		return "cfi";
+	case OC_HOW_CALLSITE:
+		return "callsite";
+	case OC_HOW_FP:
+		return "fp";
+	case OC_HOW_SCAN:
+		return "scan";
+	}
+	return "?";
+}
 
 void oc_trace_init(struct oc_trace *trace)
 {
@@ -95,11 +93,16 @@ const char *oc_trace_stop_string(const struct oc_trace *trace, char *buf,
 			 (unsigned long long)trace->resync_addr,
 			 trace->message);
 	}
+	if (trace->note[0]) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, size - len, " (%s)", trace->note);
+	}
 	return buf;
 }
 
-static struct oc_error *trace_push(struct oc_trace *trace,
-				   const struct oc_frame *f)
+struct oc_error *oc_unwind_push(struct oc_trace *trace,
+				const struct oc_frame *f)
 {
 	if (trace->nr == trace->cap) {
 		size_t cap = trace->cap ? 2 * trace->cap : 32;
@@ -114,11 +117,8 @@ static struct oc_error *trace_push(struct oc_trace *trace,
 	return NULL;
 }
 
-static bool walk_fail(struct walk *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* goto err: state->error = true, and say why */
-static bool walk_fail(struct walk *w, const char *fmt, ...)
+bool oc_unwind_fail(struct walk *w, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -131,6 +131,19 @@ static bool walk_fail(struct walk *w, const char *fmt, ...)
 	w->done = true;
 	w->info.type = OC_STACK_UNKNOWN;
 	return false;
+}
+
+void oc_unwind_note(struct walk *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	w->error = true;
+	w->trace->reliable = false;
+	if (w->trace->note[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->trace->note, sizeof(w->trace->note), fmt, ap);
+	va_end(ap);
 }
 
 /* goto the_end */
@@ -195,20 +208,20 @@ static bool deref_stack(struct walk *w, uint64_t addr, void *buf,
 	struct oc_error *err;
 
 	if (!stack_access_ok(w, addr, len, &why))
-		return walk_fail(w, "cannot read %s at 0x%llx (%s) for ip 0x%llx",
+		return oc_unwind_fail(w, "cannot read %s at 0x%llx (%s) for ip 0x%llx",
 				 what, (unsigned long long)addr, why,
 				 (unsigned long long)w->ip);
 	err = oc_mem_read(w->t->mem, addr, buf, len);
 	if (err) {
 		oc_error_destroy(err);
-		return walk_fail(w, "cannot read %s at 0x%llx (read failed) for ip 0x%llx",
+		return oc_unwind_fail(w, "cannot read %s at 0x%llx (read failed) for ip 0x%llx",
 				 what, (unsigned long long)addr,
 				 (unsigned long long)w->ip);
 	}
 	return true;
 }
 
-static bool deref_stack_reg(struct walk *w, uint64_t addr, uint64_t *val)
+bool oc_unwind_deref(struct walk *w, uint64_t addr, uint64_t *val)
 {
 	uint64_t tmp;
 
@@ -278,9 +291,6 @@ static const char *reg_name(enum oc_orc_reg reg)
 	}
 }
 
-/* x86-64: no kernel address lies below this (5-level paging starts here) */
-#define KERNEL_HALF 0xff00000000000000ULL
-
 /* the kernel's null_orc_entry and orc_fp_entry */
 static const struct oc_orc_entry null_orc_entry = {
 	.sp_offset = 8,
@@ -302,8 +312,8 @@ static bool user_mode(const struct walk *w)
 	return w->have_regs && (w->regs.cs & 3);
 }
 
-static void fill_frame(const struct walk *w, uint64_t ip_addr,
-		       struct oc_frame *f)
+void oc_unwind_fill_frame(const struct walk *w, uint64_t ip_addr,
+			  struct oc_frame *f)
 {
 	struct oc_stack_info info;
 
@@ -314,6 +324,7 @@ static void fill_frame(const struct walk *w, uint64_t ip_addr,
 	f->ip_addr = ip_addr;
 	f->reliable = !w->error;
 	f->signal = w->signal;
+	f->how = w->how;
 	f->exact = w->signal || w->regs_kind != OC_REGS_NONE;
 	f->stack = OC_STACK_UNKNOWN;
 	if (w->t->stack_info(w->t->arg, ip_addr ? ip_addr : w->sp, &info))
@@ -325,17 +336,78 @@ static void fill_frame(const struct walk *w, uint64_t ip_addr,
 	}
 }
 
+/* the kernel's "goto err" when the fallbacks found nothing (@why) */
+static bool no_orc(struct walk *w, bool found, const char *why)
+{
+	return oc_unwind_fail(w, "%s ORC entry for 0x%llx%s%s%s",
+			      found ? "undefined" : "no",
+			      (unsigned long long)w->ip, why[0] ? " (" : "",
+			      why, why[0] ? ")" : "");
+}
+
+/*
+ * An ORC entry that reads bp while bp may not be the caller's (after a
+ * call-site step, which restores no register).  The frame it gives is
+ * taken if its return address is a call into this function (or a call
+ * through a pointer): a bp the function below had changed would not
+ * point at one.
+ */
+static bool uses_bp(const struct oc_orc_entry *orc)
+{
+	return orc->sp_reg == OC_ORC_REG_BP ||
+	       orc->sp_reg == OC_ORC_REG_BP_INDIRECT ||
+	       orc->bp_reg == OC_ORC_REG_BP;
+}
+
+static void check_bp_frame(struct walk *w, const struct oc_orc_entry *orc,
+			   uint64_t ip, bool exact)
+{
+	enum oc_link l = OC_LINK_NOT_CALL;
+
+	if (orc->type == OC_ORC_TYPE_CALL)
+		l = oc_unwind_link(w, w->ip, ip, exact);
+	if (l != OC_LINK_TARGET && l != OC_LINK_UNKNOWN)
+		oc_unwind_note(w, "the ORC entry of 0x%llx uses bp, which the call-site step before it could not restore, and the frame it gives does not return after a call into it",
+			       (unsigned long long)ip);
+}
+
+bool oc_unwind_check_ret(struct walk *w, uint64_t ip, uint64_t ip_p)
+{
+	struct oc_stack_info info;
+
+	/*
+	 * A return address in the user half (zeros, a stack page that is
+	 * not in the dump, garbage) is no frame: the kernel's
+	 * unwind_get_return_address() gives 0 for it and arch_stack_walk()
+	 * stops there.  Going on through the null_orc_entry would print a
+	 * column of "0x0" frames.  Nor is an address on a stack (no
+	 * __kernel_text_address() holds one).
+	 */
+	if (ip < KERNEL_HALF)
+		return oc_unwind_fail(w, "return address 0x%llx at 0x%llx is not a kernel address",
+				      (unsigned long long)ip,
+				      (unsigned long long)ip_p);
+	if (w->t->stack_info(w->t->arg, ip, &info) &&
+	    info.type != OC_STACK_UNKNOWN)
+		return oc_unwind_fail(w, "return address 0x%llx at 0x%llx is a stack address",
+				      (unsigned long long)ip,
+				      (unsigned long long)ip_p);
+	return true;
+}
+
 /*
  * unwind_next_frame().  On success fills @f with the new frame and
  * returns true; otherwise the trace's stop reason is set.
  */
-static bool unwind_next_frame(struct walk *w, struct oc_frame *f)
+bool oc_unwind_step(struct walk *w, struct oc_frame *f)
 {
 	const struct oc_unwind_target *t = w->t;
 	uint64_t sp, tmp, ip_p = 0, orig_ip = w->ip, prev_sp = w->sp;
 	enum oc_stack_type prev_type = w->info.type;
+	bool orig_exact = w->signal || w->regs_kind != OC_REGS_NONE;
 	struct oc_orc_entry orc;
-	bool indirect = false;
+	bool indirect = false, found, bp_check;
+	char why[128] = "";
 
 	if (w->done)
 		return false;
@@ -343,24 +415,37 @@ static bool unwind_next_frame(struct walk *w, struct oc_frame *f)
 	if (user_mode(w))
 		return walk_end(w, OC_STOP_USER_MODE);
 
+	w->how = OC_HOW_ORC;
 	if (!w->ip) {
 		orc = null_orc_entry;
-	} else if (!t->find_orc(t->arg, w->signal ? w->ip : w->ip - 1,
-				&orc)) {
-		if (!t->fp_fallback)
-			return walk_fail(w, "no ORC entry for 0x%llx",
-					 (unsigned long long)w->ip);
+	} else if (!(found = t->find_orc(t->arg, w->signal ? w->ip : w->ip - 1,
+					 &orc)) ||
+		   orc.type == OC_ORC_TYPE_UNDEFINED) {
+		/*
+		 * Not the kernel's: where objtool left no ORC data
+		 * (STACK_FRAME_NON_STANDARD, __crash_kexec()), the
+		 * function's CFI, else a verified call site
+		 * (src/unwind_fallback.c).  Then the kernel's own rule.
+		 */
+		switch (oc_unwind_fallback(w, f, why, sizeof(why))) {
+		case OC_FALLBACK_FRAME:
+			return true;
+		case OC_FALLBACK_STOP:
+			return false;
+		case OC_FALLBACK_NONE:
+			break;
+		}
+		if (found || !t->fp_fallback)
+			return no_orc(w, found, why);
 		/* 6.1+: guess a frame-pointer frame; unreliable from here */
 		orc = orc_fp_entry;
-		w->error = true;
-		w->trace->reliable = false;
-	} else {
-		if (orc.type == OC_ORC_TYPE_UNDEFINED)
-			return walk_fail(w, "undefined ORC entry for 0x%llx",
-					 (unsigned long long)w->ip);
-		if (orc.type == OC_ORC_TYPE_END_OF_STACK)
-			return walk_end(w, OC_STOP_END_OF_STACK);
+		w->how = OC_HOW_FP;
+		oc_unwind_note(w, "no ORC entry for 0x%llx: the kernel's frame-pointer guess from there",
+			       (unsigned long long)w->ip);
+	} else if (orc.type == OC_ORC_TYPE_END_OF_STACK) {
+		return walk_end(w, OC_STOP_END_OF_STACK);
 	}
+	bp_check = w->bp_unknown && uses_bp(&orc);
 
 	/* Find the previous frame's stack: */
 	switch (orc.sp_reg) {
@@ -388,18 +473,18 @@ static bool unwind_next_frame(struct walk *w, struct oc_frame *f)
 	case OC_ORC_REG_DX:
 	case OC_ORC_REG_AX:
 		if (!get_reg(w, orc.sp_reg, &sp))
-			return walk_fail(w, "missing %s value at 0x%llx",
+			return oc_unwind_fail(w, "missing %s value at 0x%llx",
 					 reg_name(orc.sp_reg),
 					 (unsigned long long)w->ip);
 		break;
 	default:
-		return walk_fail(w, "unknown SP base reg %u at 0x%llx",
+		return oc_unwind_fail(w, "unknown SP base reg %u at 0x%llx",
 				 (unsigned int)orc.raw_sp_reg,
 				 (unsigned long long)w->ip);
 	}
 
 	if (indirect) {
-		if (!deref_stack_reg(w, sp, &sp))
+		if (!oc_unwind_deref(w, sp, &sp))
 			return false;
 		if (orc.sp_reg == OC_ORC_REG_SP_INDIRECT &&
 		    t->sp_indirect_deref_first)
@@ -410,19 +495,22 @@ static bool unwind_next_frame(struct walk *w, struct oc_frame *f)
 	switch (orc.type) {
 	case OC_ORC_TYPE_CALL:
 		ip_p = sp - 8;
-		if (!deref_stack_reg(w, ip_p, &w->ip))
+		if (!oc_unwind_deref(w, ip_p, &w->ip))
 			return false;
-		/*
-		 * A return address in the user half (zeros, a stack page
-		 * that is not in the dump, garbage) is no frame: the
-		 * kernel's unwind_get_return_address() gives 0 for it and
-		 * arch_stack_walk() stops there.  Going on through the
-		 * null_orc_entry would print a column of "0x0" frames.
-		 */
-		if (w->ip < KERNEL_HALF)
-			return walk_fail(w, "return address 0x%llx at 0x%llx is not a kernel address",
-					 (unsigned long long)w->ip,
-					 (unsigned long long)ip_p);
+		if (!oc_unwind_check_ret(w, w->ip, ip_p))
+			return false;
+		if (w->verify_links) {
+			enum oc_link l = oc_unwind_link(w, w->ip, orig_ip,
+							orig_exact);
+
+			if (l == OC_LINK_NOT_CALL || l == OC_LINK_OTHER)
+				return oc_unwind_fail(w, "return address 0x%llx at 0x%llx: %s",
+						      (unsigned long long)w->ip,
+						      (unsigned long long)ip_p,
+						      l == OC_LINK_NOT_CALL ?
+						      "no call before it" :
+						      "the call before it goes elsewhere");
+		}
 		w->sp = sp;
 		w->have_regs = false;
 		w->have_prev_regs = false;
@@ -474,7 +562,7 @@ static bool unwind_next_frame(struct walk *w, struct oc_frame *f)
 	}
 
 	default:
-		return walk_fail(w, "unknown .orc_unwind entry type %u at 0x%llx",
+		return oc_unwind_fail(w, "unknown .orc_unwind entry type %u at 0x%llx",
 				 (unsigned int)orc.raw_type,
 				 (unsigned long long)orig_ip);
 	}
@@ -482,19 +570,23 @@ static bool unwind_next_frame(struct walk *w, struct oc_frame *f)
 	/* Find BP: */
 	switch (orc.bp_reg) {
 	case OC_ORC_REG_UNDEFINED:
-		if (get_reg(w, OC_ORC_REG_BP, &tmp))
+		if (get_reg(w, OC_ORC_REG_BP, &tmp)) {
 			w->bp = tmp;
+			w->bp_unknown = false;
+		}
 		break;
 	case OC_ORC_REG_PREV_SP:
-		if (!deref_stack_reg(w, sp + (int64_t)orc.bp_offset, &w->bp))
+		if (!oc_unwind_deref(w, sp + (int64_t)orc.bp_offset, &w->bp))
 			return false;
+		w->bp_unknown = false;
 		break;
 	case OC_ORC_REG_BP:
-		if (!deref_stack_reg(w, w->bp + (int64_t)orc.bp_offset, &w->bp))
+		if (!oc_unwind_deref(w, w->bp + (int64_t)orc.bp_offset, &w->bp))
 			return false;
+		w->bp_unknown = false;
 		break;
 	default:
-		return walk_fail(w, "unknown BP base reg %u for ip 0x%llx",
+		return oc_unwind_fail(w, "unknown BP base reg %u for ip 0x%llx",
 				 (unsigned int)orc.raw_bp_reg,
 				 (unsigned long long)orig_ip);
 	}
@@ -502,18 +594,27 @@ static bool unwind_next_frame(struct walk *w, struct oc_frame *f)
 	/* Prevent a recursive loop due to bad ORC data: */
 	if (w->info.type == prev_type && oc_stack_on(&w->info, w->sp, 8) &&
 	    w->sp <= prev_sp)
-		return walk_fail(w, "stack going in the wrong direction at 0x%llx (sp 0x%llx -> 0x%llx)",
+		return oc_unwind_fail(w, "stack going in the wrong direction at 0x%llx (sp 0x%llx -> 0x%llx)",
 				 (unsigned long long)orig_ip,
 				 (unsigned long long)prev_sp,
 				 (unsigned long long)w->sp);
 
+	if (bp_check)
+		check_bp_frame(w, &orc, orig_ip, orig_exact);
 	w->signal = orc.signal;
-	fill_frame(w, ip_p, f);
+	oc_unwind_fill_frame(w, ip_p, f);
 	return true;
 }
 
-/* __unwind_start()'s get_stack_info(), with the guard-page retry */
-static bool start_stack(struct walk *w)
+/*
+ * __unwind_start()'s get_stack_info(), with its guard-page rule (v6.1
+ * and v6.12 arch/x86/kernel/unwind_orc.c): a stack pointer on no stack
+ * may have overflowed into the guard page below one, so the walk goes
+ * on with the stack of PAGE_ALIGN(sp), marked unreliable
+ * (state->error = true).  show_trace_log_lvl()
+ * (arch/x86/kernel/dumpstack.c) does the same for its scan.
+ */
+bool oc_unwind_start_stack(struct walk *w)
 {
 	const char *why = "";
 	uint64_t next_page;
@@ -521,87 +622,20 @@ static bool start_stack(struct walk *w)
 	if (get_stack_info(w, w->sp, &w->info, &w->visit_mask, &why))
 		return true;
 	next_page = (w->sp + PAGE_SIZE_X86 - 1) & ~(uint64_t)(PAGE_SIZE_X86 - 1);
-	if (get_stack_info(w, next_page, &w->info, &w->visit_mask, &why))
+	if (get_stack_info(w, next_page, &w->info, &w->visit_mask, &why)) {
+		oc_unwind_note(w, "sp 0x%llx is below the %s stack (its guard page): went on at 0x%llx as the kernel does",
+			       (unsigned long long)w->sp,
+			       oc_stack_name(w->info.type),
+			       (unsigned long long)next_page);
 		return true;
-	return walk_fail(w, "stack pointer 0x%llx is not on a known stack",
-			 (unsigned long long)w->sp);
-}
-
-static struct oc_error *scan_merge(const struct walk *w, uint64_t start,
-				   struct oc_trace *trace);
-
-static void walk_init(struct walk *w, const struct oc_unwind_target *target,
-		      struct oc_trace *ret);
-static struct oc_error *walk_run(struct walk *w,
-				 const struct oc_unwind_options *opts,
-				 uint64_t scan_start);
-
-/*
- * opts->resync: the first text address above the failing sp from which
- * a walk (as if it were a return address) ends cleanly.
- */
-static struct oc_error *resync(struct walk *w, unsigned int max)
-{
-	const struct oc_unwind_target *t = w->t;
-	struct oc_stack_info info;
-	struct oc_unwind_options sub_opts = { 0 };
-	unsigned int words = 0;
-
-	if (w->trace->nr >= max || !t->stack_info(t->arg, w->sp, &info) ||
-	    info.type == OC_STACK_UNKNOWN || info.type >= OC_STACK_NR)
-		return NULL;
-	sub_opts.max_frames = max - (unsigned int)w->trace->nr;
-	for (uint64_t a = (w->sp + 7) & ~(uint64_t)7;
-	     a + 8 <= info.end && words < MAX_RESYNC_WORDS; a += 8, words++) {
-		struct oc_trace sub;
-		struct walk s;
-		struct oc_frame f;
-		struct oc_error *err;
-		uint64_t word;
-
-		err = oc_mem_read_u64(t->mem, a, &word);
-		if (err) {
-			oc_error_destroy(err);
-			continue;
-		}
-		if (!t->is_text(t->arg, word))
-			continue;
-		walk_init(&s, t, &sub);
-		s.ip = word;
-		s.sp = a + 8;
-		s.bp = w->bp;
-		/* the stacks already left behind stay visited */
-		s.visit_mask = w->visit_mask & ~(1UL << info.type);
-		fill_frame(&s, a, &f);
-		err = trace_push(&sub, &f);
-		if (!err && start_stack(&s))
-			err = walk_run(&s, &sub_opts, 0);
-		if (err) {
-			oc_trace_deinit(&sub);
-			return err;
-		}
-		if (sub.stop != OC_STOP_END_OF_STACK &&
-		    sub.stop != OC_STOP_USER_MODE) {
-			oc_trace_deinit(&sub);
-			continue;
-		}
-		for (size_t i = 0; i < sub.nr && !err; i++) {
-			sub.frames[i].reliable = false;
-			err = trace_push(w->trace, &sub.frames[i]);
-		}
-		w->trace->stop = sub.stop;
-		w->trace->reliable = false;
-		w->trace->resynced = true;
-		w->trace->resync_addr = a;
-		oc_trace_deinit(&sub);
-		return err;
 	}
-	return NULL;
+	return oc_unwind_fail(w, "stack pointer 0x%llx is not on a known stack",
+			      (unsigned long long)w->sp);
 }
 
-static struct oc_error *walk_run(struct walk *w,
-				 const struct oc_unwind_options *opts,
-				 uint64_t scan_start)
+struct oc_error *oc_unwind_walk_run(struct walk *w,
+				    const struct oc_unwind_options *opts,
+				    uint64_t scan_start)
 {
 	unsigned int max = opts && opts->max_frames ? opts->max_frames
 						    : DEFAULT_MAX_FRAMES;
@@ -616,30 +650,45 @@ static struct oc_error *walk_run(struct walk *w,
 				 "more than %u frames", max);
 			break;
 		}
-		if (!unwind_next_frame(w, &f))
+		if (!oc_unwind_step(w, &f))
 			break;
-		err = trace_push(w->trace, &f);
+		err = oc_unwind_push(w->trace, &f);
 		if (err)
 			return err;
 	}
 	if (opts && opts->resync && w->trace->stop == OC_STOP_ERROR) {
-		err = resync(w, max);
+		err = oc_unwind_resync(w, max);
 		if (err)
 			return err;
 	}
 	if (opts && opts->scan)
-		return scan_merge(w, scan_start, w->trace);
+		return oc_unwind_scan_merge(w, scan_start, w->trace);
 	return NULL;
 }
 
-static void walk_init(struct walk *w, const struct oc_unwind_target *target,
-		      struct oc_trace *ret)
+void oc_unwind_walk_init(struct walk *w, const struct oc_unwind_target *t,
+			 struct oc_trace *ret)
 {
 	memset(w, 0, sizeof(*w));
-	w->t = target;
+	w->t = t;
 	w->trace = ret;
 	oc_trace_init(ret);
 	ret->stop = OC_STOP_END_OF_STACK;
+}
+
+/* the walk state of registers @regs, before its first frame */
+static void regs_start(struct walk *w, const struct oc_regs *regs)
+{
+	w->ip = regs->ip;
+	w->sp = regs->sp;
+	w->bp = regs->bp;
+	w->regs = *regs;
+	w->regs_kind = OC_REGS_FULL;
+	w->regs_addr = 0;
+	w->have_regs = true;
+	w->full_regs = true;
+	w->signal = true;
+	w->how = OC_HOW_START;
 }
 
 struct oc_error *oc_unwind_regs(const struct oc_unwind_target *target,
@@ -651,18 +700,10 @@ struct oc_error *oc_unwind_regs(const struct oc_unwind_target *target,
 	struct oc_frame f;
 	struct oc_error *err;
 
-	walk_init(&w, target, ret);
-	w.ip = regs->ip;
-	w.sp = regs->sp;
-	w.bp = regs->bp;
-	w.regs = *regs;
-	w.regs_kind = OC_REGS_FULL;
-	w.regs_addr = 0;
-	w.have_regs = true;
-	w.full_regs = true;
-	w.signal = true;
-	fill_frame(&w, 0, &f);
-	err = trace_push(ret, &f);
+	oc_unwind_walk_init(&w, target, ret);
+	regs_start(&w, regs);
+	oc_unwind_fill_frame(&w, 0, &f);
+	err = oc_unwind_push(ret, &f);
 	if (err)
 		return err;
 	/* __unwind_start(): user regs end the walk at once */
@@ -670,9 +711,12 @@ struct oc_error *oc_unwind_regs(const struct oc_unwind_target *target,
 		walk_end(&w, OC_STOP_USER_MODE);
 		return NULL;
 	}
-	if (!start_stack(&w))
+	if (!oc_unwind_start_stack(&w))
 		return NULL;
-	return walk_run(&w, opts, regs->sp);
+	/* the stack show_trace_log_lvl() prints the first frame on */
+	if (ret->frames[0].stack == OC_STACK_UNKNOWN)
+		ret->frames[0].stack = w.info.type;
+	return oc_unwind_walk_run(&w, opts, regs->sp);
 }
 
 struct oc_error *oc_unwind_blocked(const struct oc_unwind_target *target,
@@ -684,7 +728,7 @@ struct oc_error *oc_unwind_blocked(const struct oc_unwind_target *target,
 	struct oc_frame f;
 	struct oc_error *err, *rerr;
 
-	walk_init(&w, target, ret);
+	oc_unwind_walk_init(&w, target, ret);
 	rerr = oc_mem_read_u64(target->mem,
 			       thread_sp + target->inactive_bp_offset, &w.bp);
 	if (!rerr)
@@ -694,110 +738,19 @@ struct oc_error *oc_unwind_blocked(const struct oc_unwind_target *target,
 	if (rerr) {
 		oc_error_destroy(rerr);
 		w.ip = 0;
-		walk_fail(&w, "cannot read stack at 0x%llx (inactive_task_frame)",
-			  (unsigned long long)thread_sp);
+		oc_unwind_fail(&w, "cannot read stack at 0x%llx (inactive_task_frame)",
+			       (unsigned long long)thread_sp);
 		return NULL;
 	}
 	w.sp = thread_sp + target->inactive_frame_size;
 	/* a new task "returns" to ret_from_fork: exact, not a call site */
 	w.signal = target->ret_from_fork && w.ip == target->ret_from_fork;
-	fill_frame(&w, thread_sp + target->inactive_ret_offset, &f);
-	err = trace_push(ret, &f);
+	w.how = OC_HOW_START;
+	oc_unwind_fill_frame(&w, thread_sp + target->inactive_ret_offset, &f);
+	err = oc_unwind_push(ret, &f);
 	if (err)
 		return err;
-	if (!start_stack(&w))
+	if (!oc_unwind_start_stack(&w))
 		return NULL;
-	return walk_run(&w, opts, thread_sp);
-}
-
-/*
- * show_trace_log_lvl(): scan each stack in turn from the starting sp,
- * word by word; a word that is the return address slot of the next
- * unwound frame gives that frame, any other kernel text address a "?"
- * entry.  Frames the scan does not meet (the starting registers, frames
- * on stacks it cannot reach) keep their order.
- */
-static struct oc_error *scan_merge(const struct walk *w, uint64_t start,
-				   struct oc_trace *trace)
-{
-	const struct oc_unwind_target *t = w->t;
-	struct oc_frame *unwound = trace->frames;
-	size_t nr = trace->nr, next = 0;
-	unsigned long mask = 0;
-	size_t budget = MAX_SCAN_WORDS;
-	uint64_t stack = start & ~(uint64_t)7;
-	struct oc_error *err = NULL;
-
-	trace->frames = NULL;
-	trace->nr = trace->cap = 0;
-
-	/* frames that are not on a stack slot come first (regs->ip) */
-	while (next < nr && !unwound[next].ip_addr) {
-		err = trace_push(trace, &unwound[next++]);
-		if (err)
-			goto out;
-	}
-
-	while (stack && budget) {
-		struct oc_stack_info info;
-		struct oc_error *rerr;
-
-		if (!t->stack_info(t->arg, stack, &info) ||
-		    info.type == OC_STACK_UNKNOWN || info.type >= OC_STACK_NR) {
-			stack = (stack + PAGE_SIZE_X86 - 1) &
-				~(uint64_t)(PAGE_SIZE_X86 - 1);
-			if (!t->stack_info(t->arg, stack, &info) ||
-			    info.type == OC_STACK_UNKNOWN ||
-			    info.type >= OC_STACK_NR)
-				break;
-		}
-		if (mask & (1UL << info.type))
-			break;
-		mask |= 1UL << info.type;
-
-		for (; stack + 8 <= info.end && budget; stack += 8, budget--) {
-			uint64_t word;
-			struct oc_frame f;
-
-			if (next < nr && unwound[next].ip_addr == stack) {
-				err = trace_push(trace, &unwound[next++]);
-				if (err)
-					goto out;
-				continue;
-			}
-			rerr = oc_mem_read_u64(t->mem, stack, &word);
-			if (rerr) {
-				oc_error_destroy(rerr);
-				continue;
-			}
-			if (!t->is_text(t->arg, word))
-				continue;
-			memset(&f, 0, sizeof(f));
-			f.ip = word;
-			f.sp = stack;
-			f.ip_addr = stack;
-			f.stack = info.type;
-			f.scanned = true;
-			err = trace_push(trace, &f);
-			if (err)
-				goto out;
-		}
-		if (!info.next_sp_addr)
-			break;
-		/* the link to the previous stack (PTR_ALIGN(next_sp)) */
-		rerr = oc_mem_read_u64(t->mem, info.next_sp_addr, &stack);
-		if (rerr) {
-			oc_error_destroy(rerr);
-			break;
-		}
-		stack = (stack + 7) & ~(uint64_t)7;
-	}
-	while (next < nr) {
-		err = trace_push(trace, &unwound[next++]);
-		if (err)
-			goto out;
-	}
-out:
-	free(unwound);
-	return err;
+	return oc_unwind_walk_run(&w, opts, thread_sp);
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dwarfcfi.h"
 #include "error.h"
 #include "mem.h"
 #include "orc.h"
@@ -22,6 +23,15 @@ enum oc_regs_kind {
 	OC_REGS_NONE = 0,
 	OC_REGS_FULL,		/* a whole pt_regs */
 	OC_REGS_PARTIAL,	/* only the iret frame: ip, cs, flags, sp, ss */
+};
+
+/* The function that holds an address (for the fallbacks' call checks). */
+struct oc_unwind_func {
+	uint64_t start;		/* its entry (symbol address) */
+	/* for a part the compiler split off (NAME.cold), the entry of NAME,
+	 * which jumps into it; else 0 */
+	uint64_t parent;
+	const char *name;	/* NULL if unknown */
 };
 
 /* What the walker needs from the kernel model (or a test). */
@@ -52,8 +62,21 @@ struct oc_unwind_target {
 	uint64_t ret_from_fork;
 	/* Since 6.1: no ORC entry -> guess a frame-pointer frame and mark
 	 * the trace unreliable (orc_fp_entry), instead of stopping.  See
-	 * oc_orc_has_fp_fallback().  False: stop with "no ORC entry". */
+	 * oc_orc_has_fp_fallback().  False: stop with "no ORC entry".
+	 * Tried after the CFI and the call-site rule below. */
 	bool fp_fallback;
+
+	/*
+	 * Where ORC has no usable entry (docs/design.md, "Where ORC has no
+	 * entry"); either may be NULL.
+	 *
+	 * find_cfi: the .debug_frame CFI row at @pc (a runtime address;
+	 * ip - 1 for a return address), from the vmlinux's or module's
+	 * debuginfo; false when there is none.
+	 */
+	bool (*find_cfi)(void *arg, uint64_t pc, struct oc_cfi_row *ret);
+	/* func_of: the function holding @addr; false if no symbol does. */
+	bool (*func_of)(void *arg, uint64_t addr, struct oc_unwind_func *ret);
 };
 
 struct oc_unwind_options {
@@ -71,6 +94,24 @@ struct oc_unwind_options {
 	bool resync;
 };
 
+/*
+ * How a frame was found (JSON "how", docs/json.md): the rule applied to
+ * the frame below it.
+ */
+enum oc_frame_how {
+	OC_HOW_START = 0,	/* the starting registers or switch frame */
+	OC_HOW_ORC,		/* the ORC entry of the frame below */
+	OC_HOW_CFI,		/* its .debug_frame CFI (no ORC entry there) */
+	OC_HOW_CALLSITE,	/* the first stack word after a verified call
+				 * to the function below */
+	OC_HOW_FP,		/* the kernel's frame-pointer guess */
+	OC_HOW_SCAN,		/* a word found by scanning: a "?" entry, or
+				 * where a resynchronisation went on */
+};
+
+/* "start", "orc", "cfi", "callsite", "fp", "scan" */
+const char *oc_frame_how_name(enum oc_frame_how how);
+
 struct oc_frame {
 	uint64_t ip;		/* exact ip (signal) or return address */
 	uint64_t sp;		/* the unwinder's sp at this frame */
@@ -82,6 +123,7 @@ struct oc_frame {
 	bool reliable;		/* false for "?" scan entries */
 	bool scanned;		/* a "?" entry, not an unwound frame */
 	bool signal;		/* the walker's state->signal for this ip */
+	enum oc_frame_how how;
 	/*
 	 * The one rule for looking a frame up (symbol, line, variables,
 	 * debug address): true when the CPU was at ip itself (the starting
@@ -113,12 +155,16 @@ struct oc_trace {
 	/* opts->resync went on from the return address slot resync_addr */
 	bool resynced;
 	uint64_t resync_addr;
+	/* why a trace that ended cleanly is not reliable (the first
+	 * reason: which frame, which rule); empty otherwise */
+	char note[192];
 };
 
 void oc_trace_init(struct oc_trace *trace);
 void oc_trace_deinit(struct oc_trace *trace);
 /* "end of stack", "user mode", "error: <message>", "frame limit";
- * after a resync: "... (resynchronised at 0x..., after: <message>)" */
+ * after a resync: "... (resynchronised at 0x..., after: <message>)";
+ * with a note: "... (<note>)" */
 const char *oc_trace_stop_string(const struct oc_trace *trace, char *buf,
 				 size_t size);
 
@@ -142,5 +188,23 @@ struct oc_error *oc_unwind_blocked(const struct oc_unwind_target *target,
 				   uint64_t thread_sp,
 				   const struct oc_unwind_options *opts,
 				   struct oc_trace *ret);
+
+/*
+ * A CPU stopped by the crash NMI of a kdump (nmi_shootdown_cpus(),
+ * arch/x86/kernel/reboot.c): @regs are the registers the NMI
+ * interrupted, which crash_save_cpu() saved from the NMI's pt_regs; the
+ * CPU itself stays in crash_nmi_callback() on its NMI stack @nmi, with
+ * no registers saved.  Finds the handler's frames by a verified walk:
+ * the lowest word on @nmi from which every return address is a call
+ * into the frame below it (checked in the code as it ran) up to a
+ * pt_regs frame equal to @regs; the trace is those frames and the walk
+ * on from there.  *found_ret false: none verifies, and @ret is what
+ * oc_unwind_regs() gives.
+ */
+struct oc_error *oc_unwind_nmi_stopped(const struct oc_unwind_target *target,
+				       const struct oc_regs *regs,
+				       const struct oc_stack_info *nmi,
+				       const struct oc_unwind_options *opts,
+				       struct oc_trace *ret, bool *found_ret);
 
 #endif /* OC_UNWIND_H */

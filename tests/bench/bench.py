@@ -2,27 +2,35 @@
 """`make bench`: orccrash against crash and drgn on the real dumps.
 
 Usage: bench.py --build DIR [--runs N] [--all] [--no-large] [--no-peers]
-                [--out FILE] [--quick]
+                [--out FILE] [--quick] [--only RE] [--keep] [--render JSON]
+
+Peers, two generations side by side, each named by its version: Debian 12's
+crash and drgn (on PATH), and Debian sid's (tests/bench/sid-chroot.sh run
+...) when the sid chroot is made (make bench-sid).  A peer that cannot open
+a dump says why (its own message), once.
 
 Dumps: $ORCCRASH_CACHE/dumps/index.tsv (make samples), one file per
 (release, scenario) -- the real kdump where there is one, else QEMU's kdump
 (--all: every format) -- and $ORCCRASH_CACHE/bench/<release>/*/ (the large
 dumps of tests/bench/make-large-dump.sh).
 
-For each dump, in one run, alternating the tools (orccrash, crash, orccrash,
-drgn, orccrash, ... so that noise hits them alike):
-  - all tasks' backtraces: orccrash --all-tasks; crash -s -i (foreach bt);
-    drgn -c -s tests/bench/drgn-all.py.  Wall time, time to the first byte
-    of output, peak RSS (/usr/bin/time), traces printed.
-  - startup: orccrash's browser until its first screen (in a pty), crash
-    until it has read the dump and quits, drgn until its first line of
-    output; with a cold (echo 3 > /proc/sys/vm/drop_caches) and a warm
-    page cache.
+For each dump, in one run, alternating the tools (orccrash, a peer,
+orccrash, the next peer, ... so that noise hits them alike):
+  - all tasks' backtraces: orccrash --all-tasks (and --json); crash -s -i
+    (foreach bt); drgn -c -s tests/bench/drgn-all.py.  Wall time, CPU time,
+    time to the first byte of output, peak RSS (/usr/bin/time), traces
+    printed.  The peers skip dumps of more than BENCH_PEER_MAX_TASKS tasks
+    (20,000), and the large dumps' second format (the same workload).
+  - startup: orccrash's browser until its first screen (in a pty), warm
+    and cold (echo 3 > /proc/sys/vm/drop_caches); crash until it has read
+    the dump and quits, drgn until its first line of output, warm.
   - in process (build/tests/ubench): unwinding frames/s, ORC lookups/s
-    against a bare binary search.
+    against a bare binary search, and the physical floor: distinct pages
+    read, the cost of one page read and of one inflate.
 Prints the tables (with ratios) and writes them into FILE (default
 docs/benchmarks.md) between the "bench:begin" and "bench:end" markers.
-Timings are never asserted.
+Raw results: BUILD/bench/results.json, saved after every dump (--keep: add
+to it, replacing the dumps measured again).  Timings are never asserted.
 """
 import argparse
 import os
@@ -43,6 +51,7 @@ CACHE = os.environ.get("ORCCRASH_CACHE") or os.path.expanduser("~/.cache/orccras
 BEGIN = "<!-- bench:begin (tests/bench/bench.py writes from here) -->"
 END = "<!-- bench:end -->"
 PEER_TIMEOUT = 900
+SID = os.path.join(HERE, "sid-chroot.sh")
 
 
 def log(msg):
@@ -59,6 +68,7 @@ class Result:
         self.errors = 0
         self.first_line = ""
         self.stderr = ""
+        self.tail = ""		# the last lines of stdout
 
 
 def timed(cmd, count_re=None, err_re=None, stdin=subprocess.DEVNULL, timeout=PEER_TIMEOUT):
@@ -69,6 +79,7 @@ def timed(cmd, count_re=None, err_re=None, stdin=subprocess.DEVNULL, timeout=PEE
         t0 = time.monotonic()
         p = subprocess.Popen(full, stdin=stdin, stdout=subprocess.PIPE, stderr=ef)
         buf = b""
+        tail = []
         deadline = t0 + timeout
         while True:
             if time.monotonic() > deadline:
@@ -82,9 +93,15 @@ def timed(cmd, count_re=None, err_re=None, stdin=subprocess.DEVNULL, timeout=PEE
                 break
             if r.ttfb is None:
                 r.ttfb = time.monotonic() - t0
+            if not (count_re or err_re) and r.first_line:
+                # nothing to count (orccrash --json: 500 MB on 100,000
+                # tasks): keep the end only, do not split it
+                buf = (buf + chunk)[-4096:]
+                continue
             buf += chunk
             lines = buf.split(b"\n")
             buf = lines.pop()
+            tail = (tail + lines[-12:])[-12:]
             for line in lines:
                 if not r.first_line and line.strip():
                     r.first_line = line.decode(errors="replace")[:120]
@@ -94,6 +111,7 @@ def timed(cmd, count_re=None, err_re=None, stdin=subprocess.DEVNULL, timeout=PEE
                     r.errors += 1
         r.rc = p.wait()
         r.wall = time.monotonic() - t0
+        r.tail = b"\n".join(tail + [buf]).decode(errors="replace")[-2000:]
         ef.seek(0)
         r.stderr = ef.read()[-2000:]
         try:
@@ -163,7 +181,8 @@ def drop_caches():
 
 
 def dumps(all_formats, large):
-    """[(label, release, vmcore, vmlinux, fmt)]"""
+    """[(label, release, vmcore, vmlinux, fmt, peers)]: peers False for a
+    large dump's second format (the same workload, another boot)"""
     out = []
     idx = os.path.join(CACHE, "dumps", "index.tsv")
     rows = {}
@@ -172,11 +191,13 @@ def dumps(all_formats, large):
             for line in f:
                 rel, sc, fmt, core, vmlinux, _kaslr = line.rstrip("\n").split("\t")
                 rows.setdefault((rel, sc), []).append((fmt, core, vmlinux))
-    pref = ["kdump-real", "kdump", "flat", "elf"]
+    # the real kdump, else QEMU's ELF dump: the formats every peer opens
+    # (drgn 0.0.22 and 0.3.0 cannot open QEMU's kdump-compressed files)
+    pref = ["kdump-real", "elf", "kdump", "flat"]
     for (rel, sc), fl in sorted(rows.items()):
         fl.sort(key=lambda x: pref.index(x[0]) if x[0] in pref else 9)
         for fmt, core, vmlinux in (fl if all_formats else fl[:1]):
-            out.append(("%s" % sc, rel, core, vmlinux, fmt))
+            out.append(("%s" % sc, rel, core, vmlinux, fmt, True))
     if large:
         bdir = os.path.join(CACHE, "bench")
         for rel in sorted(os.listdir(bdir)) if os.path.isdir(bdir) else []:
@@ -185,15 +206,19 @@ def dumps(all_formats, large):
                 if name.startswith(".") or not os.path.exists(os.path.join(d, "info")):
                     continue
                 vmlinux = os.path.join(CACHE, "kernels", rel, "vmlinux")
+                first = True
                 for fmt in ("kdump-real", "kdump"):
                     core = os.path.join(d, "vmcore." + fmt)
                     if os.path.exists(core):
-                        out.append((name, rel, core, vmlinux, fmt))
+                        out.append((name, rel, core, vmlinux, fmt, first or all_formats))
+                        first = False
     return out
 
 
 PID_RE = re.compile(rb"^PID:")
 DRGN_ERR_RE = re.compile(rb"^error:")
+# the browser's header line, drawn with the first screen
+SCREEN_RE = rb"\d+ CPUs, "
 
 
 def crash_cmdfile(cmds):
@@ -203,53 +228,120 @@ def crash_cmdfile(cmds):
     return f.name
 
 
+def first_line_of(cmd):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        return ((p.stdout or "") + (p.stderr or "")).strip().splitlines()[0]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        return "?"
+
+
+class Peer:
+    """One peer tool of one generation: crash or drgn, Debian 12 or sid."""
+
+    def __init__(self, key, tool, gen, prefix, version):
+        self.key, self.tool, self.gen = key, tool, gen
+        self.prefix, self.version = prefix, version
+        self.label = "%s %s" % (tool, version)
+
+    def to_json(self):
+        return dict(key=self.key, tool=self.tool, gen=self.gen,
+                    prefix=self.prefix, version=self.version)
+
+
+def find_peers():
+    """Debian 12's crash and drgn (PATH), then sid's (the chroot)."""
+    peers = []
+    crash = shutil.which("crash")
+    if crash:
+        m = re.search(r"crash (\S+)", first_line_of([crash, "--version"]))
+        peers.append(Peer("crash-deb12", "crash", "Debian 12", [crash],
+                          m.group(1) if m else "?"))
+    drgn = shutil.which("drgn")
+    if drgn:
+        v = first_line_of(["/usr/bin/python3", "-c", "import drgn; print(drgn.__version__)"])
+        peers.append(Peer("drgn-deb12", "drgn", "Debian 12", [drgn], v))
+    if subprocess.run([SID, "root"], capture_output=True).returncode == 0:
+        p = subprocess.run([SID, "versions"], capture_output=True, text=True)
+        v = dict(l.split("=", 1) for l in p.stdout.splitlines() if "=" in l)
+        peers.append(Peer("crash-sid", "crash", "sid", [SID, "run", "crash"],
+                          v.get("crash", "?")))
+        peers.append(Peer("drgn-sid", "drgn", "sid", [SID, "run", "drgn"],
+                          v.get("drgn", "?")))
+    else:
+        log("no sid chroot (make bench-sid): Debian 12's peers only")
+    # crash, crash, drgn, drgn: each tool's generations side by side
+    return sorted(peers, key=lambda p: (p.tool, p.gen != "Debian 12"))
+
+
+def peer_reason(r):
+    """Why a peer printed no trace: its own last error line, shortened."""
+    text = (r.tail or "") + "\n" + (r.stderr or "")
+    lines = [l.strip() for l in text.splitlines() if l.strip()
+             and not l.startswith("Command exited with")
+             and not l.startswith("# drgn-all")
+             and "error trace:" not in l and not l.strip().startswith("FILE:")]
+    pick = None
+    for l in lines:
+        if re.search(r"(^crash: |error|Error|cannot|not supported|invalid|"
+                     r"Exception|failed|No such)", l):
+            pick = l
+            if l.startswith("crash: "):
+                break		# crash's first complaint is the cause
+    if pick is None:
+        pick = lines[-1] if lines else "exit %s, no output" % r.rc
+    pick = re.sub(r"\s+", " ", pick).replace("|", "/")
+    pick = pick.replace(CACHE, "$CACHE")
+    return pick if len(pick) <= 90 else pick[:87] + "..."
+
+
 class Bench:
     def __init__(self, args):
         self.a = args
         self.orccrash = os.path.join(args.build, "orccrash")
         self.ubench = os.path.join(args.build, "tests", "ubench")
-        self.crash = shutil.which("crash") if args.peers else None
-        self.drgn = shutil.which("drgn") if args.peers else None
+        self.peers = find_peers() if args.peers else []
+        self.run_peers = list(self.peers)	# the tables may name more (--keep)
         self.foreach = crash_cmdfile(["foreach bt"])
         self.quit = crash_cmdfile([])
         self.cold_ok = None
         self.rows = []
         self.load0 = "%.1f %.1f %.1f" % os.getloadavg()
+        self.started = time.time()
+        self.max_tasks = int(os.environ.get("BENCH_PEER_MAX_TASKS", "20000"))
+        self.sid_overhead = None
+        # the build measured: the tree's commit when the run starts
+        self.commit = os.environ.get("BENCH_COMMIT") or \
+            first_line_of(["git", "-C", TOP, "describe", "--always", "--dirty"])
 
     # -- one tool, one dump --------------------------------------------------
-    def run_orccrash(self, core, vmlinux):
+    def run_orccrash(self, core, vmlinux, json_=False):
+        if json_:
+            return timed([self.orccrash, "--all-tasks", "--json", core, vmlinux])
         return timed([self.orccrash, "--all-tasks", core, vmlinux], PID_RE)
 
-    def run_crash(self, core, vmlinux):
-        return timed([self.crash, "-s", "-i", self.foreach, vmlinux, core], PID_RE)
+    def run_peer(self, peer, core, vmlinux):
+        if peer.tool == "crash":
+            return timed(peer.prefix + ["-s", "-i", self.foreach, vmlinux, core], PID_RE)
+        return timed(peer.prefix + ["-q", "-c", core, "-s", vmlinux,
+                                    os.path.join(HERE, "drgn-all.py")], PID_RE, DRGN_ERR_RE)
 
-    def run_drgn(self, core, vmlinux):
-        return timed([self.drgn, "-q", "-c", core, "-s", vmlinux,
-                      os.path.join(HERE, "drgn-all.py")], PID_RE, DRGN_ERR_RE)
+    def peer_startup(self, peer, core, vmlinux):
+        if peer.tool == "crash":
+            r = timed(peer.prefix + ["-s", "-i", self.quit, vmlinux, core])
+            return r.wall if r.rc == 0 else None
+        r = timed(peer.prefix + ["-q", "-c", core, "-s", vmlinux,
+                                 os.path.join(HERE, "drgn-first.py")])
+        return r.ttfb if r.rc == 0 else None
 
-    def startup(self, core, vmlinux, cold):
-        """{tool: seconds or None}"""
-        res = {}
-        for tool in ("orccrash", "crash", "drgn"):
-            if tool != "orccrash" and not getattr(self, tool):
-                continue
-            if cold:
-                ok = drop_caches()
-                if self.cold_ok is None:
-                    self.cold_ok = ok
-                if not ok:
-                    return None
-            if tool == "orccrash":
-                res[tool] = first_screen([self.orccrash, core, vmlinux],
-                                         rb"\d+ tasks, traces \d+/\d+")
-            elif tool == "crash":
-                r = timed([self.crash, "-s", "-i", self.quit, vmlinux, core])
-                res[tool] = r.wall if r.rc == 0 else None
-            else:
-                r = timed([self.drgn, "-q", "-c", core, "-s", vmlinux,
-                           os.path.join(HERE, "drgn-first.py")])
-                res[tool] = r.ttfb if r.rc == 0 else None
-        return res
+    def browser(self, core, vmlinux, cold):
+        if cold:
+            ok = drop_caches()
+            if self.cold_ok is None:
+                self.cold_ok = ok
+            if not ok:
+                return None
+        return first_screen([self.orccrash, core, vmlinux], SCREEN_RE)
 
     def micro(self, core, vmlinux, tasks):
         iters = max(1, min(200, 20000 // max(tasks, 1)))
@@ -264,29 +356,52 @@ class Bench:
             out["error"] = (p.stderr or "").strip()[-200:]
         return out
 
-    def one(self, label, rel, core, vmlinux, fmt):
+    def measure_sid_overhead(self):
+        """The chroot wrapper's own cost (unshare, mounts, chroot): `true`."""
+        if not any(p.gen == "sid" for p in self.peers):
+            return
+        ts = [timed([SID, "run", "true"]).wall for _ in range(5)]
+        self.sid_overhead = statistics.median(ts)
+
+    def one(self, label, rel, core, vmlinux, fmt, with_peers):
         log("%s %s %s" % (rel, label, fmt))
         row = {"label": label, "rel": rel, "fmt": fmt, "core": core,
-               "o": [], "c": [], "d": []}
-        peers_done = {"c": not self.crash, "d": not self.drgn}
+               "o": [], "j": [], "p": {}, "why": {}, "warm": {}, "cold": {}}
+        first = self.run_orccrash(core, vmlinux)
+        tasks = first.traces
+        peers = self.run_peers
+        if not with_peers:
+            peers = []
+            row["why"]["*"] = "not run (the same workload as the row above)"
+        elif tasks > self.max_tasks:
+            peers = []
+            row["why"]["*"] = "not run (> %s tasks)" % "{:,}".format(self.max_tasks)
+        done = {p.key: False for p in peers}
+        for p in peers:
+            row["p"][p.key] = []
+        row["o"].append(first)
+        row["j"].append(self.run_orccrash(core, vmlinux, json_=True))
         for _ in range(self.a.runs):
+            for p in peers:
+                if done[p.key]:
+                    continue
+                r = self.run_peer(p, core, vmlinux)
+                row["p"][p.key].append(r)
+                log("  %s: %.2f s, %d traces, exit %s" % (p.label, r.wall, r.traces, r.rc))
+                if r.traces == 0:
+                    done[p.key] = True	# cannot open: once is enough
+                    row["why"][p.key] = peer_reason(r)
+                row["o"].append(self.run_orccrash(core, vmlinux))
+            row["j"].append(self.run_orccrash(core, vmlinux, json_=True))
+        while len(row["o"]) < 3:
             row["o"].append(self.run_orccrash(core, vmlinux))
-            if not peers_done["c"]:
-                r = self.run_crash(core, vmlinux)
-                row["c"].append(r)
-                if r.rc != 0 or r.traces == 0:
-                    peers_done["c"] = True	# cannot open: once is enough
-            row["o"].append(self.run_orccrash(core, vmlinux))
-            if not peers_done["d"]:
-                r = self.run_drgn(core, vmlinux)
-                row["d"].append(r)
-                if r.rc != 0 or r.traces == 0:
-                    peers_done["d"] = True
-            row["o"].append(self.run_orccrash(core, vmlinux))
-        row["warm"] = self.startup(core, vmlinux, cold=False)
+        # startup: the browser warm (3 times) and cold; peers warm
+        row["warm"]["orccrash"] = [self.browser(core, vmlinux, False) for _ in range(3)]
         if not self.a.quick:
-            row["cold"] = self.startup(core, vmlinux, cold=True)
-        tasks = row["o"][0].traces
+            row["cold"]["orccrash"] = [self.browser(core, vmlinux, True)]
+        for p in peers if self.a.peer_startup else []:
+            if not done[p.key]:
+                row["warm"][p.key] = [self.peer_startup(p, core, vmlinux)]
         row["micro"] = self.micro(core, vmlinux, tasks)
         self.rows.append(row)
         print(self.row_line(row), flush=True)
@@ -297,34 +412,40 @@ class Bench:
         v = [getattr(r, attr) for r in rs if getattr(r, attr) is not None]
         return statistics.median(v) if v else None
 
-    def peer_cell(self, row, key, tool):
-        rs = row[key]
-        if not rs:
-            return None, "not run"
-        ok = [r for r in rs if r.rc == 0 and r.traces > 0]
+    @staticmethod
+    def medv(v):
+        v = [x for x in (v or []) if x is not None]
+        return statistics.median(v) if v else None
+
+    def peer_ok(self, row, p):
+        """(results with traces, None) or (None, why)"""
+        if p.key not in row["p"]:
+            return None, row["why"].get("*", "not run")
+        ok = [r for r in row["p"][p.key] if r.traces > 0]
         if not ok:
-            r = rs[0]
-            why = "cannot open" if r.traces == 0 else "exit %s" % r.rc
-            if tool == "crash" and row["rel"].startswith("6.12"):
-                why = "crash cannot open"
-            elif tool == "drgn" and row["fmt"] != "kdump-real":
-                why = "drgn cannot open QEMU kdump"
-            elif tool == "drgn":
-                why = "drgn: exit %s" % r.rc
-            return None, "n/a: " + why
+            rs = row["p"][p.key]
+            return None, "cannot open: " + (peer_reason(rs[0]) if rs else row["why"].get(p.key, "?"))
         return ok, None
 
     def row_line(self, row):
         o = self.med(row["o"])
-        parts = ["%-26s %-13s %-10s orccrash %.3fs" % (row["rel"], row["label"], row["fmt"], o)]
-        for key, tool in (("c", "crash"), ("d", "drgn")):
-            ok, why = self.peer_cell(row, key, tool)
+        parts = ["%-26s %-13s %-10s orccrash %.3fs json %.3fs" % (
+            row["rel"], row["label"], row["fmt"], o, self.med(row["j"]) or 0)]
+        for p in self.run_peers:
+            ok, why = self.peer_ok(row, p)
             if ok:
                 t = self.med(ok)
-                parts.append("%s %.2fs (x%.0f)" % (tool, t, t / o))
+                parts.append("%s %.2fs (x%.0f)" % (p.label, t, t / o))
             else:
-                parts.append("%s %s" % (tool, why))
+                parts.append("%s: %s" % (p.label, why))
         return "  ".join(parts)
+
+    @staticmethod
+    def short(rel):
+        return rel.replace("-cloud-amd64", "")
+
+    def tasks(self, row):
+        return row["o"][0].traces
 
     def markdown(self):
         L = []
@@ -335,107 +456,247 @@ class Bench:
         except (OSError, StopIteration):
             pass
         mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-
-        def ver(cmd):
-            try:
-                p = subprocess.run(cmd, capture_output=True, text=True, timeout=30)
-                return (p.stdout + p.stderr).strip().splitlines()[0]
-            except (OSError, IndexError, subprocess.TimeoutExpired):
-                return "?"
-
-        git = os.environ.get("BENCH_COMMIT") or \
-            ver(["git", "-C", TOP, "describe", "--always", "--dirty"])
-        L.append("Measured %s by `make bench` (tests/bench/bench.py), orccrash %s." %
-                 (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), git))
+        git = self.commit
+        L.append("Measured %s by `make bench` (tests/bench/bench.py), orccrash %s, "
+                 "in %.0f minutes." %
+                 (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(self.started)), git,
+                  (self.ended - self.started) / 60))
         L.append("")
         L.append("- Machine: %s, %d CPUs, %.0f GiB RAM, %s %s" %
                  (cpu, os.cpu_count(), mem, platform.system(), platform.release()))
-        L.append("- Peers: %s; drgn %s (Debian python3-drgn); orccrash built with `%s`" %
-                 (ver(["crash", "--version"]) if self.crash else "crash not run",
-                  ver(["/usr/bin/python3", "-c", "import drgn; print(drgn.__version__)"])
-                  if self.drgn else "not run",
-                  ver(["cc", "--version"])))
+        L.append("- orccrash built with `%s`" % first_line_of(["cc", "--version"]))
+        if self.peers:
+            L.append("- Peers: %s" % "; ".join(
+                "%s (%s%s)" % (p.label, p.gen, ", in tests/bench/sid-chroot.sh's chroot"
+                               if p.gen == "sid" else "") for p in self.peers))
+        else:
+            L.append("- Peers: not run")
+        if not self.a.peer_startup or not any(
+                k != "orccrash" for r in self.rows for k in r["warm"]):
+            L.append("- The peers' startup was not measured in this run "
+                     "(BENCH_PEER_STARTUP=0): the startup table has orccrash only.")
+        if self.sid_overhead is not None:
+            L.append("- The sid chroot's wrapper (unshare, mounts, chroot) costs %.3f s "
+                     "per run (`sid-chroot.sh run true`), included in the sid peers' "
+                     "times." % self.sid_overhead)
         L.append("- Load average (1, 5, 15 min) at the start: %s, at the end: %s "
                  "(other work shared the machine; CPU seconds are less sensitive "
-                 "to it than wall time)" % (self.load0, "%.1f %.1f %.1f" % os.getloadavg()))
-        L.append("- Runs per dump: %d of each peer, %d of orccrash, interleaved; "
-                 "figures are medians." % (self.a.runs, 3 * self.a.runs))
+                 "to it than wall time)" % (self.load0, self.load1))
+        L.append("- Runs per dump: %d of each peer, orccrash text after each peer run "
+                 "(at least 3), orccrash --json %d; figures are medians." %
+                 (self.a.runs, self.a.runs + 1))
         L.append("")
-        L.append("### All tasks' backtraces")
+        self.md_ratios(L)
+        self.md_detail(L)
+        self.md_startup(L)
+        self.md_floor(L)
+        self.md_scaling(L)
+        self.md_micro(L)
+        L.append("### Targets, from the figures above")
         L.append("")
-        L.append("`orccrash --all-tasks` vs `crash -s -i` (`foreach bt`) vs drgn "
-                 "`prog.stack_trace(t)` for every task (tests/bench/drgn-all.py). "
-                 "Traces: how many tasks' traces each printed. x: the peer's time "
-                 "over orccrash's.")
-        L.append("")
-        L.append("| release | dump | format | traces o/c/d | orccrash s (CPU s) | crash s (CPU s) "
-                 "| drgn s (CPU s) | crash / orccrash: wall, CPU | drgn / orccrash: wall, CPU "
-                 "| peak RSS MB o/c/d |")
-        L.append("|---|---|---|---|---|---|---|---|---|---|")
-        for row in self.rows:
-            o = self.med(row["o"])
-            cells = {}
-            for key, tool in (("c", "crash"), ("d", "drgn")):
-                ok, why = self.peer_cell(row, key, tool)
-                if ok:
-                    t = self.med(ok)
-                    c = self.med(ok, "cpu")
-                    oc = self.med(row["o"], "cpu")
-                    tr = "%d" % ok[0].traces
-                    if ok[0].errors:
-                        tr += " (%d failed)" % ok[0].errors
-                    cells[key] = ("%.2f (%.2f)" % (t, c or 0),
-                                  "**%.0fx**, %s" % (t / o, "%.0fx" % (c / oc) if c and oc else "-"),
-                                  self.med(ok, "rss_kb"), tr)
-                else:
-                    cells[key] = (why, "-", None, "-")
+        L.append(self.targets())
+        return "\n".join(L) + "\n"
 
-            def mb(v):
-                return "%.0f" % (v / 1024) if v else "-"
-            L.append("| %s | %s | %s | %d/%s/%s | %.3f (%.2f) | %s | %s | %s | %s | %s/%s/%s |" % (
-                row["rel"], row["label"], row["fmt"], row["o"][0].traces,
-                cells["c"][3], cells["d"][3], o, self.med(row["o"], "cpu") or 0,
-                cells["c"][0], cells["d"][0],
-                cells["c"][1], cells["d"][1], mb(self.med(row["o"], "rss_kb")),
-                mb(cells["c"][2]), mb(cells["d"][2])))
+    def partial(self, row, ok):
+        """orccrash read far fewer tasks than the peer: no comparison"""
+        return ok and ok[0].traces > 1.1 * self.tasks(row) + 5
+
+    def cell_ratio(self, row, p):
+        ok, why = self.peer_ok(row, p)
+        if not ok:
+            return why if why.startswith("not run") else "n/a"
+        if self.partial(row, ok):
+            return "not compared: orccrash read %d tasks, %s %d" % (
+                self.tasks(row), p.tool, ok[0].traces)
+        o, oc = self.med(row["o"]), self.med(row["o"], "cpu")
+        t, c = self.med(ok), self.med(ok, "cpu")
+        return "**%.0fx**, %s CPU (%.2f s)" % (t / o, "%.0fx" % (c / oc) if c and oc else "-", t)
+
+    def md_ratios(self, L):
+        L.append("### All tasks' backtraces: orccrash against each peer")
         L.append("")
-        L.append("### Startup: time to first screen / first output")
+        L.append("`orccrash --all-tasks` against `crash -s -i` (`foreach bt`) and drgn "
+                 "`prog.stack_trace(t)` for every task (tests/bench/drgn-all.py), each "
+                 "peer in both generations.  A cell: how many times orccrash's wall "
+                 "time the peer took, the same for CPU time (user + system), and the "
+                 "peer's wall time; n/a: the peer cannot open the dump (why: in the "
+                 "next table); not compared: orccrash read far fewer tasks than the "
+                 "peer (an orccrash bug, see the text above the tables), left out of "
+                 "the targets.")
+        L.append("")
+        L.append("| release | dump | format | tasks | orccrash s | orccrash --json s | %s |" %
+                 " | ".join(p.label for p in self.peers))
+        L.append("|---|---|---|---|---|---|%s" % ("---|" * len(self.peers)))
+        for row in self.rows:
+            L.append("| %s | %s | %s | %s | %.3f | %.3f | %s |" % (
+                self.short(row["rel"]), row["label"], row["fmt"],
+                "{:,}".format(self.tasks(row)), self.med(row["o"]), self.med(row["j"]) or 0,
+                " | ".join(self.cell_ratio(row, p) for p in self.peers)))
+        L.append("")
+
+    def md_detail(self, L):
+        L.append("### All tasks' backtraces: every tool's run")
+        L.append("")
+        L.append("One line per tool and dump, naming the version that produced it. "
+                 "Traces: how many tasks' traces it printed (drgn: failed ones in "
+                 "brackets).  x: the tool's wall and CPU time over orccrash's.")
+        L.append("")
+        L.append("| release | dump | format | tool | traces | wall s | CPU s | peak RSS MB | x wall, CPU |")
+        L.append("|---|---|---|---|---|---|---|---|---|")
+
+        def mb(v):
+            return "%.0f" % (v / 1024) if v else "-"
+        for row in self.rows:
+            o, oc = self.med(row["o"]), self.med(row["o"], "cpu")
+            base = "| %s | %s | %s |" % (self.short(row["rel"]), row["label"], row["fmt"])
+            L.append("%s orccrash | %d | %.3f | %.2f | %s | - |" % (
+                base, self.tasks(row), o, oc or 0, mb(self.med(row["o"], "rss_kb"))))
+            L.append("%s orccrash --json | - | %.3f | %.2f | %s | - |" % (
+                base, self.med(row["j"]) or 0, self.med(row["j"], "cpu") or 0,
+                mb(self.med(row["j"], "rss_kb"))))
+            for p in self.peers:
+                ok, why = self.peer_ok(row, p)
+                if not ok:
+                    if why.startswith("not run"):
+                        continue
+                    L.append("%s %s | 0 | %s | | | |" % (base, p.label, why))
+                    continue
+                t, c = self.med(ok), self.med(ok, "cpu")
+                tr = "%d" % ok[0].traces
+                if ok[0].errors:
+                    tr += " (%d failed)" % ok[0].errors
+                L.append("%s %s | %s | %.2f | %.2f | %s | %.0fx, %s |" % (
+                    base, p.label, tr, t, c or 0, mb(self.med(ok, "rss_kb")), t / o,
+                    "%.0fx" % (c / oc) if c and oc else "-"))
+        L.append("")
+
+    def md_startup(self, L):
+        L.append("### Startup: time to the first screen and the first output")
         L.append("")
         L.append("orccrash: the browser (`orccrash VMCORE VMLINUX` in a 200x50 pty) until "
-                 "its first screen is drawn, and `--all-tasks` until its first byte of "
-                 "output; crash: `crash -s` with only `quit` (time to its prompt); "
-                 "drgn: until a script's first line.")
+                 "its first screen is drawn (warm: median of 3), and `--all-tasks` until "
+                 "its first byte of output; crash: `crash -s` with only `quit` (time to "
+                 "its prompt); drgn: until a script's first line; the peers warm.")
         if self.cold_ok is False:
             L.append("Cold page cache: not measured (writing /proc/sys/vm/drop_caches "
                      "was not permitted).")
         else:
-            L.append("Cold: `echo 3 > /proc/sys/vm/drop_caches` before each tool's start.")
+            L.append("Cold: `echo 3 > /proc/sys/vm/drop_caches` before the browser starts.")
         L.append("")
-        L.append("| release | dump | format | browser warm s | browser cold s | --all-tasks "
-                 "first byte s | crash warm / cold s | drgn warm / cold s | crash / browser (warm) "
-                 "| drgn / browser (warm) |")
-        L.append("|---|---|---|---|---|---|---|---|---|---|")
+        L.append("| release | dump | format | tasks | browser warm s | browser cold s | "
+                 "--all-tasks first byte s | %s |" % " | ".join(
+                     "%s s (x browser)" % p.label for p in self.peers))
+        L.append("|---|---|---|---|---|---|---|%s" % ("---|" * len(self.peers)))
 
         def f(v, nd=3):
-            return ("%%.%df" % nd) % v if isinstance(v, float) else "n/a"
+            return ("%%.%df" % nd) % v if isinstance(v, (float, int)) else "n/a"
         for row in self.rows:
-            w = row.get("warm") or {}
-            c = row.get("cold") or {}
-            bw = w.get("orccrash")
-            ratio_c = "%.0fx" % (w["crash"] / bw) if bw and w.get("crash") else "-"
-            ratio_d = "%.0fx" % (w["drgn"] / bw) if bw and w.get("drgn") else "-"
-            L.append("| %s | %s | %s | %s | %s | %s | %s / %s | %s / %s | %s | %s |" % (
-                row["rel"], row["label"], row["fmt"], f(bw), f(c.get("orccrash")),
-                f(self.med(row["o"], "ttfb")), f(w.get("crash"), 2), f(c.get("crash"), 2),
-                f(w.get("drgn"), 2), f(c.get("drgn"), 2), ratio_c, ratio_d))
+            bw = self.medv(row["warm"].get("orccrash"))
+            cells = []
+            for p in self.peers:
+                t = self.medv(row["warm"].get(p.key))
+                cells.append("%.2f (%.0fx)" % (t, t / bw) if t and bw else "-")
+            L.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                self.short(row["rel"]), row["label"], row["fmt"], "{:,}".format(self.tasks(row)),
+                f(bw), f(self.medv(row["cold"].get("orccrash"))),
+                f(self.med(row["o"], "ttfb")), " | ".join(cells)))
         L.append("")
+
+    @staticmethod
+    def num(m, k):
+        try:
+            return float(m[k])
+        except (KeyError, ValueError, TypeError):
+            return None
+
+    def floor(self, row):
+        """(pages, frames, floor s with inflate, floor s with page reads)"""
+        m = row.get("micro") or {}
+        pages, frames = self.num(m, "pages_total"), self.num(m, "pages_frames")
+        inflate, cold = self.num(m, "inflate_us"), self.num(m, "page_read_cold_us")
+        look = self.num(m, "orc_find_per_s")
+        if pages is None or frames is None or not look:
+            return None
+        lk = frames / look
+        return (pages, frames, pages * (inflate or 0) / 1e6 + lk,
+                pages * (cold or 0) / 1e6 + lk, lk)
+
+    def md_floor(self, L):
+        L.append("### The physical floor")
+        L.append("")
+        L.append("What a report cannot avoid: every distinct physical page that opening "
+                 "the model (task list included) and one unwind of every task read "
+                 "(tests/bench/ubench.c counts them through its memory reader), each "
+                 "decompressed once, and one ORC lookup per frame.  inflate: zlib's "
+                 "cost for one 4 KiB page (deflated at level 1, as makedumpfile -c "
+                 "writes it); page read: one page through formats/dump.c and "
+                 "libkdumpfile from a freshly opened dump (every read a miss), "
+                 "decompression included; lookup: `oc_orc_table_find`.  CPU times, "
+                 "one core.  Floor = pages x inflate + frames x lookup; "
+                 "through libkdumpfile = pages x page read + frames x lookup.")
+        L.append("")
+        L.append("| release | dump | format | tasks | pages | pages per task | inflate us | "
+                 "page read us | frames | lookup ns | floor s | through libkdumpfile s | "
+                 "orccrash CPU s | orccrash / floor |")
+        L.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for row in self.rows:
+            fl = self.floor(row)
+            m = row.get("micro") or {}
+            n = self.tasks(row)
+            if not fl:
+                L.append("| %s | %s | %s | %s | not measured: %s |" % (
+                    self.short(row["rel"]), row["label"], row["fmt"], "{:,}".format(n),
+                    m.get("error") or m.get("pages_note") or "ubench gave no page counts"))
+                continue
+            pages, frames, fs, fk, lk = fl
+            oc = self.med(row["o"], "cpu")
+            L.append("| %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %s | %.0f | %.3f | "
+                     "%.3f | %.2f | %s |" % (
+                         self.short(row["rel"]), row["label"], row["fmt"], "{:,}".format(n),
+                         "{:,.0f}".format(pages), pages / n if n else 0,
+                         self.num(m, "inflate_us") or 0, self.num(m, "page_read_cold_us") or 0,
+                         "{:,.0f}".format(frames), 1e9 / self.num(m, "orc_find_per_s"),
+                         fs, fk, oc or 0, "%.0fx" % (oc / fs) if oc and fs else "-"))
+        L.append("")
+
+    def md_scaling(self, L):
+        L.append("### Scaling with the number of tasks")
+        L.append("")
+        L.append("Per release, the dumps in order of their task count; per task: "
+                 "above the smallest dump of the release.")
+        L.append("")
+        L.append("| release | dump | format | tasks | text s | --json s | us per task | "
+                 "peak RSS MB (text) | (--json) | KB per task (text) | (--json) |")
+        L.append("|---|---|---|---|---|---|---|---|---|---|---|")
+        by_rel = {}
+        for row in self.rows:
+            by_rel.setdefault(row["rel"], []).append(row)
+        for rel, rs in sorted(by_rel.items()):
+            rs = sorted(rs, key=self.tasks)
+            base = rs[0]
+            for row in rs:
+                n = self.tasks(row)
+                o, j = self.med(row["o"]), self.med(row["j"]) or 0
+                rss = self.med(row["o"], "rss_kb") or 0
+                jrss = self.med(row["j"], "rss_kb") or 0
+                brss = self.med(base["o"], "rss_kb") or 0
+                bjrss = self.med(base["j"], "rss_kb") or 0
+                dn = n - self.tasks(base)
+                L.append("| %s | %s | %s | %s | %.3f | %.3f | %.1f | %.0f | %.0f | %s | %s |" % (
+                    self.short(rel), row["label"], row["fmt"], "{:,}".format(n), o, j,
+                    1e6 * o / n if n else 0, rss / 1024, jrss / 1024,
+                    "%.2f" % ((rss - brss) / dn) if dn > 0 else "-",
+                    "%.2f" % ((jrss - bjrss) / dn) if dn > 0 else "-"))
+        L.append("")
+
+    def md_micro(self, L):
         L.append("### In process (tests/bench/ubench.c)")
         L.append("")
         L.append("The kernel model opened once; every task unwound N times "
                  "(`oc_kernel_unwind_task`); 5,000,000 lookups of random kernel text "
                  "addresses with `oc_orc_table_find` and with a bare binary search over "
                  "a sorted copy of the same ips (every answer compared: 0 mismatches "
-                 "required).")
+                 "required).  CPU time of the thread.")
         L.append("")
         L.append("| release | dump | format | open s | tasks x N | frames/s | tasks/s "
                  "| ORC entries | oc_orc_table_find /s | bare bsearch /s | find time / bsearch time |")
@@ -443,104 +704,111 @@ class Bench:
         for row in self.rows:
             m = row["micro"]
             if m.get("rc"):
-                L.append("| %s | %s | %s | ubench failed: %s |" % (row["rel"], row["label"],
-                                                                   row["fmt"], m.get("error", "")))
+                L.append("| %s | %s | %s | ubench failed: %s |" % (
+                    self.short(row["rel"]), row["label"], row["fmt"],
+                    m.get("error", "").replace("|", "/")))
                 continue
 
             def g(k):
-                try:
-                    return float(m[k])
-                except (KeyError, ValueError):
-                    return 0.0
+                return self.num(m, k) or 0.0
             L.append("| %s | %s | %s | %.3f | %s x %s | %s | %s | %s | %s | %s | %.2f%s |" % (
-                row["rel"], row["label"], row["fmt"], g("open_s"), m.get("tasks", "?"),
+                self.short(row["rel"]), row["label"], row["fmt"], g("open_s"), m.get("tasks", "?"),
                 m.get("unwind_iters", "?"), "{:,.0f}".format(g("unwind_frames_per_s")),
                 "{:,.0f}".format(g("unwind_tasks_per_s")), "{:,.0f}".format(g("orc_entries")),
                 "{:,.0f}".format(g("orc_find_per_s")), "{:,.0f}".format(g("bsearch_per_s")),
                 g("orc_find_vs_bsearch"),
                 "" if m.get("orc_mismatches") == "0" else " (MISMATCHES %s)" % m.get("orc_mismatches")))
         L.append("")
-        L.append("### Scaling with the number of tasks")
-        L.append("")
-        L.append("| release | dump | format | tasks | orccrash s | ms per 1000 tasks | peak RSS MB "
-                 "| KB per task above the smallest dump |")
-        L.append("|---|---|---|---|---|---|---|---|")
-        by_rel = {}
+
+    def ratio_target(self, tool, gen, want):
+        ps = [p for p in self.peers if p.tool == tool and p.gen == gen]
+        if not ps:
+            return "- >= %dx faster than %s (%s): not measured (no such peer)" % (want, tool, gen)
+        p = ps[0]
+        rs = []
         for row in self.rows:
-            by_rel.setdefault(row["rel"], []).append(row)
-        for rel, rs in sorted(by_rel.items()):
-            rs = sorted(rs, key=lambda r: r["o"][0].traces)
-            base = rs[0]
-            for row in rs:
-                n = row["o"][0].traces
-                o = self.med(row["o"])
-                rss = self.med(row["o"], "rss_kb") or 0
-                brss = self.med(base["o"], "rss_kb") or 0
-                dn = n - base["o"][0].traces
-                L.append("| %s | %s | %s | %d | %.3f | %.1f | %.0f | %s |" % (
-                    rel, row["label"], row["fmt"], n, o, 1e6 * o / n if n else 0,
-                    rss / 1024, "%.1f" % ((rss - brss) / dn) if dn > 0 else "-"))
-        L.append("")
-        L.append("### Targets, from the figures above")
-        L.append("")
-        L.append(self.targets())
-        return "\n".join(L) + "\n"
+            ok, _ = self.peer_ok(row, p)
+            if ok and not self.partial(row, ok):
+                oc, c = self.med(row["o"], "cpu"), self.med(ok, "cpu")
+                rs.append((self.med(ok) / self.med(row["o"]), c / oc if c and oc else 0,
+                           "%s %s %s" % (self.short(row["rel"]), row["label"], row["fmt"])))
+        if not rs:
+            return "- >= %dx faster than %s: it opened none of the dumps" % (want, p.label)
+        w = min(rs)
+        cw = min(rs, key=lambda r: r[1])
+        met = sum(1 for r in rs if r[0] >= want)
+        cmet = sum(1 for r in rs if r[1] >= want)
+        return ("- >= %dx faster than %s on every dump it opens: wall time %s (%d of %d "
+                "dumps, smallest %.1fx: %s); CPU time %s (%d of %d, smallest %.1fx: %s)" % (
+                    want, p.label, "met" if met == len(rs) else "NOT met", met, len(rs),
+                    w[0], w[2], "met" if cmet == len(rs) else "NOT met", cmet, len(rs),
+                    cw[1], cw[2]))
+
+    def within(self, what, vals, limit=0.1):
+        """One target line: the dumps' values against limit seconds."""
+        vals = [x for x in vals if x[0] is not None]
+        if not vals:
+            return "- %s: not measured" % what
+        m = max(vals, key=lambda x: x[0])
+        return "- %s: %s in %d of %d; slowest %.3f s (%s %s %s, %s tasks)" % (
+            what, "met" if m[0] <= limit else "NOT met",
+            sum(1 for v in vals if v[0] <= limit), len(vals), m[0],
+            self.short(m[1]["rel"]), m[1]["label"], m[1]["fmt"],
+            "{:,}".format(self.tasks(m[1])))
 
     def targets(self):
-        out = []
-        for key, tool, want in (("c", "crash", 20), ("d", "drgn", 10)):
-            rs = []
-            for row in self.rows:
-                ok, _ = self.peer_cell(row, key, tool)
-                if ok:
-                    o, oc = self.med(row["o"]), self.med(row["o"], "cpu")
-                    c = self.med(ok, "cpu")
-                    rs.append((self.med(ok) / o, c / oc if c and oc else None,
-                               "%s %s %s" % (row["rel"].split("-")[0], row["label"], row["fmt"])))
-            if not rs:
-                out.append("- all tasks >= %dx faster than %s: not measured" % (want, tool))
+        out = [self.ratio_target("drgn", "sid", 20), self.ratio_target("crash", "sid", 50),
+               self.ratio_target("drgn", "Debian 12", 10),
+               self.ratio_target("crash", "Debian 12", 20)]
+        big = [r for r in self.rows if r["label"] == "large"]
+        for what, key in (("text", "o"), ("JSON", "j")):
+            if big:
+                w = max(big, key=lambda r: self.med(r[key]) or 0)
+                out.append("- the 10,000-task dumps in <= 0.5 s (%s): %s; slowest %.3f s (%s %s)" % (
+                    what, "met" if (self.med(w[key]) or 99) <= 0.5 else "NOT met",
+                    self.med(w[key]) or 0, self.short(w["rel"]), w["fmt"]))
+        out.append(self.within("first screen <= 0.1 s on every dump (warm)",
+                               [(self.medv(r["warm"].get("orccrash")), r) for r in self.rows]))
+        out.append(self.within("first output of --all-tasks <= 0.1 s on every dump",
+                               [(self.med(r["o"], "ttfb"), r) for r in self.rows]))
+        for h in [r for r in self.rows if r["label"] == "huge"]:
+            ls = [r for r in self.rows if r["label"] == "large" and r["rel"] == h["rel"]
+                  and r["fmt"] == h["fmt"]]
+            if not ls:
                 continue
-            w = min(rs)
-            cp = [r for r in rs if r[1] is not None]
-            c = min(cp, key=lambda r: r[1]) if cp else None
-            out.append("- all tasks >= %dx faster than %s: smallest wall-time ratio %.1fx (%s)%s; "
-                       "%s: >= %dx in %d of %d dumps" % (
-                           want, tool, w[0], w[2],
-                           ", smallest CPU-time ratio %.1fx (%s)" % (c[1], c[2]) if c else "",
-                           "met" if w[0] >= want else "not met everywhere", want,
-                           sum(1 for r in rs if r[0] >= want), len(rs)))
-        fs = [(row["warm"]["orccrash"], row["label"], row["rel"].split("-")[0])
-              for row in self.rows if (row.get("warm") or {}).get("orccrash") is not None
-              and row["o"][0].traces < 1000]
-        if fs:
-            m = max(fs)
-            out.append("- browser's first screen < 0.2 s on the samples (warm): slowest %.3f s "
-                       "(%s %s); under 0.2 s in %d of %d" % (
-                           m[0], m[2], m[1], sum(1 for f in fs if f[0] < 0.2), len(fs)))
-        ratios = []
-        for row in self.rows:
-            try:
-                ratios.append(float(row["micro"]["orc_find_vs_bsearch"]))
-            except (KeyError, ValueError):
-                pass
+            lg = ls[0]
+            for what, key, attr in (("text time", "o", "wall"), ("text memory", "o", "rss_kb"),
+                                    ("JSON time", "j", "wall"), ("JSON memory", "j", "rss_kb")):
+                a, b = self.med(h[key], attr), self.med(lg[key], attr)
+                if a and b:
+                    out.append("- 100,000 tasks within 10x of 10,000 (%s, %s %s): %.1fx (%s)" % (
+                        what, self.short(h["rel"]), h["fmt"], a / b,
+                        "met" if a / b <= 10 else "NOT met"))
+        ratios = [self.num(r["micro"], "orc_find_vs_bsearch") for r in self.rows]
+        ratios = [r for r in ratios if r]
         if ratios:
             out.append("- ORC lookup within 4x of a bare binary search: oc_orc_table_find "
                        "takes %.2f-%.2f times the bare search's time" % (min(ratios), max(ratios)))
         return "\n".join(out)
 
+    # -- raw results -----------------------------------------------------------
     def save(self, path):
         import json
         rows = []
         for row in self.rows:
             r = dict(row)
-            for k in ("o", "c", "d"):
-                r[k] = [x.__dict__ for x in row[k]]
+            r["o"] = [x.__dict__ for x in row["o"]]
+            r["j"] = [x.__dict__ for x in row["j"]]
+            r["p"] = {k: [x.__dict__ for x in v] for k, v in row["p"].items()}
             rows.append(r)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
+        with open(path + ".tmp", "w") as f:
             json.dump({"rows": rows, "load0": self.load0, "cold_ok": self.cold_ok,
-                       "runs": self.a.runs}, f, indent=1)
-        log("raw results in %s" % path)
+                       "runs": self.a.runs, "started": self.started,
+                       "ended": time.time(), "load1": "%.1f %.1f %.1f" % os.getloadavg(),
+                       "sid_overhead": self.sid_overhead, "commit": self.commit,
+                       "peers": [p.to_json() for p in self.peers]}, f, indent=1)
+        os.replace(path + ".tmp", path)
 
     def load(self, path):
         import json
@@ -548,14 +816,20 @@ class Bench:
             data = json.load(f)
         self.load0, self.cold_ok = data["load0"], data["cold_ok"]
         self.a.runs = data["runs"]
+        self.started, self.ended = data.get("started", 0), data.get("ended", 0)
+        self.load1 = data.get("load1", "?")
+        self.sid_overhead = data.get("sid_overhead")
+        self.commit = data.get("commit", self.commit)
+        self.peers = [Peer(**p) for p in data.get("peers", [])]
+
+        def res(x):
+            o = Result()
+            o.__dict__.update(x)
+            return o
         for r in data["rows"]:
-            for k in ("o", "c", "d"):
-                objs = []
-                for x in r[k]:
-                    o = Result()
-                    o.__dict__.update(x)
-                    objs.append(o)
-                r[k] = objs
+            r["o"] = [res(x) for x in r["o"]]
+            r["j"] = [res(x) for x in r["j"]]
+            r["p"] = {k: [res(x) for x in v] for k, v in r["p"].items()}
             self.rows.append(r)
 
     def write(self, path, text):
@@ -583,7 +857,13 @@ def main():
     ap.add_argument("--no-peers", dest="peers", action="store_false",
                     default=os.environ.get("BENCH_PEERS", "1") != "0")
     ap.add_argument("--quick", action="store_true", help="no cold-cache runs")
+    ap.add_argument("--no-peer-startup", dest="peer_startup", action="store_false",
+                    default=os.environ.get("BENCH_PEER_STARTUP", "1") != "0",
+                    help="no startup runs of the peers (they take as long as their "
+                    "all-tasks runs on the samples)")
     ap.add_argument("--only", help="regex over 'release scenario format'")
+    ap.add_argument("--keep", action="store_true",
+                    help="add to BUILD/bench/results.json instead of starting afresh")
     ap.add_argument("--render", metavar="JSON",
                     help="only re-render the tables from a results.json")
     ap.add_argument("--out", default=os.environ.get("BENCH_OUT",
@@ -592,6 +872,7 @@ def main():
     for exe in ("orccrash", os.path.join("tests", "ubench")):
         if not os.access(os.path.join(a.build, exe), os.X_OK):
             sys.exit("bench: %s/%s missing (make bench builds it)" % (a.build, exe))
+    results = os.path.join(a.build, "bench", "results.json")
     if a.render:
         b = Bench(a)
         b.load(a.render)
@@ -607,13 +888,33 @@ def main():
     if not ds:
         sys.exit("bench: no dumps: run make samples (and tests/bench/make-large-dump.sh)")
     b = Bench(a)
+    kept = []
+    if a.keep and os.path.exists(results):
+        old = Bench(a)
+        old.load(results)
+        again = {(d[1], d[0], d[4]) for d in ds}
+        kept = [r for r in old.rows if (r["rel"], r["label"], r["fmt"]) not in again]
+        b.started = min(b.started, old.started or b.started)
+        b.load0 = old.load0
+        if old.commit != b.commit:
+            log("results.json was measured on %s, this tree is %s" % (old.commit, b.commit))
+        if not b.peers:		# --no-peers: the kept rows' peers stay named
+            b.peers = old.peers	# (in the tables; b.run_peers stays empty)
+            b.sid_overhead = old.sid_overhead
+        log("keeping %d dumps' results from %s" % (len(kept), results))
+    b.rows = kept
+    b.measure_sid_overhead()
+    order = {(d[1], d[0], d[4]): i for i, d in enumerate(dumps(True, True))}
     try:
         for d in ds:
             b.one(*d)
+            b.rows.sort(key=lambda r: order.get((r["rel"], r["label"], r["fmt"]), 1 << 30))
+            b.save(results)
     finally:
         for f in (b.foreach, b.quit):
             os.unlink(f)
-    b.save(os.path.join(a.build, "bench", "results.json"))
+    log("raw results in %s" % results)
+    b.ended, b.load1 = time.time(), "%.1f %.1f %.1f" % os.getloadavg()
     text = b.markdown()
     print()
     print(text)

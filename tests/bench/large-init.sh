@@ -24,9 +24,10 @@ if grep -q 'large_capture=kdump' /proc/cmdline; then
 		> /dev/ttyS0 2>&1 || say "KEXEC-FAILED"
 	say "KEXEC-LOADED $(cat /sys/kernel/kexec_crash_loaded)"
 fi
-# threads-max defaults to RAM / 128 KiB (8192 for 1 GiB): too few.
-echo 100000 > /proc/sys/kernel/threads-max
-echo 131072 > /proc/sys/kernel/pid_max
+# threads-max defaults to RAM / 128 KiB (8192 for 1 GiB): too few; pid_max
+# (32768, or 1024 per CPU) too: room for the 100,000-task dump.
+echo 1000000 > /proc/sys/kernel/threads-max
+echo 4194304 > /proc/sys/kernel/pid_max
 nproc=$(sed -n 's/.*large_procs=\([0-9]*\).*/\1/p' /proc/cmdline)
 nthr=$(sed -n 's/.*large_threads=\([0-9]*\).*/\1/p' /proc/cmdline)
 /bin/spawn "${nproc:-500}" "${nthr:-20}" > /dev/ttyS0 2>&1 || say "SPAWN-FAILED"

@@ -20,7 +20,15 @@
 # Environment: ORCCRASH_CACHE, ORCCRASH_RELEASES (default: every release in
 # $CACHE/kernels with .complete), LARGE_PROCS (500), LARGE_THREADS (20),
 # LARGE_NAME (large: the directory under $CACHE/bench/<release>/),
-# LARGE_MEM (1536M).
+# LARGE_MEM (1536M), LARGE_SMP (2: the guest's CPUs), LARGE_TIMEOUT (1500:
+# seconds to wait for the guest to crash, and again for the capture).
+# `make bench-large` makes four of them (tests/bench/bench.mk): large (500 x
+# 20), medium (125 x 20), smp8 (8 CPUs, 4 GB, 500 x 20) and huge (1,000
+# processes of 100 threads: 100,100 tasks, 6 GB).
+#
+# Only one QEMU-heavy job runs at a time on the machine: each dump is made
+# under flock $CACHE/.lock (as samples/make-samples.sh is run), and the
+# minutes it took are kept in its info file (made.*).
 set -euo pipefail
 
 BENCH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -29,21 +37,16 @@ CACHE=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
 NPROC=${LARGE_PROCS:-500}
 NTHREADS=${LARGE_THREADS:-20}
 MEM=${LARGE_MEM:-1536M}
+SMP=${LARGE_SMP:-2}
 NAME=${LARGE_NAME:-large}
+TIMEOUT=${LARGE_TIMEOUT:-1500}
 PY=/usr/bin/python3
+
+# wait_serial, wait_exit, qemu_base_args, qmp_dump
+. "$SAMPLES/qemu-lib.sh"
 
 log() { printf '[make-large-dump %(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
 die() { log "error: $*"; exit 1; }
-
-wait_serial() {
-	local file=$1 re=$2 secs=$3 pid=$4 i
-	for ((i = 0; i < secs * 2; i++)); do
-		grep -qE "$re" "$file" 2>/dev/null && return 0
-		kill -0 "$pid" 2>/dev/null || { grep -qE "$re" "$file" 2>/dev/null; return; }
-		sleep 0.5
-	done
-	return 1
-}
 
 # The samples' initramfs (busybox, modules, kexec, makedumpfile, the kernel
 # and capture.cpio for kdump) with large-init.sh as /init and spawn added.
@@ -62,35 +65,32 @@ make_initramfs() {
 # reassembled to vmcore.kdump) or kdump (kexec + makedumpfile in the guest,
 # vmcore.kdump-real: the only kind drgn 0.0.22 opens, see docs/benchmarks.md).
 boot() {
-	local kdir=$1 d=$2 capture=$3 mem=$MEM
+	local kdir=$1 d=$2 capture=$3 t0=$SECONDS
 	local append="console=ttyS0,115200 panic=0 no_timer_check large_procs=$NPROC large_threads=$NTHREADS large_capture=$capture"
-	local serial=$d/serial-$capture.log
-	local qemu=(qemu-system-x86_64 -accel tcg -smp 2 -nographic -no-reboot
-		-kernel "$kdir/vmlinuz" -initrd "$d/initramfs.cpio"
-		-device vmcoreinfo -serial "file:$serial"
-		-monitor none -qmp "unix:$d/qmp.sock,server=on,wait=off")
+	local serial=$d/serial-$capture.log qemu
+	qemu_base_args qemu "$SMP" "$kdir/vmlinuz" "$d/initramfs.cpio" "$serial" "$d/qmp.sock"
 	if [ "$capture" = kdump ]; then
 		append+=" crashkernel=192M"
-		truncate -s 2G "$d/disk.raw"
+		# sparse; makedumpfile -d 31 -c writes far less than the RAM
+		truncate -s "$MEM" "$d/disk.raw"
 		qemu+=(-drive "file=$d/disk.raw,format=raw,if=virtio")
 	fi
-	qemu+=(-m "$mem" -append "$append")
+	qemu+=(-m "$MEM" -append "$append")
 	echo "qemu.$capture=${qemu[*]}" >> "$d/qemu-cmds"
-	log "booting the guest (capture $capture)"
-	timeout 1800 "${qemu[@]}" < /dev/null > "$d/qemu-$capture.out" 2>&1 &
+	log "booting the guest (capture $capture, $SMP CPUs, $MEM)"
+	# (QEMU does not hold the lock: it is released when this script ends)
+	timeout $((2 * TIMEOUT + 300)) "${qemu[@]}" < /dev/null > "$d/qemu-$capture.out" 2>&1 {lock}>&- &
 	local qpid=$! ok=1
 	if [ "$capture" = kdump ]; then
 		wait_serial "$serial" 'ORCCRASH-CAPTURE-(DONE|FAILED|NO-VMCORE)|end Kernel panic|ORCCRASH-SPAWN-FAILED' \
-			1500 $qpid || ok=0
+			$((2 * TIMEOUT)) $qpid || ok=0
 		grep -aq 'ORCCRASH-CAPTURE-DONE' "$serial" || ok=0
 		wait_exit $qpid 120 || ok=0
 		[ $ok = 1 ] && { makedumpfile -R "$d/vmcore.kdump-real" < "$d/disk.raw" > "$d/makedumpfile-R-kdump.log" 2>&1 || ok=0; }
 		rm -f "$d/disk.raw"
-	elif wait_serial "$serial" 'end Kernel panic' 1500 $qpid; then
+	elif wait_serial "$serial" 'end Kernel panic' "$TIMEOUT" $qpid; then
 		sleep 1
-		"$PY" "$SAMPLES/qmp.py" "$d/qmp.sock" 'stop' \
-			"dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.flat\", \"format\": \"kdump-zlib\"}" \
-			'quit' >&2 || ok=0
+		qmp_dump "$d/qmp.sock" "kdump-zlib:$d/vmcore.flat" || ok=0
 		wait_exit $qpid 60 || true
 		[ $ok = 1 ] && { makedumpfile -R "$d/vmcore.kdump" < "$d/vmcore.flat" > "$d/makedumpfile-R-qemu.log" 2>&1 || ok=0; }
 		rm -f "$d/vmcore.flat"
@@ -101,19 +101,9 @@ boot() {
 	wait $qpid 2>/dev/null || true
 	rm -f "$d/qmp.sock"
 	grep -aq 'ORCCRASH-SPAWN-FAILED' "$serial" && ok=0
-	log "$(grep -a -m1 'ORCCRASH-TASKS' "$serial" | tr -d '\r') (capture $capture, ok=$ok)"
+	echo "made.$capture=$((SECONDS - t0)) s" >> "$d/qemu-cmds"
+	log "$(grep -a -m1 'ORCCRASH-TASKS' "$serial" | tr -d '\r') (capture $capture, ok=$ok, $((SECONDS - t0)) s)"
 	[ $ok = 1 ] || { tail -n 15 "$serial" >&2; return 1; }
-}
-
-wait_exit() {
-	local pid=$1 secs=$2 i
-	for ((i = 0; i < secs * 2; i++)); do
-		kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-		sleep 0.5
-	done
-	kill "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
-	return 1
 }
 
 one() {
@@ -122,24 +112,31 @@ one() {
 	[ -f "$final/info" ] && { log "$rel: $final exists"; return 0; }
 	[ -f "$kdir/.complete" ] || die "$rel: $kdir incomplete: run make samples first"
 	command -v qemu-system-x86_64 > /dev/null || die "qemu-system-x86_64 missing"
+	# one QEMU-heavy job at a time (make-samples.sh runs under the same lock)
+	exec {lock}> "$CACHE/.lock"
+	log "$rel: $NAME: waiting for $CACHE/.lock"
+	flock "$lock"
 	d=$CACHE/bench/$rel/.$NAME.tmp
 	rm -rf "$d"
 	mkdir -p "$d"
-	log "$rel: building initramfs ($NPROC processes x $NTHREADS threads)"
+	log "$rel: $NAME: building initramfs ($NPROC processes x $NTHREADS threads)"
 	make_initramfs "$kdir" "$d/initramfs.cpio"
 	if ! boot "$kdir" "$d" qemu || ! boot "$kdir" "$d" kdump; then
-		log "$rel: FAILED"
+		log "$rel: $NAME: FAILED"
 		rm -f "$d/initramfs.cpio"
 		rm -rf "$CACHE/bench/$rel/.$NAME.failed"
 		mv "$d" "$CACHE/bench/$rel/.$NAME.failed"
+		exec {lock}>&-
 		return 1
 	fi
+	exec {lock}>&-
 	rm -f "$d/initramfs.cpio"
 	{
 		echo "release=$rel"
 		echo "scenario=$NAME"
 		echo "vmlinux=$kdir/vmlinux"
 		echo "memory=$MEM"
+		echo "cpus=$SMP"
 		echo "procs=$NPROC threads=$NTHREADS"
 		echo "guest.qemu: $(grep -a -m1 'ORCCRASH-TASKS' "$d/serial-qemu.log" | tr -d '\r')"
 		echo "guest.kdump: $(grep -a -m1 'ORCCRASH-TASKS' "$d/serial-kdump.log" | tr -d '\r')"

@@ -29,9 +29,9 @@
 # clear_user_rep_good -> read_zero -> vfs_read -> ksys_read; crash's bt
 # drops the test module's frame after panic (mod-blocked, mod-timer) and
 # lists stale return addresses the kernel marks "?" (process, kdump-real).
-# crash's bt does better on a real kdump's panic CPU, whose registers are
-# saved in __crash_kexec() without ORC data: orccrash resynchronises past
-# it and marks the trace unreliable.
+# On a real kdump both agree from panic() on (orccrash walks out of
+# __crash_kexec(), which has no ORC data, by its CFI or a verified call
+# site) and on the stopped CPU's NMI frames.
 set -u
 O=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +42,8 @@ bin=$ob/orccrash
 cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
 index=$cache/dumps/index.tsv
 echo_so=${CRASH_ECHO_SO:-/usr/lib/crash/extensions/echo.so}
+pyd=/usr/bin/python3	# Debian's, with python3-jsonschema
+[ -x "$pyd" ] || pyd=python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 results=$tmp/results
@@ -236,6 +238,11 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		continue
 	fi
 	python3 "$here/check.py" "$name" "$d" crash.out | tee -a "$results"
+	# orcbt's JSON (-t -s -j; -j PID is checked equal to pid.json) and
+	# orccrash's, against docs/json-schema.json
+	jsons=("$d/pid.json")
+	[ -s "$d/orcbt-all.json" ] && jsons+=("$d/orcbt-all.json")
+	"$pyd" "$top/tests/json/validate.py" "$name" "${jsons[@]}" | tee -a "$results"
 
 	# the line cache orccrash.so wrote when crash exited is the batch
 	# tool's: it finds every line of --all-tasks there (adds nothing)

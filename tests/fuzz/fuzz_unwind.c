@@ -3,7 +3,10 @@
  * libFuzzer target: the ORC walker (src/unwind.h) over arbitrary stack
  * memory, registers and ORC entries.  Input:
  *   u8 version (1..6), u8 flags (1 scan, 2 resync, 4 fp_fallback,
- *   8 sp_indirect_deref_first, 16 blocked task walk), u16 max_frames,
+ *   8 sp_indirect_deref_first, 16 blocked task walk, 32 symbols (a
+ *   function every 64 bytes of text) for the call-site rule, 64 a CFI
+ *   row for all text, from the bytes of regs.orig_ax, 128 the crash-NMI
+ *   search on the first stack of type NMI), u16 max_frames,
  *   u16 n, u8 nr_stacks, struct oc_regs (21 x u64),
  *   n x { u64 ip, 6 raw ORC bytes of that version },
  *   nr_stacks x { u8 stack type, u64 begin, u32 len, len bytes }.
@@ -12,7 +15,8 @@
  * through the pt_regs->sp at their top, as in dumpstack_64.c).  Text is
  * [first ORC ip, last ORC ip + 4 KiB).
  * Invariants: at most max_frames unwound frames (256 by default), an
- * error stop always has a message and makes the trace unreliable.
+ * error stop always has a message and makes the trace unreliable, and
+ * so does a note.
  */
 #include "fuzz_common.h"
 #include "orc.h"
@@ -27,7 +31,30 @@ struct world {
 	enum oc_stack_type types[MAX_STACKS];
 	size_t nr;
 	uint64_t text_begin, text_end;
+	struct oc_cfi_row cfi;
 };
+
+static bool w_func_of(void *arg, uint64_t addr, struct oc_unwind_func *ret)
+{
+	struct world *w = arg;
+
+	memset(ret, 0, sizeof(*ret));
+	if (addr < w->text_begin || addr >= w->text_end)
+		return false;
+	ret->start = addr & ~(uint64_t)63;
+	ret->name = (addr >> 6) & 1 ? "f.cold" : "f";
+	if ((addr >> 6) & 1)
+		ret->parent = ret->start - 64;
+	return true;
+}
+
+static bool w_find_cfi(void *arg, uint64_t pc, struct oc_cfi_row *ret)
+{
+	struct world *w = arg;
+
+	*ret = w->cfi;
+	return pc >= w->text_begin && pc < w->text_end;
+}
 
 static bool w_find_orc(void *arg, uint64_t ip, struct oc_orc_entry *ret)
 {
@@ -147,12 +174,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.ret_from_fork = w.text_begin,
 		.fp_fallback = flags & 4,
 	};
+	if (flags & 32)
+		t.func_of = w_func_of;
+	if (flags & 64) {
+		uint64_t c = regs.orig_ax;
+
+		t.find_cfi = w_find_cfi;
+		w.cfi.cfa_kind = (enum oc_cfi_cfa_kind)(c % 3);
+		w.cfi.cfa_reg = (c >> 2) & 1 ? 7 : 6;
+		w.cfi.cfa_off = (int8_t)(c >> 8);
+		w.cfi.regs[16] = (struct oc_cfi_rule){
+			(enum oc_cfi_rule_kind)((c >> 16) % 7), (int8_t)(c >> 24), 0 };
+		w.cfi.regs[6] = (struct oc_cfi_rule){
+			(enum oc_cfi_rule_kind)((c >> 32) % 7), (int8_t)(c >> 40), 0 };
+	}
 
 	oc_trace_init(&trace);
-	if (flags & 16)
+	if (flags & 16) {
 		err = oc_unwind_blocked(&t, regs.sp, &o, &trace);
-	else
+	} else if (flags & 128) {
+		struct oc_stack_info nmi = { 0 };
+		bool found;
+
+		for (size_t i = 0; i < w.nr && !nmi.type; i++)
+			if (w.types[i] == OC_STACK_NMI)
+				w_stack_info(&w, w.regions[i].addr, &nmi);
+		err = oc_unwind_nmi_stopped(&t, &regs, &nmi, &o, &trace,
+					    &found);
+	} else {
 		err = oc_unwind_regs(&t, &regs, &o, &trace);
+	}
 	FUZZ_ASSERT(!err || err == &oc_enomem);
 	for (size_t i = 0; i < trace.nr; i++) {
 		unwound += !trace.frames[i].scanned;
@@ -165,6 +216,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(!trace.reliable);
 	}
 	FUZZ_ASSERT(memchr(trace.message, 0, sizeof(trace.message)));
+	FUZZ_ASSERT(memchr(trace.note, 0, sizeof(trace.note)));
+	FUZZ_ASSERT(!trace.note[0] || !trace.reliable);
 	{
 		char buf[256];
 

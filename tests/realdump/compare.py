@@ -2,6 +2,7 @@
 """Compare orccrash's traces with the kernel's own (the first oracle).
 
 usage: compare.py ORCCRASH_JSON REF_KERNEL_TXT [--min-task-match PCT]
+                  [--kdump] [--crash-bt CRASH_BT_A_TXT]
 
 ORCCRASH_JSON is `orccrash --json --all-tasks --scan VMCORE VMLINUX`;
 REF_KERNEL_TXT is samples/parse-serial.py's ref/kernel.txt (the
@@ -20,7 +21,17 @@ pt_regs / iret frame was crossed.  Prints PASS/FAIL lines.
   past the point the kernel printed (QEMU captures it later, spinning in
   panic()), so the kernel's lines from an anchor on (the first "RIP
   0010:" line for an oops, the line after "panic+" for a panic) must equal
-  ours from the same anchor to the end of the trace.
+  ours from the same anchor to the end of the trace.  Only frames the
+  unwinder marks reliable count: an unwound frame that is not is rendered
+  "(unreliable) ..." and matches no kernel line.
+* Every trace: no unwound frame is a kernel address without a symbol (a
+  stack address taken for a return address, a guess gone astray).
+* --kdump (a real kdump): every CPU but the panicking one was stopped by
+  the crash NMI, so its trace must show crash_nmi_callback on the NMI
+  stack, every frame reliable.
+* --crash-bt FILE (crash's "bt -a" on the same dump): on each stopped
+  CPU, the frames crash shows on the NMI exception stack must be ours,
+  with the same return address in the same stack slot.
 """
 import json
 import re
@@ -42,7 +53,8 @@ def render(frames):
             out.append("RIP %04x:%s" % (int(r["cs"], 16) & 0xFFFF, sym(f, int(r["ip"], 16))))
             out.append("RSP %04x:%016x" % (int(r["ss"], 16) & 0xFFFF, int(r["sp"], 16)))
             continue
-        out.append(("? " if f.get("scanned") else "") + sym(f, int(f["ip"], 16)))
+        mark = "? " if f.get("scanned") else ("" if f.get("reliable") else "(unreliable) ")
+        out.append(mark + sym(f, int(f["ip"], 16)))
     if cur not in (None, "unknown"):
         out.append("</%s>" % NAMES.get(cur, cur))
     return out
@@ -133,9 +145,85 @@ def anchored(ref_lines, ours, kind):
     return None, None
 
 
+def parse_crash_bt(path):
+    """crash's bt -a: {cpu: [(slot, symbol, address)]} of the frames
+    before the "--- <NMI exception stack> ---" line of each CPU that has
+    one."""
+    cpus, cur, frames = {}, None, []
+    for line in open(path, encoding="utf-8", errors="replace"):
+        m = re.match(r"^PID: +\d+ +TASK: +[0-9a-f]+ +CPU: +(\d+)", line)
+        if m:
+            cur, frames = int(m.group(1)), []
+            continue
+        m = re.match(r"^ *#\d+ \[([0-9a-f]+)\] (\S+) at ([0-9a-f]+)", line)
+        if m and cur is not None:
+            frames.append((int(m.group(1), 16), m.group(2), int(m.group(3), 16)))
+        elif line.startswith("--- <NMI exception stack> ---") and cur is not None:
+            cpus[cur] = frames
+            cur = None
+    return cpus
+
+
+def check_frames(report):
+    """No unwound kernel-half frame without a symbol."""
+    bad = []
+    for kind, items in (("CPU", report["cpus"]), ("pid", report["tasks"])):
+        for t in items:
+            for f in t["frames"]:
+                ip = int(f["ip"], 16)
+                if not f.get("scanned") and ip >= 0xffff800000000000 and f.get("symbol") is None:
+                    bad.append("%s %s: 0x%x (stack %s)" % (kind, t.get("cpu") if kind == "CPU" else t["pid"], ip, f["stack"]))
+    n = sum(len(t["frames"]) for t in report["cpus"] + report["tasks"])
+    print("%s frames: %s" % ("PASS" if not bad else "FAIL",
+                             "%d frames, none an unsymbolised kernel address" % n if not bad
+                             else "kernel addresses without a symbol: " + "; ".join(bad[:6])))
+    return len(bad) > 0
+
+
+def check_stopped(cpus, panic_cpu, crash_bt):
+    """--kdump: the CPUs the crash NMI stopped."""
+    failed = 0
+    for n, c in sorted(cpus.items()):
+        if n == panic_cpu or not c["frames"]:
+            continue
+        nmi = [f for f in c["frames"] if f["stack"] == "nmi" and not f.get("scanned")]
+        names = [f["symbol"] for f in nmi]
+        ok = "crash_nmi_callback" in names and all(f["reliable"] for f in c["frames"] if not f.get("scanned"))
+        print("%s stopped CPU %d: on the NMI stack %s%s" %
+              ("PASS" if ok else "FAIL", n, " ".join(str(x) for x in names) or "nothing",
+               "" if c["reliable"] else " (trace unreliable: %s)" % c["stop"]))
+        failed += not ok
+        if crash_bt is None:
+            continue
+        theirs = crash_bt.get(n)
+        if theirs is None:
+            print("SKIP stopped CPU %d: crash shows no NMI exception stack" % n)
+            continue
+        ours = [(int(f["sp"], 16) - 8, f["symbol"], int(f["ip"], 16))
+                for f in nmi if not f.get("regs")]
+        ok = ours == theirs
+        print("%s stopped CPU %d: %d NMI-stack frames %s crash's bt -a (slot, symbol, return address)"
+              % ("PASS" if ok else "FAIL", n, len(theirs), "equal" if ok else "differ from"))
+        if not ok:
+            failed += 1
+            for a, b in zip(ours + [None] * len(theirs), theirs + [None] * len(ours)):
+                if a is None and b is None:
+                    break
+                print("   %-60s | %s" % (a and "%x %s %x" % a, b and "%x %s %x" % b))
+    return failed
+
+
 def main():
     args = sys.argv[1:]
     min_pct = 90.0
+    kdump = "--kdump" in args
+    if kdump:
+        args.remove("--kdump")
+    crash_bt = None
+    if "--crash-bt" in args:
+        i = args.index("--crash-bt")
+        crash_bt = parse_crash_bt(args[i + 1])
+        del args[i:i + 2]
     if "--min-task-match" in args:
         i = args.index("--min-task-match")
         min_pct = float(args[i + 1])
@@ -230,6 +318,9 @@ def main():
         if not ok:
             failed += 1
             print("  kernel | orccrash\n%s" % diff(b["lines"], ours))
+    failed += check_frames(report)
+    if kdump:
+        failed += check_stopped(cpus, panic_cpu, crash_bt)
     return 1 if failed else 0
 
 

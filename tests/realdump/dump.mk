@@ -3,3 +3,8 @@
 $(O)/tests/dumpcat: $(O)/tests/realdump/dumpcat.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# symcheck: the vmlinux's symbol order against the dump's own kallsyms
+# (tests/realdump/novmlinux.sh)
+$(O)/tests/symcheck: $(O)/tests/realdump/symcheck.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

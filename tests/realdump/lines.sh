@@ -35,6 +35,9 @@ index=$cache/dumps/index.tsv
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+pyd=/usr/bin/python3	# Debian's, with python3-jsonschema
+[ -x "$pyd" ] || pyd=python3
+
 pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; }
 skip() { echo "SKIP $*"; }
@@ -202,6 +205,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		fail "$name: orccrash exited $rc: $(head -c 300 "$d/err")"
 		continue
 	fi
+	"$pyd" "$top/tests/json/validate.py" --need-frames "$name" "$d/report.json"
 
 	# cold: an empty cache
 	ORCCRASH_CACHE=$d/cache "$linescat" report "$vml" "$d/report.json" \
@@ -365,6 +369,42 @@ else
 		fi
 	else
 		skip "split debuginfo: objcopy --strip-debug failed: $(head -c 200 "$d/objcopy.err")"
+	fi
+fi
+
+# Where the line cache goes: $ORCCRASH_CACHE/lines, else
+# $XDG_CACHE_HOME/orccrash/lines (an absolute one only: the XDG Base
+# Directory Specification ignores a relative one), else ~/.cache/orccrash/lines.
+if [ -n "$first_rel" ]; then
+	read -r core vml <<<"${modcore[$first_rel]}"
+	bid=$(readelf -n "$vml" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | head -n 1)
+	d=$tmp/xdg
+	mkdir -p "$d/home" "$d/cwd"
+	where() {	# where ENV...: orccrash --active with ENV, then the cache files made under $d
+		(cd "$d/cwd" && env -u ORCCRASH_CACHE "$@" HOME="$d/home" \
+			"$bin" --active "$core" "$vml" >/dev/null 2>&1)
+		(cd "$d" && find . -type f -path '*/lines/*' | sort | tr '\n' ' ')
+		rm -rf "${d:?}"/home/.cache "$d/xdg" "$d/oc" "$d/cwd"/*
+	}
+	if [ -z "$bid" ]; then
+		fail "$first_rel: line cache place: no build-id in $vml"
+	else
+		got=$(where XDG_CACHE_HOME="$d/xdg")
+		[ "$got" = "./xdg/orccrash/lines/$bid " ] &&
+			pass "$first_rel: line cache in \$XDG_CACHE_HOME/orccrash/lines/BUILD-ID" ||
+			fail "$first_rel: with XDG_CACHE_HOME=$d/xdg the line cache went to: ${got:-nowhere}"
+		got=$(where XDG_CACHE_HOME=rel/x)
+		[ "$got" = "./home/.cache/orccrash/lines/$bid " ] &&
+			pass "$first_rel: a relative XDG_CACHE_HOME is ignored: ~/.cache/orccrash/lines/BUILD-ID" ||
+			fail "$first_rel: with XDG_CACHE_HOME=rel/x the line cache went to: ${got:-nowhere}"
+		got=$(where -u XDG_CACHE_HOME)
+		[ "$got" = "./home/.cache/orccrash/lines/$bid " ] &&
+			pass "$first_rel: no XDG_CACHE_HOME: ~/.cache/orccrash/lines/BUILD-ID" ||
+			fail "$first_rel: without XDG_CACHE_HOME the line cache went to: ${got:-nowhere}"
+		got=$(where ORCCRASH_CACHE="$d/oc" XDG_CACHE_HOME="$d/xdg")
+		[ "$got" = "./oc/lines/$bid " ] &&
+			pass "$first_rel: ORCCRASH_CACHE comes before XDG_CACHE_HOME" ||
+			fail "$first_rel: with ORCCRASH_CACHE and XDG_CACHE_HOME the line cache went to: ${got:-nowhere}"
 	fi
 fi
 

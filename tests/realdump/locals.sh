@@ -69,6 +69,7 @@ while IFS=$'\t' read -r rel scen fmt vmcore vmlinux kaslr; do
 		fail "$name: orccrash --json --locals exited $rc: $(head -n 3 "$tmp/err")"
 		continue
 	fi
+	"$py" "$top/tests/json/validate.py" --need-frames "$name --locals" "$json"
 	# the text report: without --locals, and with it minus its lines
 	"$bin" --all-tasks "${mods[@]}" "$vmcore" "$vmlinux" >"$tmp/plain" 2>/dev/null
 	"$bin" --all-tasks --locals "${mods[@]}" "$vmcore" "$vmlinux" \

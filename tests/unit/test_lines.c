@@ -208,6 +208,84 @@ TEST(lines_cache_path_from_build_id)
 	free(saved);
 }
 
+/* Restores an environment variable saved by env_save(). */
+struct saved_env {
+	const char *name;
+	char *value;
+};
+
+static struct saved_env env_save(const char *name, const char *value)
+{
+	const char *old = getenv(name);
+	struct saved_env e = { name, old ? strdup(old) : NULL };
+
+	if (value)
+		setenv(name, value, 1);
+	else
+		unsetenv(name);
+	return e;
+}
+
+static void env_restore(struct saved_env *e)
+{
+	if (e->value)
+		setenv(e->name, e->value, 1);
+	else
+		unsetenv(e->name);
+	free(e->value);
+}
+
+/* The line a cache at @dir/01d264ff gives for 0xffffffff81000010, or 0. */
+static unsigned cached_line(void)
+{
+	static const uint8_t id[] = { 0x01, 0xd2, 0x64, 0xff };
+	struct oc_line_info chain[4];
+	struct oc_lines *l;
+	size_t nr = 0;
+
+	if (oc_lines_open("/nonexistent/vmlinux", id, sizeof(id), &l))
+		return 0;
+	oc_error_destroy(oc_lines_lookup(l, 0xffffffff81000010, chain, 4, &nr));
+	oc_lines_close(l);
+	return nr ? chain[0].line : 0;
+}
+
+/*
+ * Without ORCCRASH_CACHE: $XDG_CACHE_HOME/orccrash/lines when it is
+ * absolute (XDG Base Directory Specification 0.8: a relative path is
+ * invalid and ignored), else $HOME/.cache/orccrash/lines.
+ */
+TEST(lines_cache_path_xdg)
+{
+	struct saved_env oc = env_save("ORCCRASH_CACHE", NULL);
+	struct saved_env xdg = env_save("XDG_CACHE_HOME", tmp_path("xdg"));
+	struct saved_env home = env_save("HOME", tmp_path("home"));
+	static const char *const dirs[] = {
+		"xdg", "xdg/orccrash", "xdg/orccrash/lines", "home",
+		"home/.cache", "home/.cache/orccrash",
+		"home/.cache/orccrash/lines",
+	};
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
+		mkdir(tmp_path(dirs[i]), 0755);
+	write_file(tmp_path("xdg/orccrash/lines/01d264ff"),
+		   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
+		   "\t11\t0\tf\t/x.c\n");
+	write_file(tmp_path("home/.cache/orccrash/lines/01d264ff"),
+		   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
+		   "\t22\t0\tf\t/x.c\n");
+	CHECK_EQ(cached_line(), 11);
+	setenv("XDG_CACHE_HOME", "relative/cache", 1);
+	CHECK_EQ(cached_line(), 22);
+	setenv("XDG_CACHE_HOME", "", 1);
+	CHECK_EQ(cached_line(), 22);
+	unsetenv("XDG_CACHE_HOME");
+	CHECK_EQ(cached_line(), 22);
+	env_restore(&home);
+	env_restore(&xdg);
+	env_restore(&oc);
+}
+
 /* --- addresses and names ------------------------------------------ */
 
 TEST(lines_frame_addr)

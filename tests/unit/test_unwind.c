@@ -2,7 +2,9 @@
 /*
  * The ORC walker on synthetic kernels: an ORC table encoded as raw bytes
  * in each format version, a task stack, an IRQ stack with its link word
- * and an NMI stack with pt_regs at its top, behind a fake get_stack_info().
+ * and an NMI stack with pt_regs at its top, behind a fake get_stack_info();
+ * text bytes (int3, with call instructions put where a test needs one),
+ * symbols and a CFI row for the fallbacks where ORC has no entry.
  */
 #include "orc.h"
 #include "orc_abi.h"
@@ -17,6 +19,8 @@ enum {
 	F_BAD = 0x900, F_LOOP = 0xa00, F_DX = 0xb00, F_BPIND = 0xc00,
 	F_AX = 0xd00, F_TERM = 0xe00,
 	NR_SPECS = 15,
+	/* no ORC entry of their own (the UNDEFINED F_TERM covers them) */
+	F_TRAMP = 0xf00, F_COLD = 0x1000, F_SYMS_END = 0x1100,
 };
 
 enum { TASK_SIZE = 0x4000, IRQ_SIZE = 0x4000, NMI_SIZE = 0x1000 };
@@ -138,7 +142,11 @@ static void encode(enum oc_orc_version v, const struct spec *s, uint8_t *out)
 struct world {
 	struct oc_orc_table tab;
 	uint64_t task[TASK_SIZE / 8], irq[IRQ_SIZE / 8], nmi[NMI_SIZE / 8];
-	struct oc_mem_region regions[3];
+	uint8_t text[TEXT_SIZE];
+	/* find_cfi answers this row for [cfi_lo, cfi_hi) */
+	struct oc_cfi_row cfi;
+	uint64_t cfi_lo, cfi_hi;
+	struct oc_mem_region regions[4];
 	struct oc_mem_buffers bufs;
 	struct oc_mem mem;
 	struct oc_unwind_target t;
@@ -156,6 +164,36 @@ static bool w_find_orc(void *arg, uint64_t ip, struct oc_orc_entry *ret)
 static bool w_is_text(void *arg, uint64_t addr)
 {
 	return addr >= T && addr < T + TEXT_SIZE;
+}
+
+/* one function per 0x100 bytes; F_UNDEF is the one without ORC data,
+ * like __crash_kexec(); F_COLD its split-off part */
+static bool w_func_of(void *arg, uint64_t addr, struct oc_unwind_func *ret)
+{
+	static const char *const names[F_SYMS_END >> 8] = {
+		"leaf", "fa", "fb", "fc", "fend", "fregs", "firet", "find",
+		"crash_kexec", "fbad", "floop", "fdx", "fbpind", "fax",
+		"fterm", "__SCT__crash", "crash_kexec.cold",
+	};
+
+	memset(ret, 0, sizeof(*ret));
+	if (addr < T || addr >= T + F_SYMS_END)
+		return false;
+	ret->start = T + ((addr - T) & ~0xffull);
+	ret->name = names[(addr - T) >> 8];
+	if (ret->start == T + F_COLD)
+		ret->parent = T + F_UNDEF;
+	return true;
+}
+
+static bool w_find_cfi(void *arg, uint64_t pc, struct oc_cfi_row *ret)
+{
+	struct world *w = arg;
+
+	if (pc < w->cfi_lo || pc >= w->cfi_hi)
+		return false;
+	*ret = w->cfi;
+	return true;
 }
 
 static bool w_stack_info(void *arg, uint64_t addr, struct oc_stack_info *ret)
@@ -199,7 +237,9 @@ static struct world *world_new(enum oc_orc_version v)
 	w->regions[0] = (struct oc_mem_region){ TASK, TASK_SIZE, w->task };
 	w->regions[1] = (struct oc_mem_region){ IRQ, IRQ_SIZE, w->irq };
 	w->regions[2] = (struct oc_mem_region){ NMI, NMI_SIZE, w->nmi };
-	w->bufs = (struct oc_mem_buffers){ w->regions, 3 };
+	memset(w->text, 0xcc, sizeof(w->text));	/* int3 */
+	w->regions[3] = (struct oc_mem_region){ T, TEXT_SIZE, w->text };
+	w->bufs = (struct oc_mem_buffers){ w->regions, 4 };
 	oc_mem_buffers_init(&w->mem, &w->bufs);
 	w->t = (struct oc_unwind_target){
 		.mem = &w->mem,
@@ -236,6 +276,21 @@ static void put(struct world *w, uint64_t addr, uint64_t val)
 	else
 		FAIL_AT("put outside the stacks: 0x%llx",
 			(unsigned long long)addr);
+}
+
+/* "call @target" (e8 rel32) ending at return address @ret */
+static void put_call(struct world *w, uint64_t ret, uint64_t target)
+{
+	uint32_t rel = (uint32_t)(target - ret);
+
+	w->text[ret - 5 - T] = 0xe8;
+	memcpy(&w->text[ret - 4 - T], &rel, 4);
+}
+
+static void put_code(struct world *w, uint64_t addr, const uint8_t *code,
+		     size_t n)
+{
+	memcpy(&w->text[addr - T], code, n);
 }
 
 /* a struct pt_regs at @addr */
@@ -645,12 +700,15 @@ TEST(unwind_no_orc_entry)
 		  "error: no ORC entry for 0xffffffff80fff000");
 	CHECK_EQ(w->trace.nr, 1);
 
-	/* 6.1+: orc_fp_entry guess, unreliable from there on */
+	/* 6.1+: orc_fp_entry guess, unreliable from there on, and the
+	 * trace says why */
 	w->t.fp_fallback = true;
-	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "end of stack (no ORC entry for 0xffffffff80fff000: the kernel's frame-pointer guess from there)");
 	CHECK(!w->trace.reliable);
 	CHECK_EQ(w->trace.nr, 3);
 	if (w->trace.nr == 3) {
+		CHECK_EQ(w->trace.frames[1].how, OC_HOW_FP);
 		CHECK_EQ(w->trace.frames[1].ip, T + F_C + 0x30);
 		CHECK_EQ(w->trace.frames[1].sp, s + 0x30);
 		CHECK_EQ(w->trace.frames[1].bp, s + 0x60);
@@ -833,6 +891,262 @@ TEST(unwind_resync_after_undefined_start)
 	world_free(w);
 }
 
+/*
+ * A kdump's panic CPU: registers saved in a function objtool left without
+ * ORC data (crash_kexec here, covered by an UNDEFINED entry), called
+ * from fc.  On its stack, below the real return address, a stale one of
+ * fa's, after a call that went to fb.
+ */
+static void build_crash_kexec(struct world *w, struct oc_regs *r)
+{
+	const uint64_t s = TASK + 0x2000;
+
+	memset(r, 0, sizeof(*r));
+	r->ip = T + F_UNDEF + 0x40;
+	r->sp = s;
+	r->bp = 0xb9;
+	r->cs = 0x10;
+	put(w, s + 0x08, T + F_A + 0x20);	/* stale: after "call fb" */
+	put_call(w, T + F_A + 0x20, T + F_B);
+	put(w, s + 0x28, T + F_C + 0x30);	/* after "call crash_kexec" */
+	put_call(w, T + F_C + 0x30, T + F_UNDEF);
+	put(w, s + 0x40, 0xb1);			/* fc's saved bp */
+	put(w, s + 0x48, T + F_END + 8);
+	/* its CFI: CFA = rsp + 0x30, return address at CFA - 8 */
+	w->cfi = (struct oc_cfi_row){
+		.cfa_kind = OC_CFI_CFA_REG_OFFSET, .cfa_reg = 7, .cfa_off = 0x30,
+	};
+	w->cfi.regs[16] = (struct oc_cfi_rule){ OC_CFI_OFFSET, -8, 0 };
+	w->cfi.regs[3] = (struct oc_cfi_rule){ OC_CFI_OFFSET, -16, 0 };
+	w->cfi_lo = T + F_UNDEF;
+	w->cfi_hi = T + F_UNDEF + 0x100;
+}
+
+/* frames 1 and 2 of build_crash_kexec()'s trace, found by @how */
+static void check_crash_kexec(struct world *w, enum oc_frame_how how)
+{
+	const uint64_t s = TASK + 0x2000;
+	const struct oc_frame *f = w->trace.frames;
+
+	CHECK_EQ(w->trace.nr, 3);
+	if (w->trace.nr != 3)
+		return;
+	CHECK_EQ(f[0].how, OC_HOW_START);
+	CHECK_EQ(f[1].ip, T + F_C + 0x30);
+	CHECK_EQ(f[1].ip_addr, s + 0x28);
+	CHECK_EQ(f[1].sp, s + 0x30);
+	CHECK_EQ(f[1].how, how);
+	CHECK(!f[1].exact && !f[1].scanned);
+	CHECK_EQ(f[2].ip, T + F_END + 8);
+	CHECK_EQ(f[2].bp, 0xb1);
+	CHECK_EQ(f[2].how, OC_HOW_ORC);
+}
+
+TEST(unwind_cfi_where_orc_has_none)
+{
+	struct world *w = world_new(OC_ORC_V_4_18);
+	struct oc_regs r;
+
+	build_crash_kexec(w, &r);
+	w->t.find_cfi = w_find_cfi;
+	w->t.func_of = w_func_of;
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK(w->trace.reliable);
+	check_crash_kexec(w, OC_HOW_CFI);
+
+	/* CFI alone (no symbols): the call is still checked, not its target */
+	w->t.func_of = NULL;
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK(w->trace.reliable);
+	check_crash_kexec(w, OC_HOW_CFI);
+
+	/* the return address CFI finds follows no call: the frame is
+	 * unreliable, and the trace says which and why */
+	w->t.func_of = w_func_of;
+	memset(&w->text[F_C + 0x30 - 5], 0xcc, 5);
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "end of stack (return address 0xffffffff81000330 at 0xffffc90000012028, found by the CFI of 0xffffffff81000840, follows no call)");
+	CHECK(!w->trace.reliable);
+	CHECK(w->trace.nr == 3 && !w->trace.frames[1].reliable);
+	world_free(w);
+}
+
+TEST(unwind_callsite_where_orc_and_cfi_have_none)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	const uint64_t s = TASK + 0x2000;
+	struct oc_regs r;
+
+	build_crash_kexec(w, &r);
+	w->t.func_of = w_func_of;
+	/* the stale fa word at s + 8 is refused: its call went to fb */
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK(w->trace.reliable);
+	check_crash_kexec(w, OC_HOW_CALLSITE);
+
+	/* a word after a call through a register is not taken either:
+	 * only a direct call says where it went */
+	put(w, s + 0x10, T + F_B + 0x42);
+	put_code(w, T + F_B + 0x40, (const uint8_t[]){ 0xff, 0xd0 }, 2);
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	check_crash_kexec(w, OC_HOW_CALLSITE);
+
+	/* called through a static-call trampoline that jumps there */
+	put_call(w, T + F_C + 0x30, T + F_TRAMP);
+	put_code(w, T + F_TRAMP,
+		 (const uint8_t[]){ 0xe9, 0xfb, 0xf8, 0xff, 0xff }, 5);
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	check_crash_kexec(w, OC_HOW_CALLSITE);
+
+	/* the registers in crash_kexec.cold: the call went to crash_kexec */
+	put_call(w, T + F_C + 0x30, T + F_UNDEF);
+	r.ip = T + F_COLD + 0x10;
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	check_crash_kexec(w, OC_HOW_CALLSITE);
+	r.ip = T + F_UNDEF + 0x40;
+
+	/* only stale words: nothing is taken, the error says what was
+	 * tried, and the resynchronisation stays the last resort */
+	put(w, s + 0x28, 0);
+	put(w, s + 0x48, 0);
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "error: undefined ORC entry for 0xffffffff81000840 (no .debug_frame CFI, no call to crash_kexec in 512 words above sp)");
+	CHECK_EQ(w->trace.nr, 1);
+	world_free(w);
+}
+
+/*
+ * After a call-site step nothing restores bp; an ORC entry that needs it
+ * (fb: sp = bp + 16) is taken only if the frame it gives returns after
+ * a call into fb.
+ */
+TEST(unwind_callsite_then_bp_frame)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	const uint64_t s = TASK + 0x2000;
+	struct oc_regs r = { .ip = T + F_UNDEF + 0x40, .sp = s, .cs = 0x10,
+			     .bp = s + 0x40 };
+
+	w->t.func_of = w_func_of;
+	put(w, s + 0x18, T + F_B + 0x30);	/* after "call crash_kexec" */
+	put_call(w, T + F_B + 0x30, T + F_UNDEF);
+	put(w, s + 0x40, 0xb2);			/* fb's saved bp */
+	put(w, s + 0x48, T + F_END + 8);	/* after "call fb" */
+	put_call(w, T + F_END + 8, T + F_B);
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	CHECK(w->trace.reliable);
+	CHECK(w->trace.nr == 3 && w->trace.frames[2].ip == T + F_END + 8 &&
+	      w->trace.frames[2].bp == 0xb2);
+
+	/* crash_kexec had changed bp: the frame bp gives is no call into fb
+	 * (here not even up the stack) */
+	r.bp = s + 0x10;
+	run_regs(w, &r, NULL);
+	CHECK(!w->trace.reliable);
+	r.bp = s + 0x30;
+	put(w, s + 0x38, T + F_A + 0x20);	/* after "call fb"? no: fa's */
+	put(w, s + 0x40, 0);
+	put_call(w, T + F_A + 0x20, T + F_A);
+	run_regs(w, &r, NULL);
+	CHECK(!w->trace.reliable);
+	CHECK(strstr(w->trace.note, "uses bp") != NULL);
+	world_free(w);
+}
+
+/*
+ * A CPU stopped by the crash NMI: crash_save_cpu() saved the interrupted
+ * registers (a task-stack chain, as build_chain()); the CPU sits in the
+ * handler (fa, which called leaf to halt) on its NMI stack, whose entry
+ * code (fregs: a pt_regs frame) called fa.  Below, a stale frame of fc
+ * whose walk reaches fa's return address, but fa's call went to leaf,
+ * not fc.
+ */
+TEST(unwind_nmi_stopped_cpu)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	const uint64_t p = NMI + NMI_SIZE - PT_REGS, n0 = p - 0x18;
+	const struct oc_stack_info nmi = { OC_STACK_NMI, NMI, NMI + NMI_SIZE,
+					   NMI + NMI_SIZE - PT_REGS + 152 };
+	struct oc_regs r, other;
+	const struct oc_frame *f;
+	bool found = false;
+
+	build_chain(w, &r);
+	w->t.func_of = w_func_of;
+	put_regs(w, p, &r);
+	put(w, n0, T + F_A + 0x20);		/* after "call leaf" */
+	put_call(w, T + F_A + 0x20, T + F_LEAF);
+	put(w, n0 + 0x10, T + F_REGS + 0x10);	/* after "call fa" */
+	put_call(w, T + F_REGS + 0x10, T + F_A);
+	put(w, n0 - 0x20, T + F_C + 0x30);	/* stale, after "call fb" */
+	put_call(w, T + F_C + 0x30, T + F_B);
+
+	CHECK_OK(oc_unwind_nmi_stopped(&w->t, &r, &nmi, NULL, &w->trace,
+				       &found));
+	CHECK(found);
+	CHECK(w->trace.reliable && w->trace.stop == OC_STOP_END_OF_STACK);
+	CHECK_EQ(w->trace.nr, 6);
+	if (w->trace.nr == 6) {
+		f = w->trace.frames;
+		CHECK_EQ(f[0].ip, T + F_A + 0x20);
+		CHECK_EQ(f[0].ip_addr, n0);
+		CHECK_EQ(f[0].how, OC_HOW_CALLSITE);
+		CHECK_EQ(f[0].stack, OC_STACK_NMI);
+		CHECK_EQ(f[1].ip, T + F_REGS + 0x10);
+		CHECK_EQ(f[1].stack, OC_STACK_NMI);
+		CHECK_EQ(f[2].ip, r.ip);
+		CHECK_EQ(f[2].regs_kind, OC_REGS_FULL);
+		CHECK_EQ(f[2].regs_addr, p);
+		CHECK(f[2].exact);
+		CHECK_EQ(f[3].ip, T + F_B + 0x20);
+		CHECK_EQ(f[3].stack, OC_STACK_TASK);
+		CHECK_EQ(f[5].ip, T + F_END + 0x8);
+	}
+
+	/* the pt_regs on the NMI stack are not the saved registers: no
+	 * NMI frames, the walk from the registers as before */
+	other = r;
+	other.r12 ^= 1;
+	oc_trace_deinit(&w->trace);
+	CHECK_OK(oc_unwind_nmi_stopped(&w->t, &other, &nmi, NULL, &w->trace,
+				       &found));
+	CHECK(!found);
+	CHECK(w->trace.nr == 4 && w->trace.frames[0].ip == r.ip &&
+	      w->trace.frames[0].how == OC_HOW_START);
+
+	/* fa's return address follows no call: nothing verifies */
+	memset(&w->text[F_REGS + 0x10 - 5], 0xcc, 5);
+	oc_trace_deinit(&w->trace);
+	CHECK_OK(oc_unwind_nmi_stopped(&w->t, &r, &nmi, NULL, &w->trace,
+				       &found));
+	CHECK(!found);
+	world_free(w);
+}
+
+/*
+ * __unwind_start() and show_trace_log_lvl() on a stack pointer in the
+ * guard page below the task stack: on at PAGE_ALIGN(sp), state->error.
+ */
+TEST(unwind_guard_page)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	struct oc_regs r = { .ip = T + F_C + 0x10, .sp = TASK - 0x10,
+			     .cs = 0x10 };
+
+	put(w, TASK + 0x00, 0xb3);		/* fc's saved bp */
+	put(w, TASK + 0x08, T + F_END + 8);
+	CHECK_STR(run_regs(w, &r, NULL),
+		  "end of stack (sp 0xffffc9000000fff0 is below the TASK stack (its guard page): went on at 0xffffc90000010000 as the kernel does)");
+	CHECK(!w->trace.reliable);
+	CHECK_EQ(w->trace.nr, 2);
+	if (w->trace.nr == 2) {
+		CHECK_EQ(w->trace.frames[0].stack, OC_STACK_TASK);
+		CHECK_EQ(w->trace.frames[1].ip, T + F_END + 8);
+		CHECK_EQ(w->trace.frames[1].stack, OC_STACK_TASK);
+	}
+	world_free(w);
+}
+
 static uint64_t fuzz_state = 0x1234567887654321ull;
 
 static uint64_t fuzz_rnd(void)
@@ -911,6 +1225,20 @@ TEST(unwind_fuzz_never_hangs)
 		r.ip = T + fuzz_rnd() % 0x1100;
 		w->t.fp_fallback = fuzz_rnd() & 1;
 		w->t.sp_indirect_deref_first = fuzz_rnd() & 1;
+		if (fuzz_rnd() & 1)
+			w->t.func_of = w_func_of;
+		if (fuzz_rnd() & 1) {
+			w->t.find_cfi = w_find_cfi;
+			w->cfi_lo = T;
+			w->cfi_hi = T + TEXT_SIZE;
+			w->cfi.cfa_kind = OC_CFI_CFA_REG_OFFSET;
+			w->cfi.cfa_reg = fuzz_rnd() & 1 ? 7 : 6;
+			w->cfi.cfa_off = (int64_t)(fuzz_rnd() % 64) - 8;
+			w->cfi.regs[16] = (struct oc_cfi_rule){
+				OC_CFI_OFFSET, -8 * (int64_t)(fuzz_rnd() % 3), 0 };
+		}
+		for (int i = 0; i < 64; i++)
+			w->text[fuzz_rnd() % TEXT_SIZE] = (uint8_t)fuzz_rnd();
 		oc_trace_deinit(&w->trace);
 		if (iter & 1)
 			CHECK_OK(oc_unwind_regs(&w->t, &r, &o, &w->trace));

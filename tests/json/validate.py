@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Validate orccrash --json documents against docs/json-schema.json.
+
+    validate.py [--need-frames] NAME FILE...
+
+One PASS or FAIL line per file ("PASS json schema NAME: ..."), with up to
+ten validation errors (where in the document, and what) under a FAIL.
+Exit status 1 if any file fails.  Without python3-jsonschema (Debian 12:
+4.10, JSON Schema draft 2020-12) it prints one SKIP line and exits 0.
+--need-frames: a document with no task or no frame fails too (a report
+that validates because it is empty proves nothing).
+"""
+import json
+import os
+import sys
+
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      "..", "..", "docs", "json-schema.json")
+
+
+def where(err):
+    return "$" + "".join("[%d]" % p if isinstance(p, int) else ".%s" % p
+                         for p in err.absolute_path)
+
+
+def main(argv):
+    need_frames = False
+    if argv and argv[0] == "--need-frames":
+        need_frames = True
+        argv = argv[1:]
+    if len(argv) < 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    name, files = argv[0], argv[1:]
+    try:
+        import jsonschema
+    except ImportError:
+        print("SKIP json schema %s: no python3-jsonschema (apt-get install python3-jsonschema)"
+              % name)
+        return 0
+    with open(SCHEMA) as f:
+        schema = json.load(f)
+    cls = jsonschema.Draft202012Validator
+    cls.check_schema(schema)
+    validator = cls(schema, format_checker=None)
+    failed = 0
+    for path in files:
+        label = "%s: %s" % (name, os.path.basename(path)) if len(files) > 1 else name
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            print("FAIL json schema %s: not JSON: %s" % (label, e))
+            failed += 1
+            continue
+        errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+        ntasks = len(doc.get("tasks", [])) if isinstance(doc, dict) else 0
+        nframes = 0
+        if isinstance(doc, dict):
+            for t in doc.get("cpus", []) + doc.get("tasks", []):
+                nframes += len(t.get("frames", [])) if isinstance(t, dict) else 0
+        if not errors and need_frames and (not ntasks or not nframes):
+            print("FAIL json schema %s: valid but empty (%d tasks, %d frames)"
+                  % (label, ntasks, nframes))
+            failed += 1
+        elif errors:
+            print("FAIL json schema %s: %d errors against docs/json-schema.json"
+                  % (label, len(errors)))
+            for e in errors[:10]:
+                msg = e.message if len(e.message) < 300 else e.message[:300] + "..."
+                print("  %s: %s" % (where(e), msg))
+            failed += 1
+        else:
+            print("PASS json schema %s: version %s, %d cpus, %d tasks, %d frames"
+                  % (label, doc.get("version"), len(doc.get("cpus", [])), ntasks, nframes))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
