@@ -18,7 +18,8 @@ struct vi_line {
 
 struct oc_vmcoreinfo {
 	char *text;		/* as given, up to its first NUL */
-	char *lines;		/* the same with '=' of each line and '\n' -> NUL */
+	char *lines;		/* the same with '=' of each line and '\n' -> NUL
+				 * (in ->text's allocation) */
 	struct vi_line *v;
 	size_t nr;
 	size_t nr_malformed, first_malformed;
@@ -71,8 +72,9 @@ struct oc_error *oc_vmcoreinfo_parse(const char *text, size_t len,
 	vi = calloc(1, sizeof(*vi));
 	if (!vi)
 		return &oc_enomem;
-	vi->text = malloc(len + 1);
-	vi->lines = malloc(len + 1);
+	/* the text, then its split copy */
+	vi->text = malloc(2 * (len + 1));
+	vi->lines = vi->text ? vi->text + len + 1 : NULL;
 	vi->v = calloc(cap, sizeof(*vi->v));
 	if (!vi->text || !vi->lines || !vi->v) {
 		oc_vmcoreinfo_destroy(vi);
@@ -106,8 +108,7 @@ void oc_vmcoreinfo_destroy(struct oc_vmcoreinfo *vi)
 {
 	if (!vi)
 		return;
-	free(vi->text);
-	free(vi->lines);
+	free(vi->text);		/* and ->lines */
 	free(vi->v);
 	free(vi);
 }

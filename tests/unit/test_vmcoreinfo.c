@@ -32,6 +32,17 @@ static struct oc_vmcoreinfo *parse(const char *text)
 	return vi;
 }
 
+/* @key's text is @want */
+static void check_value(const struct oc_vmcoreinfo *vi, const char *key,
+			const char *want)
+{
+	const char *v = NULL;
+
+	CHECK_OK(oc_vmcoreinfo_value(vi, key, &v));
+	if (!v || strcmp(v, want))
+		FAIL_AT("%s: \"%s\", want \"%s\"", key, v ? v : "(none)", want);
+}
+
 static enum oc_error_code code_of(struct oc_error *err)
 {
 	enum oc_error_code c = err ? err->code : 0;
@@ -53,10 +64,8 @@ TEST(vmcoreinfo_kernel_text)
 	CHECK_STR(oc_vmcoreinfo_text(vi), REAL);
 	CHECK_EQ(oc_vmcoreinfo_nr_malformed(vi, &first), 0);
 	CHECK_EQ(first, 0);
-	CHECK_OK(oc_vmcoreinfo_value(vi, "OSRELEASE", &v));
-	CHECK_STR(v, "6.1.0-57-cloud-amd64");
-	CHECK_OK(oc_vmcoreinfo_value(vi, "BUILD-ID", &v));
-	CHECK_STR(v, "01d2640d3a13145ee314eb05b155f141b7b7058b");
+	check_value(vi, "OSRELEASE", "6.1.0-57-cloud-amd64");
+	check_value(vi, "BUILD-ID", "01d2640d3a13145ee314eb05b155f141b7b7058b");
 	CHECK_OK(oc_vmcoreinfo_symbol(vi, "init_top_pgt", &u));
 	CHECK_EQ(u, 0xffffffffa8a0a000ull);
 	CHECK_OK(oc_vmcoreinfo_u64(vi, "KERNELOFFSET", &u));
@@ -181,10 +190,8 @@ TEST(vmcoreinfo_malformed_lines)
 		CHECK_STR(k, "SYMBOL(x)");
 		CHECK_STR(v, "ffffffff81000000");
 	}
-	CHECK_OK(oc_vmcoreinfo_value(vi, "OSRELEASE", &v));
-	CHECK_STR(v, "6.1.0");
-	CHECK_OK(oc_vmcoreinfo_value(vi, "EMPTY", &v));
-	CHECK_STR(v, "");
+	check_value(vi, "OSRELEASE", "6.1.0");
+	check_value(vi, "EMPTY", "");
 	CHECK_OK(oc_vmcoreinfo_symbol(vi, "x", &u));
 	CHECK_EQ(u, 0xffffffff81000000ull);
 	/* malformed lines are not found, whole or in part */
