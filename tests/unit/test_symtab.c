@@ -45,20 +45,69 @@ TEST(symtab_bounds)
 	oc_symtab_deinit(&tab);
 }
 
-TEST(symtab_aliases_prefer_global)
+TEST(symtab_aliases_in_added_order)
 {
 	struct oc_symtab tab;
 	const struct oc_symbol *s;
 
+	/* a table read from the kernel's own kallsyms: at one address the
+	 * first one added is the one kallsyms_lookup() answers */
 	build(&tab);
 	s = oc_symtab_lookup(&tab, 0x2010);
-	CHECK(s && !strcmp(oc_symtab_name(&tab, s), "a_global"));
+	CHECK(s && !strcmp(oc_symtab_name(&tab, s), "b_alias"));
 	CHECK(s && s->size == 0x1000);
 	s = oc_symtab_find(&tab, "b_alias");
+	CHECK(s && s->addr == 0x2000);
+	/* by name, a global wins */
+	s = oc_symtab_find(&tab, "a_global");
 	CHECK(s && s->addr == 0x2000);
 	s = oc_symtab_find(&tab, "__handle_sysrq.cold");
 	CHECK(s && s->addr == 0x3000 && s->size == 0x100);
 	CHECK(!oc_symtab_find(&tab, "nope"));
+	oc_symtab_deinit(&tab);
+}
+
+TEST(symtab_aliases_like_scripts_kallsyms)
+{
+	/* the 6.1 vmlinux's aliases at __do_sys_rt_sigreturn, in symtab
+	 * order: the kernel's sysrq-t printed "__do_sys_rt_sigreturn"
+	 * (nm -n order by name when weakness, linker-script names and the
+	 * leading underscores tie) */
+	static const struct { const char *name; char type; } in[] = {
+		{ "__x64_sys_rt_sigreturn", 'T' },
+		{ "__ia32_sys_rt_sigreturn", 'T' },
+		{ "__do_sys_rt_sigreturn", 't' },
+		{ "sys_ni_weak", 'W' },		/* weak: last */
+		{ "__start_fake_section", 'T' },	/* linker script: after */
+		{ "_one_underscore", 't' },		/* fewer underscores: first */
+	};
+	const char *want[] = { "_one_underscore", "__do_sys_rt_sigreturn",
+			       "__ia32_sys_rt_sigreturn", "__x64_sys_rt_sigreturn",
+			       "__start_fake_section", "sys_ni_weak" };
+	struct oc_symtab tab;
+	const struct oc_symbol *s;
+
+	oc_symtab_init(&tab);
+	tab.ties = OC_SYMTAB_TIES_KALLSYMS_SCRIPT;
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		CHECK_OK(oc_symtab_add(&tab, in[i].name, 0x2f0, in[i].type));
+	CHECK_OK(oc_symtab_add(&tab, "next", 0x3e0, 'T'));
+	CHECK_OK(oc_symtab_finish(&tab));
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		CHECK(i < tab.nr && !strcmp(oc_symtab_name(&tab, &tab.syms[i]), want[i]));
+	s = oc_symtab_lookup(&tab, 0x2f0 + 0xdd);
+	CHECK(s && !strcmp(oc_symtab_name(&tab, s), "_one_underscore"));
+	oc_symtab_deinit(&tab);
+
+	/* without _one_underscore, the kernel's own answer */
+	oc_symtab_init(&tab);
+	tab.ties = OC_SYMTAB_TIES_KALLSYMS_SCRIPT;
+	for (size_t i = 0; i < 3; i++)
+		CHECK_OK(oc_symtab_add(&tab, in[i].name, 0x2f0, in[i].type));
+	CHECK_OK(oc_symtab_add(&tab, "next", 0x3e0, 'T'));
+	CHECK_OK(oc_symtab_finish(&tab));
+	s = oc_symtab_lookup(&tab, 0x2f0 + 0xdd);
+	CHECK(s && !strcmp(oc_symtab_name(&tab, s), "__do_sys_rt_sigreturn"));
 	oc_symtab_deinit(&tab);
 }
 
