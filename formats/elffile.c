@@ -386,12 +386,15 @@ static struct oc_error *read_symtab(struct oc_elf *e, struct oc_symtab *tab,
 		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
 		    sym.st_shndx >= SHN_LORESERVE)
 			continue;
-		/* a per-CPU variable lies inside .data..percpu; a symbol the
-		 * linker script puts at its load address (__init_begin,
+		/* a per-CPU variable lies inside .data..percpu, both ends
+		 * included as scripts/kallsyms.c's symbol_in_range() takes
+		 * __per_cpu_start..__per_cpu_end (so __per_cpu_end, a small
+		 * offset, never names a user address); a symbol the linker
+		 * script puts at its load address (__init_begin,
 		 * __per_cpu_load) is an ordinary kernel address */
 		if ((sym.st_shndx == e->percpu_shndx &&
 		     sym.st_value >= e->percpu_addr &&
-		     sym.st_value - e->percpu_addr < e->percpu_size) != percpu)
+		     sym.st_value - e->percpu_addr <= e->percpu_size) != percpu)
 			continue;
 		name = elf_strptr(e->elf, symsh.sh_link, sym.st_name);
 		if (!name || kallsyms_ignored(name))

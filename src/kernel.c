@@ -506,7 +506,10 @@ bool oc_kernel_symbolize(const struct oc_kernel *k, uint64_t addr,
 
 	memset(ret, 0, sizeof(*ret));
 	ret->module = m ? m->name : NULL;
-	if (!s)
+	/* only the kernel half holds kernel symbols: a user RIP prints as a
+	 * number, as the kernel's %pS does (kallsyms_lookup() finds nothing
+	 * outside the kernel's text and ksym ranges) */
+	if (!s || (int64_t)addr >= 0)
 		return false;
 	ret->name = oc_symtab_name(tab, s);
 	ret->offset = addr - s->addr;
