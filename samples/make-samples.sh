@@ -212,7 +212,10 @@ build_module() {
 	rm -rf "$b"
 	mkdir -p "$b"
 	cp "$SAMPLES/module/orccrash_test.c" "$SAMPLES/module/Kbuild" "$b/"
-	make -s -C "$kdir/headers/usr/src/linux-headers-$rel" M="$b" modules >&2 ||
+	# run from `make O=DIR samples`, the caller's O= (in MAKEFLAGS) would
+	# become kbuild's output directory: the kbuild make gets none of it
+	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u O \
+		make -s -C "$kdir/headers/usr/src/linux-headers-$rel" M="$b" modules >&2 ||
 		die "$rel: module build failed"
 	modinfo -F vermagic "$b/orccrash_test.ko" | grep -q "^$rel " ||
 		die "$rel: orccrash_test.ko vermagic mismatch"
