@@ -70,8 +70,9 @@ mod-timer | kdump-timer)
 	has '^@panic ' '^<IRQ>$'
 	if [ "$sc" = kdump-timer ]; then
 		# the case it exists for: the timer softirq run on the IRQ
-		# stack on the way out of an interrupt of kernel code (6.1:
-		# __do_softirq, 6.12: handle_softirqs), and kexec loaded
+		# stack on the way out of an interrupt of kernel code
+		# (handle_softirqs, __do_softirq before v6.10 and Debian's
+		# 6.1 backport of the rename), and kexec loaded
 		has '^@panic ' '^(__do_softirq|handle_softirqs)\+'
 		has '^@panic ' '^RIP 0010:'
 		grep -q 'ORCCRASH-KEXEC-LOADED 1' "$dir/serial.log" ||
