@@ -988,6 +988,13 @@ TEST(unwind_callsite_where_orc_and_cfi_have_none)
 	CHECK(w->trace.reliable);
 	check_crash_kexec(w, OC_HOW_CALLSITE);
 
+	/* a function pointer left on the stack (fb's entry, as the timer
+	 * callback's pointer below panic's return address on a real
+	 * kdump) follows no call: refused, not a frame */
+	put(w, s + 0x18, T + F_B);
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
+	check_crash_kexec(w, OC_HOW_CALLSITE);
+
 	/* a word after a call through a register is not taken either:
 	 * only a direct call says where it went */
 	put(w, s + 0x10, T + F_B + 0x42);
