@@ -65,9 +65,19 @@ mod-oops)
 	has '^@oops ' '^RIP 0010:orccrash_oops_deref.*\[orccrash_test\]$'
 	has '^@oops ' '^orccrash_oops\+.*\[orccrash_test\]$'
 	;;
-mod-timer)
+mod-timer | kdump-timer)
 	has '^@panic ' '^orccrash_timer_fn\+.*\[orccrash_test\]$'
 	has '^@panic ' '^<IRQ>$'
+	if [ "$sc" = kdump-timer ]; then
+		# the case it exists for: the timer softirq run on the IRQ
+		# stack on the way out of an interrupt of kernel code
+		# (handle_softirqs, __do_softirq before v6.10 and Debian's
+		# 6.1 backport of the rename), and kexec loaded
+		has '^@panic ' '^(__do_softirq|handle_softirqs)\+'
+		has '^@panic ' '^RIP 0010:'
+		grep -q 'ORCCRASH-KEXEC-LOADED 1' "$dir/serial.log" ||
+			fail "kexec -p did not load the capture kernel"
+	fi
 	;;
 mod-overflow)
 	has '^@oops ' '^orccrash_recurse\+.*\[orccrash_test\]$'
@@ -89,7 +99,7 @@ mod-nmi)
 	;;
 esac
 
-if [ "$sc" = kdump ]; then
+if [ "$sc" = kdump ] || [ "$sc" = kdump-timer ]; then
 	vmcore vmcore.kdump-real
 else
 	vmcore vmcore.elf

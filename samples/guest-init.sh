@@ -48,6 +48,16 @@ busy() {	# bs=1M: mostly in the kernel (read_zero); 4k: more in user space
 }
 
 orc_proc=/proc/orccrash_test
+# Load this same kernel as the crash kernel; a panic then kexecs into it and
+# its /init (scenario "capture") saves /proc/vmcore.
+load_capture() {
+	if ! kexec -p /boot/vmlinuz --initrd=/boot/capture.cpio \
+		--append="console=ttyS0,115200 orccrash=capture nr_cpus=1 irqpoll reset_devices panic=1 no_timer_check" \
+		> /dev/ttyS0 2>&1; then
+		say "KEXEC-FAILED"
+	fi
+	say "KEXEC-LOADED $(cat /sys/kernel/kexec_crash_loaded)"
+}
 case "$scenario" in
 process)
 	blocked_tasks
@@ -75,14 +85,7 @@ hardirq)
 	say "READY-SENDKEY"
 	;;
 kdump)
-	# Load this same kernel as the crash kernel; the panic then kexecs
-	# into it and its /init (scenario "capture") saves /proc/vmcore.
-	if ! kexec -p /boot/vmlinuz --initrd=/boot/capture.cpio \
-		--append="console=ttyS0,115200 orccrash=capture nr_cpus=1 irqpoll reset_devices panic=1 no_timer_check" \
-		> /dev/ttyS0 2>&1; then
-		say "KEXEC-FAILED"
-	fi
-	say "KEXEC-LOADED $(cat /sys/kernel/kexec_crash_loaded)"
+	load_capture
 	blocked_tasks
 	busy
 	sleep 2
@@ -119,6 +122,18 @@ mod-oops)
 	echo oops > $orc_proc
 	;;
 mod-timer)
+	busy
+	sleep 1
+	say "CRASH"
+	echo timer > $orc_proc
+	sleep 5
+	;;
+kdump-timer)
+	# mod-timer's crash captured by a real kdump: the timer callback's
+	# panic() runs in softirq on the IRQ stack, then __crash_kexec()
+	# saves the registers and kexecs; dd keeps the other CPU busy for
+	# the crash NMI.
+	load_capture
 	busy
 	sleep 1
 	say "CRASH"

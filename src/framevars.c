@@ -294,7 +294,9 @@ static void own_regs(const struct oc_kernel *k, const struct oc_trace *trace,
 		set_reg(c, OC_DWREG_RIP, f->regs.ip);
 	} else {
 		set_reg(c, OC_DWREG_RSP, f->sp);
-		set_reg(c, OC_DWREG_RBP, f->bp);
+		/* after a call-site step the walk has no bp (CFI may) */
+		if (!f->bp_unknown)
+			set_reg(c, OC_DWREG_RBP, f->bp);
 		if (is_blocked_start(trace, index) &&
 		    blocked_regs(k, f, task, c)) {
 			static const unsigned saved[] = {
@@ -338,7 +340,8 @@ static bool frame_dwarf_pc(const struct oc_kernel *k, struct oc_lines *lines,
 }
 
 /* Callee-saved registers: what the caller must find unchanged (psABI
- * 3.2.1), so what CFI describes.  rbp is ORC's (compared). */
+ * 3.2.1), so what CFI describes.  rbp is ORC's (compared), unless the
+ * walk has none for the frame (struct oc_frame's bp_unknown). */
 static const unsigned callee_saved[] = {
 	OC_DWREG_RBX, OC_DWREG_RBP, OC_DWREG_R12, OC_DWREG_R13,
 	OC_DWREG_R14, OC_DWREG_R15,
@@ -435,8 +438,9 @@ static void step_regs(const struct oc_kernel *k, struct oc_lines *lines,
 		}
 		if (!known)
 			continue;
-		if (reg == OC_DWREG_RBP) {
-			/* the kernel's own unwinder has the last word */
+		if (reg == OC_DWREG_RBP && !fn->bp_unknown) {
+			/* the kernel's own unwinder has the last word, where
+			 * it has one */
 			if (v != fn->bp)
 				snprintf(out->note, sizeof(out->note),
 					 "CFI rbp 0x%" PRIx64 " differs from ORC's 0x%" PRIx64 ": ORC's used",

@@ -321,6 +321,7 @@ void oc_unwind_fill_frame(const struct walk *w, uint64_t ip_addr,
 	f->ip = w->ip;
 	f->sp = w->sp;
 	f->bp = w->bp;
+	f->bp_unknown = w->bp_unknown;
 	f->ip_addr = ip_addr;
 	f->reliable = !w->error;
 	f->signal = w->signal;

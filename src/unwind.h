@@ -116,6 +116,10 @@ struct oc_frame {
 	uint64_t ip;		/* exact ip (signal) or return address */
 	uint64_t sp;		/* the unwinder's sp at this frame */
 	uint64_t bp;
+	/* bp is not this frame's: no rule restored it since a step that
+	 * knows nothing of it (a verified call site, the stopped CPU's
+	 * NMI-stack walk); bp then holds a stale value, never to be used */
+	bool bp_unknown;
 	/* where ip was found: the return address slot, or &pt_regs->ip;
 	 * 0 for the starting registers */
 	uint64_t ip_addr;

@@ -632,14 +632,15 @@ static void draw_header(struct browser *b)
 	snprintf(line, sizeof(line), "orccrash  Linux %s%s",
 		 k->release[0] ? k->release : "?", panic);
 	oc_draw_text(0, 0, b->w, OC_STYLE_NORMAL, true, line);
+	/* the counts first: a long path is what the width cuts off */
 	snprintf(line, sizeof(line),
-		 "dump %s  %u CPUs, %zu tasks, traces %zu/%zu%s%s  vmlinux %s",
-		 b->opts->vmcore ? b->opts->vmcore : "?", k->nr_cpus,
-		 k->nr_tasks, b->th.nr_ready, b->th.nr,
+		 "%u CPUs, %zu tasks, traces %zu/%zu%s%s  dump %s  vmlinux %s",
+		 k->nr_cpus, k->nr_tasks, b->th.nr_ready, b->th.nr,
 		 !b->opts->lines ? ", no lines" : b->lines_said ?
 		 ", lines unavailable" : b->worker && oc_ui_worker_busy(b->worker) ?
 		 ", lines: loading" : "",
 		 k->nr_warnings ? "  (warnings: see the log)" : "",
+		 b->opts->vmcore ? b->opts->vmcore : "?",
 		 b->opts->vmlinux ? b->opts->vmlinux : "(none)");
 	oc_draw_text(1, 0, b->w, OC_STYLE_DIM, false, line);
 }

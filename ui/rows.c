@@ -681,10 +681,19 @@ struct oc_error *oc_ui_regs_lines(const struct oc_kernel *k,
 		} regs[] = { { "RIP", f->ip }, { "RSP", f->sp },
 			     { "RBP", f->bp } };
 
-		for (size_t i = 0; i < 3; i++)
+		for (size_t i = 0; i < 2; i++)
 			if ((err = reg_line(k, t, lines, regs[i].name,
 					    regs[i].v, true)))
 				return err;
+		if (f->bp_unknown)
+			err = oc_ui_lines_add(lines, OC_STYLE_NORMAL, -1,
+					      "%-6s unknown (no rule restores it here)",
+					      regs[2].name);
+		else
+			err = reg_line(k, t, lines, regs[2].name, regs[2].v,
+				       true);
+		if (err)
+			return err;
 		if (!f->ip_addr)
 			return NULL;
 		oc_ui_format_frame_addr(k, f, buf, sizeof(buf));

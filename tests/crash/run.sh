@@ -27,7 +27,8 @@
 # address") and stale return addresses as frames after the IRQ stack,
 # where the kernel's trace and orcbt both go asm_common_interrupt ->
 # clear_user_rep_good -> read_zero -> vfs_read -> ksys_read; crash's bt
-# drops the test module's frame after panic (mod-blocked, mod-timer) and
+# drops the test module's frame after panic (mod-blocked, mod-timer,
+# kdump-timer) and
 # lists stale return addresses the kernel marks "?" (process, kdump-real).
 # On a real kdump both agree from panic() on (orccrash walks out of
 # __crash_kexec(), which has no ORC data, by its CFI or a verified call

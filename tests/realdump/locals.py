@@ -14,8 +14,9 @@ Usage:
       invariants from samples/module/orccrash_test.c (module frames need
       --modules-dir): mod-overflow's orccrash_recurse(depth) frames, from
       the innermost down to orccrash_recurse(0), have depth N-1-i where
-      available (at least one must be: the interrupted one has pt_regs); mod-timer's
-      orccrash_timer_panic(in_irq) is 1 (a timer callback runs in softirq);
+      available (at least one must be: the interrupted one has pt_regs);
+      mod-timer's and kdump-timer's orccrash_timer_panic(in_irq) is 1 (a
+      timer callback runs in softirq);
       mod-nmi's orccrash_nmi_panic(cpu) is the CPU it panics on.
   locals.py prev REPORT.json
       a sleeping task's __schedule / context_switch `prev`, when we give
@@ -255,7 +256,7 @@ def cmd_module(report_path, scenario):
             return rc
         print("FAIL recurse: no orccrash_recurse frame")
         return 1
-    if scenario == "mod-timer":
+    if scenario in ("mod-timer", "kdump-timer"):
         seen = False
         for t, i, vs in find_vars(report, "orccrash_timer_panic"):
             seen = True

@@ -534,6 +534,12 @@ TEST(registers)
 	CHECK_EQ(l.nr, 4);	/* RIP RSP RBP, no return slot */
 	CHECK_STR(find_line(&l, "RSP"),
 		  "RSP    ffffc90000013c00 -> TASK stack +0x3c00");
+	CHECK(find_line(&l, "RBP    ") && !strstr(find_line(&l, "RBP"), "unknown"));
+	/* after a call-site step the walk has no bp: never a stale value */
+	t.trace.frames[1].bp_unknown = true;
+	CHECK_OK(oc_ui_regs_lines(&f->k, &t, 1, &l));
+	CHECK_EQ(l.nr, 4);
+	CHECK_STR(find_line(&l, "RBP"), "RBP    unknown (no rule restores it here)");
 
 	CHECK_OK(oc_ui_regs_lines(&f->k, &t, 9, &l));
 	CHECK_STR(l.v[0].text, "no frame");

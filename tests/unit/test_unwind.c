@@ -937,8 +937,12 @@ static void check_crash_kexec(struct world *w, enum oc_frame_how how)
 	CHECK_EQ(f[1].sp, s + 0x30);
 	CHECK_EQ(f[1].how, how);
 	CHECK(!f[1].exact && !f[1].scanned);
+	/* the CFI row leaves rbp as it was (known); the call-site step
+	 * restores nothing: fc's rbp is not known until ORC reads it */
+	CHECK_EQ(f[1].bp_unknown, how == OC_HOW_CALLSITE);
 	CHECK_EQ(f[2].ip, T + F_END + 8);
 	CHECK_EQ(f[2].bp, 0xb1);
+	CHECK(!f[2].bp_unknown);
 	CHECK_EQ(f[2].how, OC_HOW_ORC);
 }
 
@@ -982,6 +986,13 @@ TEST(unwind_callsite_where_orc_and_cfi_have_none)
 	/* the stale fa word at s + 8 is refused: its call went to fb */
 	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 	CHECK(w->trace.reliable);
+	check_crash_kexec(w, OC_HOW_CALLSITE);
+
+	/* a function pointer left on the stack (fb's entry, as the timer
+	 * callback's pointer below panic's return address on a real
+	 * kdump) follows no call: refused, not a frame */
+	put(w, s + 0x18, T + F_B);
+	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 	check_crash_kexec(w, OC_HOW_CALLSITE);
 
 	/* a word after a call through a register is not taken either:
@@ -1092,9 +1103,14 @@ TEST(unwind_nmi_stopped_cpu)
 		CHECK_EQ(f[0].ip_addr, n0);
 		CHECK_EQ(f[0].how, OC_HOW_CALLSITE);
 		CHECK_EQ(f[0].stack, OC_STACK_NMI);
+		/* no register was saved where the handler sits: the
+		 * interrupted context's bp is not the NMI frames' */
+		CHECK(f[0].bp_unknown);
 		CHECK_EQ(f[1].ip, T + F_REGS + 0x10);
 		CHECK_EQ(f[1].stack, OC_STACK_NMI);
+		CHECK(f[1].bp_unknown);
 		CHECK_EQ(f[2].ip, r.ip);
+		CHECK(!f[2].bp_unknown && f[2].bp == r.bp);
 		CHECK_EQ(f[2].regs_kind, OC_REGS_FULL);
 		CHECK_EQ(f[2].regs_addr, p);
 		CHECK(f[2].exact);
