@@ -633,6 +633,41 @@ TEST(dump_kdump_compressed)
 	free(f.p);
 }
 
+/*
+ * @b with byte @off set to @v, written to @path and opened: 1 when the
+ * dump opens (its reads then fail cleanly or succeed, its CPU notes are
+ * there), 0 when the open refuses it, -1 when the byte already is @v.
+ */
+static int open_corrupted(struct buf *b, size_t off, unsigned char v,
+			  const char *path)
+{
+	unsigned char saved = b->p[off];
+	struct oc_dump *dump = NULL;
+	struct oc_error *err;
+	struct oc_mem mem;
+	uint64_t x;
+
+	if (saved == v)
+		return -1;
+	b->p[off] = v;
+	oc_test_write_file(path, b->p, b->len);
+	b->p[off] = saved;
+	if (getenv("OC_TEST_TRACE"))
+		fprintf(stderr, "off 0x%zx = 0x%02x\n", off, v);
+	err = oc_dump_open(path, &dump);
+	if (err) {
+		oc_error_destroy(err);
+		return 0;
+	}
+	oc_dump_mem(dump, &mem);
+	oc_error_destroy(oc_mem_read_u64(&mem, KTEXT, &x));
+	oc_error_destroy(oc_dump_read_phys(dump, 0x3000, &x, 8));
+	for (size_t i = 0; i < oc_dump_nr_cpu_notes(dump); i++)
+		CHECK(oc_dump_cpu_note(dump, i) != NULL);
+	oc_dump_close(dump);
+	return 1;
+}
+
 /* Corrupt the kdump header, sub-header, bitmaps and descriptors. */
 TEST(dump_kdump_corrupted)
 {
@@ -647,37 +682,15 @@ TEST(dump_kdump_corrupted)
 	build_kdump(&k);
 	for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
 		for (size_t off = ranges[r][0]; off < ranges[r][1]; off++) {
-			unsigned char saved = k.p[off];
-
 			/* utsname and the timestamp are only text */
 			if (off >= 12 && off < 424)
 				continue;
 			for (int v = 0; v < 2; v++) {
-				struct oc_dump *dump = NULL;
-				struct oc_error *err;
+				int got = open_corrupted(&k, off, v ? 0x00 : 0xff, p);
 
-				k.p[off] = v ? 0x00 : 0xff;
-				if (k.p[off] == saved)
-					continue;
-				oc_test_write_file(p, k.p, k.len);
-				if (getenv("OC_TEST_TRACE"))
-					fprintf(stderr, "off 0x%zx = 0x%02x\n", off, k.p[off]);
-				err = oc_dump_open(p, &dump);
-				if (!err) {
-					struct oc_mem mem;
-					uint64_t x;
-
-					oc_dump_mem(dump, &mem);
-					oc_error_destroy(oc_mem_read_u64(&mem, KTEXT, &x));
-					oc_error_destroy(oc_dump_read_phys(dump, 0x3000, &x, 8));
-					oc_dump_close(dump);
-					opened++;
-				} else {
-					failed++;
-				}
-				oc_error_destroy(err);
+				opened += got == 1;
+				failed += got == 0;
 			}
-			k.p[off] = saved;
 		}
 	}
 	CHECK(opened > 0 && failed > 0);
@@ -694,35 +707,9 @@ TEST(dump_corrupted_headers)
 
 	build_elf(&b, VMCOREINFO);
 	end = 0x200 + 2 * (20 + 336) + 20 + 64 + 12 + sizeof(VMCOREINFO) + 3;
-	for (size_t off = 0; off < end && off < b.len; off++) {
-		unsigned char saved = b.p[off];
-
-		for (int v = 0; v < 2; v++) {
-			struct oc_dump *dump = NULL;
-			struct oc_error *err;
-
-			b.p[off] = v ? 0x00 : 0xff;
-			if (b.p[off] == saved)
-				continue;
-			oc_test_write_file(p, b.p, b.len);
-			if (getenv("OC_TEST_TRACE"))
-				fprintf(stderr, "off 0x%zx = 0x%02x\n", off, b.p[off]);
-			err = oc_dump_open(p, &dump);
-			if (!err) {
-				struct oc_mem mem;
-				uint64_t x;
-
-				oc_dump_mem(dump, &mem);
-				oc_error_destroy(oc_mem_read_u64(&mem, KTEXT, &x));
-				for (size_t i = 0; i < oc_dump_nr_cpu_notes(dump); i++)
-					CHECK(oc_dump_cpu_note(dump, i) != NULL);
-				oc_dump_close(dump);
-				opened++;
-			}
-			oc_error_destroy(err);
-		}
-		b.p[off] = saved;
-	}
+	for (size_t off = 0; off < end && off < b.len; off++)
+		for (int v = 0; v < 2; v++)
+			opened += open_corrupted(&b, off, v ? 0x00 : 0xff, p) == 1;
 	/* most bytes are padding or register values: those still open */
 	CHECK(opened > 0);
 	free(b.p);
