@@ -6,15 +6,11 @@
 # Prints PASS/FAIL/SKIP lines and "N passed, N failed".  SKIP when the
 # vmlinux (extracted by samples/make-samples.sh) or objtool is missing.
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) ;; *) O=$top/$O ;; esac
-CACHE=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-bin=$O/orccrash
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init orcdump "${1:-build}"
+CACHE=$cache
 passed=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # release  kbuild-package  (objtool lives in the kbuild package)
 kernels=(

@@ -17,29 +17,11 @@
 # dump memory.  The time of each path is reported, not asserted.
 # Prints PASS/FAIL/SKIP lines; exits 1 if anything failed.
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) ;; *) O=$top/$O ;; esac
-bin=$O/orccrash
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=$cache/dumps/index.tsv
-nfail=0
-
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
-skip() { echo "SKIP $*"; }
-
-if [ ! -s "$index" ]; then
-	skip "novmlinux: no sample dumps ($index); run make samples"
-	exit 0
-fi
-if [ ! -x "$bin" ]; then
-	fail "novmlinux: no $bin; run make"
-	exit 1
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/novmlinux.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init novmlinux "${1:-build}"
+tst_need_index
+tst_need_exec "$bin" "run make"
 
 cat >"$tmp/cmp.py" <<'EOF'
 import json, sys

@@ -8,19 +8,10 @@
 # tests/bench/sid-chroot.sh, $SID_CHROOT, when Debian 12's cannot open
 # the dump).
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) bin=$O/orccrash ;; *) bin=$top/$O/orccrash ;; esac
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=$cache/dumps/index.tsv
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-if [ ! -s "$index" ]; then
-	echo "SKIP realdump: no sample dumps ($index); run make samples"
-	exit 0
-fi
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init realdump "${1:-build}"
+tst_need_index
 
 # crash's bt -a of a real kdump into $tmp/crash-bt: the sample's
 # ref/crash-bt-a.txt when Debian 12's crash could read the dump, else
