@@ -1,6 +1,7 @@
 # shellcheck shell=bash disable=SC2034
 # Sourced (not run) by the test drivers that take a build directory
-# (tests/realdump/*.sh, tests/orcdump/run.sh): what each starts with, in
+# (tests/realdump/*.sh, tests/orcdump/run.sh, tests/golden/cli.sh,
+# tests/package/run.sh): what each starts with, in
 # one place.
 #   . "$(dirname "$0")/../lib.sh"
 #   tst_init NAME "${1:-build}"

@@ -6,15 +6,12 @@
 # lines, then "N passed, N failed".
 #   tests/golden/cli.sh [BUILD_DIR]
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) ob=$O ;; *) ob=$top/$O ;; esac
-bin=$ob/orccrash
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init cli "${1:-build}"
+ob=$O
 cd "$top" || exit 1
 dump=samples/default/vmcore
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
 pass() { echo "PASS cli $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL cli $*"; failed=$((failed + 1)); }
