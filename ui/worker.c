@@ -257,6 +257,16 @@ size_t oc_ui_worker_busy(struct oc_ui_worker *w)
 	return n;
 }
 
+size_t oc_ui_worker_queued(struct oc_ui_worker *w)
+{
+	size_t n;
+
+	pthread_mutex_lock(&w->lock);
+	n = w->queued;
+	pthread_mutex_unlock(&w->lock);
+	return n;
+}
+
 static void free_jobs(struct oc_ui_job *j)
 {
 	while (j) {

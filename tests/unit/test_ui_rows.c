@@ -3,16 +3,16 @@
  * The browser's row building (ui/rows.c), key table (ui/keys.c) and
  * source files (ui/source.c) on a small fake kernel model and traces
  * built here, and files made in a temporary directory; no ncurses calls.
- * The UI objects are not in liborccrash.a, so their sources are
- * compiled into this test.
  */
 #include <curses.h>
-
-#include "../../ui/keys.c"
-#include "../../ui/rows.c"
-#include "../../ui/source.c"
-
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "keys.h"
+#include "lines.h"
+#include "rows.h"
+#include "source.h"
 
 #include "test.h"
 

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../ui/worker.c"
+#include "worker.h"
 
 #include "test.h"
 
@@ -95,16 +95,6 @@ static struct oc_ui_worker *start_delayed(struct oc_lines **l)
 	return w;
 }
 
-static size_t queued(struct oc_ui_worker *w)
-{
-	size_t n;
-
-	pthread_mutex_lock(&w->lock);
-	n = w->queued;
-	pthread_mutex_unlock(&w->lock);
-	return n;
-}
-
 TEST(order_front_and_promote)
 {
 	struct oc_lines *l;
@@ -118,7 +108,7 @@ TEST(order_front_and_promote)
 		return;
 	oc_ui_worker_model_release(w);
 	oc_ui_worker_push(w, lines_job(1, 10), false);
-	for (i = 0; i < 500 && queued(w); i++)
+	for (i = 0; i < 500 && oc_ui_worker_queued(w); i++)
 		usleep(1000);		/* taken, and held back */
 	oc_ui_worker_push(w, lines_job(2, 20), false);
 	oc_ui_worker_push(w, lines_job(1, 11), false);
