@@ -1,6 +1,5 @@
 # The crash utility extension orccrash.so (docs/crash-extension.md).
-# Included from the top Makefile; until then:
-#   make -f Makefile -f src/crash/crash.mk crash-extension
+# Included from the top Makefile: make crash-extension.
 #
 # Only src/crash/ext.c includes crash's defs.h (Debian's crash package
 # ships it as /usr/include/crash/defs.h; CRASH_INCLUDE points at the

@@ -12,7 +12,7 @@ For each release of the sample cache ($ORCCRASH_CACHE/dumps/index.tsv):
   - `orccrash --all-tasks` (text) on the release's `process` dump (else the
     first dump listed): --no-lines, lines with an empty cache (cold) and
     lines with the cache that run left (warm), N runs each, alternating.
-    Issue 9 asks warm <= 1.5x --no-lines.
+    The target (docs/benchmarks.md, "DWARF"): warm <= 1.5x --no-lines.
 Prints a markdown section and writes it into FILE (default
 docs/benchmarks.md) between the "dwarf:begin" and "dwarf:end" markers.
 Timings are never asserted.

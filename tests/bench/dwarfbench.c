@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * How long the DWARF libraries take on a vmlinux (issue 9: "record both
- * libraries' figures on the samples in docs/benchmarks.md so the choice
- * stays a measured one").  One measurement per process, so that the peak
+ * How long the DWARF libraries take on a vmlinux, so that the choice of
+ * libdwarf stays a measured one (docs/benchmarks.md, docs/lines.md).  One measurement per process, so that the peak
  * RSS is that measurement's alone:
  *
  *   dwarfbench MODE VMLINUX       prints "seconds <s> rss_kb <kb> items <n>"
