@@ -67,8 +67,8 @@ enum {
 
 /*
  * The renumbered registers (what this code calls the "7.1" layout,
- * OC_ORC_V_7_1; seen in a vendored
- * orc_types.h whose ORC_HASH 137c36ad... we reproduce exactly):
+ * OC_ORC_V_7_1; seen in a vendored orc_types.h whose ORC_HASH
+ * 137c36ad... we reproduce exactly):
  *
  *	UNDEFINED 0, AX 1, DX 2, SP 3, BP 4, DI 5, R10 6, R13 7,
  *	PREV_SP 8, SP_INDIRECT 9, BP_INDIRECT 10, MAX 15
