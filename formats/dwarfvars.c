@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cursor.h"
 #include "dwarflines.h"
 #include "dwarfpriv.h"
@@ -470,18 +471,15 @@ static bool enumerators(struct oc_dwarf *d, Dwarf_Die en, struct oc_dwvar *v)
 			}
 			dealloc_err(d, &de);
 			if (have && name) {
-				if (v->nr_enums == cap) {
-					size_t nc = cap ? 2 * cap : 16;
-					struct oc_dwenumerator *n =
-						realloc(v->enums, nc * sizeof(*n));
+				struct oc_dwenumerator *n = oc_array_grow(
+					v->enums, v->nr_enums, 1, &cap,
+					sizeof(*n), 16);
 
-					if (!n) {
-						ok = false;
-						continue;
-					}
-					v->enums = n;
-					cap = nc;
+				if (!n) {
+					ok = false;
+					continue;
 				}
+				v->enums = n;
 				v->enums[v->nr_enums].name = strdup(name);
 				if (!v->enums[v->nr_enums].name) {
 					ok = false;
