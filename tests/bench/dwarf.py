@@ -26,6 +26,9 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True	# no __pycache__ in the tree
+import bench  # noqa: E402  (write_section)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
 CACHE = os.environ.get("ORCCRASH_CACHE") or os.path.expanduser("~/.cache/orccrash")
@@ -164,13 +167,7 @@ def markdown(results, runs):
 
 
 def write(path, text):
-    old = open(path).read() if os.path.exists(path) else ""
-    if BEGIN in old and END in old:
-        new = old[:old.index(BEGIN) + len(BEGIN)] + "\n" + text + old[old.index(END):]
-    else:
-        new = old + "\n## DWARF: libdwarf, libdw and ours\n\n" + BEGIN + "\n" + text + END + "\n"
-    with open(path, "w") as f:
-        f.write(new)
+    bench.write_section(path, text, BEGIN, END, "## DWARF: libdwarf, libdw and ours")
     log("wrote %s" % path)
 
 

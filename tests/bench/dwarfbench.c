@@ -36,6 +36,7 @@
 
 #include "dwarflines.h"
 #include "error.h"
+#include "peak_rss.h"
 
 static double now(void)
 {
@@ -133,22 +134,6 @@ static int ours_run(const char *path, int lookup, long *items)
 	}
 	oc_dwarf_close(d);
 	return 0;
-}
-
-/* Peak RSS of this program: VmHWM, not getrusage()'s ru_maxrss, which
- * keeps the parent's peak across fork + exec (a python driver's 40 MB). */
-static long peak_rss_kb(void)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
 }
 
 int main(int argc, char **argv)
