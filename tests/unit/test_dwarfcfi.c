@@ -383,6 +383,13 @@ static size_t put_fde_head(struct buf *b, uint32_t cie, uint64_t lo,
 	return s;
 }
 
+/* An FDE with no instructions: its CIE's initial rules over [lo, lo + len) */
+static void put_empty_fde(struct buf *b, uint32_t cie, uint64_t lo,
+			  uint64_t len)
+{
+	end_entry(b, put_fde_head(b, cie, lo, len));
+}
+
 static enum oc_cfi_status find(const struct buf *b, uint64_t pc,
 			       struct oc_cfi_row *row)
 {
@@ -485,15 +492,11 @@ TEST(cfi_overlap_and_64bit)
 {
 	struct buf b = { .n = 0 };
 	struct oc_cfi_row row;
-	size_t s;
 
 	put_cie(&b);
-	s = put_fde_head(&b, 0, 0x1000, 0x100);
-	end_entry(&b, s);
-	s = put_fde_head(&b, 0, 0x1080, 0x100);	/* overlaps the first */
-	end_entry(&b, s);
-	s = put_fde_head(&b, 0, 0x3000, 0x10);
-	end_entry(&b, s);
+	put_empty_fde(&b, 0, 0x1000, 0x100);
+	put_empty_fde(&b, 0, 0x1080, 0x100);	/* overlaps the first */
+	put_empty_fde(&b, 0, 0x3000, 0x10);
 	/* a 64-bit FDE pointing at the 32-bit CIE */
 	put32(&b, 0xffffffff);
 	put64(&b, 8 + 8 + 8 + 2);
@@ -503,10 +506,8 @@ TEST(cfi_overlap_and_64bit)
 	put8(&b, 0x40 | 4);
 	put8(&b, DW_CFA_nop);
 	/* FDEs for a discarded section (address 0) and of no length */
-	s = put_fde_head(&b, 0, 0, 0x100);
-	end_entry(&b, s);
-	s = put_fde_head(&b, 0, 0x5000, 0);
-	end_entry(&b, s);
+	put_empty_fde(&b, 0, 0, 0x100);
+	put_empty_fde(&b, 0, 0x5000, 0);
 
 	CHECK_EQ(find(&b, 0x1010, &row), OC_CFI_FOUND);
 	CHECK_EQ(find(&b, 0x1080, &row), OC_CFI_NO_FDE);
@@ -547,8 +548,7 @@ TEST(cfi_malformed)
 	put8(&b, DW_CFA_def_cfa);
 	put8(&b, 0x87);		/* ULEB runs off the end */
 	end_entry(&b, s);
-	s = put_fde_head(&b, 0x7777, 0x5000, 0x10);	/* no CIE there */
-	end_entry(&b, s);
+	put_empty_fde(&b, 0x7777, 0x5000, 0x10);	/* no CIE there */
 
 	CHECK_EQ(find(&b, 0x1000, &row), OC_CFI_FOUND);	/* before the op */
 	CHECK_EQ(find(&b, 0x1001, &row), OC_CFI_MALFORMED);
