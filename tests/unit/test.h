@@ -90,5 +90,14 @@ bool oc_test_system(const char *fmt, ...)
 /* @name's address in the ELF file @path's symbol table; 0, with a
  * failure, when it has none. */
 uint64_t oc_test_sym_addr(const char *path, const char *name);
+/* The next number of a reproducible sequence (xorshift64*) from the
+ * non-zero *@state. */
+static inline uint64_t oc_test_rand(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dull;
+}
 
 #endif /* OC_TEST_H */
