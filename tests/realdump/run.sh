@@ -122,14 +122,9 @@ row=$(grep -P '\tkdump\t' "$index" | head -n 1)
 if [ -n "$row" ]; then
 	core=$(cut -f4 <<<"$row"); vml=$(cut -f5 <<<"$row"); rel=$(cut -f1 <<<"$row")
 	check_error() {	# name, expected text, command...
-		local name=$1 want=$2; shift 2
-		"$@" >"$tmp/out" 2>"$tmp/err"
-		local rc=$?
-		if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$want" "$tmp/err"; then
-			echo "PASS bad input: $name: $(cat "$tmp/err")"
-		else
-			echo "FAIL bad input: $name: exit $rc: $(head -c 300 "$tmp/err")"
-		fi
+		local name=$1
+		shift
+		tst_one_line_error "bad input: $name" "$@"
 	}
 	for cut_at in 100 4096 65536 1048576; do
 		head -c $cut_at "$core" >"$tmp/trunc"
