@@ -156,8 +156,9 @@ clean:
 
 # Fragments: the crash extension and the test drivers.
 include src/crash/crash.mk tests/realdump/dump.mk tests/realdump/log.mk \
-	tests/realdump/lines.mk tests/fuzz/fuzz.mk tests/bench/bench.mk
+	tests/realdump/lines.mk tests/orcdump/orcdump.mk tests/fuzz/fuzz.mk \
+	tests/bench/bench.mk
 TEST_BIN := $(O)/tests/dumpcat $(O)/tests/symcheck $(O)/tests/logcat $(O)/tests/linescat \
-	$(CRASH_TEST_BIN)
+	$(O)/tests/lookup_check $(CRASH_TEST_BIN)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)
