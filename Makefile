@@ -44,6 +44,8 @@ UI_SRC := $(wildcard ui/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(O)/%.o)
 LIB := $(O)/liborccrash.a
+# The browser's objects: orccrash and the unit tests link them from here.
+UI_LIB := $(O)/liborccrash-ui.a
 
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%)
@@ -57,6 +59,9 @@ $(O)/%.o: %.c
 $(LIB): $(CORE_OBJ)
 	$(call msg,AR,$@)rm -f $@ && $(AR) rcs $@ $^
 
+$(UI_LIB): $(UI_OBJ)
+	$(call msg,AR,$@)rm -f $@ && $(AR) rcs $@ $^
+
 # The default sample's installed place is compiled into main.o: rebuilt
 # when DATADIR changes (make install PREFIX=... after a plain make).
 $(O)/datadir: FORCE
@@ -65,10 +70,10 @@ $(O)/datadir: FORCE
 $(O)/src/main.o: $(O)/datadir
 $(O)/src/main.o: override CPPFLAGS += -DOC_DATADIR='"$(DATADIR)"'
 
-$(O)/orccrash: $(O)/src/main.o $(UI_OBJ) $(LIB)
+$(O)/orccrash: $(O)/src/main.o $(UI_LIB) $(LIB)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/tests/%: $(O)/tests/unit/%.o $(O)/tests/unit/harness.o $(LIB)
+$(O)/tests/%: $(O)/tests/unit/%.o $(O)/tests/unit/harness.o $(UI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -151,8 +156,9 @@ clean:
 
 # Fragments: the crash extension and the test drivers.
 include src/crash/crash.mk tests/realdump/dump.mk tests/realdump/log.mk \
-	tests/realdump/lines.mk tests/fuzz/fuzz.mk tests/bench/bench.mk
+	tests/realdump/lines.mk tests/orcdump/orcdump.mk tests/fuzz/fuzz.mk \
+	tests/bench/bench.mk
 TEST_BIN := $(O)/tests/dumpcat $(O)/tests/symcheck $(O)/tests/logcat $(O)/tests/linescat \
-	$(CRASH_TEST_BIN)
+	$(O)/tests/lookup_check $(CRASH_TEST_BIN)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

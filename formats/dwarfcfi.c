@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cursor.h"
 #include "dwarfcfi.h"
 #include "dwarfpriv.h"
@@ -191,7 +192,7 @@ struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
 	cfi->size = size;
 	for (; sec && off < size; off = next) {
 		struct rd r;
-		struct cfi_fde f;
+		struct cfi_fde f, *fdes;
 		bool is64;
 		uint64_t id, range;
 		const char *why;
@@ -228,17 +229,13 @@ struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
 		f.cie = id;
 		f.insns = (uint64_t)(r.c.pos - sec);
 		f.insns_len = oc_cursor_left(&r.c);
-		if (cfi->nr == cap) {
-			size_t ncap = cap ? 2 * cap : 1024;
-			struct cfi_fde *n = realloc(cfi->fdes, ncap * sizeof(*n));
-
-			if (!n) {
-				oc_cfi_destroy(cfi);
-				return &oc_enomem;
-			}
-			cfi->fdes = n;
-			cap = ncap;
+		fdes = oc_array_grow(cfi->fdes, cfi->nr, 1, &cap, sizeof(f),
+				     1024);
+		if (!fdes) {
+			oc_cfi_destroy(cfi);
+			return &oc_enomem;
 		}
+		cfi->fdes = fdes;
 		cfi->fdes[cfi->nr++] = f;
 	}
 	if (cfi->nr) {

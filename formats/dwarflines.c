@@ -16,6 +16,7 @@
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
 
+#include "array.h"
 #include "dwarflines.h"
 #include "dwarfpriv.h"
 #include "lineprog.h"
@@ -401,17 +402,14 @@ void oc_dwarf_close(struct oc_dwarf *d)
 static bool add_arange(struct oc_dwarf *d, uint64_t lo, uint64_t hi,
 		       uint64_t off)
 {
+	struct dw_arange *n;
+
 	if (hi <= lo)
 		return true;
-	if (d->nr_ar == d->cap_ar) {
-		size_t cap = d->cap_ar ? 2 * d->cap_ar : 4096;
-		struct dw_arange *n = realloc(d->ar, cap * sizeof(*n));
-
-		if (!n)
-			return false;
-		d->ar = n;
-		d->cap_ar = cap;
-	}
+	n = oc_array_grow(d->ar, d->nr_ar, 1, &d->cap_ar, sizeof(*n), 4096);
+	if (!n)
+		return false;
+	d->ar = n;
 	d->ar[d->nr_ar++] = (struct dw_arange){ lo, hi, off };
 	return true;
 }
@@ -643,7 +641,7 @@ struct oc_error *oc_dw_find_cu(struct oc_dwarf *d, uint64_t addr,
 	struct oc_error *err;
 	Dwarf_Off off;
 	Dwarf_Die die;
-	struct dw_cu *cu;
+	struct dw_cu *cu, *cus;
 	int res;
 
 	*ret = NULL;
@@ -668,17 +666,12 @@ struct oc_error *oc_dw_find_cu(struct oc_dwarf *d, uint64_t addr,
 	res = dwarf_offdie_b(d->dbg, off, true, &die, &de);
 	if (res != DW_DLV_OK)
 		return oc_dw_err(d, de, "dwarf_offdie_b", off);
-	if (d->nr_cus == d->cap_cus) {
-		size_t cap = d->cap_cus ? 2 * d->cap_cus : 16;
-		struct dw_cu *n = realloc(d->cus, cap * sizeof(*n));
-
-		if (!n) {
-			dwarf_dealloc_die(die);
-			return &oc_enomem;
-		}
-		d->cus = n;
-		d->cap_cus = cap;
+	cus = oc_array_grow(d->cus, d->nr_cus, 1, &d->cap_cus, sizeof(*cus), 16);
+	if (!cus) {
+		dwarf_dealloc_die(die);
+		return &oc_enomem;
 	}
+	d->cus = cus;
 	cu = &d->cus[d->nr_cus++];
 	memset(cu, 0, sizeof(*cu));
 	cu->off = off;
@@ -723,17 +716,13 @@ static bool add_row(void *arg, uint64_t addr, uint64_t line, uint64_t file,
 {
 	struct row_sink *rs = arg;
 	struct dw_cu *cu = rs->cu;
-	struct dw_row *r;
+	struct dw_row *r, *rows;
 
-	if (cu->nr_rows == rs->cap) {
-		size_t n = rs->cap ? 2 * rs->cap : 1024;
-		struct dw_row *rows = realloc(cu->rows, n * sizeof(*rows));
-
-		if (!rows)
-			return false;
-		cu->rows = rows;
-		rs->cap = n;
-	}
+	rows = oc_array_grow(cu->rows, cu->nr_rows, 1, &rs->cap, sizeof(*rows),
+			     1024);
+	if (!rows)
+		return false;
+	cu->rows = rows;
 	r = &cu->rows[cu->nr_rows++];
 	r->addr = addr;
 	r->line = line > UINT32_MAX ? 0 : line;

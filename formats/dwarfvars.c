@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cursor.h"
 #include "dwarflines.h"
 #include "dwarfpriv.h"
@@ -51,7 +52,7 @@ struct walk {
 	/* CU attributes for location lists */
 	uint64_t cu_base;
 	bool have_addr_base, have_loclists_base;
-	uint64_t addr_base, loclists_base;
+	Dwarf_Off addr_base, loclists_base;
 };
 
 static void dealloc_err(struct oc_dwarf *d, Dwarf_Error *de)
@@ -61,52 +62,67 @@ static void dealloc_err(struct oc_dwarf *d, Dwarf_Error *de)
 	*de = NULL;
 }
 
+/*
+ * One libdwarf query of a DIE where failure means "none": @fn(@die, ...,
+ * &value, &error) gives the value, or 0 (and the error is freed).
+ */
+#define DIE_QUERY(d, type, fn, die, ...)                                     \
+	({                                                                   \
+		Dwarf_Error de_ = NULL;                                      \
+		type v_ = 0;                                                 \
+		if (fn(die, ##__VA_ARGS__, &v_, &de_) != DW_DLV_OK)          \
+			v_ = 0;                                              \
+		dealloc_err(d, &de_);                                        \
+		v_;                                                          \
+	})
+
 static Dwarf_Half die_tag(struct oc_dwarf *d, Dwarf_Die die)
 {
-	Dwarf_Error de = NULL;
-	Dwarf_Half tag = 0;
-
-	if (dwarf_tag(die, &tag, &de) != DW_DLV_OK)
-		tag = 0;
-	dealloc_err(d, &de);
-	return tag;
+	return DIE_QUERY(d, Dwarf_Half, dwarf_tag, die);
 }
 
 static Dwarf_Off die_off(struct oc_dwarf *d, Dwarf_Die die)
 {
-	Dwarf_Error de = NULL;
-	Dwarf_Off off = 0;
-
-	if (dwarf_dieoffset(die, &off, &de) != DW_DLV_OK)
-		off = 0;
-	dealloc_err(d, &de);
-	return off;
-}
-
-static Dwarf_Off ref_off(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at)
-{
-	Dwarf_Error de = NULL;
-	Dwarf_Attribute attr;
-	Dwarf_Off off = 0;
-
-	if (dwarf_attr(die, at, &attr, &de) == DW_DLV_OK) {
-		if (dwarf_global_formref(attr, &off, &de) != DW_DLV_OK)
-			off = 0;
-		dwarf_dealloc_attribute(attr);
-	}
-	dealloc_err(d, &de);
-	return off;
+	return DIE_QUERY(d, Dwarf_Off, dwarf_dieoffset, die);
 }
 
 static bool has_attr(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at)
 {
-	Dwarf_Error de = NULL;
-	Dwarf_Bool yes = false;
+	return DIE_QUERY(d, Dwarf_Bool, dwarf_hasattr, die, at);
+}
 
-	if (dwarf_hasattr(die, at, &yes, &de) != DW_DLV_OK)
-		yes = false;
+static const char *die_name(struct oc_dwarf *d, Dwarf_Die die)
+{
+	return DIE_QUERY(d, char *, dwarf_diename, die);
+}
+
+static Dwarf_Unsigned die_bytesize(struct oc_dwarf *d, Dwarf_Die die)
+{
+	return DIE_QUERY(d, Dwarf_Unsigned, dwarf_bytesize, die);
+}
+
+/* @at's value as a section offset (a reference or sec_offset form);
+ * false when @die has none */
+static bool attr_offset(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at,
+			Dwarf_Off *off)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Attribute attr;
+	bool ok = false;
+
+	if (dwarf_attr(die, at, &attr, &de) == DW_DLV_OK) {
+		ok = dwarf_global_formref(attr, off, &de) == DW_DLV_OK;
+		dwarf_dealloc_attribute(attr);
+	}
 	dealloc_err(d, &de);
-	return yes;
+	return ok;
+}
+
+static Dwarf_Off ref_off(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Off off;
+
+	return attr_offset(d, die, at, &off) ? off : 0;
 }
 
 static bool flag_attr(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at)
@@ -122,17 +138,6 @@ static bool flag_attr(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at)
 	}
 	dealloc_err(d, &de);
 	return yes;
-}
-
-static const char *die_name(struct oc_dwarf *d, Dwarf_Die die)
-{
-	Dwarf_Error de = NULL;
-	char *s = NULL;
-
-	if (dwarf_diename(die, &s, &de) != DW_DLV_OK)
-		s = NULL;
-	dealloc_err(d, &de);
-	return s;
 }
 
 static Dwarf_Die offdie(struct oc_dwarf *d, Dwarf_Off off)
@@ -435,17 +440,6 @@ static void type_name(struct oc_dwarf *d, Dwarf_Die type, const char *decl,
 		dwarf_dealloc_die(target);
 }
 
-static Dwarf_Unsigned die_bytesize(struct oc_dwarf *d, Dwarf_Die die)
-{
-	Dwarf_Error de = NULL;
-	Dwarf_Unsigned n = 0;
-
-	if (dwarf_bytesize(die, &n, &de) != DW_DLV_OK)
-		n = 0;
-	dealloc_err(d, &de);
-	return n;
-}
-
 static bool enumerators(struct oc_dwarf *d, Dwarf_Die en, struct oc_dwvar *v)
 {
 	Dwarf_Error de = NULL;
@@ -477,18 +471,15 @@ static bool enumerators(struct oc_dwarf *d, Dwarf_Die en, struct oc_dwvar *v)
 			}
 			dealloc_err(d, &de);
 			if (have && name) {
-				if (v->nr_enums == cap) {
-					size_t nc = cap ? 2 * cap : 16;
-					struct oc_dwenumerator *n =
-						realloc(v->enums, nc * sizeof(*n));
+				struct oc_dwenumerator *n = oc_array_grow(
+					v->enums, v->nr_enums, 1, &cap,
+					sizeof(*n), 16);
 
-					if (!n) {
-						ok = false;
-						continue;
-					}
-					v->enums = n;
-					cap = nc;
+				if (!n) {
+					ok = false;
+					continue;
 				}
+				v->enums = n;
 				v->enums[v->nr_enums].name = strdup(name);
 				if (!v->enums[v->nr_enums].name) {
 					ok = false;
@@ -1171,32 +1162,14 @@ static void cu_attrs(struct walk *w)
 	struct oc_dwarf *d = w->d;
 	Dwarf_Error de = NULL;
 	Dwarf_Addr lo;
-	Dwarf_Attribute attr;
 
 	if (dwarf_lowpc(w->cu->die, &lo, &de) == DW_DLV_OK)
 		w->cu_base = lo;
 	dealloc_err(d, &de);
-	if (dwarf_attr(w->cu->die, DW_AT_addr_base, &attr, &de) == DW_DLV_OK) {
-		Dwarf_Off off;
-
-		if (dwarf_global_formref(attr, &off, &de) == DW_DLV_OK) {
-			w->addr_base = off;
-			w->have_addr_base = true;
-		}
-		dwarf_dealloc_attribute(attr);
-	}
-	dealloc_err(d, &de);
-	if (dwarf_attr(w->cu->die, DW_AT_loclists_base, &attr, &de) ==
-	    DW_DLV_OK) {
-		Dwarf_Off off;
-
-		if (dwarf_global_formref(attr, &off, &de) == DW_DLV_OK) {
-			w->loclists_base = off;
-			w->have_loclists_base = true;
-		}
-		dwarf_dealloc_attribute(attr);
-	}
-	dealloc_err(d, &de);
+	w->have_addr_base = attr_offset(d, w->cu->die, DW_AT_addr_base,
+					&w->addr_base);
+	w->have_loclists_base = attr_offset(d, w->cu->die, DW_AT_loclists_base,
+					    &w->loclists_base);
 }
 
 void oc_dwvars_free(struct oc_dwvars *v)

@@ -32,7 +32,7 @@ enum {
 
 /*
  * v4.14 .. v6.3 and v6.4 .. v7.0 (commit 39358a033b2e, "objtool, x86: Add
- * facility for asm code to provide unwind hints"; seed 007):
+ * facility for asm code to provide unwind hints"):
  *
  *	#define ORC_REG_UNDEFINED	0
  *	#define ORC_REG_PREV_SP		1
@@ -66,8 +66,9 @@ enum {
 };
 
 /*
- * The renumbered registers (the brief's "7.1" layout; seen in a vendored
- * orc_types.h whose ORC_HASH 137c36ad... we reproduce exactly):
+ * The renumbered registers (what this code calls the "7.1" layout,
+ * OC_ORC_V_7_1; seen in a vendored orc_types.h whose ORC_HASH
+ * 137c36ad... we reproduce exactly):
  *
  *	UNDEFINED 0, AX 1, DX 2, SP 3, BP 4, DI 5, R10 6, R13 7,
  *	PREV_SP 8, SP_INDIRECT 9, BP_INDIRECT 10, MAX 15

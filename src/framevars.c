@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cursor.h"
 #include "dwarfcfi.h"
 #include "dwarflines.h"
@@ -51,22 +52,19 @@ struct pool {
 
 static const char *pool_add(struct pool *p, char *s)
 {
+	char **n;
+
 	if (!s) {
 		p->nomem = true;
 		return NULL;
 	}
-	if (p->nr == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 32;
-		char **n = realloc(p->strs, cap * sizeof(*n));
-
-		if (!n) {
-			free(s);
-			p->nomem = true;
-			return NULL;
-		}
-		p->strs = n;
-		p->cap = cap;
+	n = oc_array_grow(p->strs, p->nr, 1, &p->cap, sizeof(*n), 32);
+	if (!n) {
+		free(s);
+		p->nomem = true;
+		return NULL;
 	}
+	p->strs = n;
 	p->strs[p->nr++] = s;
 	return s;
 }

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "dwarflines.h"
 #include "elffile.h"
 #include "lines.h"
@@ -193,7 +194,8 @@ static struct oc_error *rec_add(struct oc_lines *l, uint64_t addr,
 				const struct oc_line_info *chain, size_t nr)
 {
 	struct oc_error *err;
-	struct lines_rec *rec;
+	struct lines_rec *rec, *recs;
+	struct oc_line_info *infos;
 
 	if (l->nr_recs >= UINT32_MAX - 1 || nr > LINES_MAX_CHAIN)
 		return oc_error_format(OC_ERR_INVALID, "line cache too big");
@@ -209,24 +211,16 @@ static struct oc_error *rec_add(struct oc_lines *l, uint64_t addr,
 		l->slots = slots;
 		l->nr_slots = n;
 	}
-	if (l->nr_recs == l->cap_recs) {
-		size_t cap = l->cap_recs ? 2 * l->cap_recs : 256;
-		struct lines_rec *n = realloc(l->recs, cap * sizeof(*n));
-
-		if (!n)
-			return &oc_enomem;
-		l->recs = n;
-		l->cap_recs = cap;
-	}
-	while (l->nr_infos + nr > l->cap_infos) {
-		size_t cap = l->cap_infos ? 2 * l->cap_infos : 1024;
-		struct oc_line_info *n = realloc(l->infos, cap * sizeof(*n));
-
-		if (!n)
-			return &oc_enomem;
-		l->infos = n;
-		l->cap_infos = cap;
-	}
+	recs = oc_array_grow(l->recs, l->nr_recs, 1, &l->cap_recs,
+			     sizeof(*recs), 256);
+	if (!recs)
+		return &oc_enomem;
+	l->recs = recs;
+	infos = oc_array_grow(l->infos, l->nr_infos, nr, &l->cap_infos,
+			      sizeof(*infos), 1024);
+	if (!infos)
+		return &oc_enomem;
+	l->infos = infos;
 	for (size_t i = 0; i < nr; i++) {
 		struct oc_line_info *info = &l->infos[l->nr_infos + i];
 
@@ -461,6 +455,7 @@ static struct oc_error *lines_create(const char *vmlinux,
 	struct oc_error *err = NULL;
 	FILE *fp;
 
+	*ret = NULL;	/* on every error: a caller may close what it got */
 	if (!l)
 		return &oc_enomem;
 	l->vmlinux = strdup(vmlinux ? vmlinux : "");
@@ -739,15 +734,10 @@ static struct lines_module *module_get(struct oc_lines *l, const char *name,
 			return &l->mods[i];
 	if (!create)
 		return NULL;
-	if (l->nr_mods == l->cap_mods) {
-		size_t cap = l->cap_mods ? 2 * l->cap_mods : 16;
-		struct lines_module *n = realloc(l->mods, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		l->mods = n;
-		l->cap_mods = cap;
-	}
+	m = oc_array_grow(l->mods, l->nr_mods, 1, &l->cap_mods, sizeof(*m), 16);
+	if (!m)
+		return NULL;
+	l->mods = m;
 	m = &l->mods[l->nr_mods];
 	memset(m, 0, sizeof(*m));
 	m->name = strdup(norm);

@@ -504,12 +504,11 @@ static enum rec_status prb_record(const struct prb_reader *r, uint64_t id,
 	return REC_OK;
 }
 
-/* A kernel variable or header field, named in the error. */
-static struct oc_error *read_var_u64(const struct oc_log_env *env,
-				     uint64_t addr, const char *what,
-				     uint64_t *ret)
+/* @size bytes of a kernel variable or header field, named in the error. */
+static struct oc_error *read_var(const struct oc_log_env *env, uint64_t addr,
+				 const char *what, void *buf, size_t size)
 {
-	struct oc_error *err = oc_mem_read_u64(env->mem, addr, ret);
+	struct oc_error *err = oc_mem_read(env->mem, addr, buf, size);
 
 	if (err) {
 		oc_error_destroy(err);
@@ -519,20 +518,23 @@ static struct oc_error *read_var_u64(const struct oc_log_env *env,
 	return NULL;
 }
 
+static struct oc_error *read_var_u64(const struct oc_log_env *env,
+				     uint64_t addr, const char *what,
+				     uint64_t *ret)
+{
+	return read_var(env, addr, what, ret, sizeof(*ret));
+}
+
 static struct oc_error *read_var_u32(const struct oc_log_env *env,
 				     uint64_t addr, const char *what,
 				     unsigned int *ret)
 {
 	uint32_t v;
-	struct oc_error *err = oc_mem_read_u32(env->mem, addr, &v);
+	struct oc_error *err = read_var(env, addr, what, &v, sizeof(v));
 
-	if (err) {
-		oc_error_destroy(err);
-		return oc_error_fault(addr, "cannot read %s at 0x%llx", what,
-				      (unsigned long long)addr);
-	}
-	*ret = v;
-	return NULL;
+	if (!err)
+		*ret = v;
+	return err;
 }
 
 static struct oc_error *read_ringbuffer(const struct oc_log_env *env,

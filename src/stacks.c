@@ -61,8 +61,9 @@ static bool in_task_stack(uint64_t begin, uint64_t size, uint64_t addr,
 
 /*
  * in_exception_stack(): the link is pt_regs->sp of the hardware frame at
- * the top.  4.14 (seed 005): "stack <= begin || stack >= end" — the
- * begin address is not part of the stack.  5.2+ (cea_exception_stacks):
+ * the top.  4.14 (arch/x86/kernel/dumpstack_64.c, v4.14): "stack <=
+ * begin || stack >= end" — the begin address is not part of the stack.
+ * 5.2+ (cea_exception_stacks, arch/x86/include/asm/cpu_entry_area.h):
  * half-open [begin, end); guard pages lie outside every range.
  */
 static bool in_exception_stack(const struct oc_stack_map *map,
@@ -94,9 +95,9 @@ static bool in_exception_stack(const struct oc_stack_map *map,
 
 /*
  * in_irq_stack(): the previous stack pointer is stored in the top-most
- * word before the switch.  4.14: "stack <= begin || stack > end" (seed
- * 005: an empty IRQ stack's pointer equals end, and begin borders the
- * #DF stack).  Since 5.2 the range is [begin, end): RSP can never equal
+ * word before the switch.  4.14 (arch/x86/kernel/dumpstack_64.c,
+ * v4.14): "stack <= begin || stack > end" (an empty IRQ stack's pointer
+ * equals end, and begin borders the #DF stack).  Since 5.2 the range is [begin, end): RSP can never equal
  * end because the switch's final "popq %rsp" leaves the stack.
  */
 static bool in_irq_stack(const struct oc_stack_map *map,

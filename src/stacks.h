@@ -48,9 +48,10 @@ struct oc_stack_info {
 };
 
 /*
- * Boundary rules by generation.  4.14 (seed 005): the begin address of an
- * IRQ or exception stack is not part of it, and the IRQ stack's end is
- * (an empty software stack).  Since 5.2 the kernel uses half-open
+ * Boundary rules by generation.  4.14 (in_exception_stack() and
+ * in_irq_stack(), arch/x86/kernel/dumpstack_64.c, v4.14): the begin
+ * address of an IRQ or exception stack is not part of it, and the IRQ
+ * stack's end is (an empty software stack).  Since 5.2 the kernel uses half-open
  * [begin, end) ranges everywhere and keeps the IRQ link word at end - 8.
  */
 enum oc_stack_rules {

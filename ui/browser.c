@@ -30,7 +30,6 @@
 #include "ui.h"
 #include "worker.h"
 
-enum view { VIEW_MAIN, VIEW_MEMORY, VIEW_LOG, VIEW_HELP };
 enum pane { PANE_THREADS, PANE_FRAMES, PANE_REGS, PANE_NR };
 
 enum {
@@ -48,6 +47,31 @@ struct cursor {
 	size_t top, sel;
 };
 
+struct browser;
+
+/*
+ * A view, as tig's struct view_ops: the main view (threads, frames and
+ * frame-details panes) or one full-screen list (stack memory, the kernel
+ * log, the help).  The event loop asks the view that is up; nothing
+ * switches on which one it is.
+ */
+struct view_ops {
+	/* where its requests apply (enum oc_ui_context); 0: by the pane */
+	unsigned int context;
+	void (*draw)(struct browser *b);
+	/* the focused lines, their cursor and the rows of a page */
+	struct cursor *(*cursor)(struct browser *b,
+				 const struct oc_ui_lines **lines, int *rows);
+	/* q, Esc: close it, or leave a pane */
+	void (*back)(struct browser *b);
+	/* Enter; NULL where it does nothing */
+	void (*enter)(struct browser *b);
+	/* / and n; NULL where there is nothing to search */
+	void (*search)(struct browser *b);
+};
+
+static const struct view_ops main_view, memory_view, log_view, help_view;
+
 struct browser {
 	const struct oc_kernel *k;
 	const struct oc_ui_options *opts;
@@ -55,7 +79,7 @@ struct browser {
 	struct oc_ui_lines thread_lines, frame_lines, regs_lines;
 	struct oc_ui_lines mem_lines, log_lines, help_lines;
 	struct cursor cur[PANE_NR], mem_cur, log_cur, help_cur;
-	enum view view, help_from;
+	const struct view_ops *view, *help_from;
 	enum pane pane;
 	size_t shown;		/* thread in the frames pane (index in th.v) */
 	size_t next_pending;	/* where the idle unwinding goes on */
@@ -602,16 +626,8 @@ static void layout(struct browser *b)
 
 static unsigned int context(const struct browser *b)
 {
-	switch (b->view) {
-	case VIEW_MEMORY:
-		return OC_CTX_MEMORY;
-	case VIEW_LOG:
-		return OC_CTX_LOG;
-	case VIEW_HELP:
-		return OC_CTX_HELP;
-	case VIEW_MAIN:
-		break;
-	}
+	if (b->view->context)
+		return b->view->context;
 	return b->pane == PANE_THREADS ? OC_CTX_THREADS :
 	       b->pane == PANE_FRAMES ? OC_CTX_FRAMES : OC_CTX_REGS;
 }
@@ -650,7 +666,7 @@ static void draw_footer(struct browser *b)
 	const struct oc_ui_thread *t = &b->th.v[b->shown];
 	char keys[512], why[200];
 
-	if (b->status[0] || b->view != VIEW_MAIN)
+	if (b->status[0] || b->view != &main_view)
 		oc_draw_text(b->h - 2, 0, b->w,
 			     b->status_error ? OC_STYLE_ERROR : OC_STYLE_NORMAL,
 			     false, b->status);
@@ -732,70 +748,85 @@ static void draw_full(struct browser *b, const char *title,
 	oc_draw_pane(&b->full);
 }
 
-static void draw(struct browser *b)
+static void draw_memory(struct browser *b)
 {
 	char title[256], name[96];
 
+	oc_ui_thread_name(&b->th.v[b->shown], name, sizeof(name));
+	snprintf(title, sizeof(title), " Stack memory: %s, frame #%ld", name,
+		 selected_frame(b));
+	draw_full(b, title, &b->mem_lines, &b->mem_cur);
+}
+
+static void draw_log(struct browser *b)
+{
+	char title[256];
+
+	snprintf(title, sizeof(title), " Kernel log: %zu lines",
+		 b->log_lines.nr);
+	draw_full(b, title, &b->log_lines, &b->log_cur);
+}
+
+static void draw_help(struct browser *b)
+{
+	draw_full(b, " Help", &b->help_lines, &b->help_cur);
+}
+
+static void draw(struct browser *b)
+{
 	layout(b);
 	oc_draw_erase();
 	draw_header(b);
-	switch (b->view) {
-	case VIEW_MAIN:
-		draw_main(b);
-		break;
-	case VIEW_MEMORY:
-		oc_ui_thread_name(&b->th.v[b->shown], name, sizeof(name));
-		snprintf(title, sizeof(title), " Stack memory: %s, frame #%ld",
-			 name, selected_frame(b));
-		draw_full(b, title, &b->mem_lines, &b->mem_cur);
-		break;
-	case VIEW_LOG:
-		snprintf(title, sizeof(title), " Kernel log: %zu lines",
-			 b->log_lines.nr);
-		draw_full(b, title, &b->log_lines, &b->log_cur);
-		break;
-	case VIEW_HELP:
-		draw_full(b, " Help", &b->help_lines, &b->help_cur);
-		break;
-	}
+	b->view->draw(b);
 	draw_footer(b);
 	oc_draw_refresh();
 }
 
 /* ---- requests ---- */
 
-static struct cursor *focused_cursor(struct browser *b,
-				     const struct oc_ui_lines **lines,
-				     int *rows)
+static struct cursor *main_cursor(struct browser *b,
+				  const struct oc_ui_lines **lines, int *rows)
 {
-	switch (b->view) {
-	case VIEW_MEMORY:
-		*lines = &b->mem_lines;
-		*rows = oc_draw_pane_rows(&b->full);
-		return &b->mem_cur;
-	case VIEW_LOG:
-		*lines = &b->log_lines;
-		*rows = oc_draw_pane_rows(&b->full);
-		return &b->log_cur;
-	case VIEW_HELP:
-		*lines = &b->help_lines;
-		*rows = oc_draw_pane_rows(&b->full);
-		return &b->help_cur;
-	case VIEW_MAIN:
-		break;
-	}
 	*lines = pane_lines(b, b->pane);
 	*rows = oc_draw_pane_rows(&b->panes[b->pane]);
 	return &b->cur[b->pane];
+}
+
+/* A full-screen view's lines @l and cursor @c. */
+static struct cursor *full_cursor(struct browser *b,
+				  const struct oc_ui_lines *l, struct cursor *c,
+				  const struct oc_ui_lines **lines, int *rows)
+{
+	*lines = l;
+	*rows = oc_draw_pane_rows(&b->full);
+	return c;
+}
+
+static struct cursor *memory_cursor(struct browser *b,
+				    const struct oc_ui_lines **lines, int *rows)
+{
+	return full_cursor(b, &b->mem_lines, &b->mem_cur, lines, rows);
+}
+
+static struct cursor *log_cursor(struct browser *b,
+				 const struct oc_ui_lines **lines, int *rows)
+{
+	return full_cursor(b, &b->log_lines, &b->log_cur, lines, rows);
+}
+
+static struct cursor *help_cursor(struct browser *b,
+				  const struct oc_ui_lines **lines, int *rows)
+{
+	return full_cursor(b, &b->help_lines, &b->help_cur, lines, rows);
 }
 
 static void move_cursor(struct browser *b, enum oc_ui_request req)
 {
 	const struct oc_ui_lines *lines;
 	int rows;
-	struct cursor *c = focused_cursor(b, &lines, &rows);
+	struct cursor *c = b->view->cursor(b, &lines, &rows);
 	size_t old = c->sel, page = rows > 1 ? (size_t)rows - 1 : 1;
-	bool scroll = b->view == VIEW_MAIN && b->pane == PANE_REGS;
+	bool scroll = b->view == &main_view && b->pane == PANE_REGS;
 	int dir = 1;
 
 	if (!lines->nr)
@@ -839,13 +870,13 @@ static void move_cursor(struct browser *b, enum oc_ui_request req)
 		c->sel = c->top;
 		return;
 	}
-	if (b->view == VIEW_MAIN && b->pane == PANE_FRAMES) {
+	if (b->view == &main_view && b->pane == PANE_FRAMES) {
 		c->sel = oc_ui_lines_selectable(lines, c->sel, dir);
 		if (lines->v[c->sel].ref < 0)
 			c->sel = old;
 	}
 	clamp(c, lines, rows);
-	if (b->view != VIEW_MAIN || c->sel == old)
+	if (b->view != &main_view || c->sel == old)
 		return;
 	if (b->pane == PANE_THREADS)
 		show_thread(b);
@@ -873,7 +904,7 @@ static void open_memory(struct browser *b)
 		oc_error_destroy(fault);
 	}
 	b->mem_cur = (struct cursor){ 0, b->mem_lines.nr > 1 ? 1 : 0 };
-	b->view = VIEW_MEMORY;
+	b->view = &memory_view;
 }
 
 static void load_log(struct browser *b)
@@ -934,7 +965,7 @@ static void memory_enter(struct browser *b)
 
 		if (!f->scanned && f->ip_addr &&
 		    f->ip_addr == (uint64_t)line->ref) {
-			b->view = VIEW_MAIN;
+			b->view = &main_view;
 			b->pane = PANE_FRAMES;
 			select_frame(b, (long)j);
 			set_status(b, false, "frame #%zu", j);
@@ -954,7 +985,7 @@ static void memory_enter(struct browser *b)
 static void open_log(struct browser *b)
 {
 	load_log(b);
-	b->view = VIEW_LOG;
+	b->view = &log_view;
 }
 
 static void search_log(struct browser *b)
@@ -1021,30 +1052,66 @@ static void search(struct browser *b, bool prompt)
 		set_status(b, true, "no search yet: press /");
 		return;
 	}
-	if (b->view == VIEW_LOG)
-		search_log(b);
-	else if (b->view == VIEW_MAIN)
-		search_threads(b);
+	if (b->view->search)
+		b->view->search(b);
 }
 
-static void back(struct browser *b)
+static void main_back(struct browser *b)
 {
-	switch (b->view) {
-	case VIEW_HELP:
-		b->view = b->help_from;
-		return;
-	case VIEW_MEMORY:
-	case VIEW_LOG:
-		b->view = VIEW_MAIN;
-		return;
-	case VIEW_MAIN:
-		break;
-	}
 	if (b->pane == PANE_THREADS)
 		b->quit = true;
 	else
 		b->pane--;
 }
+
+static void back_to_main(struct browser *b)
+{
+	b->view = &main_view;
+}
+
+static void help_back(struct browser *b)
+{
+	b->view = b->help_from;
+}
+
+static void main_enter(struct browser *b)
+{
+	if (b->pane == PANE_THREADS)
+		b->pane = PANE_FRAMES;
+	else
+		open_memory(b);
+}
+
+static const struct view_ops main_view = {
+	.draw = draw_main,
+	.cursor = main_cursor,
+	.back = main_back,
+	.enter = main_enter,
+	.search = search_threads,
+};
+
+static const struct view_ops memory_view = {
+	.context = OC_CTX_MEMORY,
+	.draw = draw_memory,
+	.cursor = memory_cursor,
+	.back = back_to_main,
+	.enter = memory_enter,
+};
+
+static const struct view_ops log_view = {
+	.context = OC_CTX_LOG,
+	.draw = draw_log,
+	.cursor = log_cursor,
+	.back = back_to_main,
+	.search = search_log,
+};
+
+static const struct view_ops help_view = {
+	.context = OC_CTX_HELP,
+	.draw = draw_help,
+	.cursor = help_cursor,
+	.back = help_back,
+};
 
 static void request(struct browser *b, enum oc_ui_request req)
 {
@@ -1075,15 +1142,11 @@ static void request(struct browser *b, enum oc_ui_request req)
 		b->pane = (b->pane + PANE_NR - 1) % PANE_NR;
 		break;
 	case OC_REQ_ENTER:
-		if (b->view == VIEW_MEMORY)
-			memory_enter(b);
-		else if (b->pane == PANE_THREADS)
-			b->pane = PANE_FRAMES;
-		else
-			open_memory(b);
+		if (b->view->enter)
+			b->view->enter(b);
 		break;
 	case OC_REQ_BACK:
-		back(b);
+		b->view->back(b);
 		break;
 	case OC_REQ_QUIT:
 		b->quit = true;
@@ -1117,9 +1180,9 @@ static void request(struct browser *b, enum oc_ui_request req)
 		open_memory(b);
 		break;
 	case OC_REQ_HELP:
-		if (b->view != VIEW_HELP)
+		if (b->view != &help_view)
 			b->help_from = b->view;
-		b->view = VIEW_HELP;
+		b->view = &help_view;
 		break;
 	case OC_REQ_REDRAW:
 		oc_draw_redraw();
@@ -1152,7 +1215,7 @@ static void click(struct browser *b)
 	int y, x, row;
 	bool twice;
 
-	if (!oc_draw_mouse(&y, &x, &twice) || b->view != VIEW_MAIN)
+	if (!oc_draw_mouse(&y, &x, &twice) || b->view != &main_view)
 		return;
 	for (int p = 0; p < PANE_NR; p++) {
 		struct oc_draw_pane *d = &b->panes[p];
@@ -1218,7 +1281,7 @@ static void browser_deinit(struct browser *b)
 int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 {
 	struct browser b = {
-		.k = k, .opts = opts, .files = true,
+		.k = k, .opts = opts, .files = true, .view = &main_view,
 		.detail = opts->source_dir ? DETAIL_SOURCE : DETAIL_REGS,
 	};
 	struct oc_error *err;

@@ -11,89 +11,24 @@
 
 enum { KEY_ESC = 27, KEY_TAB = '\t', KEY_CTRL_L = 'L' - '@' };
 
-/* In the order of the footer and the help screen: what a newcomer
- * needs first, so that "? help" survives a narrow terminal. */
+#define REQUEST_ROW(id, name, help, contexts, footer, ...)                   \
+	{ OC_REQ_##id, name, help, contexts, footer },
 const struct oc_ui_request_info oc_ui_requests[] = {
-	{ OC_REQ_HELP, "help", "this help", OC_CTX_ALL, true },
-	{ OC_REQ_UP, "up", "move up one line", OC_CTX_ALL, false },
-	{ OC_REQ_DOWN, "down", "move down one line", OC_CTX_ALL, false },
-	{ OC_REQ_PAGE_UP, "page up", "move up one page", OC_CTX_ALL, false },
-	{ OC_REQ_PAGE_DOWN, "page down", "move down one page", OC_CTX_ALL,
-	  false },
-	{ OC_REQ_HOME, "first", "go to the first line", OC_CTX_ALL, false },
-	{ OC_REQ_END, "last", "go to the last line", OC_CTX_ALL, false },
-	{ OC_REQ_NEXT_PANE, "pane", "next pane (threads, frames, registers)",
-	  OC_CTX_MAIN, true },
-	{ OC_REQ_PREV_PANE, "prev pane", "previous pane", OC_CTX_MAIN, false },
-	{ OC_REQ_ENTER, "open",
-	  "threads: its frames; frames: stack memory; memory: follow the word",
-	  OC_CTX_THREADS | OC_CTX_FRAMES | OC_CTX_MEMORY, true },
-	{ OC_REQ_BACK, "back",
-	  "back: close a view, leave a pane; quit from the threads pane",
-	  OC_CTX_ALL, true },
-	{ OC_REQ_QUIT, "quit", "quit at once", OC_CTX_ALL, false },
-	{ OC_REQ_SEARCH, "search",
-	  "search threads by comm, pid or a function in the stack "
-	  "(in the log: its text)",
-	  OC_CTX_MAIN | OC_CTX_LOG, true },
-	{ OC_REQ_SEARCH_NEXT, "next", "next match of the last search",
-	  OC_CTX_MAIN | OC_CTX_LOG, true },
-	{ OC_REQ_SORT, "sort", "sort tasks by pid, state, comm, CPU",
-	  OC_CTX_MAIN, true },
-	{ OC_REQ_FILTER_NEXT, "state",
-	  "show only tasks in the next state (all, R, D, S, ...)",
-	  OC_CTX_MAIN, true },
-	{ OC_REQ_FILTER_PREV, "state-", "state filter, backwards",
-	  OC_CTX_MAIN, false },
-	{ OC_REQ_LOG, "log", "the kernel log, ending at the panic",
-	  OC_CTX_MAIN | OC_CTX_MEMORY, true },
-	{ OC_REQ_MEMORY, "memory", "stack memory of the selected frame",
-	  OC_CTX_MAIN, true },
-	{ OC_REQ_DETAILS, "source",
-	  "frame details: registers or the source around the line (--source)",
-	  OC_CTX_MAIN, true },
-	{ OC_REQ_FILES, "files", "file:line in the frames pane on or off",
-	  OC_CTX_MAIN, false },
-	{ OC_REQ_REDRAW, "redraw", "redraw the screen", OC_CTX_ALL, false },
+	OC_UI_REQUESTS(REQUEST_ROW)
 };
 const size_t oc_ui_nr_requests =
 	sizeof(oc_ui_requests) / sizeof(oc_ui_requests[0]);
 
+/* { key, request } for each of a request's 1 to 3 keys, in their order */
+#define KEY_ROW(req, k) { k, req },
+#define KEYS_1(req, a) KEY_ROW(req, a)
+#define KEYS_2(req, a, b) KEY_ROW(req, a) KEY_ROW(req, b)
+#define KEYS_3(req, a, b, c) KEY_ROW(req, a) KEY_ROW(req, b) KEY_ROW(req, c)
+#define KEYS_PICK(_1, _2, _3, n, ...) n
+#define KEY_ROWS(id, name, help, contexts, footer, ...)                      \
+	KEYS_PICK(__VA_ARGS__, KEYS_3, KEYS_2, KEYS_1, )(OC_REQ_##id, __VA_ARGS__)
 const struct oc_ui_key oc_ui_keys[] = {
-	{ KEY_UP, OC_REQ_UP },
-	{ 'k', OC_REQ_UP },
-	{ KEY_DOWN, OC_REQ_DOWN },
-	{ 'j', OC_REQ_DOWN },
-	{ KEY_PPAGE, OC_REQ_PAGE_UP },
-	{ KEY_NPAGE, OC_REQ_PAGE_DOWN },
-	{ ' ', OC_REQ_PAGE_DOWN },
-	{ KEY_HOME, OC_REQ_HOME },
-	{ 'g', OC_REQ_HOME },
-	{ KEY_END, OC_REQ_END },
-	{ 'G', OC_REQ_END },
-	{ KEY_TAB, OC_REQ_NEXT_PANE },
-	{ KEY_RIGHT, OC_REQ_NEXT_PANE },
-	{ KEY_BTAB, OC_REQ_PREV_PANE },
-	{ KEY_LEFT, OC_REQ_PREV_PANE },
-	{ '\n', OC_REQ_ENTER },
-	{ '\r', OC_REQ_ENTER },
-	{ KEY_ENTER, OC_REQ_ENTER },
-	{ 'q', OC_REQ_BACK },
-	{ KEY_ESC, OC_REQ_BACK },
-	{ 'Q', OC_REQ_QUIT },
-	{ '/', OC_REQ_SEARCH },
-	{ 'n', OC_REQ_SEARCH_NEXT },
-	{ 's', OC_REQ_SORT },
-	{ 'f', OC_REQ_FILTER_NEXT },
-	{ 'S', OC_REQ_FILTER_NEXT },
-	{ 'F', OC_REQ_FILTER_PREV },
-	{ 'l', OC_REQ_LOG },
-	{ 'm', OC_REQ_MEMORY },
-	{ 'v', OC_REQ_DETAILS },
-	{ 'L', OC_REQ_FILES },
-	{ '?', OC_REQ_HELP },
-	{ KEY_F(1), OC_REQ_HELP },
-	{ KEY_CTRL_L, OC_REQ_REDRAW },
+	OC_UI_REQUESTS(KEY_ROWS)
 };
 const size_t oc_ui_nr_keys = sizeof(oc_ui_keys) / sizeof(oc_ui_keys[0]);
 

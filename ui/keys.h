@@ -10,32 +10,72 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/*
+ * Every request once, in the order of the footer and the help screen
+ * (what a newcomer needs first, so that "? help" survives a narrow
+ * terminal): R(ID, name for the footer, one line of help, contexts where
+ * it does something (enum oc_ui_context), worth a place in the footer,
+ * its keys (1 to 3: characters or ncurses KEY_* codes; KEY_ESC, KEY_TAB
+ * and KEY_CTRL_L are ui/keys.c's)).  The enum, the request table and the
+ * key table are made from it.
+ */
+#define OC_UI_REQUESTS(R)                                                    \
+	R(HELP, "help", "this help", OC_CTX_ALL, true, '?', KEY_F(1))        \
+	R(UP, "up", "move up one line", OC_CTX_ALL, false, KEY_UP, 'k')      \
+	R(DOWN, "down", "move down one line", OC_CTX_ALL, false, KEY_DOWN,   \
+	  'j')                                                               \
+	R(PAGE_UP, "page up", "move up one page", OC_CTX_ALL, false,         \
+	  KEY_PPAGE)                                                         \
+	R(PAGE_DOWN, "page down", "move down one page", OC_CTX_ALL, false,   \
+	  KEY_NPAGE, ' ')                                                    \
+	R(HOME, "first", "go to the first line", OC_CTX_ALL, false,          \
+	  KEY_HOME, 'g')                                                     \
+	R(END, "last", "go to the last line", OC_CTX_ALL, false, KEY_END,    \
+	  'G')                                                               \
+	R(NEXT_PANE, "pane", "next pane (threads, frames, registers)",       \
+	  OC_CTX_MAIN, true, KEY_TAB, KEY_RIGHT)                             \
+	R(PREV_PANE, "prev pane", "previous pane", OC_CTX_MAIN, false,       \
+	  KEY_BTAB, KEY_LEFT)                                                \
+	R(ENTER, "open",                                                     \
+	  "threads: its frames; frames: stack memory; memory: follow the word", \
+	  OC_CTX_THREADS | OC_CTX_FRAMES | OC_CTX_MEMORY, true, '\n', '\r',  \
+	  KEY_ENTER)                                                         \
+	R(BACK, "back",                                                      \
+	  "back: close a view, leave a pane; quit from the threads pane",    \
+	  OC_CTX_ALL, true, 'q', KEY_ESC)                                    \
+	R(QUIT, "quit", "quit at once", OC_CTX_ALL, false, 'Q')              \
+	R(SEARCH, "search",                                                  \
+	  "search threads by comm, pid or a function in the stack "          \
+	  "(in the log: its text)",                                          \
+	  OC_CTX_MAIN | OC_CTX_LOG, true, '/')                               \
+	R(SEARCH_NEXT, "next", "next match of the last search",              \
+	  OC_CTX_MAIN | OC_CTX_LOG, true, 'n')                               \
+	R(SORT, "sort", "sort tasks by pid, state, comm, CPU", OC_CTX_MAIN,  \
+	  true, 's')                                                         \
+	R(FILTER_NEXT, "state",                                              \
+	  "show only tasks in the next state (all, R, D, S, ...)",           \
+	  OC_CTX_MAIN, true, 'f', 'S')                                       \
+	R(FILTER_PREV, "state-", "state filter, backwards", OC_CTX_MAIN,     \
+	  false, 'F')                                                        \
+	R(LOG, "log", "the kernel log, ending at the panic",                 \
+	  OC_CTX_MAIN | OC_CTX_MEMORY, true, 'l')                            \
+	R(MEMORY, "memory", "stack memory of the selected frame",            \
+	  OC_CTX_MAIN, true, 'm')                                            \
+	R(DETAILS, "source",                                                 \
+	  "frame details: registers or the source around the line (--source)", \
+	  OC_CTX_MAIN, true, 'v')                                            \
+	R(FILES, "files", "file:line in the frames pane on or off",          \
+	  OC_CTX_MAIN, false, 'L')                                           \
+	R(REDRAW, "redraw", "redraw the screen", OC_CTX_ALL, false,          \
+	  KEY_CTRL_L)
+
+#define OC_UI_REQ_ENUM(id, ...) OC_REQ_##id,
 enum oc_ui_request {
 	OC_REQ_NONE = 0,
-	OC_REQ_UP,
-	OC_REQ_DOWN,
-	OC_REQ_PAGE_UP,
-	OC_REQ_PAGE_DOWN,
-	OC_REQ_HOME,
-	OC_REQ_END,
-	OC_REQ_NEXT_PANE,
-	OC_REQ_PREV_PANE,
-	OC_REQ_ENTER,
-	OC_REQ_BACK,
-	OC_REQ_QUIT,
-	OC_REQ_SEARCH,
-	OC_REQ_SEARCH_NEXT,
-	OC_REQ_SORT,
-	OC_REQ_FILTER_NEXT,
-	OC_REQ_FILTER_PREV,
-	OC_REQ_LOG,
-	OC_REQ_MEMORY,
-	OC_REQ_HELP,
-	OC_REQ_REDRAW,
-	OC_REQ_DETAILS,
-	OC_REQ_FILES,
+	OC_UI_REQUESTS(OC_UI_REQ_ENUM)
 	OC_REQ_NR,
 };
+#undef OC_UI_REQ_ENUM
 
 /* Where a request does something; the footer shows only those. */
 enum oc_ui_context {

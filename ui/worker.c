@@ -163,14 +163,19 @@ void oc_ui_worker_model_take(struct oc_ui_worker *w)
 		pthread_mutex_lock(&w->model);
 }
 
+/* @expr, read under @w's lock */
+#define LOCKED(w, expr)                                                      \
+	({                                                                   \
+		__typeof__(expr) v_;                                         \
+		pthread_mutex_lock(&(w)->lock);                              \
+		v_ = (expr);                                                 \
+		pthread_mutex_unlock(&(w)->lock);                            \
+		v_;                                                          \
+	})
+
 bool oc_ui_worker_model_wanted(struct oc_ui_worker *w)
 {
-	bool wanted;
-
-	pthread_mutex_lock(&w->lock);
-	wanted = w->model_wanted;
-	pthread_mutex_unlock(&w->lock);
-	return wanted;
+	return LOCKED(w, w->model_wanted);
 }
 
 void oc_ui_job_free(struct oc_ui_job *j)
@@ -246,15 +251,15 @@ struct oc_ui_job *oc_ui_worker_done(struct oc_ui_worker *w)
 
 size_t oc_ui_worker_busy(struct oc_ui_worker *w)
 {
-	size_t n;
-
-	pthread_mutex_lock(&w->lock);
 	/* a finished job counts until it is collected: the UI thread that
 	 * drew "loading" and then found nothing queued or running would
 	 * otherwise wait for a key with the results left on the done list */
-	n = w->queued + (w->running ? 1 : 0) + (w->done ? 1 : 0);
-	pthread_mutex_unlock(&w->lock);
-	return n;
+	return LOCKED(w, w->queued + (w->running ? 1 : 0) + (w->done ? 1 : 0));
+}
+
+size_t oc_ui_worker_queued(struct oc_ui_worker *w)
+{
+	return LOCKED(w, w->queued);
 }
 
 static void free_jobs(struct oc_ui_job *j)

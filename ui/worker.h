@@ -79,6 +79,8 @@ struct oc_ui_job *oc_ui_worker_done(struct oc_ui_worker *w);
 /* Jobs queued or running, plus one if finished jobs wait to be collected:
  * while it is non-zero the UI thread must poll. */
 size_t oc_ui_worker_busy(struct oc_ui_worker *w);
+/* Jobs queued and not yet started. */
+size_t oc_ui_worker_queued(struct oc_ui_worker *w);
 /* The model lock (see above), taken by oc_ui_worker_start()'s caller. */
 void oc_ui_worker_model_release(struct oc_ui_worker *w);
 void oc_ui_worker_model_take(struct oc_ui_worker *w);

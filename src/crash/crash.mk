@@ -1,6 +1,5 @@
 # The crash utility extension orccrash.so (docs/crash-extension.md).
-# Included from the top Makefile; until then:
-#   make -f Makefile -f src/crash/crash.mk crash-extension
+# Included from the top Makefile: make crash-extension.
 #
 # Only src/crash/ext.c includes crash's defs.h (Debian's crash package
 # ships it as /usr/include/crash/defs.h; CRASH_INCLUDE points at the
@@ -19,10 +18,10 @@ $(CRASH_EXT_OBJ): override CFLAGS += -DX86_64 -Isrc/crash \
 # Everything of ours is hidden (src/crash/orccrash.map): crash exports
 # thousands of names and recent versions load extensions RTLD_GLOBAL; the
 # commands are found through register_extension(), not by name.
-$(CRASH_EXT): $(CRASH_EXT_OBJ) $(UI_OBJ) $(LIB) src/crash/orccrash.map
+$(CRASH_EXT): $(CRASH_EXT_OBJ) $(UI_LIB) $(LIB) src/crash/orccrash.map
 	$(call msg,LINK,$@)$(CC) -shared $(CFLAGS) $(LDFLAGS) \
 		-Wl,--version-script=src/crash/orccrash.map -Wl,--exclude-libs,ALL \
-		-o $@ $(CRASH_EXT_OBJ) $(UI_OBJ) $(LIB) $(LDLIBS)
+		-o $@ $(CRASH_EXT_OBJ) $(UI_LIB) $(LIB) $(LDLIBS)
 
 # crash-cmds: the commands without crash, over orccrash's own dump
 # reader (tests/crash/cmdsdrv.c); tests/crash/run.sh compares it with
@@ -33,7 +32,7 @@ CRASH_TEST_BIN := $(CRASH_EXT) $(CRASH_DRV)
 
 $(O)/tests/crash/cmdsdrv.o: override CFLAGS += -Isrc/crash
 
-$(CRASH_DRV): $(O)/tests/crash/cmdsdrv.o $(O)/src/crash/cmds.o $(UI_OBJ) $(LIB)
+$(CRASH_DRV): $(O)/tests/crash/cmdsdrv.o $(O)/src/crash/cmds.o $(UI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -833,18 +833,23 @@ class Bench:
             self.rows.append(r)
 
     def write(self, path, text):
-        old = ""
-        if os.path.exists(path):
-            with open(path) as f:
-                old = f.read()
-        if BEGIN in old and END in old:
-            new = old[:old.index(BEGIN) + len(BEGIN)] + "\n" + text + old[old.index(END):]
-        else:
-            new = old + ("\n" if old else "") + "## Measured figures\n\n" + BEGIN + "\n" + \
-                text + END + "\n"
-        with open(path, "w") as f:
-            f.write(new)
+        write_section(path, text, BEGIN, END, "## Measured figures")
         log("wrote %s" % path)
+
+
+def write_section(path, text, begin, end, heading):
+    """Put @text between the markers @begin and @end of the file @path
+    (docs/benchmarks.md), or append both under @heading when it has none."""
+    old = ""
+    if os.path.exists(path):
+        with open(path) as f:
+            old = f.read()
+    if begin in old and end in old:
+        new = old[:old.index(begin) + len(begin)] + "\n" + text + old[old.index(end):]
+    else:
+        new = old + ("\n" if old else "") + heading + "\n\n" + begin + "\n" + text + end + "\n"
+    with open(path, "w") as f:
+        f.write(new)
 
 
 def main():

@@ -12,7 +12,7 @@ For each release of the sample cache ($ORCCRASH_CACHE/dumps/index.tsv):
   - `orccrash --all-tasks` (text) on the release's `process` dump (else the
     first dump listed): --no-lines, lines with an empty cache (cold) and
     lines with the cache that run left (warm), N runs each, alternating.
-    Issue 9 asks warm <= 1.5x --no-lines.
+    The target (docs/benchmarks.md, "DWARF"): warm <= 1.5x --no-lines.
 Prints a markdown section and writes it into FILE (default
 docs/benchmarks.md) between the "dwarf:begin" and "dwarf:end" markers.
 Timings are never asserted.
@@ -25,6 +25,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.dont_write_bytecode = True	# no __pycache__ in the tree
+import bench  # noqa: E402  (write_section)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -164,13 +167,7 @@ def markdown(results, runs):
 
 
 def write(path, text):
-    old = open(path).read() if os.path.exists(path) else ""
-    if BEGIN in old and END in old:
-        new = old[:old.index(BEGIN) + len(BEGIN)] + "\n" + text + old[old.index(END):]
-    else:
-        new = old + "\n## DWARF: libdwarf, libdw and ours\n\n" + BEGIN + "\n" + text + END + "\n"
-    with open(path, "w") as f:
-        f.write(new)
+    bench.write_section(path, text, BEGIN, END, "## DWARF: libdwarf, libdw and ours")
     log("wrote %s" % path)
 
 

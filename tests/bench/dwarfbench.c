@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * How long the DWARF libraries take on a vmlinux (issue 9: "record both
- * libraries' figures on the samples in docs/benchmarks.md so the choice
- * stays a measured one").  One measurement per process, so that the peak
+ * How long the DWARF libraries take on a vmlinux, so that the choice of
+ * libdwarf stays a measured one (docs/benchmarks.md, docs/lines.md).  One measurement per process, so that the peak
  * RSS is that measurement's alone:
  *
  *   dwarfbench MODE VMLINUX       prints "seconds <s> rss_kb <kb> items <n>"
@@ -37,6 +36,7 @@
 
 #include "dwarflines.h"
 #include "error.h"
+#include "peak_rss.h"
 
 static double now(void)
 {
@@ -134,22 +134,6 @@ static int ours_run(const char *path, int lookup, long *items)
 	}
 	oc_dwarf_close(d);
 	return 0;
-}
-
-/* Peak RSS of this program: VmHWM, not getrusage()'s ru_maxrss, which
- * keeps the parent's peak across fork + exec (a python driver's 40 MB). */
-static long peak_rss_kb(void)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
 }
 
 int main(int argc, char **argv)

@@ -14,6 +14,8 @@
 
 #include <elfutils/libdw.h>
 
+#include "peak_rss.h"
+
 static long walk_dies(Dwarf_Die *die, int depth)
 {
 	Dwarf_Die child;
@@ -86,22 +88,6 @@ static int libdw_run(const char *path, int walk, long *items)
 	dwarf_end(dw);
 	close(fd);
 	return 0;
-}
-
-/* Peak RSS of this program: VmHWM, not getrusage()'s ru_maxrss, which
- * keeps the parent's peak across fork + exec (a python driver's 40 MB). */
-static long peak_rss_kb(void)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmHWM: %ld kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
 }
 
 int main(int argc, char **argv)

@@ -1,8 +1,10 @@
-# libFuzzer targets (tests/fuzz/README in docs/hardening.md).  Include
-# from the top Makefile, or run alone:
-#   make -f tests/fuzz/fuzz.mk fuzz-smoke       every target a few seconds
-#   make -f tests/fuzz/fuzz.mk fuzz FUZZ_SECONDS=600
-#   make fuzz FUZZ_TARGETS="orc unwind"        only these
+# libFuzzer targets (docs/hardening.md), included from the top Makefile,
+# whose packages (PKGS), core sources (CORE_SRC), warnings (WARN, without
+# -Werror: clang warns where gcc does not) and libraries (LDLIBS) they
+# build with:
+#   make fuzz-smoke                         every target a few seconds
+#   make fuzz FUZZ_SECONDS=600
+#   make fuzz FUZZ_TARGETS="orc unwind"     only these
 # Needs clang 14 with its runtime (Debian: clang, libclang-rt-14-dev);
 # without them the rules print SKIP and succeed.
 FUZZ_O ?= build/fuzz
@@ -10,16 +12,14 @@ FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS ?= 5
 FUZZ_TARGETS ?= orc unwind log kallsyms flat elf dump report dwexpr cfi lineprog
-FUZZ_PKGS := libkdumpfile libaddrxlat libelf libbpf ncursesw json-c
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) \
-	-std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+	-std=gnu11 -D_GNU_SOURCE $(filter-out -Werror,$(WARN)) \
 	-Isrc -Iformats -Iui -Itests/fuzz \
-	$(shell pkg-config --cflags $(FUZZ_PKGS) 2>/dev/null) -I/usr/include/libdwarf
-FUZZ_LDLIBS := $(shell pkg-config --libs $(FUZZ_PKGS) 2>/dev/null) -ldwarf -lz -lpthread
+	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null) -I/usr/include/libdwarf
+FUZZ_LDLIBS := $(LDLIBS)
 
-FUZZ_LIB_SRC := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard formats/*.c)
-FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=$(FUZZ_O)/%.o)
+FUZZ_LIB_OBJ := $(CORE_SRC:%.c=$(FUZZ_O)/%.o)
 FUZZ_BINS := $(FUZZ_TARGETS:%=$(FUZZ_O)/fuzz_%)
 FUZZ_HAVE := $(shell printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' | \
 	$(FUZZ_CC) -x c -fsanitize=fuzzer,address,undefined -o /dev/null - 2>/dev/null && echo yes)

@@ -6,15 +6,12 @@
 # lines, then "N passed, N failed".
 #   tests/golden/cli.sh [BUILD_DIR]
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) ob=$O ;; *) ob=$top/$O ;; esac
-bin=$ob/orccrash
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init cli "${1:-build}"
+ob=$O
 cd "$top" || exit 1
 dump=samples/default/vmcore
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
 pass() { echo "PASS cli $*"; passed=$((passed + 1)); }
 fail() { echo "FAIL cli $*"; failed=$((failed + 1)); }
@@ -96,7 +93,7 @@ check "FILE VMCORE, FILE not a kernel: the order as given (exit $rcd: $(head -c 
 
 # --- the manual page ------------------------------------------------------------
 # Its jq examples, run on the sample's report (--state S: the sample has
-# no D task); its browser keys, those of ui/keys.c.
+# no D task); its browser keys, those of ui/keys.h.
 if ! command -v jq >/dev/null 2>&1; then
 	echo "SKIP cli man page examples: no jq (apt-get install jq)"
 else
@@ -125,16 +122,17 @@ PY
 	done <"$tmp/jq-progs"
 	check "man page: $njq jq examples found" test "$njq" -ge 2
 fi
-# every printable key of ui/keys.c's table is in BROWSER KEYS as a .B/.BR word
-keys=$(sed -n "/oc_ui_keys\[\] = {/,/^};/ s/.*{ '\(.\)', OC_REQ.*/\1/p" "$top/ui/keys.c" |
-	grep -v '^ $' | tr -d '\n')
+# every printable key of ui/keys.h's request list (OC_UI_REQUESTS) is in
+# BROWSER KEYS as a .B/.BR word
+keys=$(sed -n '/^#define OC_UI_REQUESTS/,/^[^\\]*$/p' "$top/ui/keys.h" |
+	grep -o "'[^'\\]'" | tr -d "'" | grep -v '^ $' | tr -d '\n')
 sed -n '/^\.SH BROWSER KEYS/,/^\.SH EXAMPLES/p' "$top/docs/orccrash.1" |
 	grep -E '^\.BR? ' | sed -E 's/^\.BR? //; s/"//g; s/\\//g' | tr ' ' '\n' >"$tmp/manwords"
 missing=
 for ((i = 0; i < ${#keys}; i++)); do
 	grep -qxF -- "${keys:i:1}" "$tmp/manwords" || missing="$missing ${keys:i:1}"
 done
-check "man page BROWSER KEYS: the ${#keys} character keys of ui/keys.c (${keys})${missing:+, missing:$missing}" \
+check "man page BROWSER KEYS: the ${#keys} character keys of ui/keys.h (${keys})${missing:+, missing:$missing}" \
 	test -z "$missing" -a "${#keys}" -ge 15
 
 # --- bash completion ----------------------------------------------------------

@@ -6,15 +6,11 @@
 # Prints PASS/FAIL/SKIP lines and "N passed, N failed".  SKIP when the
 # vmlinux (extracted by samples/make-samples.sh) or objtool is missing.
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) ;; *) O=$top/$O ;; esac
-CACHE=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-bin=$O/orccrash
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init orcdump "${1:-build}"
+CACHE=$cache
 passed=0 failed=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 # release  kbuild-package  (objtool lives in the kbuild package)
 kernels=(
@@ -103,16 +99,11 @@ for k in "${kernels[@]}"; do
 done
 # The lookup index against the kernel's own orc_lookup[] in each sample
 # dump (one dump per kernel is enough: the array is the same in all).
-index=$CACHE/dumps/index.tsv
-lib=$O/liborccrash.a
 if [ ! -s "$index" ]; then
 	echo "SKIP orc_lookup: no sample dumps ($index)"
-elif ! ${CC:-cc} -std=gnu11 -O2 -I"$top/src" -I"$top/formats" \
-		$(pkg-config --cflags libkdumpfile libelf 2>/dev/null) \
-		-o "$tmp/lookup_check" "$here/lookup_check.c" "$lib" \
-		$(pkg-config --libs libkdumpfile libelf libbpf ncursesw json-c 2>/dev/null) \
-		-ldwarf -lz -lpthread 2>"$tmp/cc.err"; then
-	echo "SKIP orc_lookup: cannot build lookup_check: $(head -n1 "$tmp/cc.err")"
+elif ! make -s -C "$top" O="$O" "$O/tests/lookup_check" >"$tmp/cc.err" 2>&1; then
+	echo "FAIL orc_lookup: cannot build lookup_check: $(grep -m1 -i error "$tmp/cc.err")"
+	failed=$((failed + 1))
 else
 	declare -A seen
 	while IFS=$'\t' read -r rel scen fmt core vml rest; do
@@ -125,7 +116,7 @@ else
 			FAIL) failed=$((failed + 1)) ;;
 			esac
 			echo "$verdict $rel/$scen/$fmt $line"
-		done < <("$tmp/lookup_check" "$core" "$vml" 2>&1)
+		done < <("$O/tests/lookup_check" "$core" "$vml" 2>&1)
 	done <"$index"
 fi
 

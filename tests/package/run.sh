@@ -20,15 +20,12 @@
 # PASS/FAIL/SKIP lines, then "N passed, N failed".
 #   tests/package/run.sh [BUILD_DIR]
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) ob=$O ;; *) ob=$top/$O ;; esac
-bin=$ob/orccrash
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init package "${1:-build}"
+ob=$O
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
-tmp=$(mktemp -d)
 installed=
 cleanup() {
 	if [ -n "$installed" ]; then

@@ -16,22 +16,11 @@
 # one clear line.
 # Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps.
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) ;; *) O=$top/$O ;; esac
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=${DUMP_CHECK_INDEX:-$cache/dumps/index.tsv}
-nfail=0
-
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
-skip() { echo "SKIP $*"; }
-
-if [ ! -s "$index" ]; then
-	skip "dump_check: no dumps (no $index)"
-	exit 0
-fi
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init dump_check "${1:-build}"
+index=${DUMP_CHECK_INDEX:-$index}
+tst_need_index
 mkfiles="-f Makefile"
 grep -q 'tests/realdump/dump.mk' "$top/Makefile" || mkfiles="$mkfiles -f tests/realdump/dump.mk"
 # shellcheck disable=SC2086
@@ -40,8 +29,6 @@ if ! make -s -C "$top" $mkfiles O="$O" "$O/tests/dumpcat" >/dev/null; then
 	exit 1
 fi
 dc=$O/tests/dumpcat
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/dump_check.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
 
 # crash's (or drgn's) reads vs ours.  $1 dump, $2 vmlinux, $3 name,
 # $4 dumpcat info.  crash 8.0.2 cannot open 6.12 dumps and drgn 0.0.22

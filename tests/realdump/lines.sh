@@ -25,31 +25,16 @@
 # Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps or no
 # addr2line.  $LINESCAT names a linescat built elsewhere.
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-bin=$top/$O/orccrash
-linescat=${LINESCAT:-$top/$O/tests/linescat}
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=$cache/dumps/index.tsv
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init lines "${1:-build}"
+linescat=${LINESCAT:-$O/tests/linescat}
 
 pyd=/usr/bin/python3	# Debian's, with python3-jsonschema
 [ -x "$pyd" ] || pyd=python3
 
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; }
-skip() { echo "SKIP $*"; }
-
-if [ ! -s "$index" ]; then
-	skip "lines: no sample dumps ($index); run make samples"
-	exit 0
-fi
-if [ ! -x "$linescat" ]; then
-	fail "lines: no $linescat (make $O/tests/linescat)"
-	exit 1
-fi
+tst_need_index
+tst_need_exec "$linescat" "make $O/tests/linescat"
 
 # Compare linescat addrs output ($1) with addr2line -a -i -f ($2).  Where
 # they differ, $3 (eu-addr2line -a -i -f, elfutils, when installed) or $4

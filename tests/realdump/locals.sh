@@ -21,28 +21,12 @@
 #    (build/tests/test_dwarfcfi with ORCCRASH_CFI_VMLINUX).
 # Prints PASS/FAIL/SKIP lines; SKIP when there are no dumps, no drgn.
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) bin=$O/orccrash ;; *) bin=$top/$O/orccrash ;; esac
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=$cache/dumps/index.tsv
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init locals "${1:-build}"
 py=/usr/bin/python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; }
-skip() { echo "SKIP $*"; }
-
-if [ ! -s "$index" ]; then
-	skip "locals: no sample dumps ($index); run make samples"
-	exit 0
-fi
-if [ ! -x "$bin" ]; then
-	fail "locals: no $bin"
-	exit 1
-fi
+tst_need_index
+tst_need_exec "$bin" "run make"
 have_drgn=true
 "$py" -c 'import drgn' 2>/dev/null || have_drgn=false
 

@@ -25,13 +25,9 @@
 # that wraps across the lpos overflow) under $cache/logwrap/RELEASE/,
 # whose index.tsv is checked too when present.  A release may follow.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; }
-skip() { echo "SKIP $*"; }
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+[ "${1:-}" = --make-wrapped ] && tst_init log_check || tst_init log_check "${1:-build}"
 
 make_wrapped() {
 	local rel=${1:-6.1.0-57-cloud-amd64} kdir d pid i
@@ -70,10 +66,8 @@ if [ "${1:-}" = --make-wrapped ]; then
 	make_wrapped "${2:-}"
 	exit
 fi
-O=${1:-build}
-case $O in /*) ;; *) O=$top/$O ;; esac
-index=$(mktemp "${TMPDIR:-/tmp}/log_check_index.XXXXXX")
-trap 'rm -f "$index"' EXIT
+index=$tmp/index
+: >"$index"
 if [ -n "${LOG_CHECK_INDEX:-}" ]; then
 	indexes=("$LOG_CHECK_INDEX")
 else
@@ -95,8 +89,6 @@ if [ -z "${LOGCAT:-}" ] &&
 	fail "log_check: cannot build logcat"
 	exit 1
 fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/log_check.XXXXXX")
-trap 'rm -rf "$tmp" "$index"' EXIT
 
 # The kernel lines of a serial log: "[ secs.usecs] text", \r removed,
 # found anywhere in a line (firmware escapes may precede the first one).

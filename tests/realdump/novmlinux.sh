@@ -17,29 +17,11 @@
 # dump memory.  The time of each path is reported, not asserted.
 # Prints PASS/FAIL/SKIP lines; exits 1 if anything failed.
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) ;; *) O=$top/$O ;; esac
-bin=$O/orccrash
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=$cache/dumps/index.tsv
-nfail=0
-
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
-skip() { echo "SKIP $*"; }
-
-if [ ! -s "$index" ]; then
-	skip "novmlinux: no sample dumps ($index); run make samples"
-	exit 0
-fi
-if [ ! -x "$bin" ]; then
-	fail "novmlinux: no $bin; run make"
-	exit 1
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/novmlinux.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init novmlinux "${1:-build}"
+tst_need_index
+tst_need_exec "$bin" "run make"
 
 cat >"$tmp/cmp.py" <<'EOF'
 import json, sys
@@ -174,14 +156,9 @@ EOF
 	if [ $? -ne 0 ]; then
 		skip "pre-6.0 VMCOREINFO: cannot make the copy of $core"
 	else
-		"$bin" --json "$tmp/old.kdump" >/dev/null 2>"$tmp/old.err"
-		rc=$?
-		if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/old.err")" -eq 1 ] &&
-		   grep -q "no kallsyms tables.*a vmlinux is needed" "$tmp/old.err"; then
-			pass "pre-6.0 VMCOREINFO without a vmlinux: $(cat "$tmp/old.err")"
-		else
-			fail "pre-6.0 VMCOREINFO without a vmlinux: exit $rc: $(head -c 300 "$tmp/old.err")"
-		fi
+		tst_one_line_error "pre-6.0 VMCOREINFO without a vmlinux" \
+			"no kallsyms tables.*a vmlinux is needed" \
+			"$bin" --json "$tmp/old.kdump"
 		"$bin" --json "$tmp/old.kdump" "$vml" >/dev/null 2>"$tmp/old.err"
 		rc=$?
 		if [ $rc -eq 0 ] || [ $rc -eq 3 ]; then
@@ -203,14 +180,9 @@ if [ -n "$row" ]; then
 	core=$(cut -f4 <<<"$row")
 	for cut_at in 20 60; do
 		head -c ${cut_at}M "$core" >"$tmp/cut.elf"
-		"$bin" --json "$tmp/cut.elf" >/dev/null 2>"$tmp/cut.err"
-		rc=$?
-		if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/cut.err")" -eq 1 ] &&
-		   grep -q "reading .*(the dump is truncated: $((cut_at * 1048576)) of [0-9]* bytes)\$" "$tmp/cut.err"; then
-			pass "ELF dump cut at ${cut_at} MiB, no vmlinux: $(cat "$tmp/cut.err")"
-		else
-			fail "ELF dump cut at ${cut_at} MiB, no vmlinux: exit $rc: $(head -c 300 "$tmp/cut.err")"
-		fi
+		tst_one_line_error "ELF dump cut at ${cut_at} MiB, no vmlinux" \
+			"reading .*(the dump is truncated: $((cut_at * 1048576)) of [0-9]* bytes)\$" \
+			"$bin" --json "$tmp/cut.elf"
 	done
 	rm -f "$tmp/cut.elf"
 fi

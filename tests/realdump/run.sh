@@ -8,19 +8,10 @@
 # tests/bench/sid-chroot.sh, $SID_CHROOT, when Debian 12's cannot open
 # the dump).
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) bin=$O/orccrash ;; *) bin=$top/$O/orccrash ;; esac
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=$cache/dumps/index.tsv
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-if [ ! -s "$index" ]; then
-	echo "SKIP realdump: no sample dumps ($index); run make samples"
-	exit 0
-fi
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init realdump "${1:-build}"
+tst_need_index
 
 # crash's bt -a of a real kdump into $tmp/crash-bt: the sample's
 # ref/crash-bt-a.txt when Debian 12's crash could read the dump, else
@@ -131,14 +122,9 @@ row=$(grep -P '\tkdump\t' "$index" | head -n 1)
 if [ -n "$row" ]; then
 	core=$(cut -f4 <<<"$row"); vml=$(cut -f5 <<<"$row"); rel=$(cut -f1 <<<"$row")
 	check_error() {	# name, expected text, command...
-		local name=$1 want=$2; shift 2
-		"$@" >"$tmp/out" 2>"$tmp/err"
-		local rc=$?
-		if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -- "$want" "$tmp/err"; then
-			echo "PASS bad input: $name: $(cat "$tmp/err")"
-		else
-			echo "FAIL bad input: $name: exit $rc: $(head -c 300 "$tmp/err")"
-		fi
+		local name=$1
+		shift
+		tst_one_line_error "bad input: $name" "$@"
 	}
 	for cut_at in 100 4096 65536 1048576; do
 		head -c $cut_at "$core" >"$tmp/trunc"

@@ -24,33 +24,17 @@
 # The last line says which way the evidence points.
 # Prints PASS/FAIL/SKIP lines; SKIP without dumps or nm.
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-case $O in /*) ;; *) O=$top/$O ;; esac
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=${XLAT_INDEX:-$cache/dumps/index.tsv}
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init xlat "${1:-build}"
+index=${XLAT_INDEX:-$index}
 dc=$O/tests/dumpcat
-nfail=0
-
-pass() { echo "PASS $*"; }
-fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
-skip() { echo "SKIP $*"; }
-
-if [ ! -s "$index" ]; then
-	skip "xlat: no dumps (no $index)"
-	exit 0
-fi
+tst_need_index
 if ! command -v nm >/dev/null || ! command -v python3 >/dev/null; then
 	skip "xlat: needs nm (binutils) and python3"
 	exit 0
 fi
-if [ ! -x "$dc" ]; then
-	fail "xlat: $dc not built (make $dc)"
-	exit 1
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/xlat.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+tst_need_exec "$dc" "make $dc"
 
 # addresses.py SYMS KASLR PAGE_OFFSET_BASE PER_CPU_OFFSETS VMCOREINFO
 # -> "vaddr kind truth" lines (truth "-" where there is no closed form)

@@ -4,8 +4,8 @@
 #   tests/screen/run.sh [BUILD_DIR]
 # Dumps: ${ORCCRASH_CACHE:-~/.cache/orccrash}/dumps/index.tsv (one per
 # release and scenario; SCREEN_ALL=1 for every format too) and
-# samples/default/vmcore.  The oracle for frames and registers is the
-# SCREEN_ONLY=REGEX limits the dumps by "release/scenario/format".
+# samples/default/vmcore; SCREEN_ONLY=REGEX limits the dumps by
+# "release/scenario/format".  The oracle for frames and registers is the
 # batch report of the same binary (`--active`), which renders the same
 # unwinder output through a different path (src/report.c).
 # Prints PASS/FAIL/SKIP lines and ends with "N passed, N failed".

@@ -8,6 +8,8 @@
 #define OC_TEST_H
 
 #include <inttypes.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,5 +69,35 @@ extern int oc_test_failed_now;
 			oc_error_destroy(_e);                               \
 		}                                                           \
 	} while (0)
+
+/*
+ * Shared helpers (tests/unit/harness.c).  Files go to one temporary
+ * directory per test binary (tmpfs when there is one: the corruption
+ * tests write many files), removed at exit.
+ */
+
+/* @name inside that directory; 8 buffers in rotation. */
+const char *oc_test_tmp_path(const char *name);
+/* Writes @len bytes to @path; the binary aborts when it cannot. */
+void oc_test_write_file(const char *path, const void *data, size_t len);
+/* Writes the string @text to @path, likewise. */
+void oc_test_write_text(const char *path, const char *text);
+/* The compiler for the programs the tests compile: $CC, else cc. */
+const char *oc_test_cc(void);
+/* Runs a shell command; false, with a failure, when it does not exit 0. */
+bool oc_test_system(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+/* @name's address in the ELF file @path's symbol table; 0, with a
+ * failure, when it has none. */
+uint64_t oc_test_sym_addr(const char *path, const char *name);
+/* The next number of a reproducible sequence (xorshift64*) from the
+ * non-zero *@state. */
+static inline uint64_t oc_test_rand(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dull;
+}
 
 #endif /* OC_TEST_H */

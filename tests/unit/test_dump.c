@@ -7,7 +7,6 @@
 #include <elf.h>
 #include <endian.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -33,51 +32,6 @@ enum {
 
 static const uint64_t KTEXT = 0xffffffff81000000ULL;
 static const uint64_t DIRECT = 0xffff888000000000ULL;
-
-/* tmpfs when there is one: the corruption tests write many files */
-static char tmpdir[64];
-static bool made_tmpdir;
-
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static void remove_tmpdir(void)
-{
-	nftw(tmpdir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
-}
-
-static const char *tmp_path(const char *name)
-{
-	static char buf[8][128];
-	static unsigned int n;
-	char *p = buf[n++ % 8];
-
-	if (!made_tmpdir) {
-		struct stat st;
-
-		snprintf(tmpdir, sizeof(tmpdir), "%s/oc-test-dump-XXXXXX",
-			 stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) &&
-			 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-		if (!mkdtemp(tmpdir))
-			abort();
-		made_tmpdir = true;
-		atexit(remove_tmpdir);
-	}
-	snprintf(p, 128, "%s/%s", tmpdir, name);
-	return p;
-}
-
-static void write_file(const char *path, const void *data, size_t len)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-	if (fd < 0 || write(fd, data, len) != (ssize_t)len)
-		abort();
-	close(fd);
-}
 
 struct buf {
 	unsigned char *p;
@@ -234,9 +188,9 @@ static const char *write_good(void)
 
 	if (path)
 		return path;
-	path = tmp_path("good.elf");
+	path = oc_test_tmp_path("good.elf");
 	build_elf(&b, VMCOREINFO);
-	write_file(path, b.p, b.len);
+	oc_test_write_file(path, b.p, b.len);
 	free(b.p);
 	return path;
 }
@@ -351,7 +305,7 @@ TEST(dump_flattened_elf)
 {
 	struct oc_dump *dump = NULL;
 	struct buf elf, flat = { NULL, 0 };
-	const char *path = tmp_path("good.flat");
+	const char *path = oc_test_tmp_path("good.flat");
 	static const char sig[16] = "makedumpfile";
 	size_t chunk = 1000;
 
@@ -372,7 +326,7 @@ TEST(dump_flattened_elf)
 	}
 	put_be64(&flat, -1);
 	put_be64(&flat, -1);
-	write_file(path, flat.p, flat.len);
+	oc_test_write_file(path, flat.p, flat.len);
 
 	CHECK_OK(oc_dump_open(path, &dump));
 	if (dump) {
@@ -382,7 +336,7 @@ TEST(dump_flattened_elf)
 		oc_dump_close(dump);
 	}
 	/* cut before the end marker: a clear error */
-	write_file(path, flat.p, flat.len - 16);
+	oc_test_write_file(path, flat.p, flat.len - 16);
 	{
 		struct oc_error *err = oc_dump_open(path, &dump);
 		char msg[512];
@@ -417,31 +371,32 @@ static void expect_error(const char *path, const char *what)
 
 TEST(dump_bad_files)
 {
-	const char *p = tmp_path("bad");
+	const char *p = oc_test_tmp_path("bad");
 	struct buf b;
 	unsigned char kdump[600] = "KDUMP   ";
 
-	write_file(p, "", 0);
+	oc_test_write_file(p, "", 0);
 	expect_error(p, "empty file");
-	write_file(p, "hello, world\n", 13);
+	oc_test_write_file(p, "hello, world\n", 13);
 	expect_error(p, "not a crash dump");
-	write_file(p, "\177ELF\2\1\1", 7);
+	oc_test_write_file(p, "\177ELF\2\1\1", 7);
 	expect_error(p, "truncated ELF header");
-	write_file(p, "KDUMP   \6\0\0\0", 12);
+	oc_test_write_file(p, "KDUMP   \6\0\0\0", 12);
 	expect_error(p, "truncated kdump header");
 	/* a kdump header with a silly block size */
-	write_file(p, kdump, sizeof(kdump));
+	oc_test_write_file(p, kdump, sizeof(kdump));
 	expect_error(p, "bad kdump block size");
 	/* a flattened file that is only a header */
-	write_file(p, "makedumpfile\0\0\0\0\0\0\0\0\0\0\0\1\0\0\0\0\0\0\0\1", 32);
+	oc_test_write_file(p, "makedumpfile\0\0\0\0\0\0\0\0\0\0\0\1\0\0\0\0\0\0\0\1", 32);
 	expect_error(p, "truncated flattened header");
-	expect_error(tmp_path("does-not-exist"), "open: No such file");
-	expect_error(tmpdir, "is a directory");
+	expect_error(oc_test_tmp_path("does-not-exist"), "open: No such file");
+	mkdir(oc_test_tmp_path("dir"), 0700);
+	expect_error(oc_test_tmp_path("dir"), "is a directory");
 
 	/* an ELF file that is not a core dump */
 	build_elf(&b, VMCOREINFO);
 	b.p[16] = ET_EXEC;
-	write_file(p, b.p, b.len);
+	oc_test_write_file(p, b.p, b.len);
 	expect_error(p, "not a core dump");
 	free(b.p);
 }
@@ -449,7 +404,7 @@ TEST(dump_bad_files)
 /* Every truncation of a good dump opens or fails cleanly; none crashes. */
 TEST(dump_truncations)
 {
-	const char *p = tmp_path("cut.elf");
+	const char *p = oc_test_tmp_path("cut.elf");
 	struct buf b;
 	unsigned int opened = 0, failed = 0;
 
@@ -458,7 +413,7 @@ TEST(dump_truncations)
 		struct oc_dump *dump = NULL;
 		struct oc_error *err;
 
-		write_file(p, b.p, len);
+		oc_test_write_file(p, b.p, len);
 		err = oc_dump_open(p, &dump);
 		if (err) {
 			char msg[512];
@@ -489,12 +444,12 @@ TEST(dump_truncations)
 TEST(dump_phys_base_from_segments)
 {
 	struct oc_dump *dump = NULL;
-	const char *p = tmp_path("kdump-style.elf");
+	const char *p = oc_test_tmp_path("kdump-style.elf");
 	struct buf b;
 
 	build_elf_phdrs(&b, "OSRELEASE=6.1.0-test\n"
 			    "SYMBOL(init_top_pgt)=ffffffff80000000\n", true);
-	write_file(p, b.p, b.len);
+	oc_test_write_file(p, b.p, b.len);
 	free(b.p);
 	CHECK_OK(oc_dump_open(p, &dump));
 	if (!dump)
@@ -504,7 +459,7 @@ TEST(dump_phys_base_from_segments)
 	oc_dump_close(dump);
 	/* and without that segment there is no walk */
 	build_elf(&b, "OSRELEASE=6.1.0-test\nSYMBOL(init_top_pgt)=ffffffff80000000\n");
-	write_file(p, b.p, b.len);
+	oc_test_write_file(p, b.p, b.len);
 	free(b.p);
 	CHECK_OK(oc_dump_open(p, &dump));
 	if (dump) {
@@ -516,11 +471,11 @@ TEST(dump_phys_base_from_segments)
 TEST(dump_without_page_walk_info)
 {
 	struct oc_dump *dump = NULL;
-	const char *p = tmp_path("nowalk.elf");
+	const char *p = oc_test_tmp_path("nowalk.elf");
 	struct buf b;
 
 	build_elf(&b, "OSRELEASE=6.1.0-test\nPAGESIZE=4096\n");
-	write_file(p, b.p, b.len);
+	oc_test_write_file(p, b.p, b.len);
 	free(b.p);
 	CHECK_OK(oc_dump_open(p, &dump));
 	if (!dump)
@@ -644,16 +599,16 @@ static void flatten(const struct buf *in, struct buf *out, size_t chunk)
 TEST(dump_kdump_compressed)
 {
 	struct oc_dump *dump = NULL;
-	const char *p = tmp_path("good.kdump"), *pf = tmp_path("good-kdump.flat");
+	const char *p = oc_test_tmp_path("good.kdump"), *pf = oc_test_tmp_path("good-kdump.flat");
 	const struct oc_prstatus *n;
 	struct buf k, f;
 	size_t len;
 	const char *v;
 
 	build_kdump(&k);
-	write_file(p, k.p, k.len);
+	oc_test_write_file(p, k.p, k.len);
 	flatten(&k, &f, 3000);
-	write_file(pf, f.p, f.len);
+	oc_test_write_file(pf, f.p, f.len);
 	CHECK_OK(oc_dump_open(p, &dump));
 	if (dump) {
 		CHECK_STR(oc_dump_format_name(dump), "kdump-compressed");
@@ -678,6 +633,41 @@ TEST(dump_kdump_compressed)
 	free(f.p);
 }
 
+/*
+ * @b with byte @off set to @v, written to @path and opened: 1 when the
+ * dump opens (its reads then fail cleanly or succeed, its CPU notes are
+ * there), 0 when the open refuses it, -1 when the byte already is @v.
+ */
+static int open_corrupted(struct buf *b, size_t off, unsigned char v,
+			  const char *path)
+{
+	unsigned char saved = b->p[off];
+	struct oc_dump *dump = NULL;
+	struct oc_error *err;
+	struct oc_mem mem;
+	uint64_t x;
+
+	if (saved == v)
+		return -1;
+	b->p[off] = v;
+	oc_test_write_file(path, b->p, b->len);
+	b->p[off] = saved;
+	if (getenv("OC_TEST_TRACE"))
+		fprintf(stderr, "off 0x%zx = 0x%02x\n", off, v);
+	err = oc_dump_open(path, &dump);
+	if (err) {
+		oc_error_destroy(err);
+		return 0;
+	}
+	oc_dump_mem(dump, &mem);
+	oc_error_destroy(oc_mem_read_u64(&mem, KTEXT, &x));
+	oc_error_destroy(oc_dump_read_phys(dump, 0x3000, &x, 8));
+	for (size_t i = 0; i < oc_dump_nr_cpu_notes(dump); i++)
+		CHECK(oc_dump_cpu_note(dump, i) != NULL);
+	oc_dump_close(dump);
+	return 1;
+}
+
 /* Corrupt the kdump header, sub-header, bitmaps and descriptors. */
 TEST(dump_kdump_corrupted)
 {
@@ -685,44 +675,22 @@ TEST(dump_kdump_corrupted)
 		{ 0, 464 }, { 4096, 4096 + 104 }, { 2 * 4096, 2 * 4096 + 4 },
 		{ 3 * 4096, 3 * 4096 + 4 }, { 4 * 4096, 4 * 4096 + 48 },
 	};
-	const char *p = tmp_path("corrupt.kdump");
+	const char *p = oc_test_tmp_path("corrupt.kdump");
 	struct buf k;
 	unsigned int opened = 0, failed = 0;
 
 	build_kdump(&k);
 	for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++) {
 		for (size_t off = ranges[r][0]; off < ranges[r][1]; off++) {
-			unsigned char saved = k.p[off];
-
 			/* utsname and the timestamp are only text */
 			if (off >= 12 && off < 424)
 				continue;
 			for (int v = 0; v < 2; v++) {
-				struct oc_dump *dump = NULL;
-				struct oc_error *err;
+				int got = open_corrupted(&k, off, v ? 0x00 : 0xff, p);
 
-				k.p[off] = v ? 0x00 : 0xff;
-				if (k.p[off] == saved)
-					continue;
-				write_file(p, k.p, k.len);
-				if (getenv("OC_TEST_TRACE"))
-					fprintf(stderr, "off 0x%zx = 0x%02x\n", off, k.p[off]);
-				err = oc_dump_open(p, &dump);
-				if (!err) {
-					struct oc_mem mem;
-					uint64_t x;
-
-					oc_dump_mem(dump, &mem);
-					oc_error_destroy(oc_mem_read_u64(&mem, KTEXT, &x));
-					oc_error_destroy(oc_dump_read_phys(dump, 0x3000, &x, 8));
-					oc_dump_close(dump);
-					opened++;
-				} else {
-					failed++;
-				}
-				oc_error_destroy(err);
+				opened += got == 1;
+				failed += got == 0;
 			}
-			k.p[off] = saved;
 		}
 	}
 	CHECK(opened > 0 && failed > 0);
@@ -732,42 +700,16 @@ TEST(dump_kdump_corrupted)
 /* Every byte of the headers and notes set to 0xff or 0x00: no crash. */
 TEST(dump_corrupted_headers)
 {
-	const char *p = tmp_path("corrupt.elf");
+	const char *p = oc_test_tmp_path("corrupt.elf");
 	struct buf b;
 	size_t end;
 	unsigned int opened = 0;
 
 	build_elf(&b, VMCOREINFO);
 	end = 0x200 + 2 * (20 + 336) + 20 + 64 + 12 + sizeof(VMCOREINFO) + 3;
-	for (size_t off = 0; off < end && off < b.len; off++) {
-		unsigned char saved = b.p[off];
-
-		for (int v = 0; v < 2; v++) {
-			struct oc_dump *dump = NULL;
-			struct oc_error *err;
-
-			b.p[off] = v ? 0x00 : 0xff;
-			if (b.p[off] == saved)
-				continue;
-			write_file(p, b.p, b.len);
-			if (getenv("OC_TEST_TRACE"))
-				fprintf(stderr, "off 0x%zx = 0x%02x\n", off, b.p[off]);
-			err = oc_dump_open(p, &dump);
-			if (!err) {
-				struct oc_mem mem;
-				uint64_t x;
-
-				oc_dump_mem(dump, &mem);
-				oc_error_destroy(oc_mem_read_u64(&mem, KTEXT, &x));
-				for (size_t i = 0; i < oc_dump_nr_cpu_notes(dump); i++)
-					CHECK(oc_dump_cpu_note(dump, i) != NULL);
-				oc_dump_close(dump);
-				opened++;
-			}
-			oc_error_destroy(err);
-		}
-		b.p[off] = saved;
-	}
+	for (size_t off = 0; off < end && off < b.len; off++)
+		for (int v = 0; v < 2; v++)
+			opened += open_corrupted(&b, off, v ? 0x00 : 0xff, p) == 1;
 	/* most bytes are padding or register values: those still open */
 	CHECK(opened > 0);
 	free(b.p);

@@ -50,6 +50,26 @@ static void put_header(struct stream *s)
 	s->len = 4096;
 }
 
+/* The end marker: offset and size -1 (makedumpfile's END_FLAG_FLAT_HEADER) */
+static void put_end(struct stream *s)
+{
+	put_be64(s, -1);
+	put_be64(s, -1);
+}
+
+/* oc_flat_index() over the first @len bytes of @s must fail with @code
+ * and, unless NULL, a message with @what in it */
+static void expect_error(struct stream *s, uint64_t len,
+			 enum oc_error_code code, const char *what)
+{
+	struct oc_flat_index index;
+	struct oc_error *err = oc_flat_index(stream_read, s, len, &index);
+
+	CHECK(err && err->code == code &&
+	      (!what || strstr(err->message, what)));
+	oc_error_destroy(err);
+}
+
 /* Three records (the third overwrites part of the first), a hole, end. */
 static void build(struct stream *s, unsigned char *expect, size_t *expect_len)
 {
@@ -62,8 +82,7 @@ static void build(struct stream *s, unsigned char *expect, size_t *expect_len)
 	put_record(s, 8192, b, sizeof(b));
 	put_record(s, 0, "", 0);	/* empty records are legal */
 	put_record(s, 3, c, 2);
-	put_be64(s, -1);
-	put_be64(s, -1);
+	put_end(s);
 	memset(expect, 0, 8192 + sizeof(b));
 	memcpy(expect, a, sizeof(a));
 	memcpy(expect + 8192, b, sizeof(b));
@@ -162,43 +181,30 @@ TEST(flat_garbage)
 	/* negative offset */
 	put_header(&s);
 	put_record(&s, -5, "abc", 3);
-	put_be64(&s, -1);
-	put_be64(&s, -1);
-	err = oc_flat_index(stream_read, &s, s.len, &index);
-	CHECK(err && err->code == OC_ERR_FORMAT &&
-	      strstr(err->message, "bad flattened record"));
-	oc_error_destroy(err);
+	put_end(&s);
+	expect_error(&s, s.len, OC_ERR_FORMAT, "bad flattened record");
 
 	/* a size that would wrap the output offset */
 	put_header(&s);
 	put_be64(&s, INT64_MAX);
 	put_be64(&s, INT64_MAX);
-	err = oc_flat_index(stream_read, &s, s.len, &index);
-	CHECK(err && err->code == OC_ERR_FORMAT);
-	oc_error_destroy(err);
+	expect_error(&s, s.len, OC_ERR_FORMAT, NULL);
 
 	/* an offset past any real dump (64 TiB) */
 	put_header(&s);
 	put_record(&s, 1LL << 50, "abc", 3);
-	put_be64(&s, -1);
-	put_be64(&s, -1);
-	err = oc_flat_index(stream_read, &s, s.len, &index);
-	CHECK(err && err->code == OC_ERR_FORMAT &&
-	      strstr(err->message, "bad flattened record"));
-	oc_error_destroy(err);
+	put_end(&s);
+	expect_error(&s, s.len, OC_ERR_FORMAT, "bad flattened record");
 
 	/* a huge size with little data left */
 	put_header(&s);
 	put_be64(&s, 0);
 	put_be64(&s, 1LL << 40);
-	err = oc_flat_index(stream_read, &s, s.len + 100, &index);
-	CHECK(err && err->code == OC_ERR_FORMAT);
-	oc_error_destroy(err);
+	expect_error(&s, s.len + 100, OC_ERR_FORMAT, NULL);
 
 	/* only an end marker */
 	put_header(&s);
-	put_be64(&s, -1);
-	put_be64(&s, -1);
+	put_end(&s);
 	err = oc_flat_index(stream_read, &s, s.len, &index);
 	CHECK(err && strstr(err->message, "empty"));
 	oc_error_destroy(err);

@@ -5,7 +5,6 @@
  * with known inlining and line numbers (DWARF 5 and DWARF 4), looked up
  * through the DWARF and then through the cache alone.
  */
-#include <ftw.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,52 +14,6 @@
 #include "symtab.h"
 #include "test.h"
 #include "unwind.h"
-
-static char tmpdir[64];
-
-static int remove_one(const char *path, const struct stat *st, int flag,
-		      struct FTW *ftw)
-{
-	return remove(path);
-}
-
-static void remove_tmpdir(void)
-{
-	nftw(tmpdir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
-}
-
-static const char *tmp_path(const char *name)
-{
-	static char buf[4][256];
-	static int next;
-	char *p = buf[next++ % 4];
-
-	if (!tmpdir[0]) {
-		snprintf(tmpdir, sizeof(tmpdir), "/tmp/oc-test-lines-XXXXXX");
-		if (!mkdtemp(tmpdir)) {
-			perror("mkdtemp");
-			exit(1);
-		}
-		atexit(remove_tmpdir);
-	}
-	snprintf(p, 256, "%s/%s", tmpdir, name);
-	return p;
-}
-
-static void write_file(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	FILE *fp = fopen(path, "w");
-
-	if (!fp) {
-		perror(path);
-		exit(1);
-	}
-	va_start(ap, fmt);
-	vfprintf(fp, fmt, ap);
-	va_end(ap);
-	fclose(fp);
-}
 
 static char *read_all(const char *path)
 {
@@ -93,10 +46,10 @@ TEST(lines_cache_chain_order)
 	struct oc_line_info chain[8];
 	struct oc_lines *l;
 	struct oc_lines_stats st;
-	const char *path = tmp_path("cache-good");
+	const char *path = oc_test_tmp_path("cache-good");
 	size_t nr = 99;
 
-	write_file(path, "%s", good_cache);
+	oc_test_write_text(path, good_cache);
 	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
 	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000010, chain, 8, &nr));
 	CHECK_EQ(nr, 3);
@@ -162,10 +115,10 @@ TEST(lines_cache_corrupt_ignored)
 		struct oc_line_info chain[4];
 		struct oc_lines *l;
 		struct oc_lines_stats st;
-		const char *path = tmp_path("cache-bad");
+		const char *path = oc_test_tmp_path("cache-bad");
 		size_t nr = 99;
 
-		write_file(path, "%s", bad[i]);
+		oc_test_write_text(path, bad[i]);
 		CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
 		oc_lines_get_stats(l, &st);
 		if (st.cached)
@@ -190,12 +143,12 @@ TEST(lines_cache_path_from_build_id)
 	char *saved = old ? strdup(old) : NULL;
 	size_t nr = 0;
 
-	mkdir(tmp_path("c"), 0755);
-	mkdir(tmp_path("c/lines"), 0755);
-	write_file(tmp_path("c/lines/01d264ff"),
-		   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
-		   "\t7\t0\tf\t/x.c\n");
-	setenv("ORCCRASH_CACHE", tmp_path("c"), 1);
+	mkdir(oc_test_tmp_path("c"), 0755);
+	mkdir(oc_test_tmp_path("c/lines"), 0755);
+	oc_test_write_text(oc_test_tmp_path("c/lines/01d264ff"),
+			   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
+			   "\t7\t0\tf\t/x.c\n");
+	setenv("ORCCRASH_CACHE", oc_test_tmp_path("c"), 1);
 	CHECK_OK(oc_lines_open("/nonexistent/vmlinux", id, sizeof(id), &l));
 	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000010, chain, 4, &nr));
 	CHECK_EQ(nr, 1);
@@ -258,8 +211,8 @@ static unsigned cached_line(void)
 TEST(lines_cache_path_xdg)
 {
 	struct saved_env oc = env_save("ORCCRASH_CACHE", NULL);
-	struct saved_env xdg = env_save("XDG_CACHE_HOME", tmp_path("xdg"));
-	struct saved_env home = env_save("HOME", tmp_path("home"));
+	struct saved_env xdg = env_save("XDG_CACHE_HOME", oc_test_tmp_path("xdg"));
+	struct saved_env home = env_save("HOME", oc_test_tmp_path("home"));
 	static const char *const dirs[] = {
 		"xdg", "xdg/orccrash", "xdg/orccrash/lines", "home",
 		"home/.cache", "home/.cache/orccrash",
@@ -267,13 +220,13 @@ TEST(lines_cache_path_xdg)
 	};
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
-		mkdir(tmp_path(dirs[i]), 0755);
-	write_file(tmp_path("xdg/orccrash/lines/01d264ff"),
-		   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
-		   "\t11\t0\tf\t/x.c\n");
-	write_file(tmp_path("home/.cache/orccrash/lines/01d264ff"),
-		   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
-		   "\t22\t0\tf\t/x.c\n");
+		mkdir(oc_test_tmp_path(dirs[i]), 0755);
+	oc_test_write_text(oc_test_tmp_path("xdg/orccrash/lines/01d264ff"),
+			   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
+			   "\t11\t0\tf\t/x.c\n");
+	oc_test_write_text(oc_test_tmp_path("home/.cache/orccrash/lines/01d264ff"),
+			   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
+			   "\t22\t0\tf\t/x.c\n");
 	CHECK_EQ(cached_line(), 11);
 	setenv("XDG_CACHE_HOME", "relative/cache", 1);
 	CHECK_EQ(cached_line(), 22);
@@ -343,46 +296,21 @@ static const char prog_src[] =
 static bool build_prog(const char *out, const char *flags, uint64_t *inner,
 		       uint64_t *outer)
 {
-	const char *src = tmp_path("prog.c");
-	const char *cc = getenv("CC");
-	struct oc_symtab tab;
-	struct oc_elf *elf;
-	const struct oc_symbol *s1, *s2;
-	char cmd[1024];
-	bool ok = false;
+	const char *src = oc_test_tmp_path("prog.c");
 
-	write_file(src, "%s", prog_src);
-	snprintf(cmd, sizeof(cmd), "%s %s -o %s %s", cc && *cc ? cc : "cc",
-		 flags, out, src);
-	if (system(cmd) != 0) {
-		FAIL_AT("%s failed", cmd);
+	oc_test_write_text(src, prog_src);
+	if (!oc_test_system("%s %s -o %s %s", oc_test_cc(), flags, out, src))
 		return false;
-	}
-	oc_symtab_init(&tab);
-	CHECK_OK(oc_elf_open(out, &elf));
-	if (!elf)
-		return false;
-	CHECK_OK(oc_elf_symtab(elf, &tab));
-	CHECK_OK(oc_symtab_finish(&tab));
-	s1 = oc_symtab_find(&tab, "mark_inner");
-	s2 = oc_symtab_find(&tab, "mark_outer");
-	if (s1 && s2) {
-		*inner = s1->addr;
-		*outer = s2->addr;
-		ok = true;
-	} else {
-		FAIL_AT("no mark_inner/mark_outer in %s", out);
-	}
-	oc_symtab_deinit(&tab);
-	oc_elf_close(elf);
-	return ok;
+	*inner = oc_test_sym_addr(out, "mark_inner");
+	*outer = oc_test_sym_addr(out, "mark_outer");
+	return *inner && *outer;
 }
 
 static void check_prog_chains(struct oc_lines *l, uint64_t inner,
 			      uint64_t outer)
 {
 	struct oc_line_info chain[8];
-	const char *src = tmp_path("prog.c");
+	const char *src = oc_test_tmp_path("prog.c");
 	size_t nr = 0;
 
 	CHECK_OK(oc_lines_lookup(l, inner, chain, 8, &nr));
@@ -417,7 +345,7 @@ static void check_prog_chains(struct oc_lines *l, uint64_t inner,
 static void prog_test(const char *flags, const char *name,
 		      const char *post)
 {
-	const char *bin = tmp_path(name);
+	const char *bin = oc_test_tmp_path(name);
 	char cache[256];
 	struct oc_lines *l;
 	struct oc_lines_stats st;
@@ -426,15 +354,8 @@ static void prog_test(const char *flags, const char *name,
 	snprintf(cache, sizeof(cache), "%s.cache", bin);
 	if (!build_prog(bin, flags, &inner, &outer))
 		return;
-	if (post) {
-		char cmd[512];
-
-		snprintf(cmd, sizeof(cmd), "%s %s", post, bin);
-		if (system(cmd) != 0) {
-			FAIL_AT("%s failed", cmd);
-			return;
-		}
-	}
+	if (post && !oc_test_system("%s %s", post, bin))
+		return;
 	/* cold: from the DWARF, then written to the cache */
 	CHECK_OK(oc_lines_open_cache(bin, cache, &l));
 	check_prog_chains(l, inner, outer);
@@ -470,8 +391,8 @@ TEST(lines_no_aranges)
  * first one's addresses. */
 TEST(lines_cache_merge)
 {
-	const char *bin = tmp_path("prog-merge");
-	const char *cache = tmp_path("prog-merge.cache");
+	const char *bin = oc_test_tmp_path("prog-merge");
+	const char *cache = oc_test_tmp_path("prog-merge.cache");
 	struct oc_line_info chain[8];
 	struct oc_lines *a, *b;
 	struct oc_lines_stats st;
@@ -503,24 +424,20 @@ TEST(lines_dwarf4_inline_chain)
 /* A relocatable object as a module's .ko: relocated, placed by symbol. */
 TEST(lines_module_ko)
 {
-	const char *src = tmp_path("prog.c");
-	const char *dir = tmp_path("mods");
-	char cmd[1024], ko[256];
-	const char *cc = getenv("CC");
+	const char *src = oc_test_tmp_path("prog.c");
+	const char *dir = oc_test_tmp_path("mods");
+	char ko[256];
 	struct oc_line_info chain[8];
 	struct oc_lines *l;
 	size_t nr = 0;
 
 	mkdir(dir, 0755);
-	mkdir(tmp_path("mods/sub"), 0755);
+	mkdir(oc_test_tmp_path("mods/sub"), 0755);
 	snprintf(ko, sizeof(ko), "%s/sub/test-prog.ko", dir);
-	write_file(src, "%s", prog_src);
-	snprintf(cmd, sizeof(cmd), "%s -g -gdwarf-5 -O2 -c -o %s %s",
-		 cc && *cc ? cc : "cc", ko, src);
-	if (system(cmd) != 0) {
-		FAIL_AT("%s failed", cmd);
+	oc_test_write_text(src, prog_src);
+	if (!oc_test_system("%s -g -gdwarf-5 -O2 -c -o %s %s", oc_test_cc(),
+			    ko, src))
 		return;
-	}
 	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", NULL, &l));
 	/* no modules dir: nothing, and no error */
 	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "mark_inner", 0, true,
@@ -564,43 +481,31 @@ TEST(lines_module_ko)
  */
 TEST(lines_dwarf5_initial_file)
 {
-	const char *hdr = tmp_path("hdr.h"), *src = tmp_path("m.c");
-	const char *bin = tmp_path("m"), *cc = getenv("CC");
+	const char *hdr = oc_test_tmp_path("hdr.h"), *src = oc_test_tmp_path("m.c");
+	const char *bin = oc_test_tmp_path("m");
 	struct oc_line_info chain[4];
-	struct oc_symtab tab;
-	struct oc_elf *elf = NULL;
-	const struct oc_symbol *mark;
 	struct oc_lines *l;
-	char cmd[1024];
+	uint64_t mark;
 	size_t nr = 0;
 
-	write_file(hdr, "static int __attribute__((noinline, used)) from_header(int x)\n"
+	oc_test_write_text(hdr, "static int __attribute__((noinline, used)) from_header(int x)\n"
 			"{\n"
 			"\tasm volatile(\".globl mark_hdr\\nmark_hdr: nop\");\n"
 			"\treturn x + 1;\n"
 			"}\n");
-	write_file(src, "#include \"hdr.h\"\n"
+	oc_test_write_text(src, "#include \"hdr.h\"\n"
 			"int main(int c, char **v)\n"
 			"{\n"
 			"\treturn from_header(c);\n"
 			"}\n");
-	snprintf(cmd, sizeof(cmd), "%s -g -gdwarf-5 -O2 -o %s %s",
-		 cc && *cc ? cc : "cc", bin, src);
-	if (system(cmd) != 0) {
-		FAIL_AT("%s failed", cmd);
+	if (!oc_test_system("%s -g -gdwarf-5 -O2 -o %s %s", oc_test_cc(), bin,
+			    src))
 		return;
-	}
-	oc_symtab_init(&tab);
-	CHECK_OK(oc_elf_open(bin, &elf));
-	if (!elf)
-		return;
-	CHECK_OK(oc_elf_symtab(elf, &tab));
-	CHECK_OK(oc_symtab_finish(&tab));
-	mark = oc_symtab_find(&tab, "mark_hdr");
+	mark = oc_test_sym_addr(bin, "mark_hdr");
 	CHECK(mark);
 	CHECK_OK(oc_lines_open_cache(bin, NULL, &l));
 	if (mark)
-		CHECK_OK(oc_lines_lookup(l, mark->addr, chain, 4, &nr));
+		CHECK_OK(oc_lines_lookup(l, mark, chain, 4, &nr));
 	CHECK_EQ(nr, 1);
 	if (nr == 1) {
 		CHECK_STR(chain[0].file, hdr);
@@ -608,13 +513,11 @@ TEST(lines_dwarf5_initial_file)
 		CHECK_STR(chain[0].function, "from_header");
 	}
 	oc_lines_close(l);
-	oc_symtab_deinit(&tab);
-	oc_elf_close(elf);
 }
 
 TEST(lines_no_debuginfo)
 {
-	const char *bin = tmp_path("prog-nodebug");
+	const char *bin = oc_test_tmp_path("prog-nodebug");
 	struct oc_line_info chain[8];
 	struct oc_lines *l;
 	uint64_t inner = 0, outer = 0;

@@ -259,11 +259,7 @@ static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
 {
-	/* xorshift64* */
-	rnd_state ^= rnd_state >> 12;
-	rnd_state ^= rnd_state << 25;
-	rnd_state ^= rnd_state >> 27;
-	return rnd_state * 0x2545f4914f6cdd1dull;
+	return oc_test_rand(&rnd_state);
 }
 
 /* the reference: rightmost entry <= ip by plain binary search */

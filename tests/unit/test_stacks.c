@@ -12,8 +12,9 @@ enum {
 
 /*
  * 4.14's layout (irq_stack_union, orig_ist): the IRQ stack is directly
- * followed by the exception stacks, #DF first, with no guard page — the
- * situation seed 005 fixes.
+ * followed by the exception stacks, #DF first, with no guard page: an
+ * address at an exception stack's begin is the IRQ stack's end (the
+ * 4.14 boundary rules of src/stacks.h).
  */
 static struct oc_cpu_stacks layout_4_14(uint64_t base)
 {

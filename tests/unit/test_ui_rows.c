@@ -3,16 +3,16 @@
  * The browser's row building (ui/rows.c), key table (ui/keys.c) and
  * source files (ui/source.c) on a small fake kernel model and traces
  * built here, and files made in a temporary directory; no ncurses calls.
- * The UI objects are not in liborccrash.a, so their sources are
- * compiled into this test.
  */
 #include <curses.h>
-
-#include "../../ui/keys.c"
-#include "../../ui/rows.c"
-#include "../../ui/source.c"
-
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "keys.h"
+#include "lines.h"
+#include "rows.h"
+#include "source.h"
 
 #include "test.h"
 
@@ -194,6 +194,26 @@ static void irq_trace(struct oc_trace *tr)
 	f->regs.sp = TASK_STACK + 0x3e00;
 }
 
+/* @t (a thread of @f) with the trace @build makes, and @l empty */
+static void thread_start(struct fake *f, struct oc_ui_thread *t,
+			 struct oc_ui_lines *l, void (*build)(struct oc_trace *))
+{
+	struct oc_trace tr;
+
+	oc_ui_lines_init(l);
+	oc_trace_init(&t->trace);
+	build(&tr);
+	oc_ui_thread_set_trace(&f->k, t, &tr);
+}
+
+static void thread_end(struct fake *f, struct oc_ui_thread *t,
+		       struct oc_ui_lines *l)
+{
+	oc_ui_thread_deinit(t);
+	oc_ui_lines_deinit(l);
+	fake_destroy(f);
+}
+
 TEST(wait_primitives)
 {
 	CHECK(oc_ui_is_wait_primitive("__schedule"));
@@ -298,9 +318,7 @@ TEST(frame_lines_kernel_style)
 	CHECK_EQ(oc_ui_lines_selectable(&l, 3, -1), 1);
 	CHECK_EQ(oc_ui_lines_selectable(&l, 8, 1), 8);
 	CHECK_EQ(oc_ui_lines_selectable(&l, 0, -1), 0);
-	oc_ui_thread_deinit(&t);
-	oc_ui_lines_deinit(&l);
-	fake_destroy(f);
+	thread_end(f, &t, &l);
 }
 
 TEST(scanned_frames_dimmed)
@@ -308,12 +326,8 @@ TEST(scanned_frames_dimmed)
 	struct fake *f = fake_create();
 	struct oc_ui_thread t = { .cpu = -1, .task = &f->tasks[1] };
 	struct oc_ui_lines l;
-	struct oc_trace tr;
 
-	oc_ui_lines_init(&l);
-	oc_trace_init(&t.trace);
-	kworker_trace(&tr);
-	oc_ui_thread_set_trace(&f->k, &t, &tr);
+	thread_start(f, &t, &l, kworker_trace);
 	CHECK_EQ(t.top_frame, 3);
 	CHECK_STR(t.top, "worker_thread+0xaf/0x100");
 	CHECK_OK(oc_ui_frame_lines(&f->k, &t, NULL, &l));
@@ -340,9 +354,7 @@ TEST(scanned_frames_dimmed)
 	CHECK_STR(l.v[6].text,
 		  "#5   ret_from_fork+0x22/0x100  [pt_regs, user mode]");
 	CHECK_EQ(l.v[6].style, OC_STYLE_MARK);
-	oc_ui_thread_deinit(&t);
-	oc_ui_lines_deinit(&l);
-	fake_destroy(f);
+	thread_end(f, &t, &l);
 }
 
 TEST(threads_build_sort_filter)
@@ -493,12 +505,8 @@ TEST(registers)
 	struct fake *f = fake_create();
 	struct oc_ui_thread t = { .cpu = 1, .task = &f->tasks[1] };
 	struct oc_ui_lines l;
-	struct oc_trace tr;
 
-	oc_ui_lines_init(&l);
-	oc_trace_init(&t.trace);
-	irq_trace(&tr);
-	oc_ui_thread_set_trace(&f->k, &t, &tr);
+	thread_start(f, &t, &l, irq_trace);
 	/* the trace is on pid 7's stack: make it CPU 1's current task */
 	f->cpus[1].task = &f->tasks[1];
 
@@ -543,9 +551,7 @@ TEST(registers)
 
 	CHECK_OK(oc_ui_regs_lines(&f->k, &t, 9, &l));
 	CHECK_STR(l.v[0].text, "no frame");
-	oc_ui_thread_deinit(&t);
-	oc_ui_lines_deinit(&l);
-	fake_destroy(f);
+	thread_end(f, &t, &l);
 }
 
 TEST(stack_memory)
@@ -553,13 +559,9 @@ TEST(stack_memory)
 	struct fake *f = fake_create();
 	struct oc_ui_thread t = { .cpu = -1, .task = &f->tasks[1] };
 	struct oc_ui_lines l;
-	struct oc_trace tr;
 	struct oc_error *fault;
 
-	oc_ui_lines_init(&l);
-	oc_trace_init(&t.trace);
-	kworker_trace(&tr);
-	oc_ui_thread_set_trace(&f->k, &t, &tr);
+	thread_start(f, &t, &l, kworker_trace);
 	/* frame #1's return slot, a "?" text word, a stack pointer */
 	f->stack[0x3e18 / 8] = sym("schedule") + 0x5a;
 	f->stack[0x3e28 / 8] = sym("handle_irq") + 0x10;
@@ -602,9 +604,7 @@ TEST(stack_memory)
 	CHECK_EQ(l.nr, 3);
 	CHECK(strstr(l.v[2].text, "ffffc90000014000: unreadable") != NULL);
 	CHECK_EQ(l.v[2].style, OC_STYLE_ERROR);
-	oc_ui_thread_deinit(&t);
-	oc_ui_lines_deinit(&l);
-	fake_destroy(f);
+	thread_end(f, &t, &l);
 }
 
 TEST(log_lines)
@@ -687,12 +687,8 @@ TEST(frame_rows_with_lines)
 	struct oc_ui_frame_opts narrow = { .files = true, .width = 40 };
 	struct oc_ui_frame_opts off = { .files = false };
 	struct oc_ui_lines l;
-	struct oc_trace tr;
 
-	oc_ui_lines_init(&l);
-	oc_trace_init(&t.trace);
-	kworker_trace(&tr);
-	oc_ui_thread_set_trace(&f->k, &t, &tr);
+	thread_start(f, &t, &l, kworker_trace);
 	CHECK(t.info != NULL);
 	CHECK(!t.info[0].queued && !t.info[0].ready);
 	CHECK_OK(oc_ui_thread_set_lines(&t, 0, sched, 2, NULL));

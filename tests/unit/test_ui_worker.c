@@ -10,11 +10,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../ui/worker.c"
+#include "worker.h"
 
 #include "test.h"
 
-static struct oc_ui_worker *start(struct oc_lines **l)
+/* A worker on lines of a vmlinux that is not there; its first job held
+ * back @delay_ms (the screen tests' delay) */
+static struct oc_ui_worker *start_delayed(struct oc_lines **l,
+					  unsigned int delay_ms)
 {
 	struct oc_ui_worker *w = NULL;
 
@@ -22,9 +25,14 @@ static struct oc_ui_worker *start(struct oc_lines **l)
 	if (oc_lines_open_cache("/nonexistent/orccrash-test/vmlinux", NULL,
 				l) || !*l)
 		return NULL;
-	if (oc_ui_worker_start(*l, 0, &w))
+	if (oc_ui_worker_start(*l, delay_ms, &w))
 		return NULL;
 	return w;
+}
+
+static struct oc_ui_worker *start(struct oc_lines **l)
+{
+	return start_delayed(l, 0);
 }
 
 static struct oc_ui_job *lines_job(size_t thread, size_t frame)
@@ -82,33 +90,10 @@ TEST(busy_until_collected)
 /* Front jobs go first, promote moves a thread's queued jobs ahead, and
  * finished jobs come back in the order done.  The first job is held back
  * (the screen tests' delay) while the others are queued behind it. */
-static struct oc_ui_worker *start_delayed(struct oc_lines **l)
-{
-	struct oc_ui_worker *w = NULL;
-
-	*l = NULL;
-	if (oc_lines_open_cache("/nonexistent/orccrash-test/vmlinux", NULL,
-				l) || !*l)
-		return NULL;
-	if (oc_ui_worker_start(*l, 500, &w))
-		return NULL;
-	return w;
-}
-
-static size_t queued(struct oc_ui_worker *w)
-{
-	size_t n;
-
-	pthread_mutex_lock(&w->lock);
-	n = w->queued;
-	pthread_mutex_unlock(&w->lock);
-	return n;
-}
-
 TEST(order_front_and_promote)
 {
 	struct oc_lines *l;
-	struct oc_ui_worker *w = start_delayed(&l);
+	struct oc_ui_worker *w = start_delayed(&l, 500);
 	struct oc_ui_job *j;
 	size_t seen[8], n = 0;
 	int i;
@@ -118,7 +103,7 @@ TEST(order_front_and_promote)
 		return;
 	oc_ui_worker_model_release(w);
 	oc_ui_worker_push(w, lines_job(1, 10), false);
-	for (i = 0; i < 500 && queued(w); i++)
+	for (i = 0; i < 500 && oc_ui_worker_queued(w); i++)
 		usleep(1000);		/* taken, and held back */
 	oc_ui_worker_push(w, lines_job(2, 20), false);
 	oc_ui_worker_push(w, lines_job(1, 11), false);

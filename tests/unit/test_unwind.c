@@ -1167,10 +1167,7 @@ static uint64_t fuzz_state = 0x1234567887654321ull;
 
 static uint64_t fuzz_rnd(void)
 {
-	fuzz_state ^= fuzz_state >> 12;
-	fuzz_state ^= fuzz_state << 25;
-	fuzz_state ^= fuzz_state >> 27;
-	return fuzz_state * 0x2545f4914f6cdd1dull;
+	return oc_test_rand(&fuzz_state);
 }
 
 /* a plausible-looking but random stack word */

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Growing an array: the one rule every table of ours follows (double,
+ * from a first size; nothing changed when memory runs out or the size
+ * would overflow).  The kernel's krealloc_array() and drgn's vector.h
+ * check the same overflow.
+ */
+#ifndef OC_FORMATS_ARRAY_H
+#define OC_FORMATS_ARRAY_H
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/*
+ * Room for @more elements of @size bytes after the @nr used in @p, which
+ * has room for *@cap: @p itself when they fit, else @p reallocated to
+ * double its room (@first at the least) as often as needed, and *@cap
+ * updated (an array still NULL is allocated, even for no element).  NULL when out of memory or the size overflows; @p and *@cap
+ * are then unchanged.
+ */
+static inline void *oc_array_grow(void *p, size_t nr, size_t more,
+				  size_t *cap, size_t size, size_t first)
+{
+	size_t n = *cap ? *cap : first;
+	void *q;
+
+	if (more > SIZE_MAX - nr)
+		return NULL;
+	if (p && nr + more <= *cap)
+		return p;
+	while (n < nr + more) {
+		if (n > SIZE_MAX / 2)
+			return NULL;
+		n *= 2;
+	}
+	if (n > SIZE_MAX / size)
+		return NULL;
+	q = realloc(p, n * size);
+	if (q)
+		*cap = n;
+	return q;
+}
+
+#endif /* OC_FORMATS_ARRAY_H */

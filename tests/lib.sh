@@ -1,0 +1,72 @@
+# shellcheck shell=bash disable=SC2034
+# Sourced (not run) by the test drivers that take a build directory
+# (tests/realdump/*.sh, tests/orcdump/run.sh, tests/golden/cli.sh,
+# tests/package/run.sh): what each starts with, in one place.
+#   . "$(dirname "$0")/../lib.sh"
+#   tst_init NAME "${1:-build}"
+# sets
+#   here   the driver's directory        top    the checkout
+#   O      the build directory, absolute bin    $O/orccrash
+#   cache  ${ORCCRASH_CACHE:-~/.cache/orccrash} (make samples fills it)
+#   index  $cache/dumps/index.tsv (release scenario format vmcore vmlinux
+#          kaslr, one sample dump a line)
+#   tmp    a scratch directory, removed at exit
+#   nfail  the FAIL lines so far
+# and gives pass/fail/skip (the PASS/FAIL/SKIP lines tests/run-tests.sh
+# counts; fail also counts into nfail), tst_need_index (SKIP and exit 0
+# without sample dumps), tst_need_exec (FAIL and exit 1 without a program
+# the driver needs) and tst_one_line_error (bad input: exit 1 and one
+# line).
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
+skip() { echo "SKIP $*"; }
+
+tst_init() {
+	tst_name=$1
+	O=${2:-build}
+	here=$(cd "$(dirname "$0")" && pwd)
+	top=$(cd "$here/../.." && pwd)
+	case $O in /*) ;; *) O=$top/$O ;; esac
+	bin=$O/orccrash
+	cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+	index=$cache/dumps/index.tsv
+	nfail=0
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$tst_name.XXXXXX")
+	# shellcheck disable=SC2064
+	trap "rm -rf '$tmp'" EXIT
+}
+
+# tst_need_index [INDEX]: no sample dumps is a SKIP, not a failure
+tst_need_index() {
+	local f=${1:-$index}
+
+	if [ ! -s "$f" ]; then
+		skip "$tst_name: no sample dumps ($f); run make samples"
+		exit 0
+	fi
+}
+
+# tst_one_line_error NAME WANT COMMAND...: bad input must end COMMAND
+# with exit 1 and one line on stderr matching the regular expression WANT
+# (grep's): the rule of docs/orccrash.1, "EXIT STATUS"
+tst_one_line_error() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" >/dev/null 2>"$tmp/one-line.err"
+	rc=$?
+	if [ $rc -eq 1 ] && [ "$(wc -l <"$tmp/one-line.err")" -eq 1 ] &&
+	   grep -q -- "$want" "$tmp/one-line.err"; then
+		pass "$name: $(cat "$tmp/one-line.err")"
+	else
+		fail "$name: exit $rc: $(head -c 300 "$tmp/one-line.err")"
+	fi
+}
+
+# tst_need_exec PATH HOW: PATH must be there; HOW says how to get it
+tst_need_exec() {
+	if [ ! -x "$1" ]; then
+		fail "$tst_name: no $1 ($2)"
+		exit 1
+	fi
+}
