@@ -102,6 +102,17 @@ static struct oc_error *fill_page(void *arg, uint64_t pfn,
 	return err;
 }
 
+size_t oc_dump_missing_pfns(const struct oc_dump *dump, uint64_t *ret,
+			    size_t max)
+{
+	size_t n = dump->nr_bad_pfn < NR_BAD_PFN ? dump->nr_bad_pfn : NR_BAD_PFN;
+
+	if (n > max)
+		n = max;
+	memcpy(ret, dump->bad_pfn, n * sizeof(*ret));
+	return n;
+}
+
 struct oc_error *oc_dump_read_phys(struct oc_dump *dump, uint64_t paddr,
 				   void *buf, size_t len)
 {

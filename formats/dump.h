@@ -65,6 +65,13 @@ struct oc_error *oc_dump_virt_to_phys(struct oc_dump *dump, uint64_t vaddr,
 struct oc_error *oc_dump_virt_to_phys_kdump(struct oc_dump *dump,
 					    uint64_t vaddr,
 					    uint64_t *paddr_ret);
+/*
+ * The page frames the dump was asked for and did not hold (excluded by
+ * makedumpfile, or unreadable), the first @max of at most 64, in the order
+ * they were first asked for; returns how many were copied to @ret.
+ */
+size_t oc_dump_missing_pfns(const struct oc_dump *dump, uint64_t *ret,
+			    size_t max);
 /* A memory source reading kernel virtual addresses of this dump. */
 void oc_dump_mem(struct oc_dump *dump, struct oc_mem *ret);
 /* False if VMCOREINFO lacks init_top_pgt, or phys_base and the dump has

@@ -335,6 +335,55 @@ static struct oc_error *read_frame_layout(struct oc_kernel *k)
 	return NULL;
 }
 
+/*
+ * Why pages the report needed are missing, when the kernel itself says.
+ * makedumpfile's -d classes are zero, cache, user and free pages; a slab
+ * page is none of them, so a dump without one that the report needed (a
+ * task_struct, a signal_struct) was written by a makedumpfile that
+ * misjudged the page.  Since 6.10 a slab page is marked by its page_type
+ * (include/linux/page-flags.h, PGTY_slab; VMCOREINFO's
+ * NUMBER(PAGE_SLAB_MAPCOUNT_VALUE) is its value, in the page_type/
+ * _mapcount word, whose top byte is the type) instead of PG_slab, and
+ * Debian 12's makedumpfile 1.7.2 takes such pages for free ones under
+ * -d 16 (seen on 6.12.118: every page it dropped that a task needed has
+ * page_type 0xf5000000).  The struct page is read through the vmemmap
+ * (SYMBOL(vmemmap), SIZE(page), OFFSET(page._mapcount)).  One WARNING,
+ * which replaces the last when the list is full: it explains the others.
+ */
+static void explain_missing_pages(struct oc_kernel *k)
+{
+	const struct oc_vmcoreinfo *vi = oc_dump_vmcoreinfo(k->dump);
+	uint64_t pfns[64], vmemmap, size, off;
+	int64_t slab;
+	size_t n, nr_slab = 0;
+
+	n = oc_dump_missing_pfns(k->dump, pfns, sizeof(pfns) / sizeof(pfns[0]));
+	if (!n || !vi ||
+	    !oc_ok(oc_vmcoreinfo_number(vi, "PAGE_SLAB_MAPCOUNT_VALUE", &slab)) ||
+	    !oc_ok(oc_vmcoreinfo_symbol(vi, "vmemmap", &vmemmap)) ||
+	    !oc_ok(oc_vmcoreinfo_size(vi, "page", &size)) ||
+	    !oc_ok(oc_vmcoreinfo_offset(vi, "page", "_mapcount", &off)) ||
+	    !size || size > 4096 || off + 4 > size)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t type;
+
+		if (pfns[i] > UINT64_MAX / size ||
+		    !oc_ok(oc_mem_read_u32(&k->mem, vmemmap + pfns[i] * size + off,
+					   &type)))
+			continue;
+		if (type >> 24 == (uint32_t)slab >> 24)
+			nr_slab++;
+	}
+	if (!nr_slab)
+		return;
+	if (k->nr_warnings == sizeof(k->warnings) / sizeof(k->warnings[0]))
+		k->nr_warnings--;
+	oc_kernel_warn(k, "%zu of the %zu missing pages are slab pages (their struct page says so): "
+		       "makedumpfile dropped them as free (1.7.2 does on 6.10+); capture with a newer one",
+		       nr_slab, n);
+}
+
 struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 				const struct oc_kernel_options *opts,
 				struct oc_kernel **ret)
@@ -442,6 +491,7 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		k->modules_incomplete = true;
 	}
 	oc_kmodel_read_regs(k);
+	explain_missing_pages(k);
 	*ret = k;
 	return NULL;
 fail:

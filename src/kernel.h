@@ -115,7 +115,7 @@ struct oc_kernel {
 	uint64_t inactive_frame_size, inactive_bp_offset, inactive_ret_offset;
 
 	/* set when something was read with errors; each a one-line note */
-	char warnings[8][192];
+	char warnings[12][192];
 	unsigned int nr_warnings;
 	/* the task list was cut short (a loop, a bad pointer, unreadable
 	 * task_structs): tasks are missing, reports exit 3 */

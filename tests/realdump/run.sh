@@ -40,6 +40,8 @@ kdump_checks() {
 	crash_bt "$core" "$vml"
 	[ -s "$tmp/crash-bt" ] || echo "SKIP $name: no crash bt -a to compare the stopped CPUs with (no sid chroot)"
 	why=$(python3 "$here/kdump_status.py" "$json")
+	# why pages are missing, held to drgn's reading of their struct page
+	"$py" "$here/missing_pages.py" "$name" "$json" "$core" "$vml"
 	if [ "$rc" -eq 0 ]; then
 		echo "PASS $name: a real kdump exits 0"
 	elif [ "$rc" -eq 3 ] && [ "${why#memory missing: }" != "$why" ]; then
