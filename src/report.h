@@ -12,19 +12,20 @@
 #include <stdio.h>
 
 #include "kernel.h"
+#include "select.h"
 
 struct oc_report_options {
-	bool all_tasks;		/* every task, not only the CPUs */
-	bool active;		/* only the CPUs */
+	/* what to show (src/select.h) */
+	struct oc_select_options sel;
+	/* that chosen already (oc_select()); NULL: the report chooses */
+	const struct oc_selection *selection;
 	bool json;
 	bool scan;		/* "?" entries */
 	bool group;		/* identical stacks once, with a count */
 	bool log;		/* the whole kernel log */
 	bool regs;		/* registers of every pt_regs frame (default on) */
 	bool progress;		/* progress on stderr */
-	int pid;		/* -1: any */
-	int cpu;		/* -1: any */
-	char state;		/* 0: any */
+	bool no_header;		/* text: no header (its WARNINGs go to stderr) */
 	unsigned int log_tail;	/* lines of log in the header */
 	const char *vmlinux;	/* for the header */
 	/* file:line and inlined frames (src/lines.h); NULL: none */
@@ -43,11 +44,28 @@ enum {
 
 void oc_report_options_init(struct oc_report_options *opts);
 
-/* Writes the report; returns one of the exit codes above. */
+/*
+ * Writes the report; returns one of the exit codes above (a selection
+ * error, such as a --pid no task has, is said on stderr: exit 1).
+ */
 int oc_report_text(const struct oc_kernel *k,
 		   const struct oc_report_options *opts, FILE *out);
 int oc_report_json(const struct oc_kernel *k,
 		   const struct oc_report_options *opts, FILE *out);
+/* --log alone: the whole kernel log, nothing else (exit 1 if unreadable). */
+int oc_report_log(const struct oc_kernel *k, FILE *out);
+
+/*
+ * The report's selection: opts->selection, or one chosen into @own
+ * (oc_selection_deinit() it); a selection error is said on stderr and
+ * returned as an exit code.
+ */
+int oc_report_select(const struct oc_kernel *k,
+		     const struct oc_report_options *opts,
+		     struct oc_selection *own,
+		     const struct oc_selection **ret);
+/* --group: the same frames (ips, "?" entries) and the same end. */
+bool oc_report_same_trace(const struct oc_trace *a, const struct oc_trace *b);
 
 /* "sym+0xoff/0xsize [mod]" or "0x..." into buf. */
 void oc_report_format_addr(const struct oc_kernel *k, uint64_t addr,

@@ -251,92 +251,276 @@ static struct json_object *task_json(const struct oc_task *t)
 	return o;
 }
 
-static bool task_selected(const struct oc_task *t,
-			  const struct oc_report_options *opts)
+/*
+ * The document is written as it is made: json-c makes each object (the
+ * kernel, a CPU, a task, a log record) and prints it, in json-c's own
+ * pretty layout, at its depth, then frees it, so memory does not grow
+ * with the number of tasks.  The layout is json_object_to_json_string_ext()'s
+ * (json-c 0.16 json_object.c): "{" or "[", a newline, the members one a
+ * line indented two spaces a level and separated by ",", a newline and
+ * the closing bracket at the parent's indent ("[\n  ]" when empty).
+ */
+static const int json_flags = JSON_C_TO_STRING_PRETTY |
+			      JSON_C_TO_STRING_NOSLASHESCAPE;
+
+struct jw {
+	FILE *out;
+	bool first[4];		/* no member yet at that depth */
+};
+
+static void jw_indent(struct jw *w, int level)
 {
-	return (opts->pid < 0 || t->pid == opts->pid) &&
-	       (opts->cpu < 0 || t->running_on == opts->cpu) &&
-	       (!opts->state || t->state == opts->state);
+	fprintf(w->out, "%*s", 2 * level, "");
 }
 
-int oc_report_json(const struct oc_kernel *k,
-		   const struct oc_report_options *opts, FILE *out)
+/*
+ * @o (consumed) as a value at depth @level: json-c prints it at depth 0,
+ * every newline then gets the indent of @level (no JSON string holds a
+ * raw newline: json-c escapes them).
+ */
+static void jw_value(struct jw *w, struct json_object *o, int level)
+{
+	const char *s = json_object_to_json_string_ext(o, json_flags);
+	const char *nl;
+
+	while ((nl = strchr(s, '\n'))) {
+		fwrite(s, 1, (size_t)(nl - s) + 1, w->out);
+		jw_indent(w, level);
+		s = nl + 1;
+	}
+	fputs(s, w->out);
+	json_object_put(o);
+}
+
+/* The separator and indent before the next member at depth @level. */
+static void jw_next(struct jw *w, int level)
+{
+	if (!w->first[level])
+		fputs(",\n", w->out);
+	w->first[level] = false;
+	jw_indent(w, level);
+}
+
+/* "key": at depth @level (a member of the object one level up) */
+static void jw_key(struct jw *w, int level, const char *key)
+{
+	jw_next(w, level);
+	fprintf(w->out, "\"%s\":", key);
+}
+
+static void jw_member(struct jw *w, int level, const char *key,
+		      struct json_object *o)
+{
+	jw_key(w, level, key);
+	jw_value(w, o, level);
+}
+
+/* An object or array begins: its members are at @level + 1. */
+static void jw_open(struct jw *w, int level, char c)
+{
+	fprintf(w->out, "%c\n", c);
+	w->first[level + 1] = true;
+}
+
+static void jw_close(struct jw *w, int level, char c)
+{
+	if (!w->first[level + 1])
+		fputc('\n', w->out);
+	jw_indent(w, level);
+	fputc(c, w->out);
+}
+
+/* An element of the array at depth 1 (its elements at depth 2). */
+static void jw_element(struct jw *w, struct json_object *o)
+{
+	jw_next(w, 2);
+	jw_value(w, o, 2);
+}
+
+static void json_cpus(const struct oc_kernel *k,
+		      const struct oc_report_options *opts,
+		      const struct oc_selection *sel, bool *ok, struct jw *w)
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
-	struct json_object *root = json_object_new_object(), *cpus, *tasks;
-	struct oc_log log;
-	/* tasks or memory are missing: the document is partial (exit 3) */
-	bool have_log, ok = !k->tasks_incomplete && !k->modules_incomplete &&
-			 !k->dump_truncated;
-	struct oc_error *err = oc_kernel_read_log(k, &log);
 
-	have_log = !err;
-	oc_error_destroy(err);
-	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	json_object_object_add(root, "version", json_object_new_string("1.1.0"));
-	json_object_object_add(root, "kernel", kernel_json(k, have_log ? &log : NULL));
-
-	cpus = json_object_new_array();
-	for (unsigned int c = 0; c < k->nr_cpus; c++) {
+	jw_key(w, 1, "cpus");
+	jw_open(w, 1, '[');
+	for (size_t i = 0; i < sel->nr_cpus; i++) {
+		unsigned int c = sel->cpus[i];
 		const struct oc_cpu *cpu = &k->cpus[c];
-		struct json_object *o;
+		struct json_object *o = json_object_new_object();
+		struct oc_error *err;
 		struct oc_trace tr;
 
-		if (opts->cpu >= 0 && (unsigned)opts->cpu != c)
-			continue;
-		if ((opts->pid >= 0 || opts->state) &&
-		    (!cpu->task || !task_selected(cpu->task, opts)))
-			continue;
-		o = json_object_new_object();
 		json_object_object_add(o, "cpu", json_object_new_int((int)c));
 		json_object_object_add(o, "pid", cpu->task ? json_object_new_int(cpu->task->pid) : NULL);
 		json_object_object_add(o, "comm", cpu->task ? json_object_new_string(cpu->task->comm) : NULL);
 		json_object_object_add(o, "panic", json_object_new_boolean((int)c == k->panic_cpu));
 		oc_trace_init(&tr);
 		err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
-		ok &= add_trace(k, opts, o, err, &tr);
+		*ok &= add_trace(k, opts, o, err, &tr);
 		oc_trace_deinit(&tr);
-		json_object_array_add(cpus, o);
+		jw_element(w, o);
 	}
-	json_object_object_add(root, "cpus", cpus);
+	jw_close(w, 1, ']');
+}
 
-	tasks = json_object_new_array();
-	if (!opts->active && (opts->all_tasks || opts->pid >= 0 || opts->state)) {
-		for (size_t i = 0; i < k->nr_tasks; i++) {
-			const struct oc_task *t = &k->tasks[i];
-			struct json_object *o;
-			struct oc_trace tr;
+/* --group: each distinct stack once, with the pids that share it. */
+struct json_group {
+	struct oc_trace trace;	/* the first task's */
+	struct oc_error *err;	/* the first task's, if its unwind failed */
+	char error[256];
+	struct json_object *pids;
+};
 
-			if (!task_selected(t, opts))
-				continue;
-			o = task_json(t);
-			oc_trace_init(&tr);
-			err = oc_kernel_unwind_task(k, t, &uo, &tr);
-			ok &= add_trace(k, opts, o, err, &tr);
+static struct json_object *group_json(const struct oc_kernel *k,
+				      const struct oc_report_options *opts,
+				      struct json_group *g)
+{
+	struct json_object *o = json_object_new_object();
+	/* the variables of --locals are each task's own: none here */
+	struct oc_report_options shared = *opts;
+
+	shared.locals = false;
+	json_object_object_add(o, "count", json_object_new_int(
+		(int)json_object_array_length(g->pids)));
+	json_object_object_add(o, "pids", g->pids);
+	g->pids = NULL;
+	add_trace(k, &shared, o, g->err, &g->trace);
+	g->err = NULL;
+	return o;
+}
+
+/*
+ * The tasks; with --group, "tasks" stays empty and "groups" holds them.
+ * Returns false on out of memory.
+ */
+static bool json_tasks(const struct oc_kernel *k,
+		       const struct oc_report_options *opts,
+		       const struct oc_selection *sel, bool *ok, struct jw *w)
+{
+	struct oc_unwind_options uo = { .scan = opts->scan };
+	struct json_group *groups = NULL;
+	size_t ngroups = 0;
+	bool mem = true;
+
+	if (opts->group && sel->nr_tasks) {
+		groups = calloc(sel->nr_tasks, sizeof(*groups));
+		if (!groups)
+			return false;
+	}
+	jw_key(w, 1, "tasks");
+	jw_open(w, 1, '[');
+	for (size_t i = 0; i < sel->nr_tasks; i++) {
+		const struct oc_task *t = sel->tasks[i];
+		struct oc_error *err;
+		struct oc_trace tr;
+		size_t g;
+
+		oc_trace_init(&tr);
+		err = oc_kernel_unwind_task(k, t, &uo, &tr);
+		if (!opts->group) {
+			struct json_object *o = task_json(t);
+
+			*ok &= add_trace(k, opts, o, err, &tr);
 			oc_trace_deinit(&tr);
-			json_object_array_add(tasks, o);
+			jw_element(w, o);
+			continue;
 		}
-	}
-	json_object_object_add(root, "tasks", tasks);
-	if (opts->log && have_log) {
-		struct json_object *lines = json_object_new_array();
-
-		for (size_t i = 0; i < log.nr; i++) {
-			struct json_object *r = json_object_new_object();
-
-			json_object_object_add(r, "ts_nsec", json_object_new_int64((int64_t)log.records[i].ts_nsec));
-			json_object_object_add(r, "level", json_object_new_int(log.records[i].level));
-			json_object_object_add(r, "text", json_object_new_string_len(
-				log.records[i].text, (int)log.records[i].len));
-			json_object_array_add(lines, r);
+		if (err) {
+			/* grouped by its message, like a failed text trace */
+			tr.reliable = false;
+			tr.stop = OC_STOP_ERROR;
+			oc_error_string(err, tr.message, sizeof(tr.message));
 		}
-		json_object_object_add(root, "log", lines);
+		*ok &= tr.reliable;
+		for (g = 0; g < ngroups; g++)
+			if (oc_report_same_trace(&groups[g].trace, &tr))
+				break;
+		if (g == ngroups) {
+			groups[g].trace = tr;
+			groups[g].err = err;
+			groups[g].pids = json_object_new_array();
+			ngroups++;
+		} else {
+			oc_error_destroy(err);
+			oc_trace_deinit(&tr);
+		}
+		if (!groups[g].pids ||
+		    json_object_array_add(groups[g].pids, json_object_new_int(t->pid)))
+			mem = false;
 	}
-	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_NOSLASHESCAPE), out);
+	jw_close(w, 1, ']');
+	if (opts->group) {
+		jw_key(w, 1, "groups");
+		jw_open(w, 1, '[');
+		for (size_t g = 0; g < ngroups; g++) {
+			jw_element(w, group_json(k, opts, &groups[g]));
+			oc_trace_deinit(&groups[g].trace);
+		}
+		jw_close(w, 1, ']');
+	}
+	free(groups);
+	return mem;
+}
+
+static void json_log(const struct oc_log *log, struct jw *w)
+{
+	jw_key(w, 1, "log");
+	jw_open(w, 1, '[');
+	for (size_t i = 0; i < log->nr; i++) {
+		struct json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "ts_nsec", json_object_new_int64((int64_t)log->records[i].ts_nsec));
+		json_object_object_add(r, "level", json_object_new_int(log->records[i].level));
+		json_object_object_add(r, "text", json_object_new_string_len(
+			log->records[i].text, (int)log->records[i].len));
+		jw_element(w, r);
+	}
+	jw_close(w, 1, ']');
+}
+
+int oc_report_json(const struct oc_kernel *k,
+		   const struct oc_report_options *opts, FILE *out)
+{
+	struct jw w = { .out = out };
+	struct oc_selection own = { 0 };
+	const struct oc_selection *sel;
+	struct oc_log log;
+	/* tasks or memory are missing: the document is partial (exit 3) */
+	bool have_log, mem = true,
+	     ok = !k->tasks_incomplete && !k->modules_incomplete &&
+		  !k->dump_truncated;
+	struct oc_error *err;
+	int rc = oc_report_select(k, opts, &own, &sel);
+
+	if (rc)
+		return rc;
+	err = oc_kernel_read_log(k, &log);
+	have_log = !err;
+	oc_error_destroy(err);
+	jw_open(&w, 0, '{');
+	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
+	jw_member(&w, 1, "version", json_object_new_string("1.2.0"));
+	jw_member(&w, 1, "kernel", kernel_json(k, have_log ? &log : NULL));
+	json_cpus(k, opts, sel, &ok, &w);
+	if (sel->show_tasks) {
+		mem = json_tasks(k, opts, sel, &ok, &w);
+	} else {
+		jw_member(&w, 1, "tasks", json_object_new_array());
+		if (opts->group)
+			jw_member(&w, 1, "groups", json_object_new_array());
+	}
+	if (opts->log && have_log)
+		json_log(&log, &w);
+	jw_close(&w, 0, '}');
 	fputc('\n', out);
-	json_object_put(root);
 	if (have_log)
 		oc_log_deinit(&log);
+	oc_selection_deinit(&own);
+	if (!mem) {
+		fprintf(stderr, "orccrash: out of memory\n");
+		return OC_EXIT_ERROR;
+	}
 	return ok ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;
 }

@@ -268,6 +268,7 @@ static struct oc_error *bt_json(const struct oc_kernel *k,
 				const struct oc_crash_bt_args *a,
 				struct oc_lines *l, FILE *out)
 {
+	struct oc_select_task which = { .comm = NULL };
 	struct oc_report_options ro;
 	const struct oc_task *t;
 	struct oc_error *err;
@@ -278,10 +279,10 @@ static struct oc_error *bt_json(const struct oc_kernel *k,
 	ro.vmlinux = h->vmlinux;
 	ro.lines = l;
 	if (a->all_tasks) {
-		ro.all_tasks = true;
+		ro.sel.all_tasks = true;
 	} else if (a->all_cpus || a->cpu >= 0) {
-		ro.active = true;
-		ro.cpu = a->cpu;
+		ro.sel.active = true;
+		ro.sel.cpu = a->cpu;
 	} else {
 		if (a->nr_tasks > 1)
 			return oc_error_create(OC_ERR_INVALID,
@@ -292,7 +293,9 @@ static struct oc_error *bt_json(const struct oc_kernel *k,
 			err = find_task(k, h->current_task, &t);
 		if (err)
 			return err;
-		ro.pid = t->pid;
+		which.pid = t->pid;
+		ro.sel.which = &which;
+		ro.sel.nr_which = 1;
 	}
 	oc_report_json(k, &ro, out);
 	return NULL;
