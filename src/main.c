@@ -228,14 +228,7 @@ static int orc_dump_main(int argc, char **argv)
 		return OC_EXIT_USAGE;
 	}
 	err = oc_orcdump_elf(argv[1], stdout);
-	if (err) {
-		fputs("orccrash: ", stderr);
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
-		return OC_EXIT_ERROR;
-	}
-	return OC_EXIT_OK;
+	return err ? oc_report_error(err) : OC_EXIT_OK;
 }
 
 /*
@@ -308,36 +301,6 @@ static void open_lines(const struct oc_kernel *k, const char *vmlinux,
 		fputc('\n', stderr);
 		oc_error_destroy(err);
 	}
-}
-
-/*
- * The batch report: what to show is chosen first (a --pid, --comm or
- * --cpu the dump lacks is an error before anything is printed), then
- * rendered.  --log with no selection is the log alone.
- */
-static int batch_report(const struct oc_kernel *k, struct oc_report_options *ro,
-			bool log_only)
-{
-	struct oc_selection sel;
-	struct oc_error *err;
-	int rc;
-
-	if (log_only)
-		return oc_report_log(k, stdout);
-	err = oc_select(k, &ro->sel, &sel);
-	if (err) {
-		fputs("orccrash: ", stderr);
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
-		return OC_EXIT_ERROR;
-	}
-	ro->selection = &sel;
-	rc = ro->json ? oc_report_json(k, ro, stdout)
-		      : oc_report_text(k, ro, stdout);
-	ro->selection = NULL;
-	oc_selection_deinit(&sel);
-	return rc;
 }
 
 int main(int argc, char **argv)
@@ -467,13 +430,8 @@ int main(int argc, char **argv)
 	ro.vmlinux = ko.no_vmlinux ? NULL : vmlinux;
 
 	err = oc_kernel_open(vmcore, vmlinux, &ko, &k);
-	if (err) {
-		fputs("orccrash: ", stderr);
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
-		return OC_EXIT_ERROR;
-	}
+	if (err)
+		return oc_report_error(err);
 	if (k->elf && !no_lines)
 		open_lines(k, vmlinux, modules_dir, &ro);
 	if (ro.locals && !ro.lines) {
@@ -495,7 +453,12 @@ int main(int argc, char **argv)
 	} else {
 		if (!selection)
 			ro.sel.active = true;
-		rc = batch_report(k, &ro, ro.log && !selection && !ro.json);
+		if (ro.log && !selection && !ro.json)
+			rc = oc_report_log(k, stdout);	/* --log alone */
+		else if (ro.json)
+			rc = oc_report_json(k, &ro, stdout);
+		else
+			rc = oc_report_text(k, &ro, stdout);
 	}
 	if (ro.lines) {
 		const char *why = oc_lines_unavailable(ro.lines);

@@ -329,14 +329,8 @@ int oc_report_log(const struct oc_kernel *k, FILE *out)
 	struct oc_log log;
 
 	err = oc_kernel_read_log(k, &log);
-	if (err) {
-		err = oc_error_set_path(err, oc_dump_path(k->dump));
-		fputs("orccrash: kernel log: ", stderr);
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
-		return OC_EXIT_ERROR;
-	}
+	if (err)
+		return oc_report_error(oc_error_set_path(err, oc_dump_path(k->dump)));
 	/* the header's WARNINGs still count: a dump cut short can lose
 	 * part of the log (exit 3 as for a report) */
 	print_warnings(k, stderr);
@@ -518,70 +512,72 @@ static int print_tasks(const struct oc_kernel *k,
 	return OC_EXIT_OK;
 }
 
-int oc_report_select(const struct oc_kernel *k,
-		     const struct oc_report_options *opts,
-		     struct oc_selection *own,
-		     const struct oc_selection **ret)
+int oc_report_error(struct oc_error *err)
+{
+	fputs("orccrash: ", stderr);
+	oc_error_fprint(stderr, err);
+	fputc('\n', stderr);
+	oc_error_destroy(err);
+	return OC_EXIT_ERROR;
+}
+
+int oc_report_begin(const struct oc_kernel *k,
+		    const struct oc_report_options *opts,
+		    struct oc_report_start *ret)
 {
 	struct oc_error *err;
 
-	*ret = opts->selection;
-	if (*ret)
-		return OC_EXIT_OK;
-	err = oc_select(k, &opts->sel, own);
-	if (err) {
-		fputs("orccrash: ", stderr);
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
-		return OC_EXIT_ERROR;
-	}
-	*ret = own;
+	memset(ret, 0, sizeof(*ret));
+	err = oc_select(k, &opts->sel, &ret->sel);
+	if (err)
+		return oc_report_error(err);
+	ret->log_err = oc_kernel_read_log(k, &ret->log);
+	ret->have_log = !ret->log_err;
+	ret->complete = !k->tasks_incomplete && !k->modules_incomplete &&
+			!k->dump_truncated;
 	return OC_EXIT_OK;
+}
+
+void oc_report_finish(struct oc_report_start *start)
+{
+	oc_selection_deinit(&start->sel);
+	if (start->have_log)
+		oc_log_deinit(&start->log);
+	oc_error_destroy(start->log_err);
 }
 
 int oc_report_text(const struct oc_kernel *k,
 		   const struct oc_report_options *opts, FILE *out)
 {
-	struct oc_selection own = { 0 };
-	const struct oc_selection *sel;
-	struct oc_log log;
-	/* tasks or memory are missing: the report is partial (exit 3) */
-	bool have_log = false,
-	     reliable = !k->tasks_incomplete && !k->modules_incomplete &&
-			!k->dump_truncated;
-	struct oc_error *err;
-	int rc = oc_report_select(k, opts, &own, &sel);
+	struct oc_report_start st;
+	const struct oc_log *log;
+	bool reliable;
+	int rc = oc_report_begin(k, opts, &st);
 
 	if (rc)
 		return rc;
-	err = oc_kernel_read_log(k, &log);
-	if (err) {
+	log = st.have_log ? &st.log : NULL;
+	reliable = st.complete;
+	if (st.log_err) {
 		FILE *to = opts->no_header ? stderr : out;
 
 		fprintf(to, "%sWARNING: kernel log: ",
 			opts->no_header ? "orccrash: " : "   ");
-		oc_error_fprint(to, err);
+		oc_error_fprint(to, st.log_err);
 		fputc('\n', to);
-		oc_error_destroy(err);
-	} else {
-		have_log = true;
 	}
 	if (opts->no_header)
 		print_warnings(k, stderr);
 	else
-		print_header(k, opts, have_log ? &log : NULL, out);
-	if (opts->log && have_log) {
+		print_header(k, opts, log, out);
+	if (opts->log && log) {
 		fprintf(out, "\nKernel log:\n");
-		oc_log_print(&log, out);
+		oc_log_print(log, out);
 	}
-	if (have_log)
-		oc_log_deinit(&log);
-
-	reliable &= print_cpus(k, opts, sel, out);
-	if (sel->show_tasks)
-		rc = print_tasks(k, opts, sel, &reliable, out);
-	oc_selection_deinit(&own);
+	reliable &= print_cpus(k, opts, &st.sel, out);
+	if (st.sel.show_tasks)
+		rc = print_tasks(k, opts, &st.sel, &reliable, out);
+	oc_report_finish(&st);
 	if (rc)
 		return rc;
 	return reliable ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;

@@ -12,13 +12,12 @@
 #include <stdio.h>
 
 #include "kernel.h"
+#include "log.h"
 #include "select.h"
 
 struct oc_report_options {
 	/* what to show (src/select.h) */
 	struct oc_select_options sel;
-	/* that chosen already (oc_select()); NULL: the report chooses */
-	const struct oc_selection *selection;
 	bool json;
 	bool scan;		/* "?" entries */
 	bool group;		/* identical stacks once, with a count */
@@ -55,15 +54,27 @@ int oc_report_json(const struct oc_kernel *k,
 /* --log alone: the whole kernel log, nothing else (exit 1 if unreadable). */
 int oc_report_log(const struct oc_kernel *k, FILE *out);
 
+/* What both reports start from: the selection, the log, the dump's state. */
+struct oc_report_start {
+	struct oc_selection sel;
+	struct oc_log log;
+	bool have_log;
+	struct oc_error *log_err;	/* why not have_log */
+	/* false when tasks or memory are missing: a partial report (exit 3) */
+	bool complete;
+};
+
 /*
- * The report's selection: opts->selection, or one chosen into @own
- * (oc_selection_deinit() it); a selection error is said on stderr and
- * returned as an exit code.
+ * Chooses what to show (src/select.h) and reads the log; a selection
+ * error (a --pid no task has) is said on stderr: returns the exit code
+ * then, 0 otherwise (oc_report_finish() it).
  */
-int oc_report_select(const struct oc_kernel *k,
-		     const struct oc_report_options *opts,
-		     struct oc_selection *own,
-		     const struct oc_selection **ret);
+int oc_report_begin(const struct oc_kernel *k,
+		    const struct oc_report_options *opts,
+		    struct oc_report_start *ret);
+void oc_report_finish(struct oc_report_start *start);
+/* "orccrash: ERROR" on stderr; destroys @err; returns OC_EXIT_ERROR. */
+int oc_report_error(struct oc_error *err);
 /* --group: the same frames (ips, "?" entries) and the same end. */
 bool oc_report_same_trace(const struct oc_trace *a, const struct oc_trace *b);
 

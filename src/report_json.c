@@ -484,43 +484,33 @@ int oc_report_json(const struct oc_kernel *k,
 		   const struct oc_report_options *opts, FILE *out)
 {
 	struct jw w = { .out = out };
-	struct oc_selection own = { 0 };
-	const struct oc_selection *sel;
-	struct oc_log log;
-	/* tasks or memory are missing: the document is partial (exit 3) */
-	bool have_log, mem = true,
-	     ok = !k->tasks_incomplete && !k->modules_incomplete &&
-		  !k->dump_truncated;
-	struct oc_error *err;
-	int rc = oc_report_select(k, opts, &own, &sel);
+	struct oc_report_start st;
+	const struct oc_log *log;
+	bool mem = true, ok;
+	int rc = oc_report_begin(k, opts, &st);
 
 	if (rc)
 		return rc;
-	err = oc_kernel_read_log(k, &log);
-	have_log = !err;
-	oc_error_destroy(err);
+	log = st.have_log ? &st.log : NULL;
+	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
 	jw_member(&w, 1, "version", json_object_new_string("1.2.0"));
-	jw_member(&w, 1, "kernel", kernel_json(k, have_log ? &log : NULL));
-	json_cpus(k, opts, sel, &ok, &w);
-	if (sel->show_tasks) {
-		mem = json_tasks(k, opts, sel, &ok, &w);
+	jw_member(&w, 1, "kernel", kernel_json(k, log));
+	json_cpus(k, opts, &st.sel, &ok, &w);
+	if (st.sel.show_tasks) {
+		mem = json_tasks(k, opts, &st.sel, &ok, &w);
 	} else {
 		jw_member(&w, 1, "tasks", json_object_new_array());
 		if (opts->group)
 			jw_member(&w, 1, "groups", json_object_new_array());
 	}
-	if (opts->log && have_log)
-		json_log(&log, &w);
+	if (opts->log && log)
+		json_log(log, &w);
 	jw_close(&w, 0, '}');
 	fputc('\n', out);
-	if (have_log)
-		oc_log_deinit(&log);
-	oc_selection_deinit(&own);
-	if (!mem) {
-		fprintf(stderr, "orccrash: out of memory\n");
-		return OC_EXIT_ERROR;
-	}
+	oc_report_finish(&st);
+	if (!mem)
+		return oc_report_error(&oc_enomem);
 	return ok ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;
 }
