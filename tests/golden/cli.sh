@@ -197,34 +197,18 @@ check "--no-header: the report without its header (exit $rcn as $rcf, the same t
 	      [ "$(sed -n "/^CPU [0-9]/q;p" "$tmp/nohdr" | tr -d "\n")" = "" ] && [ ! -s "$tmp/nohdr.err" ]'
 
 # --- --group --json ------------------------------------------------------------
-# Each group against the ungrouped report: its count and pids are the
-# tasks (in order) whose frames are the group's; the groups are distinct;
-# and the text --group shows the same counts.
+# Each group against the ungrouped report (tests/json/groups.py): its count
+# and pids are the tasks (in order) whose frames are the group's; the
+# groups are distinct; and the text --group shows the same counts.
 "$bin" --json --group --state S "$dump" >"$tmp/group.json" 2>/dev/null
 rcg=$?
 "$bin" --json --state S "$dump" >"$tmp/nogroup.json" 2>/dev/null
 "$bin" --group --state S "$dump" >"$tmp/group.txt" 2>/dev/null
-if python3 - "$tmp/group.json" "$tmp/nogroup.json" "$tmp/group.txt" >"$tmp/gcheck" 2>&1 <<'PY'
-import json, re, sys
-g = json.load(open(sys.argv[1])); n = json.load(open(sys.argv[2]))
-key = lambda t: (tuple((f["ip"], f["scanned"]) for f in t["frames"]), t["stop"])
-assert g["tasks"] == [], "tasks not empty with --group"
-want = {}
-for t in n["tasks"]:
-    want.setdefault(key(t), []).append(t["pid"])
-got = [(key(gr), gr["pids"], gr["count"]) for gr in g["groups"]]
-assert len({k for k, _, _ in got}) == len(got), "two groups with one stack"
-assert [p for _, p, _ in got] == list(want.values()), "pids differ: %s" % [p for _, p, _ in got]
-assert all(c == len(p) for _, p, c in got), "count is not the pids"
-assert [k for k, _, _ in got] == list(want.keys()), "frames differ"
-text = [int(c) for c in re.findall(r"^(\d+) tasks? with this stack:", open(sys.argv[3]).read(), re.M)]
-assert text == [c for _, _, c in got], "text --group counts %s" % text
-print("%d groups of %d tasks, largest %d" % (len(got), sum(c for _, _, c in got), max(c for _, _, c in got)))
-PY
-then
-	pass "--json --group --state S: exit $rcg, $(cat "$tmp/gcheck"), as the ungrouped report and the text"
+if python3 "$top/tests/json/groups.py" "--state S" "$tmp/group.json" "$tmp/nogroup.json" \
+	"$tmp/group.txt" >"$tmp/gcheck" 2>&1; then
+	pass "--json --group (exit $rcg): $(cat "$tmp/gcheck")"
 else
-	fail "--json --group --state S: $(tail -n 3 "$tmp/gcheck")"
+	fail "--json --group (exit $rcg): $(tail -n 3 "$tmp/gcheck")"
 fi
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
