@@ -530,7 +530,7 @@ int oc_report_begin(const struct oc_kernel *k,
 	memset(ret, 0, sizeof(*ret));
 	err = oc_select(k, &opts->sel, &ret->sel);
 	if (err)
-		return oc_report_error(err);
+		return oc_report_error(oc_error_set_path(err, oc_dump_path(k->dump)));
 	ret->log_err = oc_kernel_read_log(k, &ret->log);
 	ret->have_log = !ret->log_err;
 	ret->complete = !k->tasks_incomplete && !k->modules_incomplete &&

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dump.h"
 #include "select.h"
 
 void oc_select_options_init(struct oc_select_options *opts)
@@ -65,13 +64,12 @@ static void quote(const char *s, char *buf, size_t size)
 static struct oc_error *check_exists(const struct oc_kernel *k,
 				     const struct oc_select_options *o)
 {
-	const char *path = oc_dump_path(k->dump);
 	char pat[256];
 
 	if (o->cpu >= 0 && (unsigned int)o->cpu >= k->nr_cpus)
-		return oc_error_file(OC_ERR_LOOKUP, path,
-				     "no CPU %d (the dump has %u: 0-%u)", o->cpu,
-				     k->nr_cpus, k->nr_cpus ? k->nr_cpus - 1 : 0);
+		return oc_error_format(OC_ERR_LOOKUP,
+				       "no CPU %d (the dump has %u: 0-%u)", o->cpu,
+				       k->nr_cpus, k->nr_cpus ? k->nr_cpus - 1 : 0);
 	for (size_t i = 0; i < o->nr_which; i++) {
 		const struct oc_select_task *w = &o->which[i];
 		size_t t;
@@ -82,11 +80,11 @@ static struct oc_error *check_exists(const struct oc_kernel *k,
 		if (t < k->nr_tasks)
 			continue;
 		if (!w->comm)
-			return oc_error_file(OC_ERR_LOOKUP, path,
-					     "no task with pid %d", w->pid);
+			return oc_error_format(OC_ERR_LOOKUP,
+					       "no task with pid %d", w->pid);
 		quote(w->comm, pat, sizeof(pat));
-		return oc_error_file(OC_ERR_LOOKUP, path,
-				     "no task whose comm matches '%s'", pat);
+		return oc_error_format(OC_ERR_LOOKUP,
+				       "no task whose comm matches '%s'", pat);
 	}
 	return NULL;
 }

@@ -45,7 +45,8 @@ void oc_select_options_init(struct oc_select_options *opts);
 /*
  * Chooses what to show.  A --pid or --comm that matches no task of the
  * dump, or a --cpu it does not have, is an error (OC_ERR_LOOKUP, naming
- * it) rather than an empty report; a --state no task is in is not.
+ * it, without the dump's path) rather than an empty report; a --state no
+ * task is in is not.
  */
 struct oc_error *oc_select(const struct oc_kernel *k,
 			   const struct oc_select_options *opts,
