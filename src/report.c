@@ -339,10 +339,21 @@ int oc_report_log(const struct oc_kernel *k, FILE *out)
 	return k->dump_truncated ? OC_EXIT_UNRELIABLE : OC_EXIT_OK;
 }
 
+/*
+ * The empty line between the report's parts; none before the first one
+ * (with --no-header, the report starts with its first part).
+ */
+static void part_break(FILE *out, bool *first)
+{
+	if (!*first)
+		fputc('\n', out);
+	*first = false;
+}
+
 /* The CPUs part: each selected CPU's trace from its crash registers. */
 static bool print_cpus(const struct oc_kernel *k,
 		       const struct oc_report_options *opts,
-		       const struct oc_selection *sel, FILE *out)
+		       const struct oc_selection *sel, bool *first, FILE *out)
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	bool reliable = true;
@@ -353,7 +364,8 @@ static bool print_cpus(const struct oc_kernel *k,
 		struct oc_error *err;
 		struct oc_trace tr;
 
-		fprintf(out, "\nCPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
+		part_break(out, first);
+		fprintf(out, "CPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
 		if (cpu->task)
 			print_task_line(cpu->task, out);
 		else
@@ -447,7 +459,7 @@ static void print_summary(const struct oc_selection *sel,
 static int print_tasks(const struct oc_kernel *k,
 		       const struct oc_report_options *opts,
 		       const struct oc_selection *sel, bool *reliable,
-		       FILE *out)
+		       bool *no_part_yet, FILE *out)
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	bool tty = opts->progress && isatty(STDERR_FILENO);
@@ -463,7 +475,8 @@ static int print_tasks(const struct oc_kernel *k,
 		free(first);
 		return OC_EXIT_ERROR;
 	}
-	fprintf(out, "\nTasks:\n");
+	part_break(out, no_part_yet);
+	fprintf(out, "Tasks:\n");
 	for (size_t i = 0; i < sel->nr_tasks; i++) {
 		const struct oc_task *t = sel->tasks[i];
 		struct oc_trace *tr = &traces[i];
@@ -551,7 +564,7 @@ int oc_report_text(const struct oc_kernel *k,
 {
 	struct oc_report_start st;
 	const struct oc_log *log;
-	bool reliable;
+	bool reliable, first = opts->no_header;
 	int rc = oc_report_begin(k, opts, &st);
 
 	if (rc)
@@ -571,12 +584,13 @@ int oc_report_text(const struct oc_kernel *k,
 	else
 		print_header(k, opts, log, out);
 	if (opts->log && log) {
-		fprintf(out, "\nKernel log:\n");
+		part_break(out, &first);
+		fprintf(out, "Kernel log:\n");
 		oc_log_print(log, out);
 	}
-	reliable &= print_cpus(k, opts, &st.sel, out);
+	reliable &= print_cpus(k, opts, &st.sel, &first, out);
 	if (st.sel.show_tasks)
-		rc = print_tasks(k, opts, &st.sel, &reliable, out);
+		rc = print_tasks(k, opts, &st.sel, &reliable, &first, out);
 	oc_report_finish(&st);
 	if (rc)
 		return rc;

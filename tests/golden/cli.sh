@@ -192,9 +192,9 @@ rcn=$?
 # the header: everything before the first CPU part
 sed -n '/^CPU [0-9]/,$p' "$tmp/full" >"$tmp/full.body"
 sed -n '/^CPU [0-9]/,$p' "$tmp/nohdr" >"$tmp/nohdr.body"
-check "--no-header: the report without its header (exit $rcn as $rcf, the same traces, no DUMP/RELEASE/log lines)" \
+check "--no-header: the report without its header, from its first line on (exit $rcn as $rcf, the same traces)" \
 	eval '[ "$rcn" -eq "$rcf" ] && [ -s "$tmp/nohdr.body" ] && cmp -s "$tmp/full.body" "$tmp/nohdr.body" &&
-	      [ "$(sed -n "/^CPU [0-9]/q;p" "$tmp/nohdr" | tr -d "\n")" = "" ] && [ ! -s "$tmp/nohdr.err" ]'
+	      head -n 1 "$tmp/nohdr" | grep -q "^CPU 0" && [ ! -s "$tmp/nohdr.err" ]'
 
 # --- --group --json ------------------------------------------------------------
 # Each group against the ungrouped report (tests/json/groups.py): its count
