@@ -84,7 +84,7 @@ static struct json_object *vars_json(const struct oc_framevars_level *l)
 		add(o, "raw", v->has_raw ? hex(v->raw) : NULL);
 		add(o, "address", v->address ? hex(v->address) : NULL);
 		add(o, "size", v->size ?
-				       json_object_new_int64((int64_t)v->size) : NULL);
+		    json_object_new_int64((int64_t)v->size) : NULL);
 		add(o, "where", str_or_null(v->where));
 		add(o, "why", str_or_null(v->why));
 		json_object_array_add(a, o);
@@ -138,7 +138,7 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 	add(o, "scanned", json_object_new_boolean(f->scanned));
 	add(o, "how", json_object_new_string(oc_frame_how_name(f->how)));
 	add(o, "file", own && own->file ?
-			       json_object_new_string(oc_lines_short_file(own->file)) : NULL);
+	    json_object_new_string(oc_lines_short_file(own->file)) : NULL);
 	add(o, "line", own ? json_object_new_int((int)own->line) : NULL);
 	if (nr > 1) {
 		/* the inlined functions the ip is in, innermost first */
@@ -148,9 +148,9 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 			struct json_object *e = json_object_new_object();
 
 			add(e, "function", chain[i].function ?
-					       json_object_new_string(chain[i].function) : NULL);
+			    json_object_new_string(chain[i].function) : NULL);
 			add(e, "file", chain[i].file ?
-					       json_object_new_string(oc_lines_short_file(chain[i].file)) : NULL);
+			    json_object_new_string(oc_lines_short_file(chain[i].file)) : NULL);
 			add(e, "line", json_object_new_int((int)chain[i].line));
 			if (fv && !fv->unavailable)
 				add(e, "variables", vars_json(
@@ -180,7 +180,7 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 		}
 		add(o, "variables", a);
 		add(o, "variables_unavailable",
-				       str_or_null(fv->unavailable));
+		    str_or_null(fv->unavailable));
 		add(o, "cfi_registers", cfi_regs_json(fv));
 		add(o, "cfi_note", str_or_null(fv->cfi_note));
 		oc_framevars_free(fv);
@@ -227,10 +227,10 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 	add(o, "kaslr_offset", hex(k->kaslr_offset));
 	add(o, "cpus", json_object_new_int((int)k->nr_cpus));
 	add(o, "orc_version",
-			       json_object_new_string(oc_orc_version_name(k->orc_version)));
+	    json_object_new_string(oc_orc_version_name(k->orc_version)));
 	panic = json_object_new_object();
 	add(panic, "cpu", k->panic_cpu >= 0 ?
-			       json_object_new_int(k->panic_cpu) : NULL);
+	    json_object_new_int(k->panic_cpu) : NULL);
 	add(panic, "pid", pt ? json_object_new_int(pt->pid) : NULL);
 	if (k->panic_message[0])
 		snprintf(msg, sizeof(msg), "%s", k->panic_message);
@@ -388,7 +388,6 @@ static void json_cpus(const struct oc_kernel *k,
 struct json_group {
 	struct oc_trace trace;	/* the first task's */
 	struct oc_error *err;	/* the first task's, if its unwind failed */
-	char error[256];
 	struct json_object *pids;
 };
 
