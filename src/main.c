@@ -56,13 +56,15 @@ static void usage(FILE *fp)
 	      "Batch report:\n"
 	      "  -a, --all-tasks   every CPU's and every task's backtrace\n"
 	      "      --active      only the CPUs (their crash-time traces)\n"
-	      "  -p, --pid PID     only this task\n"
+	      "  -p, --pid PID     this task (repeatable: each, in the order given)\n"
+	      "      --comm PATTERN  tasks whose comm matches the glob PATTERN (repeatable)\n"
 	      "  -c, --cpu CPU     only this CPU (and the task running on it)\n"
 	      "  -s, --state S     only tasks in state S (R S D T t X Z P I)\n"
 	      "  -g, --group       identical stacks once, with a count\n"
 	      "      --scan        also list unreliable '?' entries found on the stack\n"
 	      "      --no-regs     do not print pt_regs register blocks\n"
-	      "      --log         print the whole kernel log buffer\n"
+	      "      --log         the whole kernel log: alone, nothing else\n"
+	      "      --no-header   no header (text; its warnings go to stderr)\n"
 	      "  -j, --json        a JSON document instead of text (docs/json.md)\n"
 	      "      --no-lines    no file:line or inlined frames (they need VMLINUX's DWARF)\n"
 	      "      --modules-dir DIR  find module .ko files with DWARF for their lines\n"
@@ -77,8 +79,9 @@ static void usage(FILE *fp)
 	      "  -h, --help        this help\n"
 	      "  -V, --version     the version\n"
 	      "\n"
-	      "Exit status: 0 complete report, 1 the dump or vmlinux could not be read,\n"
-	      "2 usage error, 3 report complete but some traces were unreliable.\n",
+	      "Exit status: 0 complete report, 1 the dump or vmlinux could not be read\n"
+	      "(or has no such pid, comm or CPU), 2 usage error, 3 report complete but\n"
+	      "some traces were unreliable.\n",
 	      fp);
 }
 
@@ -174,18 +177,22 @@ enum {
 	OPT_MODULES_DIR,
 	OPT_SOURCE,
 	OPT_LOCALS,
+	OPT_COMM,
+	OPT_NO_HEADER,
 };
 
 static const struct option long_opts[] = {
 	{ "all-tasks", no_argument, NULL, 'a' },
 	{ "active", no_argument, NULL, OPT_ACTIVE },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "cpu", required_argument, NULL, 'c' },
 	{ "state", required_argument, NULL, 's' },
 	{ "group", no_argument, NULL, 'g' },
 	{ "scan", no_argument, NULL, OPT_SCAN },
 	{ "no-regs", no_argument, NULL, OPT_NO_REGS },
 	{ "log", no_argument, NULL, OPT_LOG },
+	{ "no-header", no_argument, NULL, OPT_NO_HEADER },
 	{ "json", no_argument, NULL, 'j' },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
 	{ "no-lines", no_argument, NULL, OPT_NO_LINES },
@@ -221,14 +228,7 @@ static int orc_dump_main(int argc, char **argv)
 		return OC_EXIT_USAGE;
 	}
 	err = oc_orcdump_elf(argv[1], stdout);
-	if (err) {
-		fputs("orccrash: ", stderr);
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
-		return OC_EXIT_ERROR;
-	}
-	return OC_EXIT_OK;
+	return err ? oc_report_error(err) : OC_EXIT_OK;
 }
 
 /*
@@ -305,13 +305,16 @@ static void open_lines(const struct oc_kernel *k, const char *vmlinux,
 
 int main(int argc, char **argv)
 {
+	/* static: still reachable (LeakSanitizer) on a usage error's return */
+	static struct oc_select_task *which;
+	size_t nr_which = 0;
 	struct oc_report_options ro;
 	struct oc_kernel_options ko = { 0 };
 	struct oc_kernel *k = NULL;
 	struct oc_error *err;
 	const char *vmcore = NULL, *vmlinux = NULL;
 	char defbuf[PATH_MAX];
-	bool batch = false, no_lines = false;
+	bool batch = false, no_lines = false, selection = false;
 	const char *modules_dir = NULL, *source_dir = NULL;
 	int c, rc;
 
@@ -322,29 +325,46 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "ap:c:s:gjfhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			ro.all_tasks = true;
-			batch = true;
+			ro.sel.all_tasks = true;
+			batch = selection = true;
 			break;
 		case OPT_ACTIVE:
-			ro.active = true;
-			batch = true;
+			ro.sel.active = true;
+			batch = selection = true;
 			break;
 		case 'p':
-			if (parse_int(optarg, "pid", &ro.pid))
+		case OPT_COMM: {
+			/* at most one per argument: argc bounds them */
+			struct oc_select_task *w;
+
+			if (!which)
+				which = calloc((size_t)argc, sizeof(*which));
+			if (!which) {
+				fprintf(stderr, "orccrash: out of memory\n");
+				return OC_EXIT_ERROR;
+			}
+			w = &which[nr_which++];
+			w->pid = -1;
+			if (c == OPT_COMM)
+				w->comm = optarg;
+			else if (parse_int(optarg, "pid", &w->pid))
 				return OC_EXIT_USAGE;
-			batch = true;
+			ro.sel.which = which;
+			ro.sel.nr_which = nr_which;
+			batch = selection = true;
 			break;
+		}
 		case 'c':
-			if (parse_int(optarg, "cpu", &ro.cpu))
+			if (parse_int(optarg, "cpu", &ro.sel.cpu))
 				return OC_EXIT_USAGE;
-			batch = true;
+			batch = selection = true;
 			break;
 		case 's':
 			if (strlen(optarg) != 1 || !strchr("RSDTtXZPI", optarg[0]))
 				return usage_error("bad state %s (one of R S D T t X Z P I)",
 						   optarg);
-			ro.state = optarg[0];
-			batch = true;
+			ro.sel.state = optarg[0];
+			batch = selection = true;
 			break;
 		case 'g':
 			ro.group = true;
@@ -357,6 +377,10 @@ int main(int argc, char **argv)
 			break;
 		case OPT_LOG:
 			ro.log = true;
+			batch = true;
+			break;
+		case OPT_NO_HEADER:
+			ro.no_header = true;
 			batch = true;
 			break;
 		case 'j':
@@ -406,13 +430,8 @@ int main(int argc, char **argv)
 	ro.vmlinux = ko.no_vmlinux ? NULL : vmlinux;
 
 	err = oc_kernel_open(vmcore, vmlinux, &ko, &k);
-	if (err) {
-		fputs("orccrash: ", stderr);
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
-		return OC_EXIT_ERROR;
-	}
+	if (err)
+		return oc_report_error(err);
 	if (k->elf && !no_lines)
 		open_lines(k, vmlinux, modules_dir, &ro);
 	if (ro.locals && !ro.lines) {
@@ -432,10 +451,14 @@ int main(int argc, char **argv)
 
 		rc = oc_ui_run(k, &uo);
 	} else {
-		if (!batch)
-			ro.active = true;
-		rc = ro.json ? oc_report_json(k, &ro, stdout)
-			     : oc_report_text(k, &ro, stdout);
+		if (!selection)
+			ro.sel.active = true;
+		if (ro.log && !selection && !ro.json)
+			rc = oc_report_log(k, stdout);	/* --log alone */
+		else if (ro.json)
+			rc = oc_report_json(k, &ro, stdout);
+		else
+			rc = oc_report_text(k, &ro, stdout);
 	}
 	if (ro.lines) {
 		const char *why = oc_lines_unavailable(ro.lines);
@@ -450,6 +473,7 @@ int main(int argc, char **argv)
 		oc_lines_close(ro.lines);
 	}
 	oc_kernel_close(k);
+	free(which);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "orccrash: error writing the report\n");
 		return OC_EXIT_ERROR;

@@ -18,8 +18,7 @@
 void oc_report_options_init(struct oc_report_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));
-	opts->pid = -1;
-	opts->cpu = -1;
+	oc_select_options_init(&opts->sel);
 	opts->regs = true;
 	opts->log_tail = 10;
 }
@@ -241,16 +240,12 @@ void oc_report_print_trace(const struct oc_kernel *k,
 	}
 }
 
-static bool selected(const struct oc_task *t,
-		     const struct oc_report_options *opts)
+/* The header's WARNING lines; with --no-header, on stderr. */
+static void print_warnings(const struct oc_kernel *k, FILE *out)
 {
-	if (opts->pid >= 0 && t->pid != opts->pid)
-		return false;
-	if (opts->cpu >= 0 && t->running_on != opts->cpu)
-		return false;
-	if (opts->state && t->state != opts->state)
-		return false;
-	return true;
+	for (unsigned int i = 0; i < k->nr_warnings; i++)
+		fprintf(out, "%sWARNING: %s\n",
+			out == stderr ? "orccrash: " : "   ", k->warnings[i]);
 }
 
 static void print_header(const struct oc_kernel *k,
@@ -296,8 +291,7 @@ static void print_header(const struct oc_kernel *k,
 		fprintf(out, "   MESSAGE: %s\n", k->panic_message);
 	else if (log && oc_log_panic_message(log, msg, sizeof(msg)))
 		fprintf(out, "   MESSAGE: %s\n", msg);
-	for (unsigned int i = 0; i < k->nr_warnings; i++)
-		fprintf(out, "   WARNING: %s\n", k->warnings[i]);
+	print_warnings(k, out);
 	if (log && log->nr && opts->log_tail) {
 		size_t from = log->nr > opts->log_tail ? log->nr - opts->log_tail : 0;
 
@@ -310,16 +304,10 @@ static void print_header(const struct oc_kernel *k,
 	}
 }
 
-/* Identical stacks grouped: a list of tasks per distinct ip sequence. */
-struct group {
-	const struct oc_trace *trace;
-	size_t first;		/* index of the first task */
-	size_t count;
-};
-
-static bool same_trace(const struct oc_trace *a, const struct oc_trace *b)
+bool oc_report_same_trace(const struct oc_trace *a, const struct oc_trace *b)
 {
-	if (a->nr != b->nr || a->stop != b->stop)
+	if (a->nr != b->nr || a->stop != b->stop || a->reliable != b->reliable ||
+	    strcmp(a->message, b->message) || strcmp(a->note, b->note))
 		return false;
 	for (size_t i = 0; i < a->nr; i++)
 		if (a->frames[i].ip != b->frames[i].ip ||
@@ -335,48 +323,49 @@ static void print_task_line(const struct oc_task *t, FILE *out)
 		t->running_on >= 0 ? "  (running)" : "");
 }
 
-int oc_report_text(const struct oc_kernel *k,
-		   const struct oc_report_options *opts, FILE *out)
+int oc_report_log(const struct oc_kernel *k, FILE *out)
 {
-	struct oc_unwind_options uo = { .scan = opts->scan };
-	struct oc_log log;
-	/* tasks or memory are missing: the report is partial (exit 3) */
-	bool have_log = false,
-	     unreliable = k->tasks_incomplete || k->modules_incomplete ||
-			  k->dump_truncated;
-	size_t nsel = 0, nbad = 0, counts[128] = {0};
-	struct oc_trace *traces = NULL;
-	struct group *groups = NULL;
-	size_t ngroups = 0;
 	struct oc_error *err;
-	bool tty = opts->progress && isatty(STDERR_FILENO);
+	struct oc_log log;
 
 	err = oc_kernel_read_log(k, &log);
-	if (err) {
-		fprintf(out, "   WARNING: kernel log: ");
-		oc_error_fprint(out, err);
-		fputc('\n', out);
-		oc_error_destroy(err);
-	} else {
-		have_log = true;
-	}
-	print_header(k, opts, have_log ? &log : NULL, out);
-	if (opts->log && have_log) {
-		fprintf(out, "\nKernel log:\n");
-		oc_log_print(&log, out);
-	}
+	if (err)
+		return oc_report_error(oc_error_set_path(err, oc_dump_path(k->dump)));
+	/* the header's WARNINGs still count: a dump cut short can lose
+	 * part of the log (exit 3 as for a report) */
+	print_warnings(k, stderr);
+	oc_log_print(&log, out);
+	oc_log_deinit(&log);
+	return k->dump_truncated ? OC_EXIT_UNRELIABLE : OC_EXIT_OK;
+}
 
-	for (unsigned int c = 0; c < k->nr_cpus; c++) {
+/*
+ * The empty line between the report's parts; none before the first one
+ * (with --no-header, the report starts with its first part).
+ */
+static void part_break(FILE *out, bool *first)
+{
+	if (!*first)
+		fputc('\n', out);
+	*first = false;
+}
+
+/* The CPUs part: each selected CPU's trace from its crash registers. */
+static bool print_cpus(const struct oc_kernel *k,
+		       const struct oc_report_options *opts,
+		       const struct oc_selection *sel, bool *first, FILE *out)
+{
+	struct oc_unwind_options uo = { .scan = opts->scan };
+	bool reliable = true;
+
+	for (size_t i = 0; i < sel->nr_cpus; i++) {
+		unsigned int c = sel->cpus[i];
 		const struct oc_cpu *cpu = &k->cpus[c];
+		struct oc_error *err;
 		struct oc_trace tr;
 
-		if (opts->cpu >= 0 && (unsigned)opts->cpu != c)
-			continue;
-		/* a task selection shows the CPUs running a selected task */
-		if ((opts->pid >= 0 || opts->state) &&
-		    (!cpu->task || !selected(cpu->task, opts)))
-			continue;
-		fprintf(out, "\nCPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
+		part_break(out, first);
+		fprintf(out, "CPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
 		if (cpu->task)
 			print_task_line(cpu->task, out);
 		else
@@ -392,40 +381,111 @@ int oc_report_text(const struct oc_kernel *k,
 			oc_error_fprint(out, err);
 			fputc('\n', out);
 			oc_error_destroy(err);
-			unreliable = true;
+			reliable = false;
 		} else {
 			oc_report_print_trace(k, opts, &tr, " ", out);
 			if (!tr.reliable)
-				unreliable = true;
+				reliable = false;
 		}
 		oc_trace_deinit(&tr);
 	}
-	if (opts->active || (!opts->all_tasks && opts->pid < 0 && !opts->state))
-		goto out;
+	return reliable;
+}
 
-	traces = calloc(k->nr_tasks ? k->nr_tasks : 1, sizeof(*traces));
-	groups = calloc(k->nr_tasks ? k->nr_tasks : 1, sizeof(*groups));
-	if (!traces || !groups) {
+/*
+ * --group: the stacks, each once, after the count and (the first 16 of)
+ * the tasks that share it.  The variables of --locals are each task's
+ * own, so a shared stack is shown without them.
+ */
+static void print_groups(const struct oc_kernel *k,
+			 const struct oc_report_options *opts,
+			 const struct oc_selection *sel,
+			 const struct oc_trace *traces, const size_t *group_of,
+			 const size_t *first, size_t ngroups, FILE *out)
+{
+	struct oc_report_options shared = *opts;
+
+	shared.locals = false;
+	for (size_t g = 0; g < ngroups; g++) {
+		size_t count = 0, shown = 0;
+
+		for (size_t i = first[g]; i < sel->nr_tasks; i++)
+			count += group_of[i] == g;
+		fprintf(out, "\n%zu task%s with this stack:", count,
+			count == 1 ? "" : "s");
+		for (size_t i = first[g]; i < sel->nr_tasks && shown < 16; i++) {
+			if (group_of[i] != g)
+				continue;
+			fprintf(out, " %d(%s)", sel->tasks[i]->pid, sel->tasks[i]->comm);
+			shown++;
+		}
+		fprintf(out, "%s\n", count > shown ? " ..." : "");
+		oc_report_print_trace(k, &shared, &traces[first[g]], " ", out);
+	}
+}
+
+static void print_summary(const struct oc_selection *sel,
+			  const struct oc_trace *traces, FILE *out)
+{
+	size_t nbad = 0, counts[128] = {0};
+
+	for (size_t i = 0; i < sel->nr_tasks; i++) {
+		counts[(unsigned char)sel->tasks[i]->state & 127]++;
+		nbad += !traces[i].reliable;
+	}
+	fprintf(out, "\nSummary: %zu tasks", sel->nr_tasks);
+	for (int c = 0; c < 128; c++)
+		if (counts[c])
+			fprintf(out, ", %zu %c", counts[c], c);
+	fprintf(out, "; %zu unreliable trace%s\n", nbad, nbad == 1 ? "" : "s");
+	for (size_t i = 0, shown = 0; i < sel->nr_tasks && shown < 20; i++) {
+		char buf[256];
+
+		if (traces[i].reliable)
+			continue;
+		oc_trace_stop_string(&traces[i], buf, sizeof(buf));
+		fprintf(out, "  PID %d (%s): %s\n", sel->tasks[i]->pid,
+			sel->tasks[i]->comm, buf);
+		shown++;
+	}
+}
+
+/*
+ * The tasks part.  A printed trace keeps only its stop reason for the
+ * summary: without the frames (32+ of 232 bytes each) a 10,000-task
+ * report holds 2.5 MB of traces, not 75 MB (docs/benchmarks.md); with
+ * --group, only each group's first trace keeps its frames.
+ */
+static int print_tasks(const struct oc_kernel *k,
+		       const struct oc_report_options *opts,
+		       const struct oc_selection *sel, bool *reliable,
+		       bool *no_part_yet, FILE *out)
+{
+	struct oc_unwind_options uo = { .scan = opts->scan };
+	bool tty = opts->progress && isatty(STDERR_FILENO);
+	size_t n = sel->nr_tasks ? sel->nr_tasks : 1, ngroups = 0;
+	struct oc_trace *traces = calloc(n, sizeof(*traces));
+	size_t *group_of = calloc(n, sizeof(*group_of));
+	size_t *first = calloc(n, sizeof(*first));
+
+	if (!traces || !group_of || !first) {
 		fprintf(stderr, "orccrash: out of memory\n");
 		free(traces);
-		free(groups);
-		if (have_log)
-			oc_log_deinit(&log);
+		free(group_of);
+		free(first);
 		return OC_EXIT_ERROR;
 	}
-	fprintf(out, "\nTasks:\n");
-	for (size_t i = 0; i < k->nr_tasks; i++) {
-		const struct oc_task *t = &k->tasks[i];
+	part_break(out, no_part_yet);
+	fprintf(out, "Tasks:\n");
+	for (size_t i = 0; i < sel->nr_tasks; i++) {
+		const struct oc_task *t = sel->tasks[i];
 		struct oc_trace *tr = &traces[i];
+		struct oc_error *err;
 		size_t g;
 
 		oc_trace_init(tr);
-		if (!selected(t, opts))
-			continue;
-		nsel++;
-		counts[(unsigned char)t->state & 127]++;
 		if (tty && i % 64 == 0)
-			fprintf(stderr, "\rorccrash: %zu/%zu tasks", i, k->nr_tasks);
+			fprintf(stderr, "\rorccrash: %zu/%zu tasks", i, sel->nr_tasks);
 		err = oc_kernel_unwind_task(k, t, &uo, tr);
 		if (err) {
 			tr->reliable = false;
@@ -433,71 +493,106 @@ int oc_report_text(const struct oc_kernel *k,
 			oc_error_string(err, tr->message, sizeof(tr->message));
 			oc_error_destroy(err);
 		}
-		if (!tr->reliable) {
-			unreliable = true;
-			nbad++;
-		}
+		if (!tr->reliable)
+			*reliable = false;
 		if (opts->group) {
 			for (g = 0; g < ngroups; g++)
-				if (same_trace(groups[g].trace, tr))
+				if (oc_report_same_trace(&traces[first[g]], tr))
 					break;
 			if (g == ngroups)
-				groups[ngroups++] = (struct group){ tr, i, 0 };
-			groups[g].count++;
-			continue;
+				first[ngroups++] = i;
+			group_of[i] = g;
+			if (first[g] == i)
+				continue;
+		} else {
+			fputc('\n', out);
+			print_task_line(t, out);
+			oc_report_print_trace(k, opts, tr, " ", out);
 		}
-		fputc('\n', out);
-		print_task_line(t, out);
-		oc_report_print_trace(k, opts, tr, " ", out);
-		/* printed: the summary needs only the stop reason; without
-		 * the frames (32+ of 232 bytes each) a 10,000-task report
-		 * holds 2.5 MB of traces, not 75 MB (docs/benchmarks.md) */
 		free(tr->frames);
 		tr->frames = NULL;
 		tr->nr = tr->cap = 0;
 	}
 	if (tty)
 		fprintf(stderr, "\r%40s\r", "");
-	for (size_t g = 0; g < ngroups; g++) {
-		const struct group *gr = &groups[g];
-		size_t shown = 0;
-
-		fprintf(out, "\n%zu task%s with this stack:", gr->count,
-			gr->count == 1 ? "" : "s");
-		for (size_t i = gr->first; i < k->nr_tasks && shown < 16; i++) {
-			if (traces[i].nr == gr->trace->nr && selected(&k->tasks[i], opts) &&
-			    same_trace(&traces[i], gr->trace)) {
-				fprintf(out, " %d(%s)", k->tasks[i].pid, k->tasks[i].comm);
-				shown++;
-			}
-		}
-		fprintf(out, "%s\n", gr->count > shown ? " ..." : "");
-		oc_report_print_trace(k, opts, gr->trace, " ", out);
-	}
-
-	fprintf(out, "\nSummary: %zu tasks", nsel);
-	for (int c = 0; c < 128; c++)
-		if (counts[c])
-			fprintf(out, ", %zu %c", counts[c], c);
-	fprintf(out, "; %zu unreliable trace%s\n", nbad, nbad == 1 ? "" : "s");
-	if (nbad) {
-		for (size_t i = 0, shown = 0; i < k->nr_tasks && shown < 20; i++) {
-			char buf[256];
-
-			if (!selected(&k->tasks[i], opts) || traces[i].reliable)
-				continue;
-			oc_trace_stop_string(&traces[i], buf, sizeof(buf));
-			fprintf(out, "  PID %d (%s): %s\n", k->tasks[i].pid,
-				k->tasks[i].comm, buf);
-			shown++;
-		}
-	}
-	for (size_t i = 0; i < k->nr_tasks; i++)
+	print_groups(k, opts, sel, traces, group_of, first, ngroups, out);
+	print_summary(sel, traces, out);
+	for (size_t i = 0; i < sel->nr_tasks; i++)
 		oc_trace_deinit(&traces[i]);
 	free(traces);
-	free(groups);
-out:
-	if (have_log)
-		oc_log_deinit(&log);
-	return unreliable ? OC_EXIT_UNRELIABLE : OC_EXIT_OK;
+	free(group_of);
+	free(first);
+	return OC_EXIT_OK;
+}
+
+int oc_report_error(struct oc_error *err)
+{
+	fputs("orccrash: ", stderr);
+	oc_error_fprint(stderr, err);
+	fputc('\n', stderr);
+	oc_error_destroy(err);
+	return OC_EXIT_ERROR;
+}
+
+int oc_report_begin(const struct oc_kernel *k,
+		    const struct oc_report_options *opts,
+		    struct oc_report_start *ret)
+{
+	struct oc_error *err;
+
+	memset(ret, 0, sizeof(*ret));
+	err = oc_select(k, &opts->sel, &ret->sel);
+	if (err)
+		return oc_report_error(oc_error_set_path(err, oc_dump_path(k->dump)));
+	ret->log_err = oc_kernel_read_log(k, &ret->log);
+	ret->have_log = !ret->log_err;
+	ret->complete = !k->tasks_incomplete && !k->modules_incomplete &&
+			!k->dump_truncated;
+	return OC_EXIT_OK;
+}
+
+void oc_report_finish(struct oc_report_start *start)
+{
+	oc_selection_deinit(&start->sel);
+	if (start->have_log)
+		oc_log_deinit(&start->log);
+	oc_error_destroy(start->log_err);
+}
+
+int oc_report_text(const struct oc_kernel *k,
+		   const struct oc_report_options *opts, FILE *out)
+{
+	struct oc_report_start st;
+	const struct oc_log *log;
+	bool reliable, first = opts->no_header;
+	int rc = oc_report_begin(k, opts, &st);
+
+	if (rc)
+		return rc;
+	log = st.have_log ? &st.log : NULL;
+	reliable = st.complete;
+	if (st.log_err) {
+		FILE *to = opts->no_header ? stderr : out;
+
+		fprintf(to, "%sWARNING: kernel log: ",
+			opts->no_header ? "orccrash: " : "   ");
+		oc_error_fprint(to, st.log_err);
+		fputc('\n', to);
+	}
+	if (opts->no_header)
+		print_warnings(k, stderr);
+	else
+		print_header(k, opts, log, out);
+	if (opts->log && log) {
+		part_break(out, &first);
+		fprintf(out, "Kernel log:\n");
+		oc_log_print(log, out);
+	}
+	reliable &= print_cpus(k, opts, &st.sel, &first, out);
+	if (st.sel.show_tasks)
+		rc = print_tasks(k, opts, &st.sel, &reliable, &first, out);
+	oc_report_finish(&st);
+	if (rc)
+		return rc;
+	return reliable ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;
 }

@@ -12,19 +12,19 @@
 #include <stdio.h>
 
 #include "kernel.h"
+#include "log.h"
+#include "select.h"
 
 struct oc_report_options {
-	bool all_tasks;		/* every task, not only the CPUs */
-	bool active;		/* only the CPUs */
+	/* what to show (src/select.h) */
+	struct oc_select_options sel;
 	bool json;
 	bool scan;		/* "?" entries */
 	bool group;		/* identical stacks once, with a count */
 	bool log;		/* the whole kernel log */
 	bool regs;		/* registers of every pt_regs frame (default on) */
 	bool progress;		/* progress on stderr */
-	int pid;		/* -1: any */
-	int cpu;		/* -1: any */
-	char state;		/* 0: any */
+	bool no_header;		/* text: no header (its WARNINGs go to stderr) */
 	unsigned int log_tail;	/* lines of log in the header */
 	const char *vmlinux;	/* for the header */
 	/* file:line and inlined frames (src/lines.h); NULL: none */
@@ -43,11 +43,40 @@ enum {
 
 void oc_report_options_init(struct oc_report_options *opts);
 
-/* Writes the report; returns one of the exit codes above. */
+/*
+ * Writes the report; returns one of the exit codes above (a selection
+ * error, such as a --pid no task has, is said on stderr: exit 1).
+ */
 int oc_report_text(const struct oc_kernel *k,
 		   const struct oc_report_options *opts, FILE *out);
 int oc_report_json(const struct oc_kernel *k,
 		   const struct oc_report_options *opts, FILE *out);
+/* --log alone: the whole kernel log, nothing else (exit 1 if unreadable). */
+int oc_report_log(const struct oc_kernel *k, FILE *out);
+
+/* What both reports start from: the selection, the log, the dump's state. */
+struct oc_report_start {
+	struct oc_selection sel;
+	struct oc_log log;
+	bool have_log;
+	struct oc_error *log_err;	/* why not have_log */
+	/* false when tasks or memory are missing: a partial report (exit 3) */
+	bool complete;
+};
+
+/*
+ * Chooses what to show (src/select.h) and reads the log; a selection
+ * error (a --pid no task has) is said on stderr: returns the exit code
+ * then, 0 otherwise (oc_report_finish() it).
+ */
+int oc_report_begin(const struct oc_kernel *k,
+		    const struct oc_report_options *opts,
+		    struct oc_report_start *ret);
+void oc_report_finish(struct oc_report_start *start);
+/* "orccrash: ERROR" on stderr; destroys @err; returns OC_EXIT_ERROR. */
+int oc_report_error(struct oc_error *err);
+/* --group: the same frames (ips, "?" entries) and the same end. */
+bool oc_report_same_trace(const struct oc_trace *a, const struct oc_trace *b);
 
 /* "sym+0xoff/0xsize [mod]" or "0x..." into buf. */
 void oc_report_format_addr(const struct oc_kernel *k, uint64_t addr,

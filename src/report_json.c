@@ -15,6 +15,17 @@
 #include "log.h"
 #include "report.h"
 
+/*
+ * A member: every key is a string literal, once per object, so json-c
+ * neither copies it nor looks for it (json_object_object_add_ex()).
+ */
+static void add(struct json_object *o, const char *key,
+		struct json_object *v)
+{
+	json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW |
+				  JSON_C_OBJECT_ADD_CONSTANT_KEY);
+}
+
 static struct json_object *hex(uint64_t v)
 {
 	char buf[24];
@@ -41,11 +52,11 @@ static struct json_object *regs_json(const struct oc_frame *f)
 		{ "orig_ax", r->orig_ax, false },
 	};
 
-	json_object_object_add(o, "kind", json_object_new_string(
+	add(o, "kind", json_object_new_string(
 		f->regs_kind == OC_REGS_FULL ? "pt_regs" : "iret"));
 	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
 		if (regs[i].partial || f->regs_kind == OC_REGS_FULL)
-			json_object_object_add(o, regs[i].name, hex(regs[i].v));
+			add(o, regs[i].name, hex(regs[i].v));
 	return o;
 }
 
@@ -63,19 +74,19 @@ static struct json_object *vars_json(const struct oc_framevars_level *l)
 		const struct oc_framevar *v = &l->vars[i];
 		struct json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "name", json_object_new_string(v->name));
-		json_object_object_add(o, "type", json_object_new_string(v->type));
-		json_object_object_add(o, "kind", json_object_new_string(
+		add(o, "name", json_object_new_string(v->name));
+		add(o, "type", json_object_new_string(v->type));
+		add(o, "kind", json_object_new_string(
 			oc_framevar_kind_string(v->kind)));
-		json_object_object_add(o, "status", json_object_new_string(
+		add(o, "status", json_object_new_string(
 			oc_framevar_status_string(v->status)));
-		json_object_object_add(o, "value", str_or_null(v->value));
-		json_object_object_add(o, "raw", v->has_raw ? hex(v->raw) : NULL);
-		json_object_object_add(o, "address", v->address ? hex(v->address) : NULL);
-		json_object_object_add(o, "size", v->size ?
-				       json_object_new_int64((int64_t)v->size) : NULL);
-		json_object_object_add(o, "where", str_or_null(v->where));
-		json_object_object_add(o, "why", str_or_null(v->why));
+		add(o, "value", str_or_null(v->value));
+		add(o, "raw", v->has_raw ? hex(v->raw) : NULL);
+		add(o, "address", v->address ? hex(v->address) : NULL);
+		add(o, "size", v->size ?
+		    json_object_new_int64((int64_t)v->size) : NULL);
+		add(o, "where", str_or_null(v->where));
+		add(o, "why", str_or_null(v->why));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -116,19 +127,19 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 		oc_error_destroy(err);	/* out of memory: no variables */
 	}
 
-	json_object_object_add(o, "ip", hex(f->ip));
-	json_object_object_add(o, "sp", hex(f->sp));
-	json_object_object_add(o, "symbol", have ? json_object_new_string(s.name) : NULL);
-	json_object_object_add(o, "offset", have ? json_object_new_int64((int64_t)s.offset) : NULL);
-	json_object_object_add(o, "size", have ? json_object_new_int64((int64_t)s.size) : NULL);
-	json_object_object_add(o, "module", s.module ? json_object_new_string(s.module) : NULL);
-	json_object_object_add(o, "stack", json_object_new_string(oc_stack_json_name(f->stack)));
-	json_object_object_add(o, "reliable", json_object_new_boolean(f->reliable));
-	json_object_object_add(o, "scanned", json_object_new_boolean(f->scanned));
-	json_object_object_add(o, "how", json_object_new_string(oc_frame_how_name(f->how)));
-	json_object_object_add(o, "file", own && own->file ?
-			       json_object_new_string(oc_lines_short_file(own->file)) : NULL);
-	json_object_object_add(o, "line", own ? json_object_new_int((int)own->line) : NULL);
+	add(o, "ip", hex(f->ip));
+	add(o, "sp", hex(f->sp));
+	add(o, "symbol", have ? json_object_new_string(s.name) : NULL);
+	add(o, "offset", have ? json_object_new_int64((int64_t)s.offset) : NULL);
+	add(o, "size", have ? json_object_new_int64((int64_t)s.size) : NULL);
+	add(o, "module", s.module ? json_object_new_string(s.module) : NULL);
+	add(o, "stack", json_object_new_string(oc_stack_json_name(f->stack)));
+	add(o, "reliable", json_object_new_boolean(f->reliable));
+	add(o, "scanned", json_object_new_boolean(f->scanned));
+	add(o, "how", json_object_new_string(oc_frame_how_name(f->how)));
+	add(o, "file", own && own->file ?
+	    json_object_new_string(oc_lines_short_file(own->file)) : NULL);
+	add(o, "line", own ? json_object_new_int((int)own->line) : NULL);
 	if (nr > 1) {
 		/* the inlined functions the ip is in, innermost first */
 		struct json_object *in = json_object_new_array();
@@ -136,19 +147,19 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 		for (size_t i = 0; i + 1 < nr; i++) {
 			struct json_object *e = json_object_new_object();
 
-			json_object_object_add(e, "function", chain[i].function ?
-					       json_object_new_string(chain[i].function) : NULL);
-			json_object_object_add(e, "file", chain[i].file ?
-					       json_object_new_string(oc_lines_short_file(chain[i].file)) : NULL);
-			json_object_object_add(e, "line", json_object_new_int((int)chain[i].line));
+			add(e, "function", chain[i].function ?
+			    json_object_new_string(chain[i].function) : NULL);
+			add(e, "file", chain[i].file ?
+			    json_object_new_string(oc_lines_short_file(chain[i].file)) : NULL);
+			add(e, "line", json_object_new_int((int)chain[i].line));
 			if (fv && !fv->unavailable)
-				json_object_object_add(e, "variables", vars_json(
+				add(e, "variables", vars_json(
 					i + 1 < fv->nr_levels ? &fv->levels[i] : NULL));
 			json_object_array_add(in, e);
 		}
-		json_object_object_add(o, "inlines", in);
+		add(o, "inlines", in);
 	}
-	json_object_object_add(o, "regs", f->regs_kind != OC_REGS_NONE ? regs_json(f) : NULL);
+	add(o, "regs", f->regs_kind != OC_REGS_NONE ? regs_json(f) : NULL);
 	if (fv) {
 		/* the containing function's (the innermost levels are under
 		 * "inlines"; a level the lines had no entry for comes here) */
@@ -167,11 +178,11 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 					json_object_array_get_idx(lv, n)));
 			json_object_put(lv);
 		}
-		json_object_object_add(o, "variables", a);
-		json_object_object_add(o, "variables_unavailable",
-				       str_or_null(fv->unavailable));
-		json_object_object_add(o, "cfi_registers", cfi_regs_json(fv));
-		json_object_object_add(o, "cfi_note", str_or_null(fv->cfi_note));
+		add(o, "variables", a);
+		add(o, "variables_unavailable",
+		    str_or_null(fv->unavailable));
+		add(o, "cfi_registers", cfi_regs_json(fv));
+		add(o, "cfi_note", str_or_null(fv->cfi_note));
 		oc_framevars_free(fv);
 	}
 	return o;
@@ -189,18 +200,18 @@ static bool add_trace(const struct oc_kernel *k,
 	if (err) {
 		oc_error_string(err, buf, sizeof(buf));
 		oc_error_destroy(err);
-		json_object_object_add(o, "frames", frames);
-		json_object_object_add(o, "stop", json_object_new_string("error"));
-		json_object_object_add(o, "error", json_object_new_string(buf));
-		json_object_object_add(o, "reliable", json_object_new_boolean(false));
+		add(o, "frames", frames);
+		add(o, "stop", json_object_new_string("error"));
+		add(o, "error", json_object_new_string(buf));
+		add(o, "reliable", json_object_new_boolean(false));
 		return false;
 	}
 	for (size_t i = 0; i < tr->nr; i++)
 		json_object_array_add(frames, frame_json(k, opts, tr, i));
-	json_object_object_add(o, "frames", frames);
+	add(o, "frames", frames);
 	oc_trace_stop_string(tr, buf, sizeof(buf));
-	json_object_object_add(o, "stop", json_object_new_string(buf));
-	json_object_object_add(o, "reliable", json_object_new_boolean(tr->reliable));
+	add(o, "stop", json_object_new_string(buf));
+	add(o, "reliable", json_object_new_boolean(tr->reliable));
 	return tr->reliable;
 }
 
@@ -211,26 +222,26 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 	const struct oc_task *pt = k->panic_cpu >= 0 ? k->cpus[k->panic_cpu].task : NULL;
 	char msg[256] = "";
 
-	json_object_object_add(o, "release", json_object_new_string(k->release));
-	json_object_object_add(o, "banner", json_object_new_string(k->banner));
-	json_object_object_add(o, "kaslr_offset", hex(k->kaslr_offset));
-	json_object_object_add(o, "cpus", json_object_new_int((int)k->nr_cpus));
-	json_object_object_add(o, "orc_version",
-			       json_object_new_string(oc_orc_version_name(k->orc_version)));
+	add(o, "release", json_object_new_string(k->release));
+	add(o, "banner", json_object_new_string(k->banner));
+	add(o, "kaslr_offset", hex(k->kaslr_offset));
+	add(o, "cpus", json_object_new_int((int)k->nr_cpus));
+	add(o, "orc_version",
+	    json_object_new_string(oc_orc_version_name(k->orc_version)));
 	panic = json_object_new_object();
-	json_object_object_add(panic, "cpu", k->panic_cpu >= 0 ?
-			       json_object_new_int(k->panic_cpu) : NULL);
-	json_object_object_add(panic, "pid", pt ? json_object_new_int(pt->pid) : NULL);
+	add(panic, "cpu", k->panic_cpu >= 0 ?
+	    json_object_new_int(k->panic_cpu) : NULL);
+	add(panic, "pid", pt ? json_object_new_int(pt->pid) : NULL);
 	if (k->panic_message[0])
 		snprintf(msg, sizeof(msg), "%s", k->panic_message);
 	else if (log)
 		oc_log_panic_message(log, msg, sizeof(msg));
-	json_object_object_add(panic, "message", msg[0] ? json_object_new_string(msg) : NULL);
-	json_object_object_add(o, "panic", panic);
+	add(panic, "message", msg[0] ? json_object_new_string(msg) : NULL);
+	add(o, "panic", panic);
 	warn = json_object_new_array();
 	for (unsigned int i = 0; i < k->nr_warnings; i++)
 		json_object_array_add(warn, json_object_new_string(k->warnings[i]));
-	json_object_object_add(o, "warnings", warn);
+	add(o, "warnings", warn);
 	return o;
 }
 
@@ -239,104 +250,285 @@ static struct json_object *task_json(const struct oc_task *t)
 	struct json_object *o = json_object_new_object();
 	char st[2] = { t->state, 0 };
 
-	json_object_object_add(o, "pid", json_object_new_int(t->pid));
-	json_object_object_add(o, "tgid", json_object_new_int(t->tgid));
-	json_object_object_add(o, "ppid", json_object_new_int(t->ppid));
-	json_object_object_add(o, "comm", json_object_new_string(t->comm));
-	json_object_object_add(o, "state", json_object_new_string(st));
-	json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
-	json_object_object_add(o, "on_cpu", json_object_new_boolean(t->running_on >= 0));
-	json_object_object_add(o, "task", hex(t->addr));
-	json_object_object_add(o, "kthread", json_object_new_boolean(t->kthread));
+	add(o, "pid", json_object_new_int(t->pid));
+	add(o, "tgid", json_object_new_int(t->tgid));
+	add(o, "ppid", json_object_new_int(t->ppid));
+	add(o, "comm", json_object_new_string(t->comm));
+	add(o, "state", json_object_new_string(st));
+	add(o, "cpu", json_object_new_int(t->cpu));
+	add(o, "on_cpu", json_object_new_boolean(t->running_on >= 0));
+	add(o, "task", hex(t->addr));
+	add(o, "kthread", json_object_new_boolean(t->kthread));
 	return o;
 }
 
-static bool task_selected(const struct oc_task *t,
-			  const struct oc_report_options *opts)
+/*
+ * The document is written as it is made: json-c makes each object (the
+ * kernel, a CPU, a task, a log record) and prints it, in json-c's own
+ * pretty layout, at its depth, then frees it, so memory does not grow
+ * with the number of tasks.  The layout is json_object_to_json_string_ext()'s
+ * (json-c 0.16 json_object.c): "{" or "[", a newline, the members one a
+ * line indented two spaces a level and separated by ",", a newline and
+ * the closing bracket at the parent's indent ("[\n  ]" when empty).
+ */
+static const int json_flags = JSON_C_TO_STRING_PRETTY |
+			      JSON_C_TO_STRING_NOSLASHESCAPE;
+
+struct jw {
+	FILE *out;
+	bool first[4];		/* no member yet at that depth */
+};
+
+static void jw_indent(struct jw *w, int level)
 {
-	return (opts->pid < 0 || t->pid == opts->pid) &&
-	       (opts->cpu < 0 || t->running_on == opts->cpu) &&
-	       (!opts->state || t->state == opts->state);
+	static const char spaces[] = "        ";
+
+	fwrite(spaces, 1, (size_t)(2 * level), w->out);
+}
+
+/*
+ * @o (consumed) as a value at depth @level (at most 2): json-c prints it
+ * inside @level arrays, so at that depth, and the arrays' own brackets
+ * are left out: "[\n  " ... "\n]" a level (2 + 2i characters before
+ * the value at depth i, as many after it at depth i - 1).
+ */
+static void jw_value(struct jw *w, struct json_object *o, int level)
+{
+	size_t pre = (size_t)(2 * level + level * (level + 1)),
+	       post = (size_t)(2 * level + level * (level - 1)), len = 0;
+	struct json_object *outer = o;
+	const char *s;
+
+	for (int i = 0; i < level; i++) {
+		struct json_object *a = json_object_new_array();
+
+		json_object_array_add(a, outer);
+		outer = a;
+	}
+	s = json_object_to_json_string_length(outer, json_flags, &len);
+	if (s && len >= pre + post)
+		fwrite(s + pre, 1, len - pre - post, w->out);
+	json_object_put(outer);
+}
+
+/* The separator and indent before the next member at depth @level. */
+static void jw_next(struct jw *w, int level)
+{
+	if (!w->first[level])
+		fputs(",\n", w->out);
+	w->first[level] = false;
+	jw_indent(w, level);
+}
+
+/* "key": at depth @level (a member of the object one level up) */
+static void jw_key(struct jw *w, int level, const char *key)
+{
+	jw_next(w, level);
+	fprintf(w->out, "\"%s\":", key);
+}
+
+static void jw_member(struct jw *w, int level, const char *key,
+		      struct json_object *o)
+{
+	jw_key(w, level, key);
+	jw_value(w, o, level);
+}
+
+/* An object or array begins: its members are at @level + 1. */
+static void jw_open(struct jw *w, int level, char c)
+{
+	fprintf(w->out, "%c\n", c);
+	w->first[level + 1] = true;
+}
+
+static void jw_close(struct jw *w, int level, char c)
+{
+	if (!w->first[level + 1])
+		fputc('\n', w->out);
+	jw_indent(w, level);
+	fputc(c, w->out);
+}
+
+/* An element of the array at depth 1 (its elements at depth 2). */
+static void jw_element(struct jw *w, struct json_object *o)
+{
+	jw_next(w, 2);
+	jw_value(w, o, 2);
+}
+
+static void json_cpus(const struct oc_kernel *k,
+		      const struct oc_report_options *opts,
+		      const struct oc_selection *sel, bool *ok, struct jw *w)
+{
+	struct oc_unwind_options uo = { .scan = opts->scan };
+
+	jw_key(w, 1, "cpus");
+	jw_open(w, 1, '[');
+	for (size_t i = 0; i < sel->nr_cpus; i++) {
+		unsigned int c = sel->cpus[i];
+		const struct oc_cpu *cpu = &k->cpus[c];
+		struct json_object *o = json_object_new_object();
+		struct oc_error *err;
+		struct oc_trace tr;
+
+		add(o, "cpu", json_object_new_int((int)c));
+		add(o, "pid", cpu->task ? json_object_new_int(cpu->task->pid) : NULL);
+		add(o, "comm", cpu->task ? json_object_new_string(cpu->task->comm) : NULL);
+		add(o, "panic", json_object_new_boolean((int)c == k->panic_cpu));
+		oc_trace_init(&tr);
+		err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
+		*ok &= add_trace(k, opts, o, err, &tr);
+		oc_trace_deinit(&tr);
+		jw_element(w, o);
+	}
+	jw_close(w, 1, ']');
+}
+
+/* --group: each distinct stack once, with the pids that share it. */
+struct json_group {
+	struct oc_trace trace;	/* the first task's */
+	struct oc_error *err;	/* the first task's, if its unwind failed */
+	struct json_object *pids;
+};
+
+static struct json_object *group_json(const struct oc_kernel *k,
+				      const struct oc_report_options *opts,
+				      struct json_group *g)
+{
+	struct json_object *o = json_object_new_object();
+	/* the variables of --locals are each task's own: none here */
+	struct oc_report_options shared = *opts;
+
+	shared.locals = false;
+	add(o, "count", json_object_new_int(
+		(int)json_object_array_length(g->pids)));
+	add(o, "pids", g->pids);
+	g->pids = NULL;
+	add_trace(k, &shared, o, g->err, &g->trace);
+	g->err = NULL;
+	return o;
+}
+
+/*
+ * The tasks; with --group, "tasks" stays empty and "groups" holds them.
+ * Returns false on out of memory.
+ */
+static bool json_tasks(const struct oc_kernel *k,
+		       const struct oc_report_options *opts,
+		       const struct oc_selection *sel, bool *ok, struct jw *w)
+{
+	struct oc_unwind_options uo = { .scan = opts->scan };
+	struct json_group *groups = NULL;
+	size_t ngroups = 0;
+	bool mem = true;
+
+	if (opts->group && sel->nr_tasks) {
+		groups = calloc(sel->nr_tasks, sizeof(*groups));
+		if (!groups)
+			return false;
+	}
+	jw_key(w, 1, "tasks");
+	jw_open(w, 1, '[');
+	for (size_t i = 0; i < sel->nr_tasks; i++) {
+		const struct oc_task *t = sel->tasks[i];
+		struct oc_error *err;
+		struct oc_trace tr;
+		size_t g;
+
+		oc_trace_init(&tr);
+		err = oc_kernel_unwind_task(k, t, &uo, &tr);
+		if (!opts->group) {
+			struct json_object *o = task_json(t);
+
+			*ok &= add_trace(k, opts, o, err, &tr);
+			oc_trace_deinit(&tr);
+			jw_element(w, o);
+			continue;
+		}
+		if (err) {
+			/* grouped by its message, like a failed text trace */
+			tr.reliable = false;
+			tr.stop = OC_STOP_ERROR;
+			oc_error_string(err, tr.message, sizeof(tr.message));
+		}
+		*ok &= tr.reliable;
+		for (g = 0; g < ngroups; g++)
+			if (oc_report_same_trace(&groups[g].trace, &tr))
+				break;
+		if (g == ngroups) {
+			groups[g].trace = tr;
+			groups[g].err = err;
+			groups[g].pids = json_object_new_array();
+			ngroups++;
+		} else {
+			oc_error_destroy(err);
+			oc_trace_deinit(&tr);
+		}
+		if (!groups[g].pids ||
+		    json_object_array_add(groups[g].pids, json_object_new_int(t->pid)))
+			mem = false;
+	}
+	jw_close(w, 1, ']');
+	if (opts->group) {
+		jw_key(w, 1, "groups");
+		jw_open(w, 1, '[');
+		for (size_t g = 0; g < ngroups; g++) {
+			jw_element(w, group_json(k, opts, &groups[g]));
+			oc_trace_deinit(&groups[g].trace);
+		}
+		jw_close(w, 1, ']');
+	}
+	free(groups);
+	return mem;
+}
+
+static void json_log(const struct oc_log *log, struct jw *w)
+{
+	jw_key(w, 1, "log");
+	jw_open(w, 1, '[');
+	for (size_t i = 0; i < log->nr; i++) {
+		struct json_object *r = json_object_new_object();
+
+		add(r, "ts_nsec", json_object_new_int64((int64_t)log->records[i].ts_nsec));
+		add(r, "level", json_object_new_int(log->records[i].level));
+		add(r, "text", json_object_new_string_len(
+			log->records[i].text, (int)log->records[i].len));
+		jw_element(w, r);
+	}
+	jw_close(w, 1, ']');
 }
 
 int oc_report_json(const struct oc_kernel *k,
 		   const struct oc_report_options *opts, FILE *out)
 {
-	struct oc_unwind_options uo = { .scan = opts->scan };
-	struct json_object *root = json_object_new_object(), *cpus, *tasks;
-	struct oc_log log;
-	/* tasks or memory are missing: the document is partial (exit 3) */
-	bool have_log, ok = !k->tasks_incomplete && !k->modules_incomplete &&
-			 !k->dump_truncated;
-	struct oc_error *err = oc_kernel_read_log(k, &log);
+	struct jw w = { .out = out };
+	struct oc_report_start st;
+	const struct oc_log *log;
+	bool mem = true, ok;
+	int rc = oc_report_begin(k, opts, &st);
 
-	have_log = !err;
-	oc_error_destroy(err);
+	if (rc)
+		return rc;
+	log = st.have_log ? &st.log : NULL;
+	ok = st.complete;
+	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	json_object_object_add(root, "version", json_object_new_string("1.1.0"));
-	json_object_object_add(root, "kernel", kernel_json(k, have_log ? &log : NULL));
-
-	cpus = json_object_new_array();
-	for (unsigned int c = 0; c < k->nr_cpus; c++) {
-		const struct oc_cpu *cpu = &k->cpus[c];
-		struct json_object *o;
-		struct oc_trace tr;
-
-		if (opts->cpu >= 0 && (unsigned)opts->cpu != c)
-			continue;
-		if ((opts->pid >= 0 || opts->state) &&
-		    (!cpu->task || !task_selected(cpu->task, opts)))
-			continue;
-		o = json_object_new_object();
-		json_object_object_add(o, "cpu", json_object_new_int((int)c));
-		json_object_object_add(o, "pid", cpu->task ? json_object_new_int(cpu->task->pid) : NULL);
-		json_object_object_add(o, "comm", cpu->task ? json_object_new_string(cpu->task->comm) : NULL);
-		json_object_object_add(o, "panic", json_object_new_boolean((int)c == k->panic_cpu));
-		oc_trace_init(&tr);
-		err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
-		ok &= add_trace(k, opts, o, err, &tr);
-		oc_trace_deinit(&tr);
-		json_object_array_add(cpus, o);
+	jw_member(&w, 1, "version", json_object_new_string("1.2.0"));
+	jw_member(&w, 1, "kernel", kernel_json(k, log));
+	json_cpus(k, opts, &st.sel, &ok, &w);
+	if (st.sel.show_tasks) {
+		mem = json_tasks(k, opts, &st.sel, &ok, &w);
+	} else {
+		jw_member(&w, 1, "tasks", json_object_new_array());
+		if (opts->group)
+			jw_member(&w, 1, "groups", json_object_new_array());
 	}
-	json_object_object_add(root, "cpus", cpus);
-
-	tasks = json_object_new_array();
-	if (!opts->active && (opts->all_tasks || opts->pid >= 0 || opts->state)) {
-		for (size_t i = 0; i < k->nr_tasks; i++) {
-			const struct oc_task *t = &k->tasks[i];
-			struct json_object *o;
-			struct oc_trace tr;
-
-			if (!task_selected(t, opts))
-				continue;
-			o = task_json(t);
-			oc_trace_init(&tr);
-			err = oc_kernel_unwind_task(k, t, &uo, &tr);
-			ok &= add_trace(k, opts, o, err, &tr);
-			oc_trace_deinit(&tr);
-			json_object_array_add(tasks, o);
-		}
-	}
-	json_object_object_add(root, "tasks", tasks);
-	if (opts->log && have_log) {
-		struct json_object *lines = json_object_new_array();
-
-		for (size_t i = 0; i < log.nr; i++) {
-			struct json_object *r = json_object_new_object();
-
-			json_object_object_add(r, "ts_nsec", json_object_new_int64((int64_t)log.records[i].ts_nsec));
-			json_object_object_add(r, "level", json_object_new_int(log.records[i].level));
-			json_object_object_add(r, "text", json_object_new_string_len(
-				log.records[i].text, (int)log.records[i].len));
-			json_object_array_add(lines, r);
-		}
-		json_object_object_add(root, "log", lines);
-	}
-	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					     JSON_C_TO_STRING_NOSLASHESCAPE), out);
+	if (opts->log && log)
+		json_log(log, &w);
+	jw_close(&w, 0, '}');
 	fputc('\n', out);
-	json_object_put(root);
-	if (have_log)
-		oc_log_deinit(&log);
+	oc_report_finish(&st);
+	if (!mem)
+		return oc_report_error(&oc_enomem);
 	return ok ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;
 }

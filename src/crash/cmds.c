@@ -268,6 +268,7 @@ static struct oc_error *bt_json(const struct oc_kernel *k,
 				const struct oc_crash_bt_args *a,
 				struct oc_lines *l, FILE *out)
 {
+	struct oc_select_task which[OC_CRASH_MAX_TASKS];
 	struct oc_report_options ro;
 	const struct oc_task *t;
 	struct oc_error *err;
@@ -278,21 +279,23 @@ static struct oc_error *bt_json(const struct oc_kernel *k,
 	ro.vmlinux = h->vmlinux;
 	ro.lines = l;
 	if (a->all_tasks) {
-		ro.all_tasks = true;
+		ro.sel.all_tasks = true;
 	} else if (a->all_cpus || a->cpu >= 0) {
-		ro.active = true;
-		ro.cpu = a->cpu;
+		ro.sel.active = true;
+		ro.sel.cpu = a->cpu;
 	} else {
-		if (a->nr_tasks > 1)
-			return oc_error_create(OC_ERR_INVALID,
-					       "--json takes one task at a time");
-		if (a->nr_tasks)
-			err = find_ref(k, &a->tasks[0], &t);
-		else
-			err = find_task(k, h->current_task, &t);
-		if (err)
-			return err;
-		ro.pid = t->pid;
+		/* the tasks by pid, in the order given (--json --pid P...) */
+		for (unsigned int i = 0; i < a->nr_tasks || i == 0; i++) {
+			if (a->nr_tasks)
+				err = find_ref(k, &a->tasks[i], &t);
+			else
+				err = find_task(k, h->current_task, &t);
+			if (err)
+				return err;
+			which[i] = (struct oc_select_task){ .pid = t->pid };
+			ro.sel.nr_which = i + 1;
+		}
+		ro.sel.which = which;
 	}
 	oc_report_json(k, &ro, out);
 	return NULL;

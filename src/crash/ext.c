@@ -266,7 +266,7 @@ static char *help_orcbt[] = {
 	"            -s  also list the unreliable \"?\" return addresses found",
 	"                on the stack between frames (show_trace_log_lvl()).",
 	" -j, --json     the JSON document of \"orccrash --json\" for the same",
-	"                selection (the task's pid, -a, -c or -t).",
+	"                selection (the tasks' pids in order, -a, -c or -t).",
 	" -L, --no-lines no file:line and no inlined frames (see below).",
 	" --modules-dir dir  find module .ko files with DWARF under dir for the",
 	"                lines of module frames; kept for the rest of the session.",

@@ -767,6 +767,18 @@ class Bench:
                 out.append("- the 10,000-task dumps in <= 0.5 s (%s): %s; slowest %.3f s (%s %s)" % (
                     what, "met" if (self.med(w[key]) or 99) <= 0.5 else "NOT met",
                     self.med(w[key]) or 0, self.short(w["rel"]), w["fmt"]))
+        # the JSON report streamed: the text's cost, memory flat
+        for r in big:
+            o, j = self.med(r["o"]), self.med(r["j"])
+            oc, jc = self.med(r["o"], "cpu"), self.med(r["j"], "cpu")
+            jrss = self.med(r["j"], "rss_kb")
+            if not (o and j and jrss):
+                continue
+            met = j / o <= 1.5 and jrss / 1024 <= 100
+            out.append("- the 10,000-task dump's JSON within 1.5x the text's time and 100 MB "
+                       "(%s %s): %s; %.2fx (%.3f s against %.3f; CPU %.2fx), %.0f MB" % (
+                           self.short(r["rel"]), r["fmt"], "met" if met else "NOT met",
+                           j / o, j, o, (jc / oc) if oc and jc else 0, jrss / 1024))
         out.append(self.within("first screen <= 0.1 s on every dump (warm)",
                                [(self.medv(r["warm"].get("orccrash")), r) for r in self.rows]))
         out.append(self.within("first output of --all-tasks <= 0.1 s on every dump",

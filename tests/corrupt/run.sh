@@ -326,6 +326,19 @@ for cut in "mid-page:$((mid + 2048))" "notes:$((noff + nsize / 2))" "header:40";
 	else
 		pass "ELF truncated mid-page: says so, and no frame at 0x0 ($(grep -c 'past the end of the truncated file' "$tmp/out") reads past the end named)"
 	fi
+	# without the header (--no-header; --log alone) the warning goes to
+	# stderr and the exit status stays 3
+	for args in "--no-header --active" "--log"; do
+		# shellcheck disable=SC2086
+		timeout 60 "$BIN" $args "$e" "$V" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc -eq 3 ] && grep -q "^orccrash: WARNING: the dump is truncated: ${cut#*:} of " "$tmp/err" &&
+		   [ -s "$tmp/out" ] && ! grep -q WARNING "$tmp/out"; then
+			pass "ELF truncated mid-page, $args: exit 3, the warning on stderr"
+		else
+			fail "ELF truncated mid-page, $args: exit $rc, stderr: $(head -c 200 "$tmp/err")"
+		fi
+	done
 done
 rm -f "$e"
 

@@ -9,7 +9,8 @@ run.sh), or drv.out, the same commands through crash-cmds without crash.
 DIR also holds the batch
 reports of the same dump, with source lines: active.txt (--active),
 active-noregs.txt (--active --no-regs), all.txt (--all-tasks), scan.txt
-(--scan --pid P), pid.json (--json --pid P), and without them
+(--scan --pid P), pid.json (--json --pid P), pids.json (--json --pid L
+--pid 1, L the highest pid, in the file last), and without them
 active-nolines.txt (--active --no-lines); for a dump with the test
 module's .ko beside it active-mods.txt (--active --modules-dir); plus
 panic_pid, pids and ref.txt (the dump's ref/kernel.txt, may be empty).  Prints PASS/FAIL/NOTE lines; exits 1 if
@@ -219,6 +220,19 @@ def main():
                diff(json.dumps(want, indent=1), json.dumps(ours, indent=1)))
     except ValueError as e:
         result(False, "orcbt -j %s: not JSON: %s" % (panic_task, e), s["json"][:2000])
+    if os.path.exists(os.path.join(d, "pids.json")):
+        last = rd("last").strip()
+        try:
+            ours = json.loads(s.get("json2", ""))
+            want = json.loads(rd("pids.json"))
+            order = [t["pid"] for t in ours["tasks"]]
+            result(ours == want and order == [int(last), 1],
+                   "orcbt -j %s 1: tasks %s, the same JSON document as --json --pid %s --pid 1"
+                   % (last, order, last),
+                   diff(json.dumps(want, indent=1), json.dumps(ours, indent=1)))
+        except (ValueError, KeyError) as e:
+            result(False, "orcbt -j %s 1: not the JSON document: %r" % (last, e),
+                   s.get("json2", "")[:2000])
 
     # orcbt inside crash against the kernel's own traces
     ref = os.path.join(d, "ref.txt")

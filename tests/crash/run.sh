@@ -135,6 +135,10 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	"$bin" --active --no-lines "$core" "$vml" >"$d/active-nolines.txt" 2>/dev/null
 	"$bin" --scan --pid "$panic_pid" "$core" "$vml" >"$d/scan.txt" 2>/dev/null
 	"$bin" --json --pid "$panic_pid" "$core" "$vml" >"$d/pid.json" 2>/dev/null
+	# several tasks, in the order given: the highest pid, then init
+	newest=$(sed -n '/^Tasks:/,$ s/^PID: \([0-9]*\) .*/\1/p' "$d/all.txt" | sort -n | tail -n 1)
+	echo "$newest" >"$d/last"
+	"$bin" --json --pid "$newest" --pid 1 "$core" "$vml" >"$d/pids.json" 2>/dev/null
 	# module frames' lines: the test module's .ko is in the dump's directory
 	moddir=
 	if [ -r "$(dirname "$core")/orccrash_test.ko" ]; then
@@ -165,6 +169,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		printf 't\torcbt -t -r\n'
 		printf 'scan\torcbt -s -r %s\n' "$panic_task"
 		printf 'json\torcbt -j %s\n' "$panic_task"
+		printf 'json2\torcbt -j %s 1\n' "$newest"
 		printf 'alljson\torcbt -t -s --json\n'
 		printf 'stack\torcstack\n'
 		printf 'stackmap\torcstack -c %s\n' "$panic_cpu"

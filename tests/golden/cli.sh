@@ -91,6 +91,135 @@ rcd=$?
 check "FILE VMCORE, FILE not a kernel: the order as given (exit $rcd: $(head -c 100 "$tmp/d.err"))" \
 	grep -q "^orccrash: $tmp/help: " "$tmp/d.err"
 
+# --- the selection: several --pid, --comm, unknown ones ------------------------
+# The oracle is the --all-tasks JSON report: its tasks' pids and comms
+# (Python's fnmatch for --comm's glob, the same rules as fnmatch(3) for
+# these patterns).
+"$bin" --json --all-tasks "$dump" >"$tmp/all.json" 2>/dev/null
+order() {	# order ARGS...: the pids of the text report's task part, one line
+	"$bin" --no-regs "$@" "$dump" 2>/dev/null |
+		sed -n '/^Tasks:/,$ s/^PID: *\([0-9]*\) .*/\1/p' | tr '\n' ' '
+}
+jorder() {	# jorder ARGS...: the pids of the JSON report's tasks, one line
+	"$bin" --json "$@" "$dump" 2>/dev/null |
+		python3 -c 'import json,sys; print(" ".join(str(t["pid"]) for t in json.load(sys.stdin)["tasks"]), end=" ")' 2>/dev/null
+}
+ddpid=$(python3 -c 'import json,sys; print([t["pid"] for t in json.load(open(sys.argv[1]))["tasks"] if t["comm"] == "dd"][0])' "$tmp/all.json")
+got=$(order --pid "$ddpid" --pid 1)
+check "--pid $ddpid --pid 1: both tasks, in the order given ($got)" test "$got" = "$ddpid 1 "
+got=$(jorder --pid "$ddpid" --pid 1 --pid "$ddpid")
+check "--json --pid $ddpid --pid 1 --pid $ddpid: each task once, in the order given ($got)" \
+	test "$got" = "$ddpid 1 "
+want=$(python3 -c '
+import fnmatch, json, sys
+tasks = json.load(open(sys.argv[1]))["tasks"]
+pids = [t["pid"] for t in tasks if fnmatch.fnmatchcase(t["comm"], "kworker/*")]
+pids += [t["pid"] for t in tasks if t["comm"] == "init" and t["pid"] not in pids]
+print(" ".join(map(str, pids)), end=" ")' "$tmp/all.json")
+got=$(order --comm 'kworker/*' --comm init)
+check "--comm 'kworker/*' --comm init: the $(echo "$want" | wc -w) tasks whose comm matches, pattern by pattern ($got)" \
+	test -n "$got" -a "$got" = "$want" -a "$(echo "$got" | wc -w)" -ge 3
+got=$(jorder --comm 'kworker/*' --comm init)
+check "--json --comm 'kworker/*' --comm init: the same tasks in the same order" test "$got" = "$want"
+got=$(order --comm init --pid 2 --comm 'kthr?add')
+check "--comm init --pid 2 --comm 'kthr?add': init, then pid 2 once ($got)" test "$got" = "1 2 "
+got=$(order --comm 'k*' --state I)
+want=$(python3 -c '
+import fnmatch, json, sys
+print(" ".join(str(t["pid"]) for t in json.load(open(sys.argv[1]))["tasks"]
+               if fnmatch.fnmatchcase(t["comm"], "k*") and t["state"] == "I"), end=" ")' "$tmp/all.json")
+check "--comm 'k*' --state I: the k* tasks in state I only ($got)" test -n "$want" -a "$got" = "$want"
+# the CPUs part: those running a selected task
+got=$("$bin" --no-regs --pid "$ddpid" "$dump" 2>/dev/null | grep -c '^CPU ')
+check "--pid $ddpid (running): its CPU and no other ($got CPU part)" test "$got" -eq 1
+
+notfound() {	# notfound NAME WANT_LINE ARGS...: exit 1, nothing on stdout, one line
+	local name=$1 want=$2; shift 2
+	"$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	local rc=$?
+	if [ "$rc" -eq 1 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$want" ]; then
+		pass "$name: exit 1, $want"
+	else
+		fail "$name: exit $rc, $(wc -c <"$tmp/out") bytes on stdout, stderr: $(head -c 300 "$tmp/err")"
+	fi
+}
+notfound "--pid 99999" "orccrash: $dump: no task with pid 99999" --pid 99999 "$dump"
+notfound "--pid 1 --pid 99999" "orccrash: $dump: no task with pid 99999" --pid 1 --pid 99999 "$dump"
+notfound "--json --pid 99999" "orccrash: $dump: no task with pid 99999" --json --pid 99999 "$dump"
+notfound "--comm 'nosuch*'" "orccrash: $dump: no task whose comm matches 'nosuch*'" --comm 'nosuch*' "$dump"
+notfound "--comm with a control character" "orccrash: $dump: no task whose comm matches 'a\\x1bb'" --comm $'a\eb' "$dump"
+notfound "--cpu 2 (of 2)" "orccrash: $dump: no CPU 2 (the dump has 2: 0-1)" --cpu 2 "$dump"
+notfound "--json --all-tasks --cpu 7" "orccrash: $dump: no CPU 7 (the dump has 2: 0-1)" --json --all-tasks --cpu 7 "$dump"
+# a state no task is in is an answer, not an error: the sample has no D task
+"$bin" --state D "$dump" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check "--state D (no such task on the sample): exit $rc, an empty task part" \
+	eval '[ "$rc" -eq 0 ] && grep -q "^Summary: 0 tasks" "$tmp/out"'
+
+# --- --log, --no-header ---------------------------------------------------------
+"$bin" --log "$dump" >"$tmp/log" 2>"$tmp/err"
+rc=$?
+"$bin" --active --log "$dump" >"$tmp/alog" 2>/dev/null
+sed -n '/^Kernel log:$/,/^$/p' "$tmp/alog" | sed '1d;$d' >"$tmp/alog.part"
+check "--log alone: exit $rc, only the kernel log ($(wc -l <"$tmp/log") lines, those of --active --log's 'Kernel log:'), no header, no trace" \
+	eval '[ "$rc" -eq 0 ] && [ -s "$tmp/log" ] && [ ! -s "$tmp/err" ] && cmp -s "$tmp/log" "$tmp/alog.part" &&
+	      ! grep -Eq "^ +(DUMP|RELEASE):|^CPU [0-9]|^Tasks:" "$tmp/log" && grep -q "^\[" "$tmp/log"'
+BIN=$bin DUMP=$dump python3 - "$tmp/all.json" "$tmp/log" <<'PY' >"$tmp/logcheck" 2>&1
+import json, subprocess, sys
+# every record of the JSON log, in order, is a line of the text log
+import os
+doc = json.loads(subprocess.run([os.environ["BIN"], "--json", "--log", os.environ["DUMP"]],
+                                capture_output=True, text=True).stdout)
+text = open(sys.argv[2], encoding="utf-8", errors="replace").read()
+pos = 0
+for r in doc["log"]:
+    first = r["text"].split("\n")[0]
+    i = text.find(first, pos)
+    if i < 0:
+        print("record not found in order: %r" % first[:80]); sys.exit(1)
+    pos = i + len(first)
+print("%d records" % len(doc["log"]))
+PY
+rc=$?
+check "--log alone: the JSON log's records, in order ($(cat "$tmp/logcheck"))" test "$rc" -eq 0
+"$bin" --all-tasks "$dump" >"$tmp/full" 2>&1
+rcf=$?
+"$bin" --all-tasks --no-header "$dump" >"$tmp/nohdr" 2>"$tmp/nohdr.err"
+rcn=$?
+# the header: everything before the first CPU part
+sed -n '/^CPU [0-9]/,$p' "$tmp/full" >"$tmp/full.body"
+sed -n '/^CPU [0-9]/,$p' "$tmp/nohdr" >"$tmp/nohdr.body"
+check "--no-header: the report without its header, from its first line on (exit $rcn as $rcf, the same traces)" \
+	eval '[ "$rcn" -eq "$rcf" ] && [ -s "$tmp/nohdr.body" ] && cmp -s "$tmp/full.body" "$tmp/nohdr.body" &&
+	      head -n 1 "$tmp/nohdr" | grep -q "^CPU 0" && [ ! -s "$tmp/nohdr.err" ]'
+
+# --- --group --json ------------------------------------------------------------
+# Each group against the ungrouped report (tests/json/groups.py): its count
+# and pids are the tasks (in order) whose frames are the group's; the
+# groups are distinct; and the text --group shows the same counts.
+"$bin" --json --group --state S "$dump" >"$tmp/group.json" 2>/dev/null
+rcg=$?
+"$bin" --json --state S "$dump" >"$tmp/nogroup.json" 2>/dev/null
+"$bin" --group --state S "$dump" >"$tmp/group.txt" 2>/dev/null
+if python3 "$top/tests/json/groups.py" "--state S" "$tmp/group.json" "$tmp/nogroup.json" \
+	"$tmp/group.txt" >"$tmp/gcheck" 2>&1; then
+	pass "--json --group (exit $rcg): $(cat "$tmp/gcheck")"
+else
+	fail "--json --group (exit $rcg): $(tail -n 3 "$tmp/gcheck")"
+fi
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+"$bin" --json --group --all-tasks --scan "$dump" >"$tmp/group-all.json" 2>/dev/null
+"$bin" --json --group --active "$dump" >"$tmp/group-active.json" 2>/dev/null
+"$bin" --json --pid "$ddpid" --pid 1 --comm 'k*' "$dump" >"$tmp/pids.json" 2>/dev/null
+if "$py" "$top/tests/json/validate.py" "cli --json --group, --pid/--comm" "$tmp/group.json" \
+	"$tmp/group-all.json" "$tmp/group-active.json" "$tmp/pids.json" >"$tmp/v" 2>&1; then
+	pass "$(grep -c '^PASS' "$tmp/v") --group and --pid/--comm JSON documents validate against docs/json-schema.json"
+else
+	fail "--group JSON against docs/json-schema.json:"
+	sed 's/^/  /' "$tmp/v" | head -n 12
+fi
+
 # --- the manual page ------------------------------------------------------------
 # Its jq examples, run on the sample's report (--state S: the sample has
 # no D task); its browser keys, those of ui/keys.h.

@@ -58,7 +58,11 @@ def main(argv):
         ntasks = len(doc.get("tasks", [])) if isinstance(doc, dict) else 0
         nframes = 0
         if isinstance(doc, dict):
-            for t in doc.get("cpus", []) + doc.get("tasks", []):
+            # --group: the tasks are in "groups" (count of them each)
+            groups = [g for g in doc.get("groups", []) if isinstance(g, dict)]
+            ntasks += sum(g.get("count", 0) for g in groups
+                          if isinstance(g.get("count"), int))
+            for t in doc.get("cpus", []) + doc.get("tasks", []) + groups:
                 nframes += len(t.get("frames", [])) if isinstance(t, dict) else 0
         if not errors and need_frames and (not ntasks or not nframes):
             print("FAIL json schema %s: valid but empty (%d tasks, %d frames)"

@@ -10,7 +10,9 @@
 #  - every scenario: a sleeping task's __schedule / context_switch `prev`,
 #    when we give it, is the task itself (locals.py prev); no variable says
 #    "bad DWARF" or "bad location expression"; the text report with
-#    --locals is the report without it plus variable lines;
+#    --locals is the report without it plus variable lines; with --group
+#    the shared stacks have no variables, in text and in JSON
+#    (tests/json/groups.py against the ungrouped --locals document);
 #  - every scenario: the callee-saved registers recovered through
 #    .debug_frame CFI (locals.py cfi): some are, the CFI's rbp is ORC's,
 #    save slots lie below the frame's sp;
@@ -67,6 +69,24 @@ while IFS=$'\t' read -r rel scen fmt vmcore vmlinux kaslr; do
 		fail "$name: --locals changed the report ($nvars variable lines)"
 		diff "$tmp/plain" "$tmp/stripped" | head -n 5
 	fi
+	# --group: a shared stack shows no variables (each task's own); the
+	# CPUs, not grouped, keep theirs
+	"$bin" --group --all-tasks "${mods[@]}" "$vmcore" "$vmlinux" >"$tmp/gplain" 2>/dev/null
+	"$bin" --group --all-tasks --locals "${mods[@]}" "$vmcore" "$vmlinux" \
+		>"$tmp/glocals" 2>/dev/null
+	grep -Ev '^ *(param|local) |^ *\((variables |in .*, inlined\)$)' \
+		"$tmp/glocals" >"$tmp/gstripped"
+	ngvars=$(sed -n '/^Tasks:/,$p' "$tmp/glocals" | grep -Ec '^ *(param|local) ')
+	if cmp -s "$tmp/gplain" "$tmp/gstripped" && [ "$ngvars" -eq 0 ]; then
+		pass "$name: --group --locals: no variable in the groups, the CPUs' only"
+	else
+		fail "$name: --group --locals: $ngvars variable lines in the groups, or another report"
+		diff "$tmp/gplain" "$tmp/gstripped" | head -n 5
+	fi
+	"$bin" --json --group --all-tasks --locals "${mods[@]}" "$vmcore" "$vmlinux" \
+		>"$tmp/g.json" 2>/dev/null
+	"$py" "$top/tests/json/validate.py" --need-frames "$name --group --locals" "$tmp/g.json"
+	"$py" "$top/tests/json/groups.py" "$name --locals" "$tmp/g.json" "$json"
 	nbad=$(grep -Ec 'bad DWARF|bad location expression' "$tmp/locals")
 	if [ "$nbad" -eq 0 ]; then
 		pass "$name: no variable with bad DWARF"

@@ -68,8 +68,13 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	fi
 	echo "PASS $name: report produced (exit $rc)"
 	# once per scenario: the other formats must give the same report (below)
-	[ -z "${first_json[$rel/$scen]:-}" ] &&
+	if [ -z "${first_json[$rel/$scen]:-}" ]; then
 		"$py" "$top/tests/json/validate.py" --need-frames "$name" "$out"
+		# --group: the same tasks, each stack once (tests/json/groups.py)
+		"$bin" --json --group --all-tasks --scan "$core" "$vml" >"$tmp/group.json" 2>/dev/null
+		"$py" "$top/tests/json/validate.py" --need-frames "$name --group" "$tmp/group.json"
+		python3 "$top/tests/json/groups.py" "$name" "$tmp/group.json" "$out"
+	fi
 	# crash's order, VMLINUX VMCORE: the same report (once per release)
 	if [ -r "$vml" ] && [ -z "${order_done[$rel]:-}" ]; then
 		order_done[$rel]=1
