@@ -83,7 +83,9 @@ git clone -q "$top" "$src" || { fail "git clone $top"; finish; }
 
 # --- 1. dpkg-buildpackage, build flags, lintian ------------------------------
 t0=$SECONDS
-(cd "$src" && dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1
+# a package builds from its own tree: none of the caller's make variables
+# (`make O=DIR test` puts O= in MAKEFLAGS, and the build would go there)
+(cd "$src" && env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u O dpkg-buildpackage -us -uc -b) >"$tmp/build.log" 2>&1
 rc=$?
 debs=$(cd "$tmp" && ls orccrash_*.deb crash-orccrash_*.deb 2>/dev/null | tr '\n' ' ')
 if [ $rc -ne 0 ] || [ "$(echo $debs | wc -w)" -ne 2 ]; then
