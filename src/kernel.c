@@ -344,9 +344,10 @@ static struct oc_error *read_frame_layout(struct oc_kernel *k)
  * (include/linux/page-flags.h, PGTY_slab; VMCOREINFO's
  * NUMBER(PAGE_SLAB_MAPCOUNT_VALUE) is its value, in the page_type/
  * _mapcount word, whose top byte is the type) instead of PG_slab, and
- * Debian 12's makedumpfile 1.7.2 takes such pages for free ones under
- * -d 16 (seen on 6.12.118: every page it dropped that a task needed has
- * page_type 0xf5000000).  The struct page is read through the vmemmap
+ * Debian 12's makedumpfile 1.7.2 ("The kernel version is not supported"
+ * for 6.12) drops such pages under -d 31 and under -d 15 alike (seen on
+ * 6.12.118: every page it dropped that a task needed has page_type
+ * 0xf5000000).  The struct page is read through the vmemmap
  * (SYMBOL(vmemmap), SIZE(page), OFFSET(page._mapcount)).  One WARNING,
  * which replaces the last when the list is full: it explains the others.
  */
@@ -380,7 +381,7 @@ static void explain_missing_pages(struct oc_kernel *k)
 	if (k->nr_warnings == sizeof(k->warnings) / sizeof(k->warnings[0]))
 		k->nr_warnings--;
 	oc_kernel_warn(k, "%zu of the %zu missing pages are slab pages (their struct page says so): "
-		       "makedumpfile dropped them as free (1.7.2 does on 6.10+); capture with a newer one",
+		       "makedumpfile misjudged them (1.7.2 does on 6.10+, which it does not support)",
 		       nr_slab, n);
 }
 
