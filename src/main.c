@@ -61,6 +61,7 @@ static void usage(FILE *fp)
 	      "  -c, --cpu CPU     only this CPU (and the task running on it)\n"
 	      "  -s, --state S     only tasks in state S (R S D T t X Z P I)\n"
 	      "  -g, --group       identical stacks once, with a count\n"
+	      "      --folded[=state,comm]  the tasks' stacks for flame graph tools\n"
 	      "      --scan        also list unreliable '?' entries found on the stack\n"
 	      "      --no-regs     do not print pt_regs register blocks\n"
 	      "      --log         the whole kernel log: alone, nothing else\n"
@@ -179,6 +180,7 @@ enum {
 	OPT_LOCALS,
 	OPT_COMM,
 	OPT_NO_HEADER,
+	OPT_FOLDED,
 };
 
 static const struct option long_opts[] = {
@@ -189,6 +191,7 @@ static const struct option long_opts[] = {
 	{ "cpu", required_argument, NULL, 'c' },
 	{ "state", required_argument, NULL, 's' },
 	{ "group", no_argument, NULL, 'g' },
+	{ "folded", optional_argument, NULL, OPT_FOLDED },
 	{ "scan", no_argument, NULL, OPT_SCAN },
 	{ "no-regs", no_argument, NULL, OPT_NO_REGS },
 	{ "log", no_argument, NULL, OPT_LOG },
@@ -205,6 +208,37 @@ static const struct option long_opts[] = {
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/*
+ * --folded[=FIELDS]: FIELDS a comma-separated list of "state" and "comm",
+ * each at most once, into @ret as 's'/'c' in order.  Returns 0, or -1 if
+ * FIELDS is not such a list.
+ */
+static int parse_folded(const char *arg, char *ret, size_t size)
+{
+	size_t n = 0;
+
+	ret[0] = 0;
+	while (arg && *arg) {
+		size_t len = strcspn(arg, ",");
+		char c;
+
+		if (len == 5 && !strncmp(arg, "state", 5))
+			c = 's';
+		else if (len == 4 && !strncmp(arg, "comm", 4))
+			c = 'c';
+		else
+			return -1;
+		if (memchr(ret, c, n) || n + 1 >= size)
+			return -1;
+		ret[n++] = c;
+		ret[n] = 0;
+		arg += len;
+		if (*arg == ',' && !*++arg)
+			return -1;
+	}
+	return 0;
+}
 
 static int parse_int(const char *s, const char *what, int *ret)
 {
@@ -314,6 +348,7 @@ int main(int argc, char **argv)
 	struct oc_error *err;
 	const char *vmcore = NULL, *vmlinux = NULL;
 	char defbuf[PATH_MAX];
+	char folded[3] = "";
 	bool batch = false, no_lines = false, selection = false;
 	const char *modules_dir = NULL, *source_dir = NULL;
 	int c, rc;
@@ -368,6 +403,13 @@ int main(int argc, char **argv)
 			break;
 		case 'g':
 			ro.group = true;
+			break;
+		case OPT_FOLDED:
+			if (parse_folded(optarg, folded, sizeof(folded)))
+				return usage_error("bad --folded=%s (a comma-separated list of state, comm)",
+						   optarg);
+			ro.folded_fields = folded;
+			batch = true;
 			break;
 		case OPT_SCAN:
 			ro.scan = true;
@@ -453,7 +495,13 @@ int main(int argc, char **argv)
 	} else {
 		if (!selection)
 			ro.sel.active = true;
-		if (ro.log && !selection && !ro.json)
+		if (ro.folded_fields) {
+			/* every task unless a selection says which */
+			if (!selection)
+				ro.sel.all_tasks = true;
+			ro.sel.active = false;
+			rc = oc_report_folded(k, &ro, stdout);
+		} else if (ro.log && !selection && !ro.json)
 			rc = oc_report_log(k, stdout);	/* --log alone */
 		else if (ro.json)
 			rc = oc_report_json(k, &ro, stdout);

@@ -241,7 +241,7 @@ void oc_report_print_trace(const struct oc_kernel *k,
 }
 
 /* The header's WARNING lines; with --no-header, on stderr. */
-static void print_warnings(const struct oc_kernel *k, FILE *out)
+void oc_report_print_warnings(const struct oc_kernel *k, FILE *out)
 {
 	for (unsigned int i = 0; i < k->nr_warnings; i++)
 		fprintf(out, "%sWARNING: %s\n",
@@ -291,7 +291,7 @@ static void print_header(const struct oc_kernel *k,
 		fprintf(out, "   MESSAGE: %s\n", k->panic_message);
 	else if (log && oc_log_panic_message(log, msg, sizeof(msg)))
 		fprintf(out, "   MESSAGE: %s\n", msg);
-	print_warnings(k, out);
+	oc_report_print_warnings(k, out);
 	if (log && log->nr && opts->log_tail) {
 		size_t from = log->nr > opts->log_tail ? log->nr - opts->log_tail : 0;
 
@@ -333,7 +333,7 @@ int oc_report_log(const struct oc_kernel *k, FILE *out)
 		return oc_report_error(oc_error_set_path(err, oc_dump_path(k->dump)));
 	/* the header's WARNINGs still count: a dump cut short can lose
 	 * part of the log (exit 3 as for a report) */
-	print_warnings(k, stderr);
+	oc_report_print_warnings(k, stderr);
 	oc_log_print(&log, out);
 	oc_log_deinit(&log);
 	return k->dump_truncated ? OC_EXIT_UNRELIABLE : OC_EXIT_OK;
@@ -580,7 +580,7 @@ int oc_report_text(const struct oc_kernel *k,
 		fputc('\n', to);
 	}
 	if (opts->no_header)
-		print_warnings(k, stderr);
+		oc_report_print_warnings(k, stderr);
 	else
 		print_header(k, opts, log, out);
 	if (opts->log && log) {

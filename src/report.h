@@ -31,6 +31,9 @@ struct oc_report_options {
 	struct oc_lines *lines;
 	/* each frame's parameters and locals (src/framevars.h) */
 	bool locals;
+	/* --folded: the leading fields, 's' (state) and 'c' (comm) in
+	 * order; NULL: not --folded, "" for none */
+	const char *folded_fields;
 };
 
 /* Exit codes, documented in docs/orccrash.1. */
@@ -51,6 +54,12 @@ int oc_report_text(const struct oc_kernel *k,
 		   const struct oc_report_options *opts, FILE *out);
 int oc_report_json(const struct oc_kernel *k,
 		   const struct oc_report_options *opts, FILE *out);
+/* --folded: the selected tasks' stacks for flame graph tools
+ * (src/report_folded.c); its WARNINGs on stderr. */
+int oc_report_folded(const struct oc_kernel *k,
+		     const struct oc_report_options *opts, FILE *out);
+/* The dump's WARNINGs, one a line ("orccrash: WARNING: " on stderr). */
+void oc_report_print_warnings(const struct oc_kernel *k, FILE *out);
 /* --log alone: the whole kernel log, nothing else (exit 1 if unreadable). */
 int oc_report_log(const struct oc_kernel *k, FILE *out);
 

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * --folded: the selected tasks' stacks in the "folded" format of the flame
+ * graph tools (Brendan Gregg's stackcollapse output, read by flamegraph.pl,
+ * inferno and speedscope): one line per distinct stack, its frames from
+ * the outermost to the innermost joined by ';', a space and the number of
+ * tasks with that stack.  Optional leading fields (--folded=state,comm)
+ * turn the task's state and comm into the outermost frames.  A frame is
+ * its function's name, "func [mod]" in a module, "[user]" for the user
+ * mode the task entered the kernel from, "[unknown]" where no symbol
+ * covers it; "?" entries found by --scan are not frames and are
+ * left out.  Dump bytes that would break a line (';', control bytes) are
+ * written as '_'.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dump.h"
+#include "report.h"
+#include "select.h"
+#include "unwind.h"
+
+struct buf {
+	char *s;
+	size_t len, cap;
+};
+
+static bool buf_put(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *p;
+
+		while (b->len + n + 1 > cap)
+			cap *= 2;
+		p = realloc(b->s, cap);
+		if (!p)
+			return false;
+		b->s = p;
+		b->cap = cap;
+	}
+	/* one field: what would end it or the line becomes '_' */
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		b->s[b->len++] = c < 0x20 || c == 0x7f || c == ';' ? '_' : (char)c;
+	}
+	b->s[b->len] = 0;
+	return true;
+}
+
+static bool buf_field(struct buf *b, const char *s)
+{
+	if (b->len && !buf_put(b, "", 0))
+		return false;
+	if (b->len) {
+		if (b->len + 2 > b->cap && !buf_put(b, "", 1))
+			return false;
+		b->s[b->len++] = ';';
+		b->s[b->len] = 0;
+	}
+	return buf_put(b, s, strlen(s));
+}
+
+static bool frame_name(const struct oc_kernel *k, const struct oc_frame *f,
+		       char *out, size_t size)
+{
+	struct oc_sym_result s;
+
+	if ((int64_t)f->ip >= 0)	/* where the task entered the kernel */
+		snprintf(out, size, "[user]");
+	else if (!oc_kernel_symbolize_frame(k, f, &s) || !s.name)
+		snprintf(out, size, "[unknown]");
+	else if (s.module)
+		snprintf(out, size, "%s [%s]", s.name, s.module);
+	else
+		snprintf(out, size, "%s", s.name);
+	return true;
+}
+
+/* One task's line without the count; NULL when out of memory. */
+static char *fold_task(const struct oc_kernel *k,
+		       const struct oc_report_options *opts,
+		       const struct oc_task *t, const struct oc_trace *tr)
+{
+	struct buf b = { 0 };
+	char name[300];
+
+	for (const char *f = opts->folded_fields; f && *f; f++) {
+		bool ok = true;
+
+		if (*f == 's') {
+			char st[2] = { t->state ? t->state : '?', 0 };
+
+			ok = buf_field(&b, st);
+		} else if (*f == 'c') {
+			ok = buf_field(&b, t->comm[0] ? t->comm : "[no comm]");
+		}
+		if (!ok)
+			goto oom;
+	}
+	for (size_t i = tr->nr; i-- > 0;) {
+		const struct oc_frame *f = &tr->frames[i];
+
+		if (f->scanned)
+			continue;
+		frame_name(k, f, name, sizeof(name));
+		if (!buf_field(&b, name))
+			goto oom;
+	}
+	if (!b.s && !buf_field(&b, "[no frames]"))
+		goto oom;
+	return b.s;
+oom:
+	free(b.s);
+	return NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int oc_report_folded(const struct oc_kernel *k,
+		     const struct oc_report_options *opts, FILE *out)
+{
+	struct oc_unwind_options uo = { .scan = false };
+	struct oc_selection sel;
+	struct oc_error *err;
+	char **lines;
+	size_t n = 0;
+	int rc = OC_EXIT_OK;
+
+	err = oc_select(k, &opts->sel, &sel);
+	if (err)
+		return oc_report_error(oc_error_set_path(err, oc_dump_path(k->dump)));
+	oc_report_print_warnings(k, stderr);
+	lines = calloc(sel.nr_tasks ? sel.nr_tasks : 1, sizeof(*lines));
+	if (!lines)
+		goto oom;
+	for (size_t i = 0; i < sel.nr_tasks; i++) {
+		struct oc_trace tr;
+
+		oc_trace_init(&tr);
+		err = oc_kernel_unwind_task(k, sel.tasks[i], &uo, &tr);
+		if (err) {
+			oc_error_destroy(err);
+			tr.reliable = false;
+		}
+		if (!tr.reliable)
+			rc = OC_EXIT_UNRELIABLE;
+		lines[n] = fold_task(k, opts, sel.tasks[i], &tr);
+		oc_trace_deinit(&tr);
+		if (!lines[n])
+			goto oom;
+		n++;
+	}
+	qsort(lines, n, sizeof(*lines), cmp_str);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(lines[i], lines[j]); j++)
+			;
+		fprintf(out, "%s %zu\n", lines[i], j - i);
+	}
+	/* as the text report: a task list or module list not followed to
+	 * its end, or a dump cut short, is an incomplete picture */
+	if (k->tasks_incomplete || k->modules_incomplete || k->dump_truncated)
+		rc = OC_EXIT_UNRELIABLE;
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	oc_selection_deinit(&sel);
+	return rc;
+oom:
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	oc_selection_deinit(&sel);
+	fprintf(stderr, "orccrash: out of memory\n");
+	return OC_EXIT_ERROR;
+}
