@@ -14,6 +14,7 @@
 #include "lines.h"
 #include "log.h"
 #include "report.h"
+#include "triage.h"
 
 void oc_report_options_init(struct oc_report_options *opts)
 {
@@ -248,6 +249,55 @@ static void print_warnings(const struct oc_kernel *k, FILE *out)
 			out == stderr ? "orccrash: " : "   ", k->warnings[i]);
 }
 
+/* The crash summary (src/triage.h, docs/triage.md), first in the header. */
+static void print_crash(const struct oc_kernel *k,
+			const struct oc_report_options *opts,
+			const struct oc_log *log, FILE *out)
+{
+	struct oc_line_info chain[16];
+	struct oc_crash c;
+	struct oc_error *err = oc_triage(k, opts->lines, log, &c);
+	char buf[320];
+	size_t nr;
+
+	if (err) {
+		fprintf(out, "     CRASH: (not analysed: ");
+		oc_error_fprint(out, err);
+		fprintf(out, ")\n");
+		oc_error_destroy(err);
+		return;
+	}
+	fprintf(out, "     CRASH: %s\n", c.title);
+	fprintf(out, "      KIND: %s\n", oc_crash_kind_name(c.kind));
+	if (c.have_guilty) {
+		oc_report_format_frame(k, &c.guilty, buf, sizeof(buf));
+		fprintf(out, "    GUILTY: %s", buf);
+		nr = oc_report_frame_lines(k, opts, &c.guilty, chain, 16);
+		print_line_suffix(chain, nr, out);
+		fputc('\n', out);
+		fprintf(out, " SIGNATURE: %s\n", c.signature);
+	}
+	if (c.have_address)
+		fprintf(out, "   ADDRESS: 0x%" PRIx64 " (from the %s)\n", c.address,
+			c.address_from);
+	if (c.have_error_code && c.error_access[0])
+		fprintf(out, "ERROR CODE: 0x%04" PRIx64 ": %s, %s (from the %s)\n",
+			c.error_code, c.error_access, c.error_why, c.error_code_from);
+	else if (c.have_error_code)
+		fprintf(out, "ERROR CODE: 0x%" PRIx64 " (from the %s)\n",
+			c.error_code, c.error_code_from);
+	if (c.have_taint) {
+		fprintf(out, "     TAINT: %s", c.nr_taints ? c.taint : "(none)");
+		for (size_t i = 0; i < c.nr_taints; i++)
+			fprintf(out, "%s%c=%s%s%s", i ? "; " : " (", c.taints[i].letter,
+				c.taints[i].name, c.taints[i].modules[0] ? ": " : "",
+				c.taints[i].modules);
+		fprintf(out, "%s\n", c.nr_taints ? ")" : "");
+	}
+	for (size_t i = 0; i < c.nr_details; i++)
+		fprintf(out, "    DETAIL: %s\n", c.details[i]);
+}
+
 static void print_header(const struct oc_kernel *k,
 			 const struct oc_report_options *opts,
 			 const struct oc_log *log, FILE *out)
@@ -257,6 +307,7 @@ static void print_header(const struct oc_kernel *k,
 
 	if (k->panic_cpu >= 0)
 		pt = k->cpus[k->panic_cpu].task;
+	print_crash(k, opts, log, out);
 	fprintf(out, "      DUMP: %s (%s)\n", oc_dump_path(k->dump),
 		oc_dump_format_name(k->dump));
 	fprintf(out, "   VMLINUX: %s\n", opts->vmlinux ? opts->vmlinux :

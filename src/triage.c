@@ -1,0 +1,759 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The crash summary (src/triage.h, docs/triage.md).
+ *
+ * The panic CPU's trace is read innermost first.  The frames above the
+ * outermost panic()/vpanic() are what panic() itself called (mdelay,
+ * __crash_kexec, printk) and say nothing about the crash.  Below it the
+ * kernel's own reporting machinery comes first (oops_end, die,
+ * page_fault_oops, exc_page_fault, the asm_exc_* entry whose pt_regs the
+ * walk crosses ...): the functions it passes through say which kind of
+ * crash the kernel saw, and the first frame that is not machinery is the
+ * guilty one.  The machinery table is modelled on syzkaller's
+ * skipPatterns (pkg/report/linux.go), which does the same on oops text;
+ * here it is matched against the unwound frames, not a log.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "framevars.h"
+#include "log.h"
+#include "triage.h"
+
+static const char *const kind_names[] = {
+	[OC_CRASH_UNKNOWN] = "unknown",
+	[OC_CRASH_PAGE_FAULT] = "page-fault",
+	[OC_CRASH_NULL_DEREF] = "null-deref",
+	[OC_CRASH_GPF] = "general-protection",
+	[OC_CRASH_BUG] = "bug",
+	[OC_CRASH_WARN] = "warn",
+	[OC_CRASH_STACK_OVERFLOW] = "stack-overflow",
+	[OC_CRASH_DOUBLE_FAULT] = "double-fault",
+	[OC_CRASH_HARD_LOCKUP] = "hard-lockup",
+	[OC_CRASH_NMI] = "nmi",
+	[OC_CRASH_SOFT_LOCKUP] = "soft-lockup",
+	[OC_CRASH_HUNG_TASK] = "hung-task",
+	[OC_CRASH_RCU_STALL] = "rcu-stall",
+	[OC_CRASH_MCE] = "machine-check",
+	[OC_CRASH_SYSRQ] = "sysrq",
+	[OC_CRASH_PANIC] = "panic",
+};
+
+const char *oc_crash_kind_name(enum oc_crash_kind kind)
+{
+	if ((size_t)kind >= sizeof(kind_names) / sizeof(kind_names[0]))
+		return "unknown";
+	return kind_names[kind];
+}
+
+/*
+ * The functions the guilty-frame search skips: panic, oops, exception,
+ * printk, lockdep and sanitizer machinery, and generic wrappers that are
+ * never the culprit themselves.  A trailing '*' matches a prefix.  Names
+ * are base names (oc_triage_base_name()).  Kernel functions of 6.1-6.12
+ * (kernel/panic.c, arch/x86/kernel/{traps,dumpstack,nmi}.c,
+ * arch/x86/mm/fault.c, lib/bug.c, kernel/watchdog*.c, kernel/hung_task.c).
+ */
+static const char *const skip_table[] = {
+	/* panic() and what it calls */
+	"panic", "vpanic", "nmi_panic", "__crash_kexec", "crash_kexec",
+	"check_panic_on_warn", "panic_smp_self_stop",
+	/* oops reporting */
+	"oops_end", "oops_begin", "die", "die_addr", "__die", "__die_body",
+	"do_trap", "do_error_trap", "do_int3*",
+	"page_fault_oops", "kernelmode_fixup_or_oops", "no_context",
+	"bad_area_nosemaphore", "__bad_area_nosemaphore", "__bad_area",
+	"bad_area", "do_user_addr_fault", "do_kern_addr_fault",
+	"handle_page_fault", "spurious_kernel_fault", "fixup_exception",
+	"handle_stack_overflow", "handle_bug", "handle_invalid_op",
+	"report_bug", "__report_bug", "__warn", "warn_slowpath_fmt",
+	"__warn_printk", "fixup_bug",
+	/* exception and interrupt entry */
+	"exc_*", "asm_exc_*", "sysvec_*", "asm_sysvec_*", "__sysvec_*",
+	"common_interrupt", "asm_common_interrupt", "__common_interrupt",
+	"irq_exit_rcu", "__irq_exit_rcu",
+	/* NMI, watchdogs, MCE */
+	"nmi_handle", "default_do_nmi", "end_repeat_nmi", "repeat_nmi",
+	"nmi_restore", "unknown_nmi_error", "pci_serr_error",
+	"io_check_error", "watchdog_timer_fn", "watchdog_overflow_callback",
+	"watchdog_hardlockup_check", "watchdog_check_hardlockup",
+	"mce_panic", "do_machine_check", "rcu_sched_clock_irq",
+	"print_cpu_stall", "check_cpu_stall", "rcu_pending",
+	/* printing */
+	"printk", "_printk", "vprintk*", "printk_*", "dump_stack*",
+	"show_stack", "show_regs", "__show_regs", "show_trace_log_lvl",
+	"show_stack_log_lvl",
+	/* lockdep and the sanitizers */
+	"lockdep_*", "lock_acquire", "lock_release", "__lock_acquire",
+	"kasan_*", "__kasan_*", "__asan_*", "kmsan_*", "__msan_*",
+	"__ubsan_*", "ubsan_*", "kcsan_*", "__tsan_*",
+	/* generic wrappers */
+	"memcpy", "__memcpy", "memmove", "__memmove", "memset", "__memset",
+	"memcmp", "strcpy", "strncpy", "strlen", "strcmp", "strncmp",
+	"mutex_lock", "mutex_unlock", "__mutex_lock*", "_raw_spin_*",
+	"_raw_read_*", "_raw_write_*", "queued_spin_lock_slowpath",
+	"down_read", "down_write", "up_read", "up_write",
+	"__might_sleep", "__might_fault", "__might_resched",
+};
+
+static bool name_matches(const char *name, const char *pat)
+{
+	size_t n = strlen(pat);
+
+	if (n && pat[n - 1] == '*')
+		return !strncmp(name, pat, n - 1);
+	return !strcmp(name, pat);
+}
+
+bool oc_triage_skipped(const char *symbol)
+{
+	char base[128];
+
+	if (!symbol)
+		return false;
+	oc_triage_base_name(symbol, base, sizeof(base));
+	for (size_t i = 0; i < sizeof(skip_table) / sizeof(skip_table[0]); i++)
+		if (name_matches(base, skip_table[i]))
+			return true;
+	return false;
+}
+
+void oc_triage_base_name(const char *symbol, char *buf, size_t size)
+{
+	/* GCC's clones (.cold, .part.N, .constprop.N, .isra.N) and clang's
+	 * .llvm.N: the first '.' ends a C identifier */
+	size_t n = strcspn(symbol, ".");
+
+	if (!size)
+		return;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, symbol, n);
+	buf[n] = 0;
+}
+
+/*
+ * The functions that say the kind: the first one met below panic()
+ * decides (a WARN's __warn comes before its exc_invalid_op, a guard
+ * page's handle_stack_overflow before exc_double_fault).  to_regs: the
+ * culprit is the code the interrupt or NMI stopped, below the next
+ * pt_regs frame.
+ */
+static const struct {
+	const char *name;
+	enum oc_crash_kind kind;
+	bool to_regs;
+} markers[] = {
+	{ "sysrq_handle_crash", OC_CRASH_SYSRQ, false },
+	{ "__warn", OC_CRASH_WARN, false },
+	{ "check_panic_on_warn", OC_CRASH_WARN, false },
+	{ "handle_stack_overflow", OC_CRASH_STACK_OVERFLOW, false },
+	{ "exc_double_fault", OC_CRASH_DOUBLE_FAULT, false },
+	{ "page_fault_oops", OC_CRASH_PAGE_FAULT, false },
+	{ "exc_page_fault", OC_CRASH_PAGE_FAULT, false },
+	{ "exc_general_protection", OC_CRASH_GPF, false },
+	{ "exc_invalid_op", OC_CRASH_BUG, false },
+	{ "handle_bug", OC_CRASH_BUG, false },
+	{ "watchdog_overflow_callback", OC_CRASH_HARD_LOCKUP, true },
+	{ "watchdog_hardlockup_check", OC_CRASH_HARD_LOCKUP, true },
+	{ "watchdog_check_hardlockup", OC_CRASH_HARD_LOCKUP, true },
+	{ "watchdog_timer_fn", OC_CRASH_SOFT_LOCKUP, true },
+	{ "check_hung_uninterruptible_tasks", OC_CRASH_HUNG_TASK, false },
+	{ "check_hung_task", OC_CRASH_HUNG_TASK, false },
+	{ "rcu_sched_clock_irq", OC_CRASH_RCU_STALL, true },
+	{ "print_cpu_stall", OC_CRASH_RCU_STALL, true },
+	{ "check_cpu_stall", OC_CRASH_RCU_STALL, true },
+	{ "unknown_nmi_error", OC_CRASH_NMI, true },
+	{ "pci_serr_error", OC_CRASH_NMI, true },
+	{ "io_check_error", OC_CRASH_NMI, true },
+	{ "mce_panic", OC_CRASH_MCE, true },
+	{ "do_machine_check", OC_CRASH_MCE, true },
+	{ "exc_machine_check", OC_CRASH_MCE, true },
+};
+
+static bool is_panic_fn(const char *base)
+{
+	return !strcmp(base, "panic") || !strcmp(base, "vpanic") ||
+	       !strcmp(base, "nmi_panic");
+}
+
+/* How far down panic() is looked for: what it calls is a few frames. */
+enum { PANIC_SEARCH = 24 };
+
+void oc_triage_classify(const struct oc_triage_frame *frames, size_t nr,
+			struct oc_triage_frames *ret)
+{
+	long p = -1;
+	bool to_regs = false;
+	char base[128];
+
+	ret->kind = OC_CRASH_UNKNOWN;
+	ret->guilty = -1;
+	ret->exception = -1;
+	/* the outermost of the first run of panic()/vpanic() frames */
+	for (size_t i = 0; i < nr && i < PANIC_SEARCH; i++) {
+		if (frames[i].scanned || !frames[i].symbol)
+			continue;
+		oc_triage_base_name(frames[i].symbol, base, sizeof(base));
+		if (is_panic_fn(base))
+			p = (long)i;
+		else if (p >= 0)
+			break;
+	}
+	for (size_t i = p + 1; i < nr; i++) {
+		const struct oc_triage_frame *f = &frames[i];
+
+		if (f->scanned)
+			continue;
+		if (f->regs && ret->exception < 0)
+			ret->exception = (long)i;
+		if (!f->symbol) {
+			if (!to_regs || f->regs) {
+				ret->guilty = (long)i;
+				break;
+			}
+			continue;
+		}
+		oc_triage_base_name(f->symbol, base, sizeof(base));
+		for (size_t m = 0; m < sizeof(markers) / sizeof(markers[0]); m++) {
+			if (strcmp(base, markers[m].name))
+				continue;
+			if (ret->kind == OC_CRASH_UNKNOWN) {
+				ret->kind = markers[m].kind;
+				to_regs = markers[m].to_regs;
+			}
+			break;
+		}
+		if (ret->kind == OC_CRASH_HUNG_TASK)
+			break;	/* the culprit is the hung task, not khungtaskd */
+		if (to_regs && !f->regs)
+			continue;
+		if (f->regs)
+			to_regs = false;
+		if (!oc_triage_skipped(f->symbol)) {
+			ret->guilty = (long)i;
+			break;
+		}
+	}
+	if (ret->kind == OC_CRASH_UNKNOWN && p >= 0)
+		ret->kind = OC_CRASH_PANIC;
+}
+
+/* arch/x86/include/asm/trap_pf.h, enum x86_pf_error_code */
+enum {
+	PF_PROT = 1 << 0, PF_WRITE = 1 << 1, PF_USER = 1 << 2,
+	PF_RSVD = 1 << 3, PF_INSTR = 1 << 4, PF_PK = 1 << 5,
+	PF_SHSTK = 1 << 6, PF_SGX = 1 << 15,
+};
+
+void oc_triage_pf_error(uint64_t ec, bool user_mode, char *access,
+			size_t asize, char *why, size_t wsize)
+{
+	/* show_fault_oops(), arch/x86/mm/fault.c (6.1 - 6.12) */
+	snprintf(access, asize, "%s %s in %s mode",
+		 (ec & PF_USER) ? "user" : "supervisor",
+		 (ec & PF_INSTR) ? "instruction fetch" :
+		 (ec & PF_WRITE) ? "write access" : "read access",
+		 user_mode ? "user" : "kernel");
+	snprintf(why, wsize, "%s",
+		 !(ec & PF_PROT) ? "not-present page" :
+		 (ec & PF_RSVD) ? "reserved bit violation" :
+		 (ec & PF_PK) ? "protection keys violation" :
+		 (ec & PF_SGX) ? "SGX violation" : "permissions violation");
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+void oc_triage_signature(enum oc_crash_kind kind,
+			 const struct oc_triage_frame *frames, size_t nr,
+			 long guilty, char buf[17])
+{
+	const char *kn = oc_crash_kind_name(kind);
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t used = 0;
+	char base[128];
+
+	buf[0] = 0;
+	if (guilty < 0 || (size_t)guilty >= nr)
+		return;
+	h = fnv1a(h, kn, strlen(kn) + 1);
+	for (size_t i = guilty; i < nr && used < OC_TRIAGE_SIG_FRAMES; i++) {
+		const struct oc_triage_frame *f = &frames[i];
+		const char *mod = f->module ? f->module : "";
+
+		if (f->scanned)
+			continue;
+		oc_triage_base_name(f->symbol ? f->symbol : "?", base, sizeof(base));
+		h = fnv1a(h, base, strlen(base) + 1);
+		h = fnv1a(h, mod, strlen(mod) + 1);
+		used++;
+	}
+	snprintf(buf, 17, "%016" PRIx64, h);
+}
+
+static void detail(struct oc_crash *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void detail(struct oc_crash *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->nr_details >= sizeof(c->details) / sizeof(c->details[0]))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->details[c->nr_details++], sizeof(c->details[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* Printable ASCII only: dump bytes never reach the terminal raw. */
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s > 0x7e)
+			*s = '?';
+}
+
+/* kernel/panic.c taint_flags[] (6.12; bit 19 'J' is 6.15's FWCTL) */
+static const struct { char letter; const char *name; } taint_flags[] = {
+	{ 'P', "PROPRIETARY_MODULE" }, { 'F', "FORCED_MODULE" },
+	{ 'S', "CPU_OUT_OF_SPEC" }, { 'R', "FORCED_RMMOD" },
+	{ 'M', "MACHINE_CHECK" }, { 'B', "BAD_PAGE" }, { 'U', "USER" },
+	{ 'D', "DIE" }, { 'A', "OVERRIDDEN_ACPI_TABLE" }, { 'W', "WARN" },
+	{ 'C', "CRAP" }, { 'I', "FIRMWARE_WORKAROUND" },
+	{ 'O', "OOT_MODULE" }, { 'E', "UNSIGNED_MODULE" },
+	{ 'L', "SOFTLOCKUP" }, { 'K', "LIVEPATCH" }, { 'X', "AUX" },
+	{ 'T', "RANDSTRUCT" }, { 'N', "TEST" }, { 'J', "FWCTL" },
+};
+enum { NR_TAINTS = sizeof(taint_flags) / sizeof(taint_flags[0]) };
+
+static void read_taint(const struct oc_kernel *k, struct oc_crash *c)
+{
+	uint64_t addr = oc_kernel_symbol_addr(k, "tainted_mask");
+	uint64_t mod_taints[256] = {0};
+	struct oc_member m = {0};
+	bool have_mod = false;
+	struct oc_error *err;
+	size_t n = 0;
+
+	if (!addr || (err = oc_mem_read_u64(&k->mem, addr, &c->tainted_mask))) {
+		if (addr)
+			oc_error_destroy(err);
+		detail(c, "taint: tainted_mask %s", addr ? "unreadable" : "not found");
+		return;
+	}
+	c->have_taint = true;
+	/* struct module's taints: the flags each module set on load */
+	if (k->types && oc_ok(oc_types_member(k->types, "struct module", "taints", &m)) &&
+	    m.size && m.size <= 8)
+		have_mod = true;
+	for (size_t i = 0; have_mod && i < k->nr_modules && i < 256; i++) {
+		uint8_t b[8] = {0};
+
+		err = oc_mem_read(&k->mem, k->modules[i].addr + m.offset, b, m.size);
+		if (err) {
+			oc_error_destroy(err);
+			continue;
+		}
+		memcpy(&mod_taints[i], b, 8);
+	}
+	for (size_t bit = 0; bit < NR_TAINTS; bit++) {
+		struct oc_taint *t;
+		size_t len = 0;
+
+		if (!(c->tainted_mask & (1ULL << bit)))
+			continue;
+		c->taint[n] = taint_flags[bit].letter;
+		t = &c->taints[n++];
+		t->letter = taint_flags[bit].letter;
+		t->name = taint_flags[bit].name;
+		for (size_t i = 0; i < k->nr_modules && i < 256; i++) {
+			if (!(mod_taints[i] & (1ULL << bit)))
+				continue;
+			len += snprintf(t->modules + len, len < sizeof(t->modules) ?
+					sizeof(t->modules) - len : 0, "%s%s",
+					len ? ", " : "", k->modules[i].name);
+			if (len >= sizeof(t->modules))
+				len = sizeof(t->modules);
+		}
+	}
+	c->taint[n] = 0;
+	c->nr_taints = n;
+	if (c->tainted_mask >> NR_TAINTS)
+		detail(c, "taint: unknown bits 0x%" PRIx64,
+		       c->tainted_mask >> NR_TAINTS << NR_TAINTS);
+}
+
+/* The kernel's oops lines, the last of each in the log. */
+struct log_facts {
+	bool null_line, pf_line, ec_line, guard_line, gpf_line, bug_line;
+	uint64_t address, error_code;
+	char bug_at[128];	/* "file:line" of "kernel BUG at file:line!" */
+};
+
+static void scan_line(const char *s, size_t n, struct log_facts *lf)
+{
+	static const char nul[] = "BUG: kernel NULL pointer dereference, address: ";
+	static const char pf[] = "BUG: unable to handle page fault for address: ";
+	static const char ec[] = "#PF: error_code(";
+	static const char bug[] = "kernel BUG at ";
+	char line[256];
+	const char *p;
+
+	if (n >= sizeof(line))
+		n = sizeof(line) - 1;
+	memcpy(line, s, n);
+	line[n] = 0;
+	if (!strncmp(line, nul, sizeof(nul) - 1)) {
+		lf->null_line = true;
+		lf->address = strtoull(line + sizeof(nul) - 1, NULL, 16);
+	} else if (!strncmp(line, pf, sizeof(pf) - 1)) {
+		lf->pf_line = true;
+		lf->address = strtoull(line + sizeof(pf) - 1, NULL, 16);
+	} else if (!strncmp(line, ec, sizeof(ec) - 1)) {
+		lf->ec_line = true;
+		lf->error_code = strtoull(line + sizeof(ec) - 1, NULL, 16);
+	} else if (strstr(line, "stack guard page was hit")) {
+		lf->guard_line = true;
+	} else if (strstr(line, "general protection fault")) {
+		lf->gpf_line = true;
+	} else if ((p = strstr(line, bug))) {
+		size_t l;
+
+		lf->bug_line = true;
+		snprintf(lf->bug_at, sizeof(lf->bug_at), "%s", p + sizeof(bug) - 1);
+		l = strlen(lf->bug_at);
+		if (l && lf->bug_at[l - 1] == '!')
+			lf->bug_at[l - 1] = 0;
+		sanitize(lf->bug_at);
+	}
+}
+
+static void scan_log(const struct oc_log *log, struct log_facts *lf)
+{
+	memset(lf, 0, sizeof(*lf));
+	for (size_t i = 0; log && i < log->nr; i++) {
+		const char *t = log->records[i].text, *end = t + log->records[i].len;
+
+		while (t < end) {
+			const char *nl = memchr(t, '\n', end - t);
+			size_t n = nl ? (size_t)(nl - t) : (size_t)(end - t);
+
+			scan_line(t, n, lf);
+			t += n + 1;
+		}
+	}
+}
+
+/* Cross-checks with the log, and what only the log has (CR2). */
+static void check_log(const struct oc_kernel *k, struct oc_crash *c,
+		      const struct oc_log *log)
+{
+	struct log_facts lf;
+
+	if (!log) {
+		detail(c, "no kernel log: not cross-checked");
+		return;
+	}
+	scan_log(log, &lf);
+	switch (c->kind) {
+	case OC_CRASH_PAGE_FAULT:
+		if ((lf.null_line || lf.pf_line) && c->have_address &&
+		    lf.address != c->address)
+			detail(c, "the log's fault address 0x%" PRIx64 " differs "
+			       "from exc_page_fault's 0x%" PRIx64, lf.address,
+			       c->address);
+		else if ((lf.null_line || lf.pf_line) && !c->have_address) {
+			c->have_address = true;
+			c->address = lf.address;
+			c->address_from = "log";
+		} else if (!c->have_address) {
+			detail(c, "the log has no page fault line: address unknown");
+		}
+		/* show_fault_oops(): below PAGE_SIZE from kernel mode */
+		if (c->have_address && c->address < 4096 &&
+		    !(c->have_guilty && (c->guilty.regs.cs & 3) == 3))
+			c->kind = OC_CRASH_NULL_DEREF;
+		if (lf.ec_line && c->have_error_code &&
+		    lf.error_code != c->error_code)
+			detail(c, "the log's #PF error_code(0x%04" PRIx64
+			       ") differs from exc_page_fault's 0x%04" PRIx64,
+			       lf.error_code, c->error_code);
+		else if (lf.ec_line && !c->have_error_code) {
+			c->have_error_code = true;
+			c->error_code = lf.error_code;
+			c->error_code_from = "log";
+		}
+		if (c->have_error_code)
+			oc_triage_pf_error(c->error_code, c->have_guilty &&
+					   (c->guilty.regs.cs & 3) == 3,
+					   c->error_access, sizeof(c->error_access),
+					   c->error_why, sizeof(c->error_why));
+		break;
+	case OC_CRASH_STACK_OVERFLOW:
+		if (!lf.guard_line)
+			detail(c, "the log has no \"stack guard page was hit\" line");
+		break;
+	case OC_CRASH_GPF:
+		if (!lf.gpf_line)
+			detail(c, "the log has no \"general protection fault\" line");
+		break;
+	case OC_CRASH_BUG:
+		if (lf.bug_line)
+			detail(c, "kernel BUG at %s", lf.bug_at);
+		break;
+	default:
+		if (lf.null_line || lf.pf_line || lf.guard_line || lf.gpf_line)
+			detail(c, "the log has an oops line the panic trace does not show");
+		break;
+	}
+	(void)k;
+}
+
+/* "sym [mod]" of the guilty frame, or "?" */
+static void guilty_name(const struct oc_crash *c, char *buf, size_t size)
+{
+	if (!c->have_guilty)
+		snprintf(buf, size, "?");
+	else if (c->guilty_module[0])
+		snprintf(buf, size, "%s [%s]", c->guilty_symbol, c->guilty_module);
+	else
+		snprintf(buf, size, "%s", c->guilty_symbol);
+}
+
+static void make_title(struct oc_crash *c)
+{
+	char g[224];
+
+	guilty_name(c, g, sizeof(g));
+	switch (c->kind) {
+	case OC_CRASH_PAGE_FAULT:
+		snprintf(c->title, sizeof(c->title), "BUG: unable to handle page fault in %s", g);
+		break;
+	case OC_CRASH_NULL_DEREF:
+		snprintf(c->title, sizeof(c->title), "BUG: kernel NULL pointer dereference in %s", g);
+		break;
+	case OC_CRASH_GPF:
+		snprintf(c->title, sizeof(c->title), "general protection fault in %s", g);
+		break;
+	case OC_CRASH_BUG:
+		snprintf(c->title, sizeof(c->title), "kernel BUG in %s", g);
+		break;
+	case OC_CRASH_WARN:
+		snprintf(c->title, sizeof(c->title), "WARNING in %s", g);
+		break;
+	case OC_CRASH_STACK_OVERFLOW:
+		snprintf(c->title, sizeof(c->title), "stack guard page was hit in %s", g);
+		break;
+	case OC_CRASH_DOUBLE_FAULT:
+		snprintf(c->title, sizeof(c->title), "double fault in %s", g);
+		break;
+	case OC_CRASH_HARD_LOCKUP:
+		snprintf(c->title, sizeof(c->title), "hard LOCKUP in %s", g);
+		break;
+	case OC_CRASH_SOFT_LOCKUP:
+		snprintf(c->title, sizeof(c->title), "BUG: soft lockup in %s", g);
+		break;
+	case OC_CRASH_RCU_STALL:
+		snprintf(c->title, sizeof(c->title), "INFO: rcu detected stall in %s", g);
+		break;
+	case OC_CRASH_HUNG_TASK:
+		snprintf(c->title, sizeof(c->title), "INFO: task hung");
+		break;
+	case OC_CRASH_NMI:
+		snprintf(c->title, sizeof(c->title), "NMI: %s", c->message[0] ?
+			 c->message : "unknown reason");
+		break;
+	case OC_CRASH_MCE:
+		snprintf(c->title, sizeof(c->title), "machine check in %s", g);
+		break;
+	case OC_CRASH_SYSRQ:
+	case OC_CRASH_PANIC:
+		snprintf(c->title, sizeof(c->title), "kernel panic: %s",
+			 c->message[0] ? c->message : "(no message)");
+		break;
+	case OC_CRASH_UNKNOWN:
+	default:
+		snprintf(c->title, sizeof(c->title), "unknown crash%s%s",
+			 c->have_guilty ? " in " : "", c->have_guilty ? g : "");
+		break;
+	}
+}
+
+/* A value the walk vouches for: @name in @fv's out-of-line level. */
+static bool var_value(const struct oc_framevars *fv, const char *name,
+		      uint64_t *ret)
+{
+	const struct oc_framevars_level *l;
+
+	if (!fv || !fv->nr_levels)
+		return false;
+	l = &fv->levels[fv->nr_levels - 1];
+	for (size_t i = 0; i < l->nr_vars; i++)
+		if (!strcmp(l->vars[i].name, name) &&
+		    l->vars[i].status == OC_FRAMEVAR_VALUE && l->vars[i].has_raw) {
+			*ret = l->vars[i].raw;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The page fault's address (CR2, read by exc_page_fault() into its
+ * local "address") and error code (its parameter "error_code"), from
+ * the DWARF variables of its frame (arch/x86/mm/fault.c, 5.8+): the
+ * dump keeps no CR2 of its own.
+ */
+static struct oc_error *pf_from_dwarf(const struct oc_kernel *k,
+				      struct oc_lines *lines,
+				      const struct oc_trace *tr,
+				      const struct oc_triage_frame *tf, long x,
+				      struct oc_crash *c)
+{
+	char base[128];
+
+	for (long i = 0; lines && i < x; i++) {
+		struct oc_framevars *fv = NULL;
+		struct oc_error *err;
+
+		if (!tf[i].symbol || tf[i].module)
+			continue;
+		oc_triage_base_name(tf[i].symbol, base, sizeof(base));
+		if (strcmp(base, "exc_page_fault"))
+			continue;
+		err = oc_framevars_get(k, lines, tr, (size_t)i, NULL, &fv);
+		if (err)
+			return err;
+		if (var_value(fv, "address", &c->address)) {
+			c->have_address = true;
+			c->address_from = "dump";
+		}
+		if (var_value(fv, "error_code", &c->error_code)) {
+			c->have_error_code = true;
+			c->error_code_from = "dump";
+		}
+		oc_framevars_free(fv);
+		break;
+	}
+	return NULL;
+}
+
+/* The exception pt_regs frame: the entry it came through, its error code. */
+static void exception_facts(const struct oc_kernel *k, const struct oc_trace *tr,
+			    long x, struct oc_crash *c)
+{
+	const struct oc_frame *f = &tr->frames[x];
+
+	if (f->regs_kind != OC_REGS_FULL)
+		return;
+	/* the error code is no longer in pt_regs: idtentry_body passes
+	 * orig_ax to the handler and stores -1 there
+	 * (arch/x86/entry/entry_64.S, 5.8+); older kernels leave it */
+	if (f->regs.orig_ax != UINT64_MAX) {
+		c->have_error_code = true;
+		c->error_code = f->regs.orig_ax;
+		c->error_code_from = "dump";
+	}
+	if (c->kind == OC_CRASH_STACK_OVERFLOW && k->panic_cpu >= 0) {
+		/* the kernel's rule (exc_double_fault(), get_stack_guard_info()):
+		 * the fault was in the guard page below a stack; the task's
+		 * is the one vmap'ed with a guard page of 4 KiB */
+		const struct oc_task *t = k->cpus[k->panic_cpu].task;
+
+		if (t && t->stack && !(f->regs.sp < t->stack &&
+				       f->regs.sp + 4096 >= t->stack))
+			detail(c, "the faulting sp 0x%" PRIx64 " is not in the "
+			       "task stack's guard page", f->regs.sp);
+	}
+}
+
+struct oc_error *oc_triage(const struct oc_kernel *k, struct oc_lines *lines,
+			   const struct oc_log *log, struct oc_crash *ret)
+{
+	struct oc_unwind_options uo = {0};
+	struct oc_triage_frame *tf = NULL;
+	struct oc_sym_result *syms = NULL;
+	struct oc_triage_frames cl = { OC_CRASH_UNKNOWN, -1, -1 };
+	struct oc_trace tr;
+	struct oc_error *err;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->cpu = k->panic_cpu;
+	if (k->panic_message[0])
+		snprintf(ret->message, sizeof(ret->message), "%s", k->panic_message);
+	else if (log)
+		oc_log_panic_message(log, ret->message, sizeof(ret->message));
+	sanitize(ret->message);
+	read_taint(k, ret);
+	oc_trace_init(&tr);
+	if (k->panic_cpu < 0 || !k->cpus[k->panic_cpu].has_regs) {
+		detail(ret, k->panic_cpu < 0 ? "no panic CPU recorded" :
+		       "no registers saved for the panic CPU");
+		goto out;
+	}
+	err = oc_kernel_unwind_cpu(k, (unsigned int)k->panic_cpu, &uo, &tr);
+	if (err)
+		return err;
+	tf = calloc(tr.nr ? tr.nr : 1, sizeof(*tf));
+	syms = calloc(tr.nr ? tr.nr : 1, sizeof(*syms));
+	if (!tf || !syms) {
+		free(tf);
+		free(syms);
+		oc_trace_deinit(&tr);
+		return &oc_enomem;
+	}
+	for (size_t i = 0; i < tr.nr; i++) {
+		const struct oc_frame *f = &tr.frames[i];
+
+		if (oc_kernel_symbolize_frame(k, f, &syms[i])) {
+			tf[i].symbol = syms[i].name;
+			tf[i].module = syms[i].module;
+		}
+		tf[i].regs = f->regs_kind != OC_REGS_NONE;
+		tf[i].scanned = f->scanned;
+	}
+	oc_triage_classify(tf, tr.nr, &cl);
+	ret->kind = cl.kind;
+	if (cl.guilty >= 0) {
+		ret->have_guilty = true;
+		ret->guilty = tr.frames[cl.guilty];
+		oc_triage_base_name(tf[cl.guilty].symbol ? tf[cl.guilty].symbol : "?",
+				    ret->guilty_symbol, sizeof(ret->guilty_symbol));
+		snprintf(ret->guilty_module, sizeof(ret->guilty_module), "%s",
+			 tf[cl.guilty].module ? tf[cl.guilty].module : "");
+		sanitize(ret->guilty_symbol);
+		sanitize(ret->guilty_module);
+	}
+	if (cl.exception >= 0 && (cl.guilty < 0 || cl.exception <= cl.guilty)) {
+		exception_facts(k, &tr, cl.exception, ret);
+		if (ret->kind == OC_CRASH_PAGE_FAULT &&
+		    (err = pf_from_dwarf(k, lines, &tr, tf, cl.exception, ret))) {
+			free(tf);
+			free(syms);
+			oc_trace_deinit(&tr);
+			return err;
+		}
+	}
+	if (!tr.reliable)
+		detail(ret, "the panic CPU's trace is unreliable");
+	if (tr.nr && tr.frames[0].stack == OC_STACK_NMI)
+		detail(ret, "panic in NMI context");
+out:
+	check_log(k, ret, log);
+	/* the kind may have become null-deref: sign the final one */
+	if (ret->have_guilty)
+		oc_triage_signature(ret->kind, tf, tr.nr, cl.guilty, ret->signature);
+	make_title(ret);
+	free(tf);
+	free(syms);
+	oc_trace_deinit(&tr);
+	return NULL;
+}
