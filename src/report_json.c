@@ -14,6 +14,7 @@
 #include "lines.h"
 #include "log.h"
 #include "report.h"
+#include "triage.h"
 
 /*
  * A member: every key is a string literal, once per object, so json-c
@@ -242,6 +243,91 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 	for (unsigned int i = 0; i < k->nr_warnings; i++)
 		json_object_array_add(warn, json_object_new_string(k->warnings[i]));
 	add(o, "warnings", warn);
+	return o;
+}
+
+/* The crash summary (src/triage.h, docs/triage.md); NULL on error. */
+static struct json_object *crash_json(const struct oc_kernel *k,
+				      const struct oc_report_options *opts,
+				      const struct oc_log *log)
+{
+	struct json_object *o, *g = NULL, *a = NULL, *e = NULL, *t, *flags, *d;
+	struct oc_line_info chain[16];
+	struct oc_crash c;
+	struct oc_error *err = oc_triage(k, opts->lines, log, &c);
+	size_t nr;
+
+	if (err) {
+		oc_error_destroy(err);
+		return NULL;
+	}
+	o = json_object_new_object();
+	add(o, "kind", json_object_new_string(oc_crash_kind_name(c.kind)));
+	add(o, "title", json_object_new_string(c.title));
+	add(o, "message", c.message[0] ? json_object_new_string(c.message) : NULL);
+	if (c.have_guilty) {
+		g = json_object_new_object();
+		add(g, "symbol", json_object_new_string(c.guilty_symbol));
+		add(g, "module", c.guilty_module[0] ?
+		    json_object_new_string(c.guilty_module) : NULL);
+		add(g, "ip", hex(c.guilty.ip));
+		nr = oc_report_frame_lines(k, opts, &c.guilty, chain, 16);
+		add(g, "file", nr && chain[nr - 1].file ? json_object_new_string(
+			oc_lines_short_file(chain[nr - 1].file)) : NULL);
+		add(g, "line", nr && chain[nr - 1].file ?
+		    json_object_new_int((int)chain[nr - 1].line) : NULL);
+	}
+	add(o, "guilty", g);
+	add(o, "signature", c.signature[0] ?
+	    json_object_new_string(c.signature) : NULL);
+	if (c.have_address) {
+		a = json_object_new_object();
+		add(a, "value", hex(c.address));
+		add(a, "from", json_object_new_string(c.address_from));
+	}
+	add(o, "address", a);
+	if (c.have_error_code) {
+		e = json_object_new_object();
+		add(e, "value", hex(c.error_code));
+		add(e, "from", json_object_new_string(c.error_code_from));
+		add(e, "access", c.error_access[0] ?
+		    json_object_new_string(c.error_access) : NULL);
+		add(e, "reason", c.error_why[0] ?
+		    json_object_new_string(c.error_why) : NULL);
+	}
+	add(o, "error_code", e);
+	t = NULL;
+	if (c.have_taint) {
+		t = json_object_new_object();
+		add(t, "mask", hex(c.tainted_mask));
+		add(t, "letters", json_object_new_string(c.taint));
+		flags = json_object_new_array();
+		for (size_t i = 0; i < c.nr_taints; i++) {
+			struct json_object *f = json_object_new_object(), *mods;
+			char letter[2] = { c.taints[i].letter, 0 };
+			const char *m = c.taints[i].modules;
+
+			add(f, "flag", json_object_new_string(letter));
+			add(f, "name", json_object_new_string(c.taints[i].name));
+			mods = json_object_new_array();
+			while (*m) {
+				size_t n = strcspn(m, ",");
+
+				json_object_array_add(mods,
+					json_object_new_string_len(m, (int)n));
+				m += n;
+				m += strspn(m, ", ");
+			}
+			add(f, "modules", mods);
+			json_object_array_add(flags, f);
+		}
+		add(t, "flags", flags);
+	}
+	add(o, "taint", t);
+	d = json_object_new_array();
+	for (size_t i = 0; i < c.nr_details; i++)
+		json_object_array_add(d, json_object_new_string(c.details[i]));
+	add(o, "details", d);
 	return o;
 }
 
@@ -513,8 +599,9 @@ int oc_report_json(const struct oc_kernel *k,
 	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	jw_member(&w, 1, "version", json_object_new_string("1.2.0"));
+	jw_member(&w, 1, "version", json_object_new_string("1.3.0"));
 	jw_member(&w, 1, "kernel", kernel_json(k, log));
+	jw_member(&w, 1, "crash", crash_json(k, opts, log));
 	json_cpus(k, opts, &st.sel, &ok, &w);
 	if (st.sel.show_tasks) {
 		mem = json_tasks(k, opts, &st.sel, &ok, &w);
