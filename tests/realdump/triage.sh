@@ -1,0 +1,208 @@
+#!/bin/bash
+# The crash summary (docs/triage.md) on every sample dump:
+#   tests/realdump/triage.sh [BUILD_DIR]
+# For each row of ${ORCCRASH_CACHE:-~/.cache/orccrash}/dumps/index.tsv
+# (release scenario format vmcore vmlinux kaslr), orccrash --json --active
+# VMCORE VMLINUX must give, in "crash":
+#   - the kind and guilty function of the scenario's row in the table
+#     below, and a title naming them;
+#   - what the kernel's own console (serial.log next to the dump, the
+#     first panic in it) says: "BUG: kernel NULL pointer dereference,
+#     address: X" / "BUG: unable to handle page fault for address: X"
+#     exactly for the page fault kinds, with the same address, error code
+#     and "#PF:" decoding; "stack guard page was hit" exactly for
+#     stack-overflow; the "Kernel panic - not syncing: MSG" message; the
+#     guilty function (with its module) in a frame of the kernel's trace;
+#     the taint letters of its "Tainted:" line (plus D after an oops:
+#     oops_end() adds TAINT_DIE after __die() printed the line);
+#   - a signature the same in every format of one dump, the same for the
+#     scenarios that are one bug (the "bug" column), different between
+#     bugs (per release).
+# And the text report starts with its CRASH: line, which --no-header
+# leaves out.  Prints PASS/FAIL/SKIP lines; exits 1 if anything failed.
+set -u
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init triage "${1:-build}"
+tst_need_index
+tst_need_exec "$bin" "run make"
+
+# scenario  kind  guilty function  bug (scenarios with one bug share it)
+cat >"$tmp/expected.tsv" <<'EOF'
+process	sysrq	sysrq_handle_crash	sysrq-write
+kdump	sysrq	sysrq_handle_crash	sysrq-write
+hardirq	sysrq	sysrq_handle_crash	sysrq-keyboard
+mod-blocked	panic	orccrash_panic	panic-requested
+mod-nmi	panic	orccrash_nmi_panic	panic-in-nmi
+mod-oops	null-deref	orccrash_oops_deref	null-deref
+mod-overflow	stack-overflow	orccrash_recurse	recursion
+mod-timer	panic	orccrash_timer_panic	panic-in-timer
+kdump-timer	panic	orccrash_timer_panic	panic-in-timer
+EOF
+
+cat >"$tmp/check.py" <<'EOF'
+import json, re, sys
+
+doc, serial, kind, guilty, out = sys.argv[1:6]
+c = json.load(open(doc))["crash"]
+bad = []
+def want(ok, what):
+    if not ok:
+        bad.append(what)
+
+lines = open(serial, errors="replace").read().splitlines()
+lines = [re.sub(r"^\[ *\d+\.\d+\] ", "", l.rstrip("\r")) for l in lines]
+# the first panic; the lines before it are this crash's (a kdump's
+# capture kernel boots after it)
+end = next((i for i, l in enumerate(lines) if l.startswith("Kernel panic - not syncing: ")), None)
+if end is None:
+    print("SKIP no panic line in serial.log")
+    sys.exit(0)
+msg = lines[end][len("Kernel panic - not syncing: "):]
+# the oops, if any: from its first line on, within the 200 lines before
+# the panic (an earlier sysrq-t or sysrq-l dump has "Tainted:" lines too)
+near = range(max(0, end - 200), end)
+start = min([i for i in near if lines[i].startswith(("BUG: ", "Oops", "general protection"))] or [end])
+crash = lines[start:end + 1]
+
+want(c["kind"] == kind, "kind %r, want %r" % (c["kind"], kind))
+g = c["guilty"] or {}
+want(g.get("symbol") == guilty, "guilty %r, want %r" % (g.get("symbol"), guilty))
+# syzkaller's titles: a panic() by its message, the others by the
+# guilty function
+if kind in ("panic", "sysrq"):
+    want(c["title"] == "kernel panic: " + msg, "title %r, want the panic message %r" % (c["title"], msg))
+else:
+    want(guilty in c["title"], "title %r does not name %s" % (c["title"], guilty))
+want(c["message"] == msg, "message %r, the log's %r" % (c["message"], msg))
+# the guilty frame in the kernel's own trace of the panic (or its RIP line)
+mod = " [%s]" % g["module"] if g.get("module") else ""
+pat = re.compile(r"(^|[ :])%s(\.[a-z]+(\.\d+)?)*\+0x[0-9a-f]+/0x[0-9a-f]+(?![0-9a-f])%s" % (re.escape(guilty), re.escape(mod) if mod else r"(?! \[)"))
+want(any(pat.search(l) for l in lines[:end + 40]), "guilty %s%s in no frame of the kernel's trace" % (guilty, mod))
+# page faults: the kernel's show_fault_oops() lines
+nul = [l for l in crash if l.startswith("BUG: kernel NULL pointer dereference, address: ")]
+pf = [l for l in crash if l.startswith("BUG: unable to handle page fault for address: ")]
+want(bool(nul) == (kind == "null-deref") and bool(pf) == (kind == "page-fault"),
+     "page fault lines in the log: %d NULL, %d other; kind %s" % (len(nul), len(pf), kind))
+if nul or pf:
+    addr = int((nul or pf)[-1].rsplit(" ", 1)[1], 16)
+    want(c["address"] and int(c["address"]["value"], 16) == addr,
+         "address %r, the log's 0x%x" % (c["address"], addr))
+    ec = [l for l in crash if l.startswith("#PF: error_code(")]
+    acc = [l for l in crash if l.startswith("#PF: ") and (" access " in l or " fetch " in l)]
+    e = c["error_code"] or {}
+    if ec:
+        m = re.match(r"#PF: error_code\((0x[0-9a-f]+)\) - (.*)", ec[-1])
+        want(e and int(e["value"], 16) == int(m.group(1), 16) and e["reason"] == m.group(2),
+             "error code %r, the log's %r" % (e, ec[-1]))
+    if acc:
+        want(e and "#PF: " + e["access"] == acc[-1], "access %r, the log's %r" % (e.get("access"), acc[-1]))
+guard = any("stack guard page was hit" in l for l in crash)
+want(guard == (kind == "stack-overflow"), "guard page line %s, kind %s" % (guard, kind))
+# taint: the last Tainted: line of the crash
+# (print_tainted(): "Tainted: G           OE      6.1.0-...", not 6.12's
+# "Tainted: [O]=OOT_MODULE, ..." line under it)
+tre = re.compile(r"Tainted: ([A-Z ]+?)\s+\d")
+tl = [l for l in lines[:end] if tre.search(l)]
+if tl:
+    letters = set(tre.search(tl[-1]).group(1).replace(" ", "")) - {"G"}
+    t = c["taint"] or {}
+    have = set(t.get("letters", ""))
+    die = kind in ("null-deref", "page-fault", "general-protection", "bug", "stack-overflow", "double-fault")
+    want(have - {"D"} == letters - {"D"} and ("D" in have) == (die or "D" in letters),
+         "taint %r, the log's %r%s" % (t.get("letters"), tl[-1].split("Tainted: ")[1], " + D" if die else ""))
+    for f in t.get("flags", []):
+        if f["flag"] in "OE":
+            want(f["modules"] == ["orccrash_test"], "taint %s set by %r, want the test module" % (f["flag"], f["modules"]))
+want(c["signature"] and re.fullmatch(r"[0-9a-f]{16}", c["signature"]), "signature %r" % c["signature"])
+open(out, "w").write("%s\n" % c["signature"])
+if bad:
+    print("FAIL " + "; ".join(bad))
+    sys.exit(1)
+print("PASS %s: %s; signature %s" % (c["kind"], c["title"], c["signature"]))
+EOF
+
+pyd=/usr/bin/python3
+[ -x "$pyd" ] || pyd=python3
+declare -A sig bugsig validated
+n=0
+while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+	[ -n "$rel" ] || continue
+	name="$rel/$scen/$fmt"
+	if [ ! -r "$core" ]; then
+		skip "$name: $core not readable"
+		continue
+	fi
+	row=$(grep -P "^\Q$scen\E\t" "$tmp/expected.tsv")
+	if [ -z "$row" ]; then
+		fail "$name: scenario $scen is not in the table of tests/realdump/triage.sh"
+		continue
+	fi
+	IFS=$'\t' read -r _ kind guilty bug <<<"$row"
+	serial=$(dirname "$core")/serial.log
+	if [ ! -r "$serial" ]; then
+		skip "$name: no serial.log"
+		continue
+	fi
+	n=$((n + 1))
+	"$bin" --json --active "$core" "$vml" >"$tmp/c.json" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+		fail "$name: orccrash exited $rc: $(head -c 200 "$tmp/err")"
+		continue
+	fi
+	if [ -z "${validated[$rel/$scen]:-}" ]; then
+		validated[$rel/$scen]=1
+		"$pyd" "$top/tests/json/validate.py" "$name: triage" "$tmp/c.json"
+	fi
+	res=$(python3 "$tmp/check.py" "$tmp/c.json" "$serial" "$kind" "$guilty" "$tmp/sig")
+	case $res in
+	PASS*) pass "$name: ${res#PASS }" ;;
+	SKIP*) skip "$name: ${res#SKIP }"; continue ;;
+	*) fail "$name: ${res#FAIL }"; continue ;;
+	esac
+	s=$(cat "$tmp/sig")
+	# one dump, every format: one signature
+	if [ -z "${sig[$rel/$scen]:-}" ]; then
+		sig[$rel/$scen]=$s
+	elif [ "${sig[$rel/$scen]}" = "$s" ]; then
+		pass "$name: signature $s as in the other formats"
+	else
+		fail "$name: signature $s, ${sig[$rel/$scen]} in another format"
+	fi
+	# one bug, one signature; another bug, another one
+	if [ -z "${bugsig[$rel/$bug]:-}" ]; then
+		bugsig[$rel/$bug]=$s
+	elif [ "${bugsig[$rel/$bug]}" != "$s" ]; then
+		fail "$name: signature $s, ${bugsig[$rel/$bug]} for another scenario of bug $bug"
+	fi
+	for k in "${!bugsig[@]}"; do
+		[ "${k%%/*}" = "$rel" ] || continue
+		if [ "$k" != "$rel/$bug" ] && [ "${bugsig[$k]}" = "$s" ]; then
+			fail "$name: signature $s is also bug ${k#*/}'s"
+		fi
+	done
+	# the text report: CRASH first, not with --no-header
+	"$bin" --active "$core" "$vml" 2>/dev/null >"$tmp/t.txt"
+	"$bin" --active --no-header "$core" "$vml" 2>/dev/null >"$tmp/n.txt"
+	if head -n 1 "$tmp/t.txt" | grep -q '^ *CRASH: ' &&
+	   grep -q "^ SIGNATURE: $s\$" "$tmp/t.txt" && ! grep -q 'CRASH:\|SIGNATURE:' "$tmp/n.txt"; then
+		[ "$fmt" = elf ] && pass "$name: text report starts with CRASH:, not with --no-header"
+	else
+		fail "$name: text report: $(head -n 1 "$tmp/t.txt")"
+	fi
+done <"$index"
+
+# every bug of a release has its own signature, and every bug was seen
+for rel in $(cut -f1 "$index" | sort -u); do
+	nb=0
+	for k in "${!bugsig[@]}"; do [ "${k%%/*}" = "$rel" ] && nb=$((nb + 1)); done
+	ns=$(for k in "${!bugsig[@]}"; do [ "${k%%/*}" = "$rel" ] && echo "${bugsig[$k]}"; done | sort -u | wc -l)
+	if [ "$nb" -gt 1 ] && [ "$nb" -eq "$ns" ]; then
+		pass "$rel: $nb bugs, $ns distinct signatures"
+	elif [ "$nb" -gt 0 ]; then
+		fail "$rel: $nb bugs but $ns distinct signatures"
+	fi
+done
+[ $n -eq 0 ] && skip "triage: no readable dumps in $index"
+[ "$nfail" -eq 0 ]
