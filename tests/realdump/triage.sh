@@ -126,7 +126,7 @@ pyd=/usr/bin/python3
 [ -x "$pyd" ] || pyd=python3
 declare -A sig bugsig validated
 n=0
-while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+while IFS=$'\t' read -r rel scen fmt core vml _; do
 	[ -n "$rel" ] || continue
 	name="$rel/$scen/$fmt"
 	if [ ! -r "$core" ]; then
@@ -194,7 +194,8 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 done <"$index"
 
 # every bug of a release has its own signature, and every bug was seen
-for rel in $(cut -f1 "$index" | sort -u); do
+cut -f1 "$index" | sort -u >"$tmp/releases"
+while read -r rel; do
 	nb=0
 	for k in "${!bugsig[@]}"; do [ "${k%%/*}" = "$rel" ] && nb=$((nb + 1)); done
 	ns=$(for k in "${!bugsig[@]}"; do [ "${k%%/*}" = "$rel" ] && echo "${bugsig[$k]}"; done | sort -u | wc -l)
@@ -203,6 +204,6 @@ for rel in $(cut -f1 "$index" | sort -u); do
 	elif [ "$nb" -gt 0 ]; then
 		fail "$rel: $nb bugs but $ns distinct signatures"
 	fi
-done
+done <"$tmp/releases"
 [ $n -eq 0 ] && skip "triage: no readable dumps in $index"
 [ "$nfail" -eq 0 ]
