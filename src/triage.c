@@ -518,74 +518,51 @@ static void check_log(const struct oc_kernel *k, struct oc_crash *c,
 	(void)k;
 }
 
-/* "sym [mod]" of the guilty frame, or "?" */
-static void guilty_name(const struct oc_crash *c, char *buf, size_t size)
-{
-	if (!c->have_guilty)
-		snprintf(buf, size, "?");
-	else if (c->guilty_module[0])
-		snprintf(buf, size, "%s [%s]", c->guilty_symbol, c->guilty_module);
-	else
-		snprintf(buf, size, "%s", c->guilty_symbol);
-}
+/*
+ * The titles, in syzkaller's style: "%s" is the guilty frame ("fn
+ * [mod]"), or the panic message for the kinds with by_message.
+ */
+static const struct {
+	const char *fmt;
+	bool by_message;
+} titles[] = {
+	[OC_CRASH_UNKNOWN] = { "unknown crash in %s", false },
+	[OC_CRASH_PAGE_FAULT] = { "BUG: unable to handle page fault in %s", false },
+	[OC_CRASH_NULL_DEREF] = { "BUG: kernel NULL pointer dereference in %s", false },
+	[OC_CRASH_GPF] = { "general protection fault in %s", false },
+	[OC_CRASH_BUG] = { "kernel BUG in %s", false },
+	[OC_CRASH_WARN] = { "WARNING in %s", false },
+	[OC_CRASH_STACK_OVERFLOW] = { "stack guard page was hit in %s", false },
+	[OC_CRASH_DOUBLE_FAULT] = { "double fault in %s", false },
+	[OC_CRASH_HARD_LOCKUP] = { "hard LOCKUP in %s", false },
+	[OC_CRASH_NMI] = { "NMI: %s", true },
+	[OC_CRASH_SOFT_LOCKUP] = { "BUG: soft lockup in %s", false },
+	[OC_CRASH_HUNG_TASK] = { "INFO: task hung%.0s", false },
+	[OC_CRASH_RCU_STALL] = { "INFO: rcu detected stall in %s", false },
+	[OC_CRASH_MCE] = { "machine check in %s", false },
+	[OC_CRASH_SYSRQ] = { "kernel panic: %s", true },
+	[OC_CRASH_PANIC] = { "kernel panic: %s", true },
+};
 
 static void make_title(struct oc_crash *c)
 {
-	char g[224];
+	char arg[256];
 
-	guilty_name(c, g, sizeof(g));
-	switch (c->kind) {
-	case OC_CRASH_PAGE_FAULT:
-		snprintf(c->title, sizeof(c->title), "BUG: unable to handle page fault in %s", g);
-		break;
-	case OC_CRASH_NULL_DEREF:
-		snprintf(c->title, sizeof(c->title), "BUG: kernel NULL pointer dereference in %s", g);
-		break;
-	case OC_CRASH_GPF:
-		snprintf(c->title, sizeof(c->title), "general protection fault in %s", g);
-		break;
-	case OC_CRASH_BUG:
-		snprintf(c->title, sizeof(c->title), "kernel BUG in %s", g);
-		break;
-	case OC_CRASH_WARN:
-		snprintf(c->title, sizeof(c->title), "WARNING in %s", g);
-		break;
-	case OC_CRASH_STACK_OVERFLOW:
-		snprintf(c->title, sizeof(c->title), "stack guard page was hit in %s", g);
-		break;
-	case OC_CRASH_DOUBLE_FAULT:
-		snprintf(c->title, sizeof(c->title), "double fault in %s", g);
-		break;
-	case OC_CRASH_HARD_LOCKUP:
-		snprintf(c->title, sizeof(c->title), "hard LOCKUP in %s", g);
-		break;
-	case OC_CRASH_SOFT_LOCKUP:
-		snprintf(c->title, sizeof(c->title), "BUG: soft lockup in %s", g);
-		break;
-	case OC_CRASH_RCU_STALL:
-		snprintf(c->title, sizeof(c->title), "INFO: rcu detected stall in %s", g);
-		break;
-	case OC_CRASH_HUNG_TASK:
-		snprintf(c->title, sizeof(c->title), "INFO: task hung");
-		break;
-	case OC_CRASH_NMI:
-		snprintf(c->title, sizeof(c->title), "NMI: %s", c->message[0] ?
-			 c->message : "unknown reason");
-		break;
-	case OC_CRASH_MCE:
-		snprintf(c->title, sizeof(c->title), "machine check in %s", g);
-		break;
-	case OC_CRASH_SYSRQ:
-	case OC_CRASH_PANIC:
-		snprintf(c->title, sizeof(c->title), "kernel panic: %s",
-			 c->message[0] ? c->message : "(no message)");
-		break;
-	case OC_CRASH_UNKNOWN:
-	default:
-		snprintf(c->title, sizeof(c->title), "unknown crash%s%s",
-			 c->have_guilty ? " in " : "", c->have_guilty ? g : "");
-		break;
-	}
+	if (titles[c->kind].by_message)
+		snprintf(arg, sizeof(arg), "%s", c->message[0] ? c->message :
+			 "(no message)");
+	else if (!c->have_guilty)
+		snprintf(arg, sizeof(arg), "?");
+	else if (c->guilty_module[0])
+		snprintf(arg, sizeof(arg), "%s [%s]", c->guilty_symbol,
+			 c->guilty_module);
+	else
+		snprintf(arg, sizeof(arg), "%s", c->guilty_symbol);
+	/* the formats are the literals above, each with one %s */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(c->title, sizeof(c->title), titles[c->kind].fmt, arg);
+#pragma GCC diagnostic pop
 }
 
 /* A value the walk vouches for: @name in @fv's out-of-line level. */
