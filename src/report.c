@@ -374,6 +374,25 @@ static void print_task_line(const struct oc_task *t, FILE *out)
 		t->running_on >= 0 ? "  (running)" : "");
 }
 
+/*
+ * A task in D: how long it has been off the CPU (src/triage.h), with
+ * the time it last got one as the log prints its timestamps.
+ */
+static void print_blocked(const struct oc_kernel *k,
+			  const struct oc_sched_clock *clk,
+			  const struct oc_task *t, FILE *out)
+{
+	uint64_t ns, since;
+	char ts[40];
+
+	if (t->state != 'D' || !oc_triage_off_cpu(k, clk, t, &ns, &since))
+		return;
+	oc_log_format_time(since, ts, sizeof(ts));
+	fprintf(out, " BLOCKED: %" PRIu64 ".%03" PRIu64 " s off CPU, since %s"
+		"(sched_info.last_arrival)\n", ns / 1000000000,
+		ns / 1000000 % 1000, ts);
+}
+
 int oc_report_log(const struct oc_kernel *k, FILE *out)
 {
 	struct oc_error *err;
@@ -514,6 +533,7 @@ static int print_tasks(const struct oc_kernel *k,
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	bool tty = opts->progress && isatty(STDERR_FILENO);
+	struct oc_sched_clock clk;
 	size_t n = sel->nr_tasks ? sel->nr_tasks : 1, ngroups = 0;
 	struct oc_trace *traces = calloc(n, sizeof(*traces));
 	size_t *group_of = calloc(n, sizeof(*group_of));
@@ -526,6 +546,7 @@ static int print_tasks(const struct oc_kernel *k,
 		free(first);
 		return OC_EXIT_ERROR;
 	}
+	oc_triage_sched_clock(k, &clk);
 	part_break(out, no_part_yet);
 	fprintf(out, "Tasks:\n");
 	for (size_t i = 0; i < sel->nr_tasks; i++) {
@@ -558,6 +579,7 @@ static int print_tasks(const struct oc_kernel *k,
 		} else {
 			fputc('\n', out);
 			print_task_line(t, out);
+			print_blocked(k, &clk, t, out);
 			oc_report_print_trace(k, opts, tr, " ", out);
 		}
 		free(tr->frames);

@@ -331,10 +331,13 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 	return o;
 }
 
-static struct json_object *task_json(const struct oc_task *t)
+static struct json_object *task_json(const struct oc_kernel *k,
+				     const struct oc_sched_clock *clk,
+				     const struct oc_task *t)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = json_object_new_object(), *b;
 	char st[2] = { t->state, 0 };
+	uint64_t ns, since;
 
 	add(o, "pid", json_object_new_int(t->pid));
 	add(o, "tgid", json_object_new_int(t->tgid));
@@ -345,6 +348,21 @@ static struct json_object *task_json(const struct oc_task *t)
 	add(o, "on_cpu", json_object_new_boolean(t->running_on >= 0));
 	add(o, "task", hex(t->addr));
 	add(o, "kthread", json_object_new_boolean(t->kthread));
+	/* a task in D: how long it has been off the CPU (src/triage.h) */
+	if (t->state == 'D') {
+		b = NULL;
+		if (oc_triage_off_cpu(k, clk, t, &ns, &since)) {
+			char sec[32];
+
+			/* microseconds, not the double's 17 digits */
+			snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
+				 ns / 1000000000, ns / 1000 % 1000000);
+			b = json_object_new_object();
+			add(b, "seconds", json_object_new_double_s(ns / 1e9, sec));
+			add(b, "since_ns", json_object_new_int64((int64_t)since));
+		}
+		add(o, "blocked", b);
+	}
 	return o;
 }
 
@@ -505,8 +523,11 @@ static bool json_tasks(const struct oc_kernel *k,
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	struct json_group *groups = NULL;
+	struct oc_sched_clock clk;
 	size_t ngroups = 0;
 	bool mem = true;
+
+	oc_triage_sched_clock(k, &clk);
 
 	if (opts->group && sel->nr_tasks) {
 		groups = calloc(sel->nr_tasks, sizeof(*groups));
@@ -524,7 +545,7 @@ static bool json_tasks(const struct oc_kernel *k,
 		oc_trace_init(&tr);
 		err = oc_kernel_unwind_task(k, t, &uo, &tr);
 		if (!opts->group) {
-			struct json_object *o = task_json(t);
+			struct json_object *o = task_json(k, &clk, t);
 
 			*ok &= add_trace(k, opts, o, err, &tr);
 			oc_trace_deinit(&tr);

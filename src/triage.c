@@ -734,3 +734,54 @@ out:
 	oc_trace_deinit(&tr);
 	return NULL;
 }
+
+void oc_triage_sched_clock(const struct oc_kernel *k, struct oc_sched_clock *ret)
+{
+	struct oc_member m;
+	uint64_t off, clock;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!k->types ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct rq", "clock", &off)) ||
+	    !oc_ok(oc_types_member(k->types, "struct task_struct",
+				   "sched_info.last_arrival", &m)) || m.size != 8)
+		return;
+	ret->last_arrival_off = m.offset;
+	for (unsigned int c = 0; c < k->nr_cpus; c++) {
+		uint64_t rq = oc_kernel_percpu_addr(k, "runqueues", c);
+		struct oc_error *err;
+
+		if (!rq || !k->cpus[c].present)
+			continue;
+		err = oc_mem_read_u64(&k->mem, rq + off, &clock);
+		if (err) {
+			oc_error_destroy(err);
+			continue;
+		}
+		if (clock > ret->now)
+			ret->now = clock;
+	}
+	ret->known = ret->now != 0;
+}
+
+bool oc_triage_off_cpu(const struct oc_kernel *k, const struct oc_sched_clock *clk,
+		       const struct oc_task *t, uint64_t *ns_ret,
+		       uint64_t *since_ret)
+{
+	struct oc_error *err;
+	uint64_t since;
+
+	if (!clk->known)
+		return false;
+	err = oc_mem_read_u64(&k->mem, t->addr + clk->last_arrival_off, &since);
+	if (err) {
+		oc_error_destroy(err);
+		return false;
+	}
+	/* 0: never ran since sched_info was on; later than now: hostile */
+	if (!since || since > clk->now)
+		return false;
+	*ns_ret = clk->now - since;
+	*since_ret = since;
+	return true;
+}

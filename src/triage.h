@@ -133,4 +133,23 @@ struct oc_lines;
 struct oc_error *oc_triage(const struct oc_kernel *k, struct oc_lines *lines,
 			   const struct oc_log *log, struct oc_crash *ret);
 
+/*
+ * How long a task has been off the CPU, on the scheduler's clock:
+ * "now" is the latest runqueues.clock of the CPUs (rq->clock,
+ * sched_clock_cpu(): the clock of the log's timestamps), the task's mark
+ * sched_info.last_arrival, when it was last put on a CPU
+ * (sched_info_arrive(), kernel/sched/stats.h; CONFIG_SCHED_INFO).  For a
+ * task in D that ran only to block, about how long it has been blocked.
+ */
+struct oc_sched_clock {
+	bool known;
+	uint64_t now;		/* ns */
+	uint64_t last_arrival_off;	/* in struct task_struct */
+};
+void oc_triage_sched_clock(const struct oc_kernel *k, struct oc_sched_clock *ret);
+/* false when unknown (no clock, unreadable, later than "now"). */
+bool oc_triage_off_cpu(const struct oc_kernel *k, const struct oc_sched_clock *clk,
+		       const struct oc_task *t, uint64_t *ns_ret,
+		       uint64_t *since_ret);
+
 #endif /* OC_TRIAGE_H */

@@ -18,7 +18,8 @@
 #   - a signature the same in every format of one dump, the same for the
 #     scenarios that are one bug (the "bug" column), different between
 #     bugs (per release).
-# And the text report starts with its CRASH: line, which --no-header
+# On mod-blocked, each D task's time off the CPU agrees with the log's
+# timestamps.  And the text report starts with its CRASH: line, which --no-header
 # leaves out.  Prints PASS/FAIL/SKIP lines; exits 1 if anything failed.
 set -u
 # shellcheck source=../lib.sh
@@ -122,6 +123,53 @@ if bad:
 print("PASS %s: %s; signature %s" % (c["kind"], c["title"], c["signature"]))
 EOF
 
+# mod-blocked: each D task's time off the CPU against the log's
+# timestamps (the same clock): the module's kthreads were put on a CPU
+# just after its "command 'blocked'" line, sh just before its "command
+# 'block'"; "now" (since + seconds) is the scheduler clock when the
+# CPUs stopped, between the panic line and its end line
+cat >"$tmp/blocked.py" <<'EOF'
+import json, re, sys
+
+doc, serial = sys.argv[1:3]
+tasks = [t for t in json.load(open(doc))["tasks"] if t["state"] == "D"]
+ts = {}
+for l in open(serial, errors="replace"):
+    m = re.match(r"\[ *(\d+\.\d+)\] (.*)", l.rstrip("\r\n"))
+    if not m:
+        continue
+    t, text = float(m.group(1)), m.group(2)
+    for key, pat in (("blocked", "orccrash: command 'blocked'"), ("block", "orccrash: command 'block' "),
+                     ("panic", "Kernel panic - not syncing"), ("end", "---[ end Kernel panic")):
+        if text.startswith(pat) and key not in ts:
+            ts[key] = t
+if set(ts) != {"blocked", "block", "panic", "end"}:
+    print("SKIP the log lacks %s" % sorted({"blocked", "block", "panic", "end"} - set(ts)))
+    sys.exit(0)
+bad = []
+for t in tasks:
+    b = t.get("blocked")
+    if not b:
+        bad.append("pid %d (%s): no blocked time" % (t["pid"], t["comm"]))
+        continue
+    since = b["since_ns"] / 1e9
+    now = since + b["seconds"]
+    hi = ts["blocked"] + 0.05 if t["comm"].startswith("orccrash_") else ts["block"]
+    if not ts["blocked"] - 0.001 <= since <= hi:
+        bad.append("pid %d (%s): last on a CPU at %.6f, not in [%.6f, %.6f]" % (t["pid"], t["comm"], since, ts["blocked"], hi))
+    if not ts["panic"] - 0.05 <= now <= ts["end"] + 0.05:
+        bad.append("pid %d (%s): clock at the crash %.6f, not near the panic [%.6f, %.6f]" % (t["pid"], t["comm"], now, ts["panic"], ts["end"]))
+mods = [t for t in tasks if t["comm"].startswith("orccrash_")]
+if len(mods) < 4:
+    bad.append("%d of the module's 4 D kthreads" % len(mods))
+if bad:
+    print("FAIL " + "; ".join(bad[:4]))
+    sys.exit(1)
+print("PASS %d D tasks blocked %.3f-%.3f s, as the log's timestamps say (%.3f s from 'blocked' to the panic)"
+      % (len(tasks), min(t["blocked"]["seconds"] for t in tasks), max(t["blocked"]["seconds"] for t in tasks),
+         ts["panic"] - ts["blocked"]))
+EOF
+
 pyd=/usr/bin/python3
 [ -x "$pyd" ] || pyd=python3
 declare -A sig bugsig validated
@@ -182,6 +230,15 @@ while IFS=$'\t' read -r rel scen fmt core vml _; do
 			fail "$name: signature $s is also bug ${k#*/}'s"
 		fi
 	done
+	if [ "$scen" = mod-blocked ]; then
+		"$bin" --json --state D "$core" "$vml" >"$tmp/d.json" 2>/dev/null
+		res=$(python3 "$tmp/blocked.py" "$tmp/d.json" "$serial")
+		case $res in
+		PASS*) pass "$name: ${res#PASS }" ;;
+		SKIP*) skip "$name: ${res#SKIP }" ;;
+		*) fail "$name: ${res#FAIL }" ;;
+		esac
+	fi
 	# the text report: CRASH first, not with --no-header
 	"$bin" --active "$core" "$vml" 2>/dev/null >"$tmp/t.txt"
 	"$bin" --active --no-header "$core" "$vml" 2>/dev/null >"$tmp/n.txt"
