@@ -277,6 +277,9 @@ static void print_crash(const struct oc_kernel *k,
 		fputc('\n', out);
 		fprintf(out, " SIGNATURE: %s\n", c.signature);
 	}
+	if (c.have_bug)
+		fprintf(out, "    BUG AT: %s:%u%s\n", c.bug.file, c.bug.line,
+			c.bug.warning ? " (a WARN)" : "");
 	if (c.have_address)
 		fprintf(out, "   ADDRESS: 0x%" PRIx64 " (from the %s)\n", c.address,
 			c.address_from);

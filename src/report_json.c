@@ -251,7 +251,7 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 				      const struct oc_report_options *opts,
 				      const struct oc_log *log)
 {
-	struct json_object *o, *g = NULL, *a = NULL, *e = NULL, *t, *flags, *d;
+	struct json_object *o, *g = NULL, *a = NULL, *e = NULL, *b, *t, *flags, *d;
 	struct oc_line_info chain[16];
 	struct oc_crash c;
 	struct oc_error *err = oc_triage(k, opts->lines, log, &c);
@@ -278,6 +278,14 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 		    json_object_new_int((int)chain[nr - 1].line) : NULL);
 	}
 	add(o, "guilty", g);
+	b = NULL;
+	if (c.have_bug) {
+		b = json_object_new_object();
+		add(b, "file", c.bug.file[0] ? json_object_new_string(c.bug.file) : NULL);
+		add(b, "line", c.bug.file[0] ? json_object_new_int((int)c.bug.line) : NULL);
+		add(b, "warning", json_object_new_boolean(c.bug.warning));
+	}
+	add(o, "bug", b);
 	add(o, "signature", c.signature[0] ?
 	    json_object_new_string(c.signature) : NULL);
 	if (c.have_address) {

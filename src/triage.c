@@ -507,8 +507,8 @@ static void check_log(const struct oc_kernel *k, struct oc_crash *c,
 			detail(c, "the log has no \"general protection fault\" line");
 		break;
 	case OC_CRASH_BUG:
-		if (lf.bug_line)
-			detail(c, "kernel BUG at %s", lf.bug_at);
+		if (lf.bug_line && !c->have_bug)
+			detail(c, "the log says: kernel BUG at %s", lf.bug_at);
 		break;
 	default:
 		if (lf.null_line || lf.pf_line || lf.guard_line || lf.gpf_line)
@@ -711,6 +711,10 @@ struct oc_error *oc_triage(const struct oc_kernel *k, struct oc_lines *lines,
 	}
 	if (cl.exception >= 0 && (cl.guilty < 0 || cl.exception <= cl.guilty)) {
 		exception_facts(k, &tr, cl.exception, ret);
+		/* the ud2 of a BUG() or WARN(): its site from the bug table */
+		if ((ret->kind == OC_CRASH_BUG || ret->kind == OC_CRASH_WARN) &&
+		    oc_triage_bug_site(k, tr.frames[cl.exception].regs.ip, &ret->bug))
+			ret->have_bug = true;
 		if (ret->kind == OC_CRASH_PAGE_FAULT &&
 		    (err = pf_from_dwarf(k, lines, &tr, tf, cl.exception, ret))) {
 			free(tf);
@@ -784,4 +788,116 @@ bool oc_triage_off_cpu(const struct oc_kernel *k, const struct oc_sched_clock *c
 	*ns_ret = clk->now - since;
 	*since_ret = since;
 	return true;
+}
+
+/* s32 little-endian at @p */
+static int32_t s32_at(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return (int32_t)v;
+}
+
+long oc_triage_bug_find(const uint8_t *tab, size_t n, size_t esize,
+			size_t disp_off, uint64_t tab_addr, uint64_t ip)
+{
+	if (esize < disp_off + 4)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t at = tab_addr + i * esize + disp_off;
+
+		/* bug_addr(): (unsigned long)&bug->bug_addr_disp + disp */
+		if (at + (uint64_t)(int64_t)s32_at(tab + i * esize + disp_off) == ip)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* The bug table that covers @ip: vmlinux's, or its module's. */
+static bool bug_table_of(const struct oc_kernel *k, uint64_t ip,
+			 uint64_t *addr, uint64_t *n, uint64_t esize)
+{
+	const struct oc_module *m = oc_kernel_module_of(k, ip);
+	struct oc_member mb, mn;
+	uint8_t b[8] = {0};
+
+	if (!m) {
+		uint64_t start = oc_kernel_symbol_addr(k, "__start___bug_table");
+		uint64_t stop = oc_kernel_symbol_addr(k, "__stop___bug_table");
+
+		if (!start || stop < start)
+			return false;
+		*addr = start;
+		*n = (stop - start) / esize;
+		return true;
+	}
+	/* struct module's bug_table and num_bugs (CONFIG_GENERIC_BUG) */
+	if (!oc_ok(oc_types_member(k->types, "struct module", "bug_table", &mb)) ||
+	    !oc_ok(oc_types_member(k->types, "struct module", "num_bugs", &mn)) ||
+	    mb.size != 8 || !mn.size || mn.size > 8 ||
+	    !oc_ok(oc_mem_read_u64(&k->mem, m->addr + mb.offset, addr)) ||
+	    !oc_ok(oc_mem_read(&k->mem, m->addr + mn.offset, b, mn.size)))
+		return false;
+	memcpy(n, b, 8);
+	return *addr != 0;
+}
+
+/* Hostile sizes: a table is read in one piece up to this. */
+enum { BUG_TABLE_MAX = 16 << 20 };
+/* include/asm-generic/bug.h */
+enum { BUGFLAG_WARNING = 1 << 0 };
+
+bool oc_triage_bug_site(const struct oc_kernel *k, uint64_t ip,
+			struct oc_bug_site *ret)
+{
+	static const char entry[] = "struct bug_entry";
+	struct oc_member disp, file, line, flags;
+	uint64_t esize, addr, n;
+	uint8_t *tab;
+	long i;
+	bool ok = false;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!k->types || !oc_ok(oc_types_size(k->types, entry, &esize)) ||
+	    !esize || esize > 64 ||
+	    !oc_ok(oc_types_member(k->types, entry, "bug_addr_disp", &disp)) ||
+	    disp.size != 4 || disp.offset + 4 > esize ||
+	    !bug_table_of(k, ip, &addr, &n, esize) || !n ||
+	    n > BUG_TABLE_MAX / esize)
+		return false;
+	tab = malloc(n * esize);
+	if (!tab || !oc_ok(oc_mem_read(&k->mem, addr, tab, n * esize)))
+		goto out;
+	i = oc_triage_bug_find(tab, n, esize, disp.offset, addr, ip);
+	if (i < 0)
+		goto out;
+	ok = true;
+	/* without CONFIG_DEBUG_BUGVERBOSE there is no file and line */
+	if (oc_ok(oc_types_member(k->types, entry, "file_disp", &file)) &&
+	    oc_ok(oc_types_member(k->types, entry, "line", &line)) &&
+	    file.size == 4 && line.size == 2 && file.offset + 4 <= esize &&
+	    line.offset + 2 <= esize) {
+		const uint8_t *e = tab + (size_t)i * esize;
+		uint64_t fa = addr + (size_t)i * esize + file.offset +
+			      (uint64_t)(int64_t)s32_at(e + file.offset);
+		uint16_t l;
+
+		memcpy(&l, e + line.offset, 2);
+		ret->line = l;
+		if (!oc_ok(oc_mem_read_string(&k->mem, fa, ret->file,
+					      sizeof(ret->file))))
+			snprintf(ret->file, sizeof(ret->file), "?");
+		sanitize(ret->file);
+	}
+	if (oc_ok(oc_types_member(k->types, entry, "flags", &flags)) &&
+	    flags.size == 2 && flags.offset + 2 <= esize) {
+		uint16_t f;
+
+		memcpy(&f, tab + (size_t)i * esize + flags.offset, 2);
+		ret->warning = f & BUGFLAG_WARNING;
+	}
+out:
+	free(tab);
+	return ok;
 }

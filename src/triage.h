@@ -86,6 +86,29 @@ void oc_triage_signature(enum oc_crash_kind kind,
 			 const struct oc_triage_frame *frames, size_t nr,
 			 long guilty, char buf[17]);
 
+/*
+ * The BUG()/WARN() site of the ud2 at @ip, as the kernel's find_bug()
+ * (lib/bug.c) finds it: the struct bug_entry of vmlinux's __bug_table or
+ * of the module that has @ip, with relative pointers (x86-64's
+ * CONFIG_GENERIC_BUG_RELATIVE_POINTERS) and, with
+ * CONFIG_DEBUG_BUGVERBOSE, __FILE__ and __LINE__ of the macro.  The
+ * layout comes from the kernel's types.  false when none matches.
+ */
+struct oc_bug_site {
+	char file[160];
+	unsigned int line;
+	bool warning;		/* BUGFLAG_WARNING: a WARN(), not a BUG() */
+};
+bool oc_triage_bug_site(const struct oc_kernel *k, uint64_t ip,
+			struct oc_bug_site *ret);
+/*
+ * The pure part, for tests: the index of the entry of @tab (@n entries
+ * of @esize bytes, loaded at @tab_addr) whose bug_addr_disp (a s32 at
+ * @disp_off) points at @ip; -1 if none.
+ */
+long oc_triage_bug_find(const uint8_t *tab, size_t n, size_t esize,
+			size_t disp_off, uint64_t tab_addr, uint64_t ip);
+
 /* One taint flag set (kernel/panic.c taint_flags[]). */
 struct oc_taint {
 	char letter;
@@ -119,6 +142,9 @@ struct oc_crash {
 	char taint[24];		/* the letters set, in bit order: "OE" */
 	struct oc_taint taints[24];
 	size_t nr_taints;
+	/* BUG(): the site from the bug table (have_bug) */
+	bool have_bug;
+	struct oc_bug_site bug;
 	/* notes: where the dump and the log disagree, what was not read */
 	char details[6][192];
 	size_t nr_details;

@@ -19,7 +19,7 @@
 #     scenarios that are one bug (the "bug" column), different between
 #     bugs (per release).
 # On mod-blocked, each D task's time off the CPU agrees with the log's
-# timestamps.  And the text report starts with its CRASH: line, which --no-header
+# timestamps; the bug table's BUG()/WARN() sites agree with addr2line.  And the text report starts with its CRASH: line, which --no-header
 # leaves out.  Prints PASS/FAIL/SKIP lines; exits 1 if anything failed.
 set -u
 # shellcheck source=../lib.sh
@@ -170,6 +170,42 @@ print("PASS %d D tasks blocked %.3f-%.3f s, as the log's timestamps say (%.3f s 
          ts["panic"] - ts["blocked"]))
 EOF
 
+# The bug table (oc_triage_bug_site(), for a BUG()'s or WARN()'s file:line)
+# against the vmlinux's DWARF: every 4th ud2 instruction objdump finds in
+# the first 8 MiB of text, looked up by tests/bugcat in the dump's memory,
+# and by addr2line.  The file must be the same; the line too, but where a
+# multi-line macro (a trace event's) expands, __LINE__ and the DWARF line
+# can differ: 99% of them.  Once per release.
+bug_table_check() {
+	local name=$1 core=$2 vml=$3 st
+	if ! command -v objdump >/dev/null || ! command -v addr2line >/dev/null; then
+		skip "$name: bug table: no objdump/addr2line (binutils)"
+		return
+	fi
+	if ! make -s -C "$top" O="$O" "$O/tests/bugcat" >/dev/null; then
+		fail "$name: bug table: cannot build tests/bugcat"
+		return
+	fi
+	st=$(nm "$vml" | awk '$3 == "_stext" { print $1 }')
+	objdump -d --no-show-raw-insn --start-address=0x"$st" \
+		--stop-address="$(printf '0x%x' $((0x$st + 0x800000)))" "$vml" |
+		awk '$2 == "ud2" { sub(":", "", $1); if (n++ % 4 == 0) print $1 }' >"$tmp/ud2"
+	"$O/tests/bugcat" "$core" "$vml" <"$tmp/ud2" | awk '$2 != "-"' >"$tmp/bugs"
+	cut -d' ' -f1 "$tmp/bugs" | addr2line -e "$vml" >"$tmp/a2l"
+	res=$(paste -d' ' "$tmp/bugs" "$tmp/a2l" | awk -v ud2="$(wc -l <"$tmp/ud2")" '
+		{ split($5, a, ":"); f = a[1]; l = a[2]
+		  if (substr(f, length(f) - length($2) + 1) != $2) { badf++; if (!ex) ex = $0 }
+		  else if (l == $3) ok++ }
+		END { n = NR; printf "%d %d %d %d %s\n", ud2, n, ok, badf, ex }')
+	read -r nud2 nfound nok nbadf ex <<<"$res"
+	if [ "$nfound" -ge 500 ] && [ "$nbadf" -eq 0 ] && [ $((nok * 100)) -ge $((nfound * 99)) ]; then
+		pass "$name: bug table: $nfound of $nud2 ud2 sites found, file as addr2line's for all, line for $nok"
+	else
+		fail "$name: bug table: $nfound of $nud2 ud2 found, $nbadf with another file, line as addr2line's for $nok; $ex"
+	fi
+}
+declare -A bug_done
+
 pyd=/usr/bin/python3
 [ -x "$pyd" ] || pyd=python3
 declare -A sig bugsig validated
@@ -230,6 +266,10 @@ while IFS=$'\t' read -r rel scen fmt core vml _; do
 			fail "$name: signature $s is also bug ${k#*/}'s"
 		fi
 	done
+	if [ "$fmt" = elf ] && [ -z "${bug_done[$rel]:-}" ]; then
+		bug_done[$rel]=1
+		bug_table_check "$rel" "$core" "$vml"
+	fi
 	if [ "$scen" = mod-blocked ]; then
 		"$bin" --json --state D "$core" "$vml" >"$tmp/d.json" 2>/dev/null
 		res=$(python3 "$tmp/blocked.py" "$tmp/d.json" "$serial")

@@ -303,3 +303,34 @@ TEST(kind_names)
 	CHECK(!strcmp(oc_crash_kind_name(OC_CRASH_PANIC), "panic"));
 	CHECK(!strcmp(oc_crash_kind_name((enum oc_crash_kind)999), "unknown"));
 }
+
+/* Puts a struct bug_entry (6.1-6.12 x86-64 layout: s32 bug_addr_disp,
+ * s32 file_disp, u16 line, u16 flags) for @bug at entry @i of @tab. */
+static void bug_entry(uint8_t *tab, size_t i, uint64_t tab_addr, uint64_t bug)
+{
+	int32_t disp = (int32_t)(int64_t)(bug - (tab_addr + i * 12));
+
+	memcpy(tab + i * 12, &disp, 4);
+}
+
+TEST(bug_table_find)
+{
+	const uint64_t base = 0xffffffff82a00000ULL;
+	uint8_t tab[4 * 12] = {0};
+
+	/* relative to the entry's own address: forwards and backwards */
+	bug_entry(tab, 0, base, 0xffffffff81000100ULL);
+	bug_entry(tab, 1, base, 0xffffffff81000200ULL);
+	bug_entry(tab, 2, base, 0xffffffff82b00000ULL);
+	bug_entry(tab, 3, base, 0xffffffff81000200ULL + 2);
+	CHECK_EQ(oc_triage_bug_find(tab, 4, 12, 0, base, 0xffffffff81000100ULL), 0);
+	CHECK_EQ(oc_triage_bug_find(tab, 4, 12, 0, base, 0xffffffff81000200ULL), 1);
+	CHECK_EQ(oc_triage_bug_find(tab, 4, 12, 0, base, 0xffffffff82b00000ULL), 2);
+	CHECK_EQ(oc_triage_bug_find(tab, 4, 12, 0, base, 0xffffffff81000202ULL), 3);
+	/* not an entry; the same displacement at another entry is another address */
+	CHECK_EQ(oc_triage_bug_find(tab, 4, 12, 0, base, 0xffffffff81000101ULL), -1);
+	CHECK_EQ(oc_triage_bug_find(tab, 4, 12, 0, base + 12, 0xffffffff81000100ULL), -1);
+	/* an entry too small for the displacement */
+	CHECK_EQ(oc_triage_bug_find(tab, 4, 3, 0, base, 0xffffffff81000100ULL), -1);
+	CHECK_EQ(oc_triage_bug_find(tab, 0, 12, 0, base, 0xffffffff81000100ULL), -1);
+}
