@@ -291,10 +291,15 @@ static void print_crash(const struct oc_kernel *k,
 			c.error_code, c.error_code_from);
 	if (c.have_taint) {
 		fprintf(out, "     TAINT: %s", c.nr_taints ? c.taint : "(none)");
-		for (size_t i = 0; i < c.nr_taints; i++)
-			fprintf(out, "%s%c=%s%s%s", i ? "; " : " (", c.taints[i].letter,
-				c.taints[i].name, c.taints[i].modules[0] ? ": " : "",
-				c.taints[i].modules);
+		for (size_t i = 0; i < c.nr_taints; i++) {
+			const struct oc_taint *t = &c.taints[i];
+
+			fprintf(out, "%s%c=%s", i ? "; " : " (", t->letter, t->name);
+			for (size_t m = 0; m < t->nr_modules; m++)
+				fprintf(out, "%s%s", m ? ", " : ": ", t->modules[m]);
+			if (t->more_modules)
+				fprintf(out, ", ...");
+		}
 		fprintf(out, "%s\n", c.nr_taints ? ")" : "");
 	}
 	for (size_t i = 0; i < c.nr_details; i++)

@@ -313,19 +313,13 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 		for (size_t i = 0; i < c.nr_taints; i++) {
 			struct json_object *f = json_object_new_object(), *mods;
 			char letter[2] = { c.taints[i].letter, 0 };
-			const char *m = c.taints[i].modules;
 
 			add(f, "flag", json_object_new_string(letter));
 			add(f, "name", json_object_new_string(c.taints[i].name));
 			mods = json_object_new_array();
-			while (*m) {
-				size_t n = strcspn(m, ",");
-
-				json_object_array_add(mods,
-					json_object_new_string_len(m, (int)n));
-				m += n;
-				m += strspn(m, ", ");
-			}
+			for (size_t m = 0; m < c.taints[i].nr_modules; m++)
+				json_object_array_add(mods, json_object_new_string(
+					c.taints[i].modules[m]));
 			add(f, "modules", mods);
 			json_object_array_add(flags, f);
 		}

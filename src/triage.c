@@ -367,7 +367,6 @@ static void read_taint(const struct oc_kernel *k, struct oc_crash *c)
 	}
 	for (size_t bit = 0; bit < NR_TAINTS; bit++) {
 		struct oc_taint *t;
-		size_t len = 0;
 
 		if (!(c->tainted_mask & (1ULL << bit)))
 			continue;
@@ -378,11 +377,11 @@ static void read_taint(const struct oc_kernel *k, struct oc_crash *c)
 		for (size_t i = 0; i < k->nr_modules && i < 256; i++) {
 			if (!(mod_taints[i] & (1ULL << bit)))
 				continue;
-			len += snprintf(t->modules + len, len < sizeof(t->modules) ?
-					sizeof(t->modules) - len : 0, "%s%s",
-					len ? ", " : "", k->modules[i].name);
-			if (len >= sizeof(t->modules))
-				len = sizeof(t->modules);
+			if (t->nr_modules == sizeof(t->modules) / sizeof(t->modules[0])) {
+				t->more_modules = true;
+				break;
+			}
+			t->modules[t->nr_modules++] = k->modules[i].name;
 		}
 	}
 	c->taint[n] = 0;
@@ -454,8 +453,7 @@ static void scan_log(const struct oc_log *log, struct log_facts *lf)
 }
 
 /* Cross-checks with the log, and what only the log has (CR2). */
-static void check_log(const struct oc_kernel *k, struct oc_crash *c,
-		      const struct oc_log *log)
+static void check_log(struct oc_crash *c, const struct oc_log *log)
 {
 	struct log_facts lf;
 
@@ -515,7 +513,6 @@ static void check_log(const struct oc_kernel *k, struct oc_crash *c,
 			detail(c, "the log has an oops line the panic trace does not show");
 		break;
 	}
-	(void)k;
 }
 
 /*
@@ -728,7 +725,7 @@ struct oc_error *oc_triage(const struct oc_kernel *k, struct oc_lines *lines,
 	if (tr.nr && tr.frames[0].stack == OC_STACK_NMI)
 		detail(ret, "panic in NMI context");
 out:
-	check_log(k, ret, log);
+	check_log(ret, log);
 	/* the kind may have become null-deref: sign the final one */
 	if (ret->have_guilty)
 		oc_triage_signature(ret->kind, tf, tr.nr, cl.guilty, ret->signature);

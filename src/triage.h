@@ -113,7 +113,11 @@ long oc_triage_bug_find(const uint8_t *tab, size_t n, size_t esize,
 struct oc_taint {
 	char letter;
 	const char *name;	/* "OOT_MODULE" */
-	char modules[160];	/* the modules whose ->taints has it, ", " separated */
+	/* the loaded modules whose ->taints has it (their names in the
+	 * kernel model), the first 8 of them */
+	const char *modules[8];
+	size_t nr_modules;
+	bool more_modules;	/* and more than that */
 };
 
 struct oc_crash {
