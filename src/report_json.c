@@ -326,6 +326,15 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 		add(t, "flags", flags);
 	}
 	add(o, "taint", t);
+	if (c.have_uptime) {
+		char sec[32];
+
+		snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
+			 c.uptime_ns / 1000000000, c.uptime_ns / 1000 % 1000000);
+		add(o, "uptime", json_object_new_double_s(c.uptime_ns / 1e9, sec));
+	} else {
+		add(o, "uptime", NULL);
+	}
 	d = json_object_new_array();
 	for (size_t i = 0; i < c.nr_details; i++)
 		json_object_array_add(d, json_object_new_string(c.details[i]));

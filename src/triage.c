@@ -667,6 +667,13 @@ struct oc_error *oc_triage(const struct oc_kernel *k, struct oc_lines *lines,
 		oc_log_panic_message(log, ret->message, sizeof(ret->message));
 	sanitize(ret->message);
 	read_taint(k, ret);
+	{
+		struct oc_sched_clock clk;
+
+		oc_triage_sched_clock(k, &clk);
+		ret->have_uptime = clk.known;
+		ret->uptime_ns = clk.now;
+	}
 	oc_trace_init(&tr);
 	if (k->panic_cpu < 0 || !k->cpus[k->panic_cpu].has_regs) {
 		detail(ret, k->panic_cpu < 0 ? "no panic CPU recorded" :

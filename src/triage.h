@@ -146,6 +146,12 @@ struct oc_crash {
 	char taint[24];		/* the letters set, in bit order: "OE" */
 	struct oc_taint taints[24];
 	size_t nr_taints;
+	/* the scheduler's clock when the CPUs stopped: time since boot on
+	 * the clock of the log's timestamps (oc_triage_sched_clock()); a
+	 * little after the panic when its CPU ticked on in panic()'s final
+	 * loop (interrupts on) until the dump was taken */
+	bool have_uptime;
+	uint64_t uptime_ns;
 	/* BUG(): the site from the bug table (have_bug) */
 	bool have_bug;
 	struct oc_bug_site bug;

@@ -14,7 +14,8 @@
 #     stack-overflow; the "Kernel panic - not syncing: MSG" message; the
 #     guilty function (with its module) in a frame of the kernel's trace;
 #     the taint letters of its "Tainted:" line (plus D after an oops:
-#     oops_end() adds TAINT_DIE after __die() printed the line);
+#     oops_end() adds TAINT_DIE after __die() printed the line); an
+#     uptime near the panic line's timestamp;
 #   - a signature the same in every format of one dump, the same for the
 #     scenarios that are one bug (the "bug" column), different between
 #     bugs (per release).
@@ -115,6 +116,14 @@ if tl:
     for f in t.get("flags", []):
         if f["flag"] in "OE":
             want(f["modules"] == ["orccrash_test"], "taint %s set by %r, want the test module" % (f["flag"], f["modules"]))
+# uptime: the scheduler clock when the CPUs stopped, near the panic line
+# (a tick before it at the earliest; after it while panic()'s CPU ticks
+# on until the dump is taken)
+raw = open(serial, errors="replace").read().splitlines()
+pts = [float(m.group(1)) for m in (re.match(r"\[ *(\d+\.\d+)\] Kernel panic - not syncing", l) for l in raw) if m]
+up = c["uptime"]
+want(up is not None and pts and pts[0] - 0.05 <= up <= pts[0] + 2,
+     "uptime %r, the panic line at %r" % (up, pts[:1]))
 want(c["signature"] and re.fullmatch(r"[0-9a-f]{16}", c["signature"]), "signature %r" % c["signature"])
 open(out, "w").write("%s\n" % c["signature"])
 if bad:
