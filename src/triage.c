@@ -548,7 +548,11 @@ static void make_title(struct oc_crash *c)
 	if (titles[c->kind].by_message)
 		snprintf(arg, sizeof(arg), "%s", c->message[0] ? c->message :
 			 "(no message)");
-	else if (!c->have_guilty)
+	else if (!c->have_guilty && c->kind == OC_CRASH_UNKNOWN) {
+		/* no panic CPU, no trace: nothing to name */
+		snprintf(c->title, sizeof(c->title), "unknown crash");
+		return;
+	} else if (!c->have_guilty)
 		snprintf(arg, sizeof(arg), "?");
 	else if (c->guilty_module[0])
 		snprintf(arg, sizeof(arg), "%s [%s]", c->guilty_symbol,
