@@ -635,7 +635,10 @@ static void exception_facts(const struct oc_kernel *k, const struct oc_trace *tr
 	/* the error code is no longer in pt_regs: idtentry_body passes
 	 * orig_ax to the handler and stores -1 there
 	 * (arch/x86/entry/entry_64.S, 5.8+); older kernels leave it */
-	if (f->regs.orig_ax != UINT64_MAX) {
+	if (f->regs.orig_ax != UINT64_MAX &&
+	    (c->kind == OC_CRASH_PAGE_FAULT || c->kind == OC_CRASH_GPF ||
+	     c->kind == OC_CRASH_DOUBLE_FAULT ||
+	     c->kind == OC_CRASH_STACK_OVERFLOW)) {
 		c->have_error_code = true;
 		c->error_code = f->regs.orig_ax;
 		c->error_code_from = "dump";
