@@ -14,6 +14,7 @@
 #include "lines.h"
 #include "log.h"
 #include "report.h"
+#include "triage.h"
 
 void oc_report_options_init(struct oc_report_options *opts)
 {
@@ -248,6 +249,63 @@ void oc_report_print_warnings(const struct oc_kernel *k, FILE *out)
 			out == stderr ? "orccrash: " : "   ", k->warnings[i]);
 }
 
+/* The crash summary (src/triage.h, docs/triage.md), first in the header. */
+static void print_crash(const struct oc_kernel *k,
+			const struct oc_report_options *opts,
+			const struct oc_log *log, FILE *out)
+{
+	struct oc_line_info chain[16];
+	struct oc_crash c;
+	struct oc_error *err = oc_triage(k, opts->lines, log, &c);
+	char buf[320];
+	size_t nr;
+
+	if (err) {
+		fprintf(out, "     CRASH: (not analysed: ");
+		oc_error_fprint(out, err);
+		fprintf(out, ")\n");
+		oc_error_destroy(err);
+		return;
+	}
+	fprintf(out, "     CRASH: %s\n", c.title);
+	fprintf(out, "      KIND: %s\n", oc_crash_kind_name(c.kind));
+	if (c.have_guilty) {
+		oc_report_format_frame(k, &c.guilty, buf, sizeof(buf));
+		fprintf(out, "    GUILTY: %s", buf);
+		nr = oc_report_frame_lines(k, opts, &c.guilty, chain, 16);
+		print_line_suffix(chain, nr, out);
+		fputc('\n', out);
+		fprintf(out, " SIGNATURE: %s\n", c.signature);
+	}
+	if (c.have_bug)
+		fprintf(out, "    BUG AT: %s:%u%s\n", c.bug.file, c.bug.line,
+			c.bug.warning ? " (a WARN)" : "");
+	if (c.have_address)
+		fprintf(out, "   ADDRESS: 0x%" PRIx64 " (from the %s)\n", c.address,
+			c.address_from);
+	if (c.have_error_code && c.error_access[0])
+		fprintf(out, "ERROR CODE: 0x%04" PRIx64 ": %s, %s (from the %s)\n",
+			c.error_code, c.error_access, c.error_why, c.error_code_from);
+	else if (c.have_error_code)
+		fprintf(out, "ERROR CODE: 0x%" PRIx64 " (from the %s)\n",
+			c.error_code, c.error_code_from);
+	if (c.have_taint) {
+		fprintf(out, "     TAINT: %s", c.nr_taints ? c.taint : "(none)");
+		for (size_t i = 0; i < c.nr_taints; i++) {
+			const struct oc_taint *t = &c.taints[i];
+
+			fprintf(out, "%s%c=%s", i ? "; " : " (", t->letter, t->name);
+			for (size_t m = 0; m < t->nr_modules; m++)
+				fprintf(out, "%s%s", m ? ", " : ": ", t->modules[m]);
+			if (t->more_modules)
+				fprintf(out, ", ...");
+		}
+		fprintf(out, "%s\n", c.nr_taints ? ")" : "");
+	}
+	for (size_t i = 0; i < c.nr_details; i++)
+		fprintf(out, "    DETAIL: %s\n", c.details[i]);
+}
+
 static void print_header(const struct oc_kernel *k,
 			 const struct oc_report_options *opts,
 			 const struct oc_log *log, FILE *out)
@@ -257,6 +315,7 @@ static void print_header(const struct oc_kernel *k,
 
 	if (k->panic_cpu >= 0)
 		pt = k->cpus[k->panic_cpu].task;
+	print_crash(k, opts, log, out);
 	fprintf(out, "      DUMP: %s (%s)\n", oc_dump_path(k->dump),
 		oc_dump_format_name(k->dump));
 	fprintf(out, "   VMLINUX: %s\n", opts->vmlinux ? opts->vmlinux :
@@ -321,6 +380,25 @@ static void print_task_line(const struct oc_task *t, FILE *out)
 	fprintf(out, "PID: %-7d TGID: %-7d CPU: %-3d STATE: %c  COMM: \"%s\"  TASK: %016" PRIx64 "%s\n",
 		t->pid, t->tgid, t->cpu, t->state, t->comm, t->addr,
 		t->running_on >= 0 ? "  (running)" : "");
+}
+
+/*
+ * A task in D: how long it has been off the CPU (src/triage.h), with
+ * the time it last got one as the log prints its timestamps.
+ */
+static void print_blocked(const struct oc_kernel *k,
+			  const struct oc_sched_clock *clk,
+			  const struct oc_task *t, FILE *out)
+{
+	uint64_t ns, since;
+	char ts[40];
+
+	if (t->state != 'D' || !oc_triage_off_cpu(k, clk, t, &ns, &since))
+		return;
+	oc_log_format_time(since, ts, sizeof(ts));
+	fprintf(out, " BLOCKED: %" PRIu64 ".%03" PRIu64 " s off CPU, since %s"
+		"(sched_info.last_arrival)\n", ns / 1000000000,
+		ns / 1000000 % 1000, ts);
 }
 
 int oc_report_log(const struct oc_kernel *k, FILE *out)
@@ -463,6 +541,7 @@ static int print_tasks(const struct oc_kernel *k,
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	bool tty = opts->progress && isatty(STDERR_FILENO);
+	struct oc_sched_clock clk;
 	size_t n = sel->nr_tasks ? sel->nr_tasks : 1, ngroups = 0;
 	struct oc_trace *traces = calloc(n, sizeof(*traces));
 	size_t *group_of = calloc(n, sizeof(*group_of));
@@ -475,6 +554,7 @@ static int print_tasks(const struct oc_kernel *k,
 		free(first);
 		return OC_EXIT_ERROR;
 	}
+	oc_triage_sched_clock(k, &clk);
 	part_break(out, no_part_yet);
 	fprintf(out, "Tasks:\n");
 	for (size_t i = 0; i < sel->nr_tasks; i++) {
@@ -507,6 +587,7 @@ static int print_tasks(const struct oc_kernel *k,
 		} else {
 			fputc('\n', out);
 			print_task_line(t, out);
+			print_blocked(k, &clk, t, out);
 			oc_report_print_trace(k, opts, tr, " ", out);
 		}
 		free(tr->frames);

@@ -14,6 +14,7 @@
 #include "lines.h"
 #include "log.h"
 #include "report.h"
+#include "triage.h"
 
 /*
  * A member: every key is a string literal, once per object, so json-c
@@ -245,10 +246,109 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 	return o;
 }
 
-static struct json_object *task_json(const struct oc_task *t)
+/* The crash summary (src/triage.h, docs/triage.md); NULL on error. */
+static struct json_object *crash_json(const struct oc_kernel *k,
+				      const struct oc_report_options *opts,
+				      const struct oc_log *log)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o, *g = NULL, *a = NULL, *e = NULL, *b, *t, *flags, *d;
+	struct oc_line_info chain[16];
+	struct oc_crash c;
+	struct oc_error *err = oc_triage(k, opts->lines, log, &c);
+	size_t nr;
+
+	if (err) {
+		oc_error_destroy(err);
+		return NULL;
+	}
+	o = json_object_new_object();
+	add(o, "kind", json_object_new_string(oc_crash_kind_name(c.kind)));
+	add(o, "title", json_object_new_string(c.title));
+	add(o, "message", c.message[0] ? json_object_new_string(c.message) : NULL);
+	if (c.have_guilty) {
+		g = json_object_new_object();
+		add(g, "symbol", json_object_new_string(c.guilty_symbol));
+		add(g, "module", c.guilty_module[0] ?
+		    json_object_new_string(c.guilty_module) : NULL);
+		add(g, "ip", hex(c.guilty.ip));
+		nr = oc_report_frame_lines(k, opts, &c.guilty, chain, 16);
+		add(g, "file", nr && chain[nr - 1].file ? json_object_new_string(
+			oc_lines_short_file(chain[nr - 1].file)) : NULL);
+		add(g, "line", nr && chain[nr - 1].file ?
+		    json_object_new_int((int)chain[nr - 1].line) : NULL);
+	}
+	add(o, "guilty", g);
+	b = NULL;
+	if (c.have_bug) {
+		b = json_object_new_object();
+		add(b, "file", c.bug.file[0] ? json_object_new_string(c.bug.file) : NULL);
+		add(b, "line", c.bug.file[0] ? json_object_new_int((int)c.bug.line) : NULL);
+		add(b, "warning", json_object_new_boolean(c.bug.warning));
+	}
+	add(o, "bug", b);
+	add(o, "signature", c.signature[0] ?
+	    json_object_new_string(c.signature) : NULL);
+	if (c.have_address) {
+		a = json_object_new_object();
+		add(a, "value", hex(c.address));
+		add(a, "from", json_object_new_string(c.address_from));
+	}
+	add(o, "address", a);
+	if (c.have_error_code) {
+		e = json_object_new_object();
+		add(e, "value", hex(c.error_code));
+		add(e, "from", json_object_new_string(c.error_code_from));
+		add(e, "access", c.error_access[0] ?
+		    json_object_new_string(c.error_access) : NULL);
+		add(e, "reason", c.error_why[0] ?
+		    json_object_new_string(c.error_why) : NULL);
+	}
+	add(o, "error_code", e);
+	t = NULL;
+	if (c.have_taint) {
+		t = json_object_new_object();
+		add(t, "mask", hex(c.tainted_mask));
+		add(t, "letters", json_object_new_string(c.taint));
+		flags = json_object_new_array();
+		for (size_t i = 0; i < c.nr_taints; i++) {
+			struct json_object *f = json_object_new_object(), *mods;
+			char letter[2] = { c.taints[i].letter, 0 };
+
+			add(f, "flag", json_object_new_string(letter));
+			add(f, "name", json_object_new_string(c.taints[i].name));
+			mods = json_object_new_array();
+			for (size_t m = 0; m < c.taints[i].nr_modules; m++)
+				json_object_array_add(mods, json_object_new_string(
+					c.taints[i].modules[m]));
+			add(f, "modules", mods);
+			json_object_array_add(flags, f);
+		}
+		add(t, "flags", flags);
+	}
+	add(o, "taint", t);
+	if (c.have_uptime) {
+		char sec[32];
+
+		snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
+			 c.uptime_ns / 1000000000, c.uptime_ns / 1000 % 1000000);
+		add(o, "uptime", json_object_new_double_s(c.uptime_ns / 1e9, sec));
+	} else {
+		add(o, "uptime", NULL);
+	}
+	d = json_object_new_array();
+	for (size_t i = 0; i < c.nr_details; i++)
+		json_object_array_add(d, json_object_new_string(c.details[i]));
+	add(o, "details", d);
+	return o;
+}
+
+static struct json_object *task_json(const struct oc_kernel *k,
+				     const struct oc_sched_clock *clk,
+				     const struct oc_task *t)
+{
+	struct json_object *o = json_object_new_object(), *b;
 	char st[2] = { t->state, 0 };
+	uint64_t ns, since;
 
 	add(o, "pid", json_object_new_int(t->pid));
 	add(o, "tgid", json_object_new_int(t->tgid));
@@ -259,6 +359,21 @@ static struct json_object *task_json(const struct oc_task *t)
 	add(o, "on_cpu", json_object_new_boolean(t->running_on >= 0));
 	add(o, "task", hex(t->addr));
 	add(o, "kthread", json_object_new_boolean(t->kthread));
+	/* a task in D: how long it has been off the CPU (src/triage.h) */
+	if (t->state == 'D') {
+		b = NULL;
+		if (oc_triage_off_cpu(k, clk, t, &ns, &since)) {
+			char sec[32];
+
+			/* microseconds, not the double's 17 digits */
+			snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
+				 ns / 1000000000, ns / 1000 % 1000000);
+			b = json_object_new_object();
+			add(b, "seconds", json_object_new_double_s(ns / 1e9, sec));
+			add(b, "since_ns", json_object_new_int64((int64_t)since));
+		}
+		add(o, "blocked", b);
+	}
 	return o;
 }
 
@@ -419,8 +534,11 @@ static bool json_tasks(const struct oc_kernel *k,
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	struct json_group *groups = NULL;
+	struct oc_sched_clock clk;
 	size_t ngroups = 0;
 	bool mem = true;
+
+	oc_triage_sched_clock(k, &clk);
 
 	if (opts->group && sel->nr_tasks) {
 		groups = calloc(sel->nr_tasks, sizeof(*groups));
@@ -438,7 +556,7 @@ static bool json_tasks(const struct oc_kernel *k,
 		oc_trace_init(&tr);
 		err = oc_kernel_unwind_task(k, t, &uo, &tr);
 		if (!opts->group) {
-			struct json_object *o = task_json(t);
+			struct json_object *o = task_json(k, &clk, t);
 
 			*ok &= add_trace(k, opts, o, err, &tr);
 			oc_trace_deinit(&tr);
@@ -513,8 +631,9 @@ int oc_report_json(const struct oc_kernel *k,
 	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	jw_member(&w, 1, "version", json_object_new_string("1.2.0"));
+	jw_member(&w, 1, "version", json_object_new_string("1.3.0"));
 	jw_member(&w, 1, "kernel", kernel_json(k, log));
+	jw_member(&w, 1, "crash", crash_json(k, opts, log));
 	json_cpus(k, opts, &st.sel, &ok, &w);
 	if (st.sel.show_tasks) {
 		mem = json_tasks(k, opts, &st.sel, &ok, &w);

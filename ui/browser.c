@@ -27,6 +27,7 @@
 #include "log.h"
 #include "rows.h"
 #include "source.h"
+#include "triage.h"
 #include "ui.h"
 #include "worker.h"
 
@@ -95,6 +96,10 @@ struct browser {
 	char src_heading[OC_UI_LINE_MAX];	/* the source view's fixed row */
 	char src_said[PATH_MAX];	/* "not found" said for this file */
 	char panic_message[256];	/* the model's, else the log's */
+	/* the crash summary's title, for a crash that is not a plain
+	 * panic() (docs/triage.md), and its signature; "" if none */
+	char crash_title[320];
+	char crash_signature[17];
 	char status[256];
 	bool status_error;
 	char query[64];
@@ -632,21 +637,53 @@ static unsigned int context(const struct browser *b)
 	       b->pane == PANE_FRAMES ? OC_CTX_FRAMES : OC_CTX_REGS;
 }
 
+/*
+ * The crash summary for the header (src/triage.h), made once before the
+ * DWARF worker may touch the model; without the DWARF (the worker's),
+ * so a page fault's address comes from the log.  A plain panic() keeps
+ * its message: its title would only prefix "kernel panic: ".
+ */
+static void load_log(struct browser *b);
+
+static void crash_summary(struct browser *b)
+{
+	struct oc_crash *c = malloc(sizeof(*c));
+	struct oc_error *err;
+
+	if (!c)
+		return;
+	load_log(b);
+	err = oc_triage(b->k, NULL, b->log.nr ? &b->log : NULL, c);
+	if (err) {
+		oc_error_destroy(err);
+		free(c);
+		return;
+	}
+	if (c->kind != OC_CRASH_PANIC && c->kind != OC_CRASH_SYSRQ &&
+	    c->kind != OC_CRASH_UNKNOWN)
+		snprintf(b->crash_title, sizeof(b->crash_title), "%s", c->title);
+	snprintf(b->crash_signature, sizeof(b->crash_signature), "%s",
+		 c->signature);
+	free(c);
+}
+
 static void draw_header(struct browser *b)
 {
 	const struct oc_kernel *k = b->k;
-	char line[512], panic[300] = "";
+	char line[768], panic[400] = "";
+	const char *what = b->crash_title[0] ? b->crash_title : b->panic_message;
 
-	if (b->panic_message[0] && k->panic_cpu >= 0)
+	if (what[0] && k->panic_cpu >= 0)
 		snprintf(panic, sizeof(panic), "  panic on CPU %d: %s",
-			 k->panic_cpu, b->panic_message);
-	else if (b->panic_message[0])
-		snprintf(panic, sizeof(panic), "  panic: %s", b->panic_message);
+			 k->panic_cpu, what);
+	else if (what[0])
+		snprintf(panic, sizeof(panic), "  panic: %s", what);
 	else if (k->panic_cpu >= 0)
 		snprintf(panic, sizeof(panic), "  panic on CPU %d",
 			 k->panic_cpu);
-	snprintf(line, sizeof(line), "orccrash  Linux %s%s",
-		 k->release[0] ? k->release : "?", panic);
+	snprintf(line, sizeof(line), "orccrash  Linux %s%s%s%s",
+		 k->release[0] ? k->release : "?", panic,
+		 b->crash_signature[0] ? "  signature " : "", b->crash_signature);
 	oc_draw_text(0, 0, b->w, OC_STYLE_NORMAL, true, line);
 	/* the counts first: a long path is what the width cuts off */
 	snprintf(line, sizeof(line),
@@ -1327,6 +1364,7 @@ int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 			oc_log_panic_message(&b.log, b.panic_message,
 					     sizeof(b.panic_message));
 	}
+	crash_summary(&b);
 	oc_draw_init(!opts->no_color && !(nc && nc[0]));
 	layout(&b);
 	select_start(&b);

@@ -28,6 +28,9 @@ import json, sys
 
 # Only a vmlinux's DWARF knows these; dump-only mode has no DWARF.
 EXCLUDED = {"file", "line", "inlines"}
+# and where the crash summary found a page fault's address and error
+# code: exc_page_fault's DWARF variables, or (without them) the log
+EXCLUDED |= {"from"}
 # CFI (.debug_frame, with the vmlinux) or the verified call site (without)
 SAME_FRAME = {"cfi", "callsite"}
 

@@ -100,7 +100,7 @@ report_regs() {
 }
 
 check_dump() {
-	local label=$1 vmcore=$2 vmlinux=$3 release pcpu want got n block ok
+	local label=$1 vmcore=$2 vmlinux=$3 release pcpu want got n block ok kind what sig
 
 	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ]; then
 		skip "$label" "dump or vmlinux missing"
@@ -152,6 +152,22 @@ check_dump() {
 		fail "$label: panic frames" "differ from the report: $(echo $want | head -c 300)"
 	else
 		pass "$label: panic frames ($n match the report)"
+	fi
+	# the header's crash line: the report's crash title (its panic
+	# message for a plain panic()) and signature (docs/triage.md), as
+	# much of it as the 120 columns show
+	kind=$(awk '/^ *KIND:/ { print $2; exit }' "$tmp/report")
+	case $kind in
+	panic | sysrq | unknown | "") what=$(sed -n 's/^ *MESSAGE: //p' "$tmp/report" | head -n 1) ;;
+	*) what=$(sed -n 's/^ *CRASH: //p' "$tmp/report" | head -n 1) ;;
+	esac
+	sig=$(awk '/^ *SIGNATURE:/ { print $2; exit }' "$tmp/report")
+	want="orccrash  Linux $release  panic on CPU $pcpu: $what${sig:+  signature $sig}"
+	got=$(head -n 1 "$tmp/screen" | sed 's/ *$//')
+	if [ -n "$what" ] && [ "${#got}" -ge 60 ] && [ "${want:0:${#got}}" = "$got" ]; then
+		pass "$label: header crash line (${#got} of ${#want} columns as in the report)"
+	else
+		fail "$label: header crash line" "'$got', the report's '$want'"
 	fi
 	# an unreliable trace says so, as the report does
 	if grep -q '^ *(unreliable: ' "$tmp/report" &&
