@@ -38,8 +38,14 @@ Q := @
 msg = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
+# The line editor of --shell (libedit), for the orccrash binary only:
+# the crash extension links the core, not the shell.
+EDIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags libedit)
+EDIT_LIBS := $(shell $(PKG_CONFIG) --libs libedit)
+
 # The core: everything but the front ends.
-CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard formats/*.c)
+FRONT_SRC := src/main.c src/shell.c
+CORE_SRC := $(filter-out $(FRONT_SRC),$(wildcard src/*.c)) $(wildcard formats/*.c)
 UI_SRC := $(wildcard ui/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(O)/%.o)
@@ -65,8 +71,10 @@ $(O)/datadir: FORCE
 $(O)/src/main.o: $(O)/datadir
 $(O)/src/main.o: override CPPFLAGS += -DOC_DATADIR='"$(DATADIR)"'
 
-$(O)/orccrash: $(O)/src/main.o $(UI_OBJ) $(LIB)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(O)/src/shell.o: override CFLAGS += $(EDIT_CFLAGS)
+
+$(O)/orccrash: $(O)/src/main.o $(O)/src/shell.o $(UI_OBJ) $(LIB)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(EDIT_LIBS)
 
 $(O)/tests/%: $(O)/tests/unit/%.o $(O)/tests/unit/harness.o $(LIB)
 	@mkdir -p $(dir $@)

@@ -12,12 +12,14 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cmd.h"
 #include "dump.h"
 #include "elffile.h"
 #include "kernel.h"
 #include "lines.h"
 #include "report.h"
 #include "orcdump.h"
+#include "shell.h"
 #include "ui.h"
 
 #ifndef OC_VERSION
@@ -69,6 +71,11 @@ static void usage(FILE *fp)
 	      "      --locals      each frame's parameters and locals (from the DWARF)\n"
 	      "      --source DIR  browser: show source lines from the kernel tree DIR\n"
 	      "      --progress    progress on stderr (when it is a terminal)\n"
+	      "\n"
+	      "Commands (docs/commands.md: sym, mod, log, rd, ps, help):\n"
+	      "  -e, --exec 'CMD ARGS'  run a command and exit (repeatable: in order;\n"
+	      "                    with --json one document each)\n"
+	      "      --shell       a prompt for commands, with history and completion\n"
 	      "\n"
 	      "Input:\n"
 	      "  -f, --force       go on when the vmlinux does not match the dump\n"
@@ -174,6 +181,7 @@ enum {
 	OPT_MODULES_DIR,
 	OPT_SOURCE,
 	OPT_LOCALS,
+	OPT_SHELL,
 };
 
 static const struct option long_opts[] = {
@@ -192,6 +200,8 @@ static const struct option long_opts[] = {
 	{ "modules-dir", required_argument, NULL, OPT_MODULES_DIR },
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "locals", no_argument, NULL, OPT_LOCALS },
+	{ "exec", required_argument, NULL, 'e' },
+	{ "shell", no_argument, NULL, OPT_SHELL },
 	{ "force", no_argument, NULL, 'f' },
 	{ "no-vmlinux", no_argument, NULL, OPT_NO_VMLINUX },
 	{ "help", no_argument, NULL, 'h' },
@@ -303,6 +313,28 @@ static void open_lines(const struct oc_kernel *k, const char *vmlinux,
 	}
 }
 
+/*
+ * -e: each command in order; the first that fails prints its one line
+ * and ends the run with exit 1.
+ */
+static int run_commands(const struct oc_kernel *k, char **cmds, int nr,
+			bool json)
+{
+	for (int i = 0; i < nr; i++) {
+		struct oc_error *err = oc_cmd_run(k, cmds[i], json, stdout);
+
+		if (err) {
+			fflush(stdout);
+			fputs("orccrash: ", stderr);
+			oc_error_fprint(stderr, err);
+			fputc('\n', stderr);
+			oc_error_destroy(err);
+			return OC_EXIT_ERROR;
+		}
+	}
+	return OC_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct oc_report_options ro;
@@ -313,38 +345,41 @@ int main(int argc, char **argv)
 	char defbuf[PATH_MAX];
 	bool batch = false, no_lines = false;
 	const char *modules_dir = NULL, *source_dir = NULL;
+	char *cmds[argc];
+	int ncmds = 0;
+	bool shell = false, report = false;
 	int c, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "orc-dump"))
 		return orc_dump_main(argc - 1, argv + 1);
 
 	oc_report_options_init(&ro);
-	while ((c = getopt_long(argc, argv, "ap:c:s:gjfhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ap:c:s:gjfhVe:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			ro.all_tasks = true;
-			batch = true;
+			batch = report = true;
 			break;
 		case OPT_ACTIVE:
 			ro.active = true;
-			batch = true;
+			batch = report = true;
 			break;
 		case 'p':
 			if (parse_int(optarg, "pid", &ro.pid))
 				return OC_EXIT_USAGE;
-			batch = true;
+			batch = report = true;
 			break;
 		case 'c':
 			if (parse_int(optarg, "cpu", &ro.cpu))
 				return OC_EXIT_USAGE;
-			batch = true;
+			batch = report = true;
 			break;
 		case 's':
 			if (strlen(optarg) != 1 || !strchr("RSDTtXZPI", optarg[0]))
 				return usage_error("bad state %s (one of R S D T t X Z P I)",
 						   optarg);
 			ro.state = optarg[0];
-			batch = true;
+			batch = report = true;
 			break;
 		case 'g':
 			ro.group = true;
@@ -357,7 +392,7 @@ int main(int argc, char **argv)
 			break;
 		case OPT_LOG:
 			ro.log = true;
-			batch = true;
+			batch = report = true;
 			break;
 		case 'j':
 			ro.json = true;
@@ -378,6 +413,12 @@ int main(int argc, char **argv)
 		case OPT_LOCALS:
 			ro.locals = true;
 			break;
+		case 'e':
+			cmds[ncmds++] = optarg;	/* fewer than argc */
+			break;
+		case OPT_SHELL:
+			shell = true;
+			break;
 		case 'f':
 			ko.force = true;
 			break;
@@ -395,6 +436,10 @@ int main(int argc, char **argv)
 		}
 	}
 	rc = positional_args(argc - optind, argv + optind, &vmcore, &vmlinux);
+	if (!rc && (ncmds || shell) && report)
+		rc = usage_error("-e and --shell take no report options (but --json)");
+	if (!rc && ncmds && shell)
+		rc = usage_error("-e or --shell, not both");
 	if (rc)
 		return rc;
 	if (!vmcore) {
@@ -412,6 +457,16 @@ int main(int argc, char **argv)
 		fputc('\n', stderr);
 		oc_error_destroy(err);
 		return OC_EXIT_ERROR;
+	}
+	if (ncmds || shell) {
+		rc = ncmds ? run_commands(k, cmds, ncmds, ro.json)
+			   : oc_shell_run(k, ro.json, stdin, stdout);
+		oc_kernel_close(k);
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "orccrash: error writing the output\n");
+			return OC_EXIT_ERROR;
+		}
+		return rc;
 	}
 	if (k->elf && !no_lines)
 		open_lines(k, vmlinux, modules_dir, &ro);
