@@ -206,6 +206,45 @@ static void sym_print(const struct cmd_ctx *c, uint64_t addr,
 	fputc('\n', c->out);
 }
 
+/* sym -m MODULE: the module's symbols in address order, as crash lists them */
+static struct oc_error *sym_module(struct cmd_ctx *c, const char *name)
+{
+	const struct oc_module *m = NULL;
+	struct json_object *a = NULL;
+
+	for (size_t i = 0; i < c->k->nr_modules && !m; i++)
+		if (!strcmp(c->k->modules[i].name, name))
+			m = &c->k->modules[i];
+	if (!m)
+		return cmd_error(c, OC_ERR_LOOKUP, "no module %s", name);
+	if (c->json)
+		a = json_object_new_array();
+	for (size_t i = 0; i < m->syms.nr; i++) {
+		const struct oc_symbol *sym = &m->syms.syms[i];
+		const char *sname = oc_symtab_name(&m->syms, sym);
+
+		if (c->json) {
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "address", hex(sym->addr));
+			json_object_object_add(o, "name", json_object_new_string(sname));
+			json_object_object_add(o, "type", json_object_new_string_len(&sym->type, 1));
+			json_object_object_add(o, "size", json_object_new_int64((int64_t)sym->size));
+			json_object_array_add(a, o);
+			continue;
+		}
+		fprintf(c->out, "%016" PRIx64 " (%c) ", sym->addr,
+			isprint((unsigned char)sym->type) ? sym->type : '?');
+		oc_cmd_put_safe(c->out, sname);
+		fputc('\n', c->out);
+	}
+	if (c->json) {
+		json_object_object_add(c->result, "module", json_object_new_string(m->name));
+		json_object_object_add(c->result, "symbols", a);
+	}
+	return NULL;
+}
+
 static struct oc_error *cmd_sym(struct cmd_ctx *c)
 {
 	const struct oc_module *m;
@@ -213,8 +252,10 @@ static struct oc_error *cmd_sym(struct cmd_ctx *c)
 	struct oc_sym_result s;
 	uint64_t addr;
 
-	if (c->argc != 2)
-		return cmd_error(c, OC_ERR_INVALID, "usage: sym NAME|ADDRESS");
+	if (c->argc == 3 && !strcmp(c->argv[1], "-m"))
+		return sym_module(c, c->argv[2]);
+	if (c->argc != 2 || c->argv[1][0] == '-')
+		return cmd_error(c, OC_ERR_INVALID, "usage: sym NAME|ADDRESS, sym -m MODULE");
 	sym = oc_kernel_find_symbol(c->k, c->argv[1], &m);
 	if (sym) {
 		const struct oc_symtab *tab = m ? &m->syms : &c->k->syms;
@@ -568,7 +609,8 @@ static const struct cmd {
 	{ "ps", cmd_ps, false, "ps", "every task: pid, ppid, cpu, task_struct, state, comm" },
 	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]",
 	  "read kernel virtual memory" },
-	{ "sym", cmd_sym, true, "sym NAME|ADDRESS", "a symbol's address, or an address's symbol" },
+	{ "sym", cmd_sym, true, "sym NAME|ADDRESS | -m MODULE",
+	  "a symbol's address, an address's symbol, a module's symbols" },
 };
 
 static struct oc_error *cmd_help(struct cmd_ctx *c)

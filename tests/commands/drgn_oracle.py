@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# drgn's side of tests/commands/run.sh: what drgn reads from the dump, as
+# one JSON document, for check.py to hold orccrash's commands to.
+# Run as: drgn -q -c VMCORE -s VMLINUX tests/commands/drgn_oracle.py SYMBOLS_FILE
+# (drgn's CLI defines prog).  Each part is tried on its own: a part drgn
+# cannot read is an "errors" entry, never a guess.
+import json
+import sys
+
+from drgn import FaultError, cast
+from drgn.helpers.linux.list import list_for_each_entry
+from drgn.helpers.linux.pid import for_each_task
+
+out = {"tasks": [], "modules": [], "symbols": {}, "errors": []}
+
+try:
+    from drgn.helpers.linux.sched import task_cpu, task_state_to_char
+    for t in for_each_task(prog):  # noqa: F821 (prog: from drgn's CLI)
+        parent = t.real_parent
+        out["tasks"].append({
+            "pid": t.pid.value_(),
+            "ppid": parent.pid.value_() if parent.value_() else 0,
+            "cpu": task_cpu(t),
+            "state": task_state_to_char(t),
+            "comm": t.comm.string_().decode("latin-1"),
+            "task": "0x%x" % t.value_(),
+        })
+except Exception as e:  # the list cut short, or a helper missing
+    out["errors"].append("tasks: %s: %s" % (type(e).__name__, e))
+
+try:
+    head = prog["modules"].address_of_()  # noqa: F821
+    for m in list_for_each_entry("struct module", head, "list"):
+        name = m.name.string_().decode("latin-1")
+        try:  # 6.4+: mem[], every type (kernel/module/procfs.c)
+            mem = m.mem
+            base = mem[0].base.value_()
+            size = sum(mem[i].size.value_() for i in range(len(mem)))
+        except (AttributeError, LookupError):
+            base = m.core_layout.base.value_()
+            size = m.core_layout.size.value_() + m.init_layout.size.value_()
+        out["modules"].append({"name": name, "module": "0x%x" % m.value_(),
+                               "base": "0x%x" % base, "size": size})
+except Exception as e:
+    out["errors"].append("modules: %s: %s" % (type(e).__name__, e))
+
+for name in open(sys.argv[1]).read().split():
+    try:
+        out["symbols"][name] = "0x%x" % prog.symbol(name).address  # noqa: F821
+    except (LookupError, ValueError) as e:
+        out["symbols"][name] = None
+
+json.dump(out, sys.stdout, indent=1)
+print()
