@@ -183,6 +183,27 @@ if ours_syms:
         mismatch("symbols", "sym NAME: the vmlinux's symbols against the dump's kallsyms",
                  bad, sum(1 for a in ours_syms.values() if a is not None))
 
+# ---- rd's values against drgn's prog.read() of the same bytes -------------
+if drgn is not None and drgn.get("reads"):
+    bad, n = [], 0
+    for i in range(1, 100):
+        r = load("ours-rd-%d.json" % i)
+        if r is None:
+            break
+        res = r["result"]
+        w = res["width"] // 8
+        want = drgn["reads"].get("%s %d" % (res["address"], len(res["words"]) * w))
+        if want is None:
+            continue
+        n += 1
+        got = "".join(int(x["value"], 16).to_bytes(w, "little").hex() for x in res["words"])
+        if got != want:
+            bad.append("rd %s -%d: drgn %s..., orccrash %s..." % (res["address"], res["width"], want[:48], got[:48]))
+    if n or bad:
+        mismatch("reads", "rd against drgn's prog.read() (the same bytes)", bad, n)
+    else:
+        say("SKIP", "drgn could read none of rd's addresses")
+
 # ---- sym ADDR, rd: text against crash -------------------------------------
 ours_txt = blocks(text("ours-blocks.txt") or "")
 n_rd, bad_rd, n_sa, bad_sa = 0, [], 0, []

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # drgn's side of tests/commands/run.sh: what drgn reads from the dump, as
 # one JSON document, for check.py to hold orccrash's commands to.
-# Run as: drgn -q -c VMCORE -s VMLINUX tests/commands/drgn_oracle.py SYMBOLS_FILE
+# Run as: drgn -q -c VMCORE -s VMLINUX tests/commands/drgn_oracle.py SYMBOLS RDLIST
+# SYMBOLS: names to look up; RDLIST: "0xADDRESS NBYTES" lines to read.
 # (drgn's CLI defines prog).  Each part is tried on its own: a part drgn
 # cannot read is an "errors" entry, never a guess.
 import json
@@ -11,7 +12,7 @@ from drgn import FaultError, cast
 from drgn.helpers.linux.list import list_for_each_entry
 from drgn.helpers.linux.pid import for_each_task
 
-out = {"tasks": [], "modules": [], "symbols": {}, "errors": []}
+out = {"tasks": [], "modules": [], "symbols": {}, "reads": {}, "errors": []}
 
 try:
     from drgn.helpers.linux.sched import task_cpu, task_state_to_char
@@ -49,6 +50,13 @@ for name in open(sys.argv[1]).read().split():
         out["symbols"][name] = "0x%x" % prog.symbol(name).address  # noqa: F821
     except (LookupError, ValueError) as e:
         out["symbols"][name] = None
+
+for line in open(sys.argv[2]).read().splitlines():
+    addr, n = line.split()
+    try:
+        out["reads"][line] = prog.read(int(addr, 16), int(n)).hex()  # noqa: F821
+    except FaultError:
+        out["reads"][line] = None
 
 json.dump(out, sys.stdout, indent=1)
 print()

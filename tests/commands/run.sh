@@ -2,8 +2,9 @@
 # The command layer (orccrash -e, --shell; docs/commands.md) on real dumps,
 # held to oracles that read the same dump independently:
 #   - drgn (tests/commands/drgn_oracle.py): ps (pid, ppid, cpu, state,
-#     comm, task of every task), mod (struct module, base, size), and the
-#     addresses of symbols picked from the kernel's System.map;
+#     comm, task of every task), mod (struct module, base, size), the
+#     addresses of symbols picked from the vmlinux, and the bytes of rd's
+#     reads (every width, the kernel image, a task_struct, a module);
 #   - crash, on the dumps it opens (6.1's; crash 8.0.2 cannot open 6.12):
 #     mod, sym -m MODULE (every module's symbols), sym NAME, sym ADDRESS,
 #     rd in every width and -s, and log, compared block for block;
@@ -152,6 +153,17 @@ check_dump() {
 	# a module's struct module (crash and we name its words alike)
 	[ -n "$mod1" ] && rds+=("rd -s $("$pyd" -c 'import json,sys; print(json.load(open(sys.argv[1]))["result"]["modules"][0]["module"])' "$d/ours-mod.json") 8")
 	ours_block "$d" "$core" "$vml" "${sa[@]}" "${rds[@]}"
+	# the same reads as JSON, for drgn's prog.read() of the same bytes
+	local i=0
+	for c in "${rds[@]}"; do
+		i=$((i + 1))
+		"$bin" --json -e "$c" "$core" "$vml" >"$d/ours-rd-$i.json" 2>/dev/null
+	done
+	"$pyd" -c '
+import glob, json, sys
+for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
+    r = json.load(open(p))["result"]
+    print(r["address"], len(r["words"]) * r["width"] // 8)' "$d" >"$d/rd.list"
 
 	if [ -n "$crashable" ] && [ "$have_crash" = 1 ]; then
 		# crash's echo takes "-32" for an option: the markers are
@@ -177,7 +189,7 @@ check_dump() {
 		fi
 	fi
 	if [ "$have_drgn" = 1 ]; then
-		timeout 600 "$pyd" -m drgn -q -c "$core" -s "$vml" "$here/drgn_oracle.py" "$d/names" \
+		timeout 600 "$pyd" -m drgn -q -c "$core" -s "$vml" "$here/drgn_oracle.py" "$d/names" "$d/rd.list" \
 			>"$d/drgn.json" 2>"$d/drgn.err" ||
 			{ say "SKIP commands $name: drgn cannot read it: $(tail -n 1 "$d/drgn.err" | head -c 200)"; rm -f "$d/drgn.json"; }
 	fi
@@ -239,6 +251,22 @@ if [ $rc -eq 0 ] && cmp -s "$tmp/e.txt" "$tmp/sh.txt" && [ "$(wc -l <"$tmp/sh.er
 	say "PASS commands: --shell over a pipe prints what -e prints, one line for the bad command, stops at quit"
 else
 	say "FAIL commands: --shell over a pipe: exit $rc; $(diff "$tmp/e.txt" "$tmp/sh.txt" | head -5); stderr: $(head -c 200 "$tmp/sh.err")"
+fi
+
+# ---- bash completion: -e <TAB> offers the commands `help` lists
+if [ -r /usr/share/bash-completion/bash_completion ]; then
+	want=$("$bin" -e help "$core" | awk '{ print $1 }' | sort | xargs)
+	got=$(bash -c 'source /usr/share/bash-completion/bash_completion
+		source "$1/completion/orccrash"
+		COMP_WORDS=("$2" -e ""); COMP_CWORD=2; COMP_LINE="$2 -e "; COMP_POINT=${#COMP_LINE}
+		_orccrash "$2" "" -e; printf "%s\n" "${COMPREPLY[@]}"' _ "$top" "$bin" | sort | xargs)
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		say "PASS commands: bash completion of -e offers the commands help lists ($got)"
+	else
+		say "FAIL commands: bash completion of -e offers '$got', help lists '$want'"
+	fi
+else
+	say "SKIP commands: no bash-completion: -e completion not tested"
 fi
 
 # ---- the prompt: completion and history (tmux)
