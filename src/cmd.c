@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "log.h"
+#include "report.h"
 
 enum { MAX_ARGS = 32, LINE_MAX_LEN = 4096 };
 
@@ -361,18 +362,7 @@ static struct oc_error *cmd_log(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_FORMAT, "%s", buf);
 	}
 	if (c->json) {
-		struct json_object *a = json_object_new_array();
-
-		for (size_t i = 0; i < log.nr; i++) {
-			struct json_object *r = json_object_new_object();
-
-			json_object_object_add(r, "ts_nsec", json_object_new_int64((int64_t)log.records[i].ts_nsec));
-			json_object_object_add(r, "level", json_object_new_int(log.records[i].level));
-			json_object_object_add(r, "text", json_object_new_string_len(
-				log.records[i].text, (int)log.records[i].len));
-			json_object_array_add(a, r);
-		}
-		json_object_object_add(c->result, "records", a);
+		json_object_object_add(c->result, "records", oc_report_log_json(&log));
 		json_object_object_add(c->result, "lost", json_object_new_int64((int64_t)log.nr_lost));
 		json_object_object_add(c->result, "bad", json_object_new_int64((int64_t)log.nr_bad));
 	} else {

@@ -222,6 +222,17 @@ static int parse_int(const char *s, const char *what, int *ret)
 	return 0;
 }
 
+/* The one line of a failure, "orccrash: path: message"; exit status 1. */
+static int fail(struct oc_error *err)
+{
+	fflush(stdout);	/* after what was already printed */
+	fputs("orccrash: ", stderr);
+	oc_error_fprint(stderr, err);
+	fputc('\n', stderr);
+	oc_error_destroy(err);
+	return OC_EXIT_ERROR;
+}
+
 static int orc_dump_main(int argc, char **argv)
 {
 	struct oc_error *err;
@@ -231,14 +242,7 @@ static int orc_dump_main(int argc, char **argv)
 		return OC_EXIT_USAGE;
 	}
 	err = oc_orcdump_elf(argv[1], stdout);
-	if (err) {
-		fputs("orccrash: ", stderr);
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
-		return OC_EXIT_ERROR;
-	}
-	return OC_EXIT_OK;
+	return err ? fail(err) : OC_EXIT_OK;
 }
 
 /*
@@ -323,14 +327,8 @@ static int run_commands(const struct oc_kernel *k, char **cmds, int nr,
 	for (int i = 0; i < nr; i++) {
 		struct oc_error *err = oc_cmd_run(k, cmds[i], json, stdout);
 
-		if (err) {
-			fflush(stdout);
-			fputs("orccrash: ", stderr);
-			oc_error_fprint(stderr, err);
-			fputc('\n', stderr);
-			oc_error_destroy(err);
-			return OC_EXIT_ERROR;
-		}
+		if (err)
+			return fail(err);
 	}
 	return OC_EXIT_OK;
 }
@@ -451,13 +449,8 @@ int main(int argc, char **argv)
 	ro.vmlinux = ko.no_vmlinux ? NULL : vmlinux;
 
 	err = oc_kernel_open(vmcore, vmlinux, &ko, &k);
-	if (err) {
-		fputs("orccrash: ", stderr);
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
-		return OC_EXIT_ERROR;
-	}
+	if (err)
+		return fail(err);
 	if (ncmds || shell) {
 		rc = ncmds ? run_commands(k, cmds, ncmds, ro.json)
 			   : oc_shell_run(k, ro.json, stdin, stdout);

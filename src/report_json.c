@@ -23,6 +23,22 @@ static struct json_object *hex(uint64_t v)
 	return json_object_new_string(buf);
 }
 
+struct json_object *oc_report_log_json(const struct oc_log *log)
+{
+	struct json_object *lines = json_object_new_array();
+
+	for (size_t i = 0; i < log->nr; i++) {
+		struct json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "ts_nsec", json_object_new_int64((int64_t)log->records[i].ts_nsec));
+		json_object_object_add(r, "level", json_object_new_int(log->records[i].level));
+		json_object_object_add(r, "text", json_object_new_string_len(
+			log->records[i].text, (int)log->records[i].len));
+		json_object_array_add(lines, r);
+	}
+	return lines;
+}
+
 static struct json_object *regs_json(const struct oc_frame *f)
 {
 	const struct oc_regs *r = &f->regs;
@@ -318,20 +334,8 @@ int oc_report_json(const struct oc_kernel *k,
 		}
 	}
 	json_object_object_add(root, "tasks", tasks);
-	if (opts->log && have_log) {
-		struct json_object *lines = json_object_new_array();
-
-		for (size_t i = 0; i < log.nr; i++) {
-			struct json_object *r = json_object_new_object();
-
-			json_object_object_add(r, "ts_nsec", json_object_new_int64((int64_t)log.records[i].ts_nsec));
-			json_object_object_add(r, "level", json_object_new_int(log.records[i].level));
-			json_object_object_add(r, "text", json_object_new_string_len(
-				log.records[i].text, (int)log.records[i].len));
-			json_object_array_add(lines, r);
-		}
-		json_object_object_add(root, "log", lines);
-	}
+	if (opts->log && have_log)
+		json_object_object_add(root, "log", oc_report_log_json(&log));
 	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 					     JSON_C_TO_STRING_NOSLASHESCAPE), out);
 	fputc('\n', out);
