@@ -98,6 +98,32 @@ if drgn is not None and ours_ps is not None:
         bad += ["pid %d (%s): not in drgn's task list" % (t["pid"], t["comm"]) for t in extra]
         mismatch("tasks", "ps against drgn (pid, ppid, cpu, state, comm, task)", bad, len(drgn["tasks"]))
 
+# ---- ps against the kernel's own sysrq-t (sched_show_task() lines) -------
+serial = text("serial.log")
+if serial is not None and ours_ps is not None:
+    # 6.1: "task:COMM state:S stack:0 pid:N ppid:N flags:..."; 6.12 adds
+    # tgid; COMM is "%-15.15s"
+    sysrq = {}
+    for line in serial.splitlines():
+        m = re.search(r"task:(.{15}) state:(\S)\s.*?\bpid:(\d+)\s.*?\bppid:(\d+)", line)
+        if m:
+            sysrq[int(m.group(3))] = (m.group(1).rstrip(), m.group(2), int(m.group(4)))
+    if sysrq:
+        mine = {t["pid"]: t for t in ours_ps["result"]["tasks"] if t["pid"]}
+        bad = []
+        for pid, (comm, state, ppid) in sorted(sysrq.items()):
+            o = mine.get(pid)
+            if o is None:
+                bad.append("pid %d (%s): in sysrq-t, not in ps" % (pid, comm))
+            elif (o["comm"][:15], o["ppid"]) != (comm, ppid):
+                bad.append("pid %d: sysrq-t %s ppid %d, ps %s ppid %d" % (pid, comm, ppid, o["comm"], o["ppid"]))
+            # a task running at sysrq-t time has run on since; one asleep
+            # then sleeps in the same state unless it ran since
+            elif state != "R" and o["state"] != state:
+                bad.append("pid %d (%s): sysrq-t state %s, ps %s" % (pid, comm, state, o["state"]))
+        mismatch("tasks", "ps against the kernel's sysrq-t (pid, ppid, comm; state of the sleeping)",
+                 bad, len(sysrq))
+
 # ---- mod against drgn and crash ------------------------------------------
 if ours_mod is not None:
     mine = {m["name"]: m for m in ours_mod["result"]["modules"]}

@@ -8,6 +8,9 @@
 #   - crash, on the dumps it opens (6.1's; crash 8.0.2 cannot open 6.12):
 #     mod, sym -m MODULE (every module's symbols), sym NAME, sym ADDRESS,
 #     rd in every width and -s, and log, compared block for block;
+#   - the kernel's own sysrq-t (the process scenario's serial log): every
+#     task it listed, with the same ppid and comm, and a task it showed
+#     asleep in the same state;
 #   - the dump's own kallsyms: sym NAME without the vmlinux must give the
 #     vmlinux's address, and ps, mod and rd must not change without it.
 # Then: every --json document against docs/commands-schema.json; bad input
@@ -16,7 +19,9 @@
 # shell over a pipe gives what -e gives and goes on after an error; and,
 # with tmux, completion of a command and a symbol name at the prompt and
 # the history file.  Dumps: the default sample and, from the sample cache,
-# one kdump-compressed dump per release.  PASS/FAIL/SKIP lines, then
+# per release: the real kdump, the QEMU ELF dump with the test module's
+# tasks blocked, the process scenario's kdump-compressed dump (sysrq-t).
+# PASS/FAIL/SKIP lines, then
 # "N passed, N failed".
 set -u
 O=${1:-build}
@@ -58,7 +63,8 @@ def_vml=$cache/kernels/$def_rel/vmlinux
 printf 'default\t%s\t%s\t1\n' "$top/samples/default/vmcore" "$def_vml" >>"$dumps"
 if [ -s "$index" ]; then
 	# one kdump-compressed dump per release (crash reads those best)
-	awk -F'\t' '($2 == "kdump" && $3 == "kdump-real") || ($2 == "mod-blocked" && $3 == "elf") { printf "%s/%s/%s\t%s\t%s\t1\n", $1, $2, $3, $4, $5 }' \
+	awk -F'\t' '($2 == "kdump" && $3 == "kdump-real") || ($2 == "mod-blocked" && $3 == "elf") ||
+		     ($2 == "process" && $3 == "kdump") { printf "%s/%s/%s\t%s\t%s\t1\n", $1, $2, $3, $4, $5 }' \
 		"$index" >>"$dumps"
 else
 	say "SKIP commands: no sample dumps ($index): the default sample only"
@@ -193,6 +199,8 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 			>"$d/drgn.json" 2>"$d/drgn.err" ||
 			{ say "SKIP commands $name: drgn cannot read it: $(tail -n 1 "$d/drgn.err" | head -c 200)"; rm -f "$d/drgn.json"; }
 	fi
+	# the kernel's own sysrq-t task lines, when the scenario has them
+	[ -r "$(dirname "$core")/serial.log" ] && ln -s "$(dirname "$core")/serial.log" "$d/serial.log"
 	"$pyd" "$here/check.py" "commands $name" "$d" | record
 
 	# every command's JSON against the schema
