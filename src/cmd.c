@@ -582,6 +582,134 @@ static struct oc_error *cmd_ps(struct cmd_ctx *c)
 	return NULL;
 }
 
+/* ---- struct ------------------------------------------------------------ */
+
+/* what a struct command reads at most: task_struct is ~10 KiB */
+enum { STRUCT_MAX_SIZE = 1 << 20, STRUCT_MAX_TEXT = 16 << 20 };
+
+struct text_buf {
+	char *s;
+	size_t len, cap;
+	bool full;
+};
+
+static void text_emit(void *arg, const char *fmt, va_list ap)
+{
+	struct text_buf *t = arg;
+	va_list aq;
+	int n;
+
+	if (t->full)
+		return;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	if (t->len + n + 1 > t->cap) {
+		size_t cap = t->cap ? t->cap : 4096;
+		char *p;
+
+		while (cap < t->len + n + 1)
+			cap *= 2;
+		if (cap > STRUCT_MAX_TEXT || !(p = realloc(t->s, cap))) {
+			t->full = true;
+			return;
+		}
+		t->s = p;
+		t->cap = cap;
+	}
+	vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+	t->len += n;
+}
+
+/*
+ * struct TYPE ADDRESS: TYPE is "task_struct" (a struct, else a union,
+ * else a typedef or base type by that name) or "struct task_struct" in
+ * quotes.  The value is read whole from the dump and printed by the
+ * types' printer (over BTF: formats/btf.c).
+ */
+static struct oc_error *cmd_struct(struct cmd_ctx *c)
+{
+	char type[256];
+	const char *tries[] = { "struct ", "union ", "" };
+	struct text_buf t = { 0 };
+	struct oc_error *err = NULL;
+	uint64_t addr, size = 0;
+	void *buf;
+
+	if (c->argc != 3)
+		return cmd_error(c, OC_ERR_INVALID, "usage: struct TYPE ADDRESS");
+	if (!c->k->types)
+		return cmd_error(c, OC_ERR_LOOKUP, "no type information (no BTF)");
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		if (strchr(c->argv[1], ' ') && i < 2)
+			continue;	/* "struct x" given whole */
+		snprintf(type, sizeof(type), "%s%s", tries[i], c->argv[1]);
+		if (oc_ok(oc_types_size(c->k->types, type, &size)))
+			break;
+		size = 0;
+	}
+	if (!size)
+		return cmd_error(c, OC_ERR_LOOKUP, "no type %s", c->argv[1]);
+	if (size > STRUCT_MAX_SIZE)
+		return cmd_error(c, OC_ERR_INVALID, "%s: %" PRIu64 " bytes, over the limit of %d",
+				 type, size, STRUCT_MAX_SIZE);
+	if ((err = parse_addr(c, c->argv[2], &addr)))
+		return err;
+	if (!is_kernel_addr(addr))
+		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": not a kernel virtual address", addr);
+	buf = malloc(size);
+	if (!buf)
+		return &oc_enomem;
+	err = oc_mem_read(&c->k->mem, addr, buf, size);
+	if (err) {
+		oc_error_destroy(err);
+		free(buf);
+		return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 " (%" PRIu64 " bytes): not in the dump",
+				 addr, size);
+	}
+	err = oc_types_dump(c->k->types, type, buf, size, text_emit, &t);
+	free(buf);
+	if (err) {
+		char msg[300];
+
+		oc_error_string(err, msg, sizeof(msg));
+		oc_error_destroy(err);
+		free(t.s);
+		return cmd_error(c, OC_ERR_FORMAT, "%s", msg);
+	}
+	if (!t.s || t.full) {
+		free(t.s);
+		return cmd_error(c, OC_ERR_FORMAT, "%s: no text (or over %d bytes)", type,
+				 STRUCT_MAX_TEXT);
+	}
+	/* the printer's layout is tabs and newlines; anything else below
+	 * 0x20 came from the dump */
+	for (char *p = t.s; *p; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t') ||
+		    (unsigned char)*p > 0x7e)
+			*p = '?';
+	if (c->json) {
+		json_object_object_add(c->result, "type", json_object_new_string(type));
+		json_object_object_add(c->result, "address", hex(addr));
+		json_object_object_add(c->result, "size", json_object_new_int64((int64_t)size));
+		json_object_object_add(c->result, "text", json_object_new_string(t.s));
+	} else {
+		fprintf(c->out, "%s at 0x%" PRIx64 ":\n", type, addr);
+		for (const char *p = t.s; *p; p++) {
+			if (*p == '\t')
+				fputs("    ", c->out);
+			else
+				fputc(*p, c->out);
+		}
+		if (t.len && t.s[t.len - 1] != '\n')
+			fputc('\n', c->out);
+	}
+	free(t.s);
+	return NULL;
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 static struct oc_error *cmd_help(struct cmd_ctx *c);
@@ -599,6 +727,8 @@ static const struct cmd {
 	{ "ps", cmd_ps, false, "ps", "every task: pid, ppid, cpu, task_struct, state, comm" },
 	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]",
 	  "read kernel virtual memory" },
+	{ "struct", cmd_struct, true, "struct TYPE ADDRESS",
+	  "a struct (union, type) in memory, every member, from BTF" },
 	{ "sym", cmd_sym, true, "sym NAME|ADDRESS | -m MODULE",
 	  "a symbol's address, an address's symbol, a module's symbols" },
 };

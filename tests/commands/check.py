@@ -110,19 +110,26 @@ if serial is not None and ours_ps is not None:
             sysrq[int(m.group(3))] = (m.group(1).rstrip(), m.group(2), int(m.group(4)))
     if sysrq:
         mine = {t["pid"]: t for t in ours_ps["result"]["tasks"] if t["pid"]}
-        bad = []
+        bad, unread = [], []
         for pid, (comm, state, ppid) in sorted(sysrq.items()):
             o = mine.get(pid)
             if o is None:
-                bad.append("pid %d (%s): in sysrq-t, not in ps" % (pid, comm))
+                # a task whose task_struct the dump lacks (makedumpfile
+                # excluded its page, or the list past it) cannot be
+                # listed: ps must then say its list is incomplete
+                if ours_ps["result"]["incomplete"]:
+                    unread.append("%d (%s)" % (pid, comm))
+                else:
+                    bad.append("pid %d (%s): in sysrq-t, not in ps, and ps says its list is complete" % (pid, comm))
             elif (o["comm"][:15], o["ppid"]) != (comm, ppid):
                 bad.append("pid %d: sysrq-t %s ppid %d, ps %s ppid %d" % (pid, comm, ppid, o["comm"], o["ppid"]))
             # a task running at sysrq-t time has run on since; one asleep
             # then sleeps in the same state unless it ran since
             elif state != "R" and o["state"] != state:
                 bad.append("pid %d (%s): sysrq-t state %s, ps %s" % (pid, comm, state, o["state"]))
-        mismatch("tasks", "ps against the kernel's sysrq-t (pid, ppid, comm; state of the sleeping)",
-                 bad, len(sysrq))
+        mismatch("tasks", "ps against the kernel's sysrq-t (pid, ppid, comm; state of the sleeping)%s"
+                 % ("; not in the dump, and ps says its list is incomplete: " + " ".join(unread)
+                    if unread else ""), bad, len(sysrq) - len(unread))
 
 # ---- mod against drgn and crash ------------------------------------------
 if ours_mod is not None:
@@ -208,6 +215,39 @@ if ours_syms:
                for s, a in ours_syms.items() if a is not None and ours_syms_nov.get(s) != a]
         mismatch("symbols", "sym NAME: the vmlinux's symbols against the dump's kallsyms",
                  bad, sum(1 for a in ours_syms.values() if a is not None))
+
+# ---- struct against drgn: every named top-level member ---------------------
+if drgn is not None and drgn.get("structs"):
+    bad, n, nstructs = [], 0, 0
+    for i in range(1, 100):
+        key = text("ours-struct-%d.key" % i)
+        if key is None:
+            break
+        key = key.strip()
+        want = drgn["structs"].get(key)
+        if want is None:
+            continue
+        nstructs += 1
+        ours = {}
+        for line in (text("ours-struct-%d.txt" % i) or "").splitlines():
+            m = re.match(r"^    \.(\w+) = \((.*?)\)([^()]*?),?$", line)
+            if m and not m.group(3).endswith(("{", "[")):
+                ours[m.group(1)] = m.group(3)
+        def num(x):
+            try:
+                return int(x, 0)
+            except ValueError:
+                return None
+        for member, v in want.items():
+            n += 1
+            o = ours.get(member)
+            if o is None:
+                bad.append("%s .%s: drgn %s, orccrash nothing" % (key, member, v))
+            # libbpf prints bit fields in hex, drgn in decimal
+            elif o != v and (num(o) is None or num(o) != num(v)):
+                bad.append("%s .%s: drgn %s, orccrash %s" % (key, member, v, o))
+    mismatch("members", "struct against drgn (%d structs: every named top-level scalar, "
+             "pointer, enum and char[] member)" % nstructs, bad, n)
 
 # ---- rd's values against drgn's prog.read() of the same bytes -------------
 if drgn is not None and drgn.get("reads"):

@@ -1,18 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # drgn's side of tests/commands/run.sh: what drgn reads from the dump, as
 # one JSON document, for check.py to hold orccrash's commands to.
-# Run as: drgn -q -c VMCORE -s VMLINUX tests/commands/drgn_oracle.py SYMBOLS RDLIST
-# SYMBOLS: names to look up; RDLIST: "0xADDRESS NBYTES" lines to read.
+# Run as: drgn -q -c VMCORE -s VMLINUX tests/commands/drgn_oracle.py SYMBOLS RDLIST STRUCTS
+# SYMBOLS: names to look up; RDLIST: "0xADDRESS NBYTES" lines to read;
+# STRUCTS: "TYPE 0xADDRESS" lines: every named top-level member of an
+# integer, enum, pointer or char-array type, as text check.py compares.
 # (drgn's CLI defines prog).  Each part is tried on its own: a part drgn
 # cannot read is an "errors" entry, never a guess.
 import json
 import sys
 
-from drgn import FaultError, cast
+from drgn import FaultError, Object, TypeKind, cast
 from drgn.helpers.linux.list import list_for_each_entry
 from drgn.helpers.linux.pid import for_each_task
 
-out = {"tasks": [], "modules": [], "symbols": {}, "reads": {}, "errors": []}
+out = {"tasks": [], "modules": [], "symbols": {}, "reads": {}, "structs": {},
+       "errors": []}
 
 try:
     from drgn.helpers.linux.sched import task_cpu, task_state_to_char
@@ -57,6 +60,51 @@ for line in open(sys.argv[2]).read().splitlines():
         out["reads"][line] = prog.read(int(addr, 16), int(n)).hex()  # noqa: F821
     except FaultError:
         out["reads"][line] = None
+
+def unaliased(t):  # drgn 0.0.22 has no Type.unaliased()
+    while t.kind == TypeKind.TYPEDEF:
+        t = t.type
+    return t
+
+
+def member_value(v):
+    t = unaliased(v.type_)
+    k = t.kind
+    if k == TypeKind.BOOL:
+        return "true" if v.value_() else "false"
+    if k == TypeKind.INT:
+        return str(v.value_())
+    if k == TypeKind.POINTER:
+        return "0x%x" % v.value_()
+    if k == TypeKind.ENUM:
+        val = v.value_()
+        for e in t.enumerators:
+            if e.value == val:
+                return e.name
+        return str(val)
+    if k == TypeKind.ARRAY and unaliased(t.type).kind == TypeKind.INT and \
+            unaliased(t.type).name == "char":
+        return '"%s"' % v.string_().decode("latin-1")
+    return None
+
+
+for line in open(sys.argv[3]).read().splitlines():
+    tname, addr = line.rsplit(" ", 1)
+    try:
+        obj = Object(prog, tname, address=int(addr, 16))  # noqa: F821
+        vals = {}
+        for m in unaliased(obj.type_).members:
+            if not m.name:
+                continue
+            try:
+                val = member_value(obj.member_(m.name))
+            except FaultError:
+                val = None
+            if val is not None:
+                vals[m.name] = val
+        out["structs"][line] = vals
+    except Exception as e:  # drgn raises several types; an error is data here
+        out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
 
 json.dump(out, sys.stdout, indent=1)
 print()

@@ -145,6 +145,28 @@ check_dump() {
 		fi
 	done
 
+	# struct: the on-CPU tasks' task_structs, the first module's struct
+	# module, the mm_struct of pid 1, for drgn to hold every member to
+	"$pyd" -c '
+import json, sys
+ps = json.load(open(sys.argv[1]))["result"]["tasks"]
+for t in ps:
+    if t["on_cpu"] is not None:
+        print("struct task_struct", t["task"])
+mods = json.load(open(sys.argv[2]))["result"]["modules"]
+if mods:
+    print("struct module", mods[0]["module"])' "$d/ours-ps.json" "$d/ours-mod.json" >"$d/structs.list"
+	local mm
+	mm=$("$bin" -e "struct task_struct $(grep -m1 '"pid":1,' -A5 "$d/ours-ps.json" >/dev/null; "$pyd" -c 'import json,sys; print([t["task"] for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["pid"] == 1][0])' "$d/ours-ps.json")" "$core" "$vml" 2>/dev/null |
+		sed -n 's/^    \.mm = (struct mm_struct \*)\(0x[0-9a-f]*\),$/\1/p')
+	[ -n "$mm" ] && echo "struct mm_struct $mm" >>"$d/structs.list"
+	i=0
+	while read -r st; do
+		i=$((i + 1))
+		"$bin" -e "$st" "$core" "$vml" >"$d/ours-struct-$i.txt" 2>&1
+		echo "$st" >"$d/ours-struct-$i.key"
+	done <"$d/structs.list"
+
 	# the commands compared with crash text for text
 	local task mod1 sa=() rds=()
 	task=$("$pyd" -c 'import json,sys; t=[t for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["on_cpu"] is not None and t["pid"]]; print(t[0]["task"] if t else "")' "$d/ours-ps.json")
@@ -195,7 +217,7 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 		fi
 	fi
 	if [ "$have_drgn" = 1 ]; then
-		timeout 600 "$pyd" -m drgn -q -c "$core" -s "$vml" "$here/drgn_oracle.py" "$d/names" "$d/rd.list" \
+		timeout 600 "$pyd" -m drgn -q -c "$core" -s "$vml" "$here/drgn_oracle.py" "$d/names" "$d/rd.list" "$d/structs.list" \
 			>"$d/drgn.json" 2>"$d/drgn.err" ||
 			{ say "SKIP commands $name: drgn cannot read it: $(tail -n 1 "$d/drgn.err" | head -c 200)"; rm -f "$d/drgn.json"; }
 	fi
@@ -205,6 +227,7 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 
 	# every command's JSON against the schema
 	for c in ps mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
+		 "$(head -n 1 "$d/structs.list")" \
 		 "rd -s init_task 8" "rd -8 linux_banner 5"; do
 		"$bin" --json -e "$c" "$core" "$vml" >"$d/json-$(echo "$c" | tr -c 'a-z0-9\n' _).json" 2>/dev/null
 	done
