@@ -396,6 +396,7 @@ struct dumper {
 	const uint8_t *buf;
 	size_t len;
 	oc_types_emit_fn emit;
+	oc_types_symbol_fn symbol;
 	void *ctx;
 };
 
@@ -418,7 +419,7 @@ static void type_name(const struct btf *btf, uint32_t id, char *buf,
 	const char *name = t ? btf__name_by_offset(btf, t->name_off) : NULL;
 	char inner[200];
 
-	if (!t || depth > MAX_CHAIN) {
+	if (!id || !t || depth > MAX_CHAIN) {
 		snprintf(buf, size, "%s", id ? "?" : "void");
 		return;
 	}
@@ -533,10 +534,15 @@ static void dump_type(struct dumper *d, uint32_t id, uint64_t bit_off,
 			out(d, "%" PRIu64, v);
 		return;
 	}
-	case BTF_KIND_PTR:
+	case BTF_KIND_PTR: {
+		char sym[256];
+
 		v = get_bits(d, bit_off, 64);
 		out(d, "0x%" PRIx64, v);
+		if (d->symbol && v && d->symbol(d->ctx, v, sym, sizeof(sym)))
+			out(d, " <%s>", sym);
 		return;
+	}
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64: {
 		uint32_t bits = bitfield ? bitfield : t->size * 8;
@@ -615,10 +621,11 @@ static void dump_type(struct dumper *d, uint32_t id, uint64_t bit_off,
 
 static struct oc_error *btf_dump_value(void *arg, const char *type,
 				       const void *buf, size_t len,
-				       oc_types_emit_fn emit, void *ctx)
+				       oc_types_emit_fn emit,
+				       oc_types_symbol_fn symbol, void *ctx)
 {
 	struct btf_types *bt = arg;
-	struct dumper d = { bt->btf, buf, len, emit, ctx };
+	struct dumper d = { bt->btf, buf, len, emit, symbol, ctx };
 	struct oc_error *err;
 	bool pointer;
 	char tn[256];

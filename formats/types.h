@@ -38,6 +38,9 @@ uint64_t oc_member_get(const void *buf, uint64_t size,
 
 /* Where oc_types_dump() writes its text, piece by piece. */
 typedef void (*oc_types_emit_fn)(void *ctx, const char *fmt, va_list ap);
+/* The symbol a pointer value points at, into @buf; false: none. */
+typedef bool (*oc_types_symbol_fn)(void *ctx, uint64_t addr, char *buf,
+				   size_t size);
 
 struct oc_types_ops {
 	struct oc_error *(*type_size)(void *arg, const char *type,
@@ -50,7 +53,8 @@ struct oc_types_ops {
 	/* Print a value of @type held in @buf (its size bytes) as C, every
 	 * member named; NULL: this backend cannot. */
 	struct oc_error *(*dump)(void *arg, const char *type, const void *buf,
-				 size_t len, oc_types_emit_fn emit, void *ctx);
+				 size_t len, oc_types_emit_fn emit,
+				 oc_types_symbol_fn symbol, void *ctx);
 	void (*destroy)(void *arg);
 };
 
@@ -72,12 +76,14 @@ struct oc_error *oc_types_enum_value(struct oc_types *types, const char *name,
 /*
  * A value of @type (its size bytes in @buf, read from the dump) as C
  * text: nested structs, arrays, enums by name, char arrays as strings,
- * pointers as hex; nesting and array elements capped.  @emit gets the
- * text, tabs for indentation; strings from the dump come escaped.
+ * pointers as hex, with " <symbol>" when @symbol (may be NULL) names
+ * one; nesting and array elements capped.  @emit gets the text, tabs
+ * for indentation; strings from the dump come escaped.
  */
 struct oc_error *oc_types_dump(struct oc_types *types, const char *type,
 			       const void *buf, size_t len,
-			       oc_types_emit_fn emit, void *ctx);
+			       oc_types_emit_fn emit, oc_types_symbol_fn symbol,
+			       void *ctx);
 /* Destroys the fallback chain too. */
 void oc_types_destroy(struct oc_types *types);
 

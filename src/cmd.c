@@ -591,7 +591,22 @@ struct text_buf {
 	char *s;
 	size_t len, cap;
 	bool full;
+	const struct oc_kernel *k;
 };
+
+/* a pointer member's target, "name", "name+0xoff", " [module]" */
+static bool text_symbol(void *arg, uint64_t addr, char *buf, size_t size)
+{
+	const struct text_buf *t = arg;
+	struct oc_sym_result s;
+
+	if (!is_kernel_addr(addr) || !oc_kernel_symbolize_data(t->k, addr, &s))
+		return false;
+	snprintf(buf, size, "%s%s%.0" PRIx64 "%s%s%s", s.name, s.offset ? "+0x" : "",
+		 s.offset, s.module ? " [" : "", s.module ? s.module : "",
+		 s.module ? "]" : "");
+	return true;
+}
 
 static void text_emit(void *arg, const char *fmt, va_list ap)
 {
@@ -633,7 +648,7 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 {
 	char type[256];
 	const char *tries[] = { "struct ", "union ", "" };
-	struct text_buf t = { 0 };
+	struct text_buf t = { .k = c->k };
 	struct oc_error *err = NULL;
 	uint64_t addr, size = 0;
 	void *buf;
@@ -669,7 +684,7 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 " (%" PRIu64 " bytes): not in the dump",
 				 addr, size);
 	}
-	err = oc_types_dump(c->k->types, type, buf, size, text_emit, &t);
+	err = oc_types_dump(c->k->types, type, buf, size, text_emit, text_symbol, &t);
 	free(buf);
 	if (err) {
 		char msg[300];

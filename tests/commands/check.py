@@ -230,6 +230,8 @@ if drgn is not None and drgn.get("structs"):
         nstructs += 1
         ours = {}
         for line in (text("ours-struct-%d.txt" % i) or "").splitlines():
+            # a pointer's value may be followed by " <symbol>"
+            line = re.sub(r" <[^<>]*>,$", ",", line)
             m = re.match(r"^    \.(\w+) = \((.*?)\)([^()]*?),?$", line)
             if m and not m.group(3).endswith(("{", "[")):
                 ours[m.group(1)] = m.group(3)

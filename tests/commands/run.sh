@@ -3,8 +3,11 @@
 # held to oracles that read the same dump independently:
 #   - drgn (tests/commands/drgn_oracle.py): ps (pid, ppid, cpu, state,
 #     comm, task of every task), mod (struct module, base, size), the
-#     addresses of symbols picked from the vmlinux, and the bytes of rd's
-#     reads (every width, the kernel image, a task_struct, a module);
+#     addresses of symbols picked from the vmlinux, the bytes of rd's
+#     reads (every width, the kernel image, a task_struct, a module), and
+#     struct's members (the on-CPU tasks' task_structs, a struct module,
+#     pid 1's mm_struct: every named top-level scalar, pointer, enum and
+#     char[] member);
 #   - crash, on the dumps it opens (6.1's; crash 8.0.2 cannot open 6.12):
 #     mod, sym -m MODULE (every module's symbols), sym NAME, sym ADDRESS,
 #     rd in every width and -s, and log, compared block for block;
@@ -270,6 +273,8 @@ bad_input "address not in the dump" "rd: 0xffff800000000000: not in the dump" -e
 bad_input "user address" "rd: 0x400000: not a kernel virtual address" -e "rd 400000"
 bad_input "unknown option" "rd: unknown option -q" -e "rd -q jiffies"
 bad_input "control bytes in an argument" "sym: no symbol a?b" -e $'sym a\033b'
+bad_input "unknown type" "struct: no type no_such_type" -e "struct no_such_type init_task"
+bad_input "struct not in the dump" "struct: 0xffff800000000000 (" -e "struct list_head ffff800000000000"
 bad_input "an unknown command stops -e" "nosuch: unknown command" --json -e nosuch -e "sym jiffies"
 
 # ---- the shell over a pipe: what -e prints; goes on after an error
