@@ -530,10 +530,14 @@ static struct oc_error *cmd_ps(struct cmd_ctx *c)
 {
 	const struct oc_kernel *k = c->k;
 	struct json_object *a = NULL;
+	char state = 0;
 	size_t *order;
 
-	if (c->argc != 1)
-		return cmd_error(c, OC_ERR_INVALID, "usage: ps");
+	if (c->argc == 3 && !strcmp(c->argv[1], "-S") && strlen(c->argv[2]) == 1 &&
+	    strchr("RSDTtXZPI", c->argv[2][0]))
+		state = c->argv[2][0];
+	else if (c->argc != 1)
+		return cmd_error(c, OC_ERR_INVALID, "usage: ps [-S STATE] (R S D T t X Z P I)");
 	order = malloc((k->nr_tasks ? k->nr_tasks : 1) * sizeof(*order));
 	if (!order)
 		return &oc_enomem;
@@ -548,6 +552,8 @@ static struct oc_error *cmd_ps(struct cmd_ctx *c)
 	for (size_t i = 0; i < k->nr_tasks; i++) {
 		const struct oc_task *t = &k->tasks[order[i]];
 
+		if (state && t->state != state)
+			continue;
 		if (c->json) {
 			struct json_object *o = json_object_new_object();
 
@@ -725,6 +731,30 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 	return NULL;
 }
 
+/* task PID: the task_struct of a task, as struct prints it */
+static struct oc_error *cmd_task(struct cmd_ctx *c)
+{
+	const struct oc_task *t;
+	char *end, addr[24];
+	char *argv[3] = { "task", "task_struct", addr };
+	struct cmd_ctx sc = *c;
+	long pid;
+
+	if (c->argc != 2)
+		return cmd_error(c, OC_ERR_INVALID, "usage: task PID");
+	errno = 0;
+	pid = strtol(c->argv[1], &end, 10);
+	if (!*c->argv[1] || *end || errno || pid < 0 || pid > INT32_MAX)
+		return cmd_error(c, OC_ERR_INVALID, "bad pid %s", c->argv[1]);
+	t = oc_kernel_find_task(c->k, (int32_t)pid);
+	if (!t)
+		return cmd_error(c, OC_ERR_LOOKUP, "no task with pid %ld", pid);
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, t->addr);
+	sc.argc = 3;
+	sc.argv = argv;
+	return cmd_struct(&sc);
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 static struct oc_error *cmd_help(struct cmd_ctx *c);
@@ -739,11 +769,13 @@ static const struct cmd {
 	{ "help", cmd_help, false, "help", "this list" },
 	{ "log", cmd_log, false, "log", "the kernel log buffer" },
 	{ "mod", cmd_mod, false, "mod", "loaded modules: base, size, ORC, symbols, build-id" },
-	{ "ps", cmd_ps, false, "ps", "every task: pid, ppid, cpu, task_struct, state, comm" },
+	{ "ps", cmd_ps, false, "ps [-S STATE]",
+	  "every task (or those in STATE): pid, ppid, cpu, task_struct, state, comm" },
 	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]",
 	  "read kernel virtual memory" },
 	{ "struct", cmd_struct, true, "struct TYPE ADDRESS",
 	  "a struct (union, type) in memory, every member, from BTF" },
+	{ "task", cmd_task, false, "task PID", "a task's task_struct, as struct prints it" },
 	{ "sym", cmd_sym, true, "sym NAME|ADDRESS | -m MODULE",
 	  "a symbol's address, an address's symbol, a module's symbols" },
 };

@@ -72,7 +72,7 @@ static void usage(FILE *fp)
 	      "      --source DIR  browser: show source lines from the kernel tree DIR\n"
 	      "      --progress    progress on stderr (when it is a terminal)\n"
 	      "\n"
-	      "Commands: sym mod log rd ps struct help (docs/commands.md)\n"
+	      "Commands: sym mod log rd ps struct task help (docs/commands.md)\n"
 	      "  -e, --exec CMD    run the command CMD ('sym schedule') and exit; repeatable,\n"
 	      "                    in order; with --json one document each\n"
 	      "      --shell       a prompt for commands, with history and completion\n"

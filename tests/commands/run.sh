@@ -170,6 +170,27 @@ if mods:
 		echo "$st" >"$d/ours-struct-$i.key"
 	done <"$d/structs.list"
 
+	# task PID is struct task_struct of the address ps gives the pid;
+	# ps -S is ps's rows in that state
+	local pid1
+	pid1=$("$pyd" -c 'import json,sys; print([t["task"] for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["pid"] == 1][0])' "$d/ours-ps.json")
+	if cmp -s <("$bin" -e "task 1" "$core" "$vml" 2>&1) <("$bin" -e "struct task_struct $pid1" "$core" "$vml" 2>&1); then
+		say "PASS commands $name: 'task 1' prints the task_struct at ps's address for pid 1"
+	else
+		say "FAIL commands $name: 'task 1' differs from 'struct task_struct $pid1'"
+	fi
+	local bad_st=
+	for st in S R D I; do
+		cmp -s <("$bin" -e "ps -S $st" "$core" "$vml" 2>&1) \
+		       <("$bin" -e ps "$core" "$vml" 2>&1 | awk -v s="$st" 'NR == 1 || substr($0, 42, 1) == s') ||
+			bad_st="$bad_st $st"
+	done
+	if [ -z "$bad_st" ]; then
+		say "PASS commands $name: 'ps -S S|R|D|I' are ps's rows in that state"
+	else
+		say "FAIL commands $name: 'ps -S STATE' is not ps's rows in STATE for:$bad_st"
+	fi
+
 	# the commands compared with crash text for text
 	local task mod1 sa=() rds=()
 	task=$("$pyd" -c 'import json,sys; t=[t for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["on_cpu"] is not None and t["pid"]]; print(t[0]["task"] if t else "")' "$d/ours-ps.json")
@@ -229,7 +250,7 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 	"$pyd" "$here/check.py" "commands $name" "$d" | record
 
 	# every command's JSON against the schema
-	for c in ps mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
+	for c in ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
 		 "$(head -n 1 "$d/structs.list")" \
 		 "rd -s init_task 8" "rd -8 linux_banner 5"; do
 		"$bin" --json -e "$c" "$core" "$vml" >"$d/json-$(echo "$c" | tr -c 'a-z0-9\n' _).json" 2>/dev/null
@@ -275,6 +296,8 @@ bad_input "unknown option" "rd: unknown option -q" -e "rd -q jiffies"
 bad_input "control bytes in an argument" "sym: no symbol a?b" -e $'sym a\033b'
 bad_input "unknown type" "struct: no type no_such_type" -e "struct no_such_type init_task"
 bad_input "struct not in the dump" "struct: 0xffff800000000000 (" -e "struct list_head ffff800000000000"
+bad_input "no such pid" "task: no task with pid 99999" -e "task 99999"
+bad_input "bad ps state" "ps: usage: ps \[-S STATE\]" -e "ps -S Q"
 bad_input "an unknown command stops -e" "nosuch: unknown command" --json -e nosuch -e "sym jiffies"
 
 # ---- the shell over a pipe: what -e prints; goes on after an error
