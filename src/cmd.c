@@ -846,13 +846,13 @@ struct oc_error *oc_cmd_run(const struct oc_kernel *k, const char *line,
 			    bool json, FILE *out)
 {
 	char *buf, *argv[MAX_ARGS];
-	struct cmd_ctx c = { .k = k, .json = json, .out = out, .name = "orccrash" };
+	struct cmd_ctx c = { .k = k, .json = json, .out = out, .name = "command line" };
 	struct oc_error *err = NULL;
 	size_t len = strlen(line);
 	int argc;
 
 	if (len > LINE_MAX_LEN)
-		return cmd_error(&c, OC_ERR_INVALID, "command line longer than %d bytes",
+		return cmd_error(&c, OC_ERR_INVALID, "longer than %d bytes",
 				 LINE_MAX_LEN);
 	buf = malloc(len + 1);
 	if (!buf)
