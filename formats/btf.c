@@ -387,9 +387,16 @@ static struct oc_error *btf_enum_value(void *arg, const char *name,
  * ... }").  Our own rather than libbpf's btf_dump__dump_type_data(): in
  * libbpf 1.1 (Debian 12) a char array leaves its "array of char" state
  * set, and every 1-byte int after it (bool, u8) prints nothing.  Capped:
- * nesting depth, array elements, and it never reads past @len.
+ * nesting depth, array elements, values in all, and it never reads past
+ * @len.
  */
-enum { DUMP_MAX_DEPTH = 16, DUMP_MAX_ELEMS = 256 };
+enum {
+	DUMP_MAX_DEPTH = 16,
+	DUMP_MAX_ELEMS = 256,
+	/* values printed in all: nested arrays of a hostile BTF could ask
+	 * for 256^16 */
+	DUMP_MAX_VALUES = 1 << 20,
+};
 
 struct dumper {
 	const struct btf *btf;
@@ -398,6 +405,7 @@ struct dumper {
 	oc_types_emit_fn emit;
 	oc_types_symbol_fn symbol;
 	void *ctx;
+	unsigned long budget;	/* values left to print */
 };
 
 static void out(struct dumper *d, const char *fmt, ...)
@@ -510,10 +518,11 @@ static void dump_type(struct dumper *d, uint32_t id, uint64_t bit_off,
 	const struct btf_type *t = skip_mods(d->btf, id, &rid);
 	uint64_t byte = bit_off / 8, v;
 
-	if (!t || depth > DUMP_MAX_DEPTH) {
+	if (!t || depth > DUMP_MAX_DEPTH || !d->budget) {
 		out(d, "...");
 		return;
 	}
+	d->budget--;
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT: {
 		uint8_t enc = btf_int_encoding(t);
@@ -625,7 +634,7 @@ static struct oc_error *btf_dump_value(void *arg, const char *type,
 				       oc_types_symbol_fn symbol, void *ctx)
 {
 	struct btf_types *bt = arg;
-	struct dumper d = { bt->btf, buf, len, emit, symbol, ctx };
+	struct dumper d = { bt->btf, buf, len, emit, symbol, ctx, DUMP_MAX_VALUES };
 	struct oc_error *err;
 	bool pointer;
 	char tn[256];

@@ -298,6 +298,7 @@ bad_input "unknown type" "struct: no type no_such_type" -e "struct no_such_type 
 bad_input "struct not in the dump" "struct: 0xffff800000000000 (" -e "struct list_head ffff800000000000"
 bad_input "no such pid" "task: no task with pid 99999" -e "task 99999"
 bad_input "bad ps state" "ps: usage: ps \[-S STATE\]" -e "ps -S Q"
+bad_input "unterminated quote" "command line: unterminated quote" -e "sym 'jiffies"
 bad_input "an unknown command stops -e" "nosuch: unknown command" --json -e nosuch -e "sym jiffies"
 
 # ---- the shell over a pipe: what -e prints; goes on after an error
