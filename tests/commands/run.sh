@@ -199,6 +199,18 @@ if mods:
 		a=$("$pyd" -c 'import json,sys; a=json.load(open(sys.argv[1])).get(sys.argv[2]); print("%x" % (int(a,16)+3) if a else "")' "$d/ours-syms.json" "$s")
 		[ -n "$a" ] && sa+=("sym $a")
 	done
+	# and a module's: its first text and its first data symbol, + 3
+	if [ -n "$mod1" ]; then
+		for a in $("$pyd" -c '
+import json, sys
+syms = json.load(open(sys.argv[1]))["result"]["symbols"]
+for kind in "tT", "dDbBrR":
+    s = [x for x in syms if x["type"] in kind and x["size"] > 3]
+    if s:
+        print("%x" % (int(s[0]["address"], 16) + 3))' "$d/ours-symm-$mod1.json"); do
+			sa+=("sym $a")
+		done
+	fi
 	rds=("rd linux_banner 9" "rd -32 linux_banner 9" "rd -16 linux_banner 11" "rd -8 linux_banner 37"
 	     "rd -64 init_task 7" "rd -s init_task 24" "rd -s jiffies 3")
 	[ -n "$task" ] && rds+=("rd -s $task 20" "rd -32 $task 6")
