@@ -248,17 +248,17 @@ static struct oc_error *parse_component(const char *comp, size_t len,
 	return NULL;
 }
 
-static struct oc_error *btf_member(void *arg, const char *type,
-				   const char *path, struct oc_member *ret)
+/* @type's member @path: its type, bit offset and bit-field size */
+static struct oc_error *resolve_path(struct btf_types *bt, const char *type,
+				     const char *path, uint32_t *id_ret,
+				     uint64_t *bits_ret, uint32_t *bitfield_ret)
 {
-	struct btf_types *bt = arg;
 	const struct btf *btf = bt->btf;
 	struct oc_error *err;
 	uint32_t id, bitfield = 0;
 	uint64_t bits = 0;
 	bool pointer;
 	const char *p = path;
-	int64_t size;
 
 	if (!*path || *path == '.' || path[strlen(path) - 1] == '.' ||
 	    strstr(path, ".."))
@@ -315,6 +315,25 @@ static struct oc_error *btf_member(void *arg, const char *type,
 		if (*p == '.')
 			p++;
 	}
+	*id_ret = id;
+	*bits_ret = bits;
+	*bitfield_ret = bitfield;
+	return NULL;
+}
+
+static struct oc_error *btf_member(void *arg, const char *type,
+				   const char *path, struct oc_member *ret)
+{
+	struct btf_types *bt = arg;
+	const struct btf *btf = bt->btf;
+	struct oc_error *err;
+	uint32_t id, bitfield;
+	uint64_t bits;
+	int64_t size;
+
+	err = resolve_path(bt, type, path, &id, &bits, &bitfield);
+	if (err)
+		return err;
 	memset(ret, 0, sizeof(*ret));
 	if (bitfield) {
 		/* the bytes that hold the bits: read them, shift, mask */
@@ -629,24 +648,28 @@ static void dump_type(struct dumper *d, uint32_t id, uint64_t bit_off,
 }
 
 static struct oc_error *btf_dump_value(void *arg, const char *type,
-				       const void *buf, size_t len,
-				       oc_types_emit_fn emit,
+				       const char *path, const void *buf,
+				       size_t len, oc_types_emit_fn emit,
 				       oc_types_symbol_fn symbol, void *ctx)
 {
 	struct btf_types *bt = arg;
 	struct dumper d = { bt->btf, buf, len, emit, symbol, ctx, DUMP_MAX_VALUES };
 	struct oc_error *err;
+	uint32_t id, bitfield = 0;
+	uint64_t bits = 0;
 	bool pointer;
 	char tn[256];
-	uint32_t id;
 
 	if ((err = find_type(bt, type, &id, &pointer)))
 		return err;
 	if (pointer)
 		return oc_error_format(OC_ERR_INVALID, "%s: a pointer, not a type to print", type);
+	/* a member: @buf starts at the byte that holds its first bit */
+	if (path && *path && (err = resolve_path(bt, type, path, &id, &bits, &bitfield)))
+		return err;
 	type_name(bt->btf, id, tn, sizeof(tn), 0);
 	out(&d, "(%s)", tn);
-	dump_type(&d, id, 0, 0, 0);
+	dump_type(&d, id, bits % 8, bitfield, 0);
 	out(&d, "\n");
 	return NULL;
 }

@@ -94,7 +94,7 @@ struct oc_error *oc_types_enum_value(struct oc_types *types, const char *name,
 }
 
 struct oc_error *oc_types_dump(struct oc_types *types, const char *type,
-			       const void *buf, size_t len,
+			       const char *path, const void *buf, size_t len,
 			       oc_types_emit_fn emit, oc_types_symbol_fn symbol,
 			       void *ctx)
 {
@@ -103,7 +103,7 @@ struct oc_error *oc_types_dump(struct oc_types *types, const char *type,
 
 		if (!t->ops->dump)
 			continue;
-		err = t->ops->dump(t->arg, type, buf, len, emit, symbol, ctx);
+		err = t->ops->dump(t->arg, type, path, buf, len, emit, symbol, ctx);
 		if (!err || err->code != OC_ERR_LOOKUP || !t->fallback)
 			return err;
 		oc_error_destroy(err);

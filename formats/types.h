@@ -52,9 +52,10 @@ struct oc_types_ops {
 				       int64_t *ret);
 	/* Print a value of @type held in @buf (its size bytes) as C, every
 	 * member named; NULL: this backend cannot. */
-	struct oc_error *(*dump)(void *arg, const char *type, const void *buf,
-				 size_t len, oc_types_emit_fn emit,
-				 oc_types_symbol_fn symbol, void *ctx);
+	struct oc_error *(*dump)(void *arg, const char *type, const char *path,
+				 const void *buf, size_t len,
+				 oc_types_emit_fn emit, oc_types_symbol_fn symbol,
+				 void *ctx);
 	void (*destroy)(void *arg);
 };
 
@@ -74,14 +75,16 @@ struct oc_error *oc_types_offsetof(struct oc_types *types, const char *type,
 struct oc_error *oc_types_enum_value(struct oc_types *types, const char *name,
 				     int64_t *ret);
 /*
- * A value of @type (its size bytes in @buf, read from the dump) as C
+ * A value of @type, or of its member @path (NULL or "": the whole value;
+ * "se.vruntime": @buf then starts at oc_types_member()'s offset), its
+ * bytes in @buf as read from the dump, as C
  * text: nested structs, arrays, enums by name, char arrays as strings,
  * pointers as hex, with " <symbol>" when @symbol (may be NULL) names
  * one; nesting and array elements capped.  @emit gets the text, tabs
  * for indentation; strings from the dump come escaped.
  */
 struct oc_error *oc_types_dump(struct oc_types *types, const char *type,
-			       const void *buf, size_t len,
+			       const char *path, const void *buf, size_t len,
 			       oc_types_emit_fn emit, oc_types_symbol_fn symbol,
 			       void *ctx);
 /* Destroys the fallback chain too. */

@@ -652,27 +652,53 @@ static void text_emit(void *arg, const char *fmt, va_list ap)
  */
 static struct oc_error *cmd_struct(struct cmd_ctx *c)
 {
-	char type[256];
+	char type[256], base[256];
 	const char *tries[] = { "struct ", "union ", "" };
 	struct text_buf t = { .k = c->k };
 	struct oc_error *err = NULL;
-	uint64_t addr, size = 0;
+	uint64_t addr, size = 0, offset = 0;
+	const char *path = NULL;
+	char *dot;
 	void *buf;
 
 	if (c->argc != 3)
-		return cmd_error(c, OC_ERR_INVALID, "usage: struct TYPE ADDRESS");
+		return cmd_error(c, OC_ERR_INVALID, "usage: struct TYPE[.MEMBER...] ADDRESS");
 	if (!c->k->types)
 		return cmd_error(c, OC_ERR_LOOKUP, "no type information (no BTF)");
+	/* TYPE.member.member: the member alone (crash's struct TYPE.member) */
+	snprintf(base, sizeof(base), "%s", c->argv[1]);
+	dot = strchr(base, '.');
+	if (dot) {
+		*dot = '\0';
+		path = c->argv[1] + (dot - base) + 1;
+	}
 	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
-		if (strchr(c->argv[1], ' ') && i < 2)
+		if (strchr(base, ' ') && i < 2)
 			continue;	/* "struct x" given whole */
-		snprintf(type, sizeof(type), "%s%s", tries[i], c->argv[1]);
+		snprintf(type, sizeof(type), "%s%s", tries[i], base);
 		if (oc_ok(oc_types_size(c->k->types, type, &size)))
 			break;
 		size = 0;
 	}
 	if (!size)
-		return cmd_error(c, OC_ERR_LOOKUP, "no type %s", c->argv[1]);
+		return cmd_error(c, OC_ERR_LOOKUP, "no type %s", base);
+	if (path) {
+		struct oc_member m;
+
+		err = oc_types_member(c->k->types, type, path, &m);
+		if (err) {
+			char msg[300];
+
+			oc_error_string(err, msg, sizeof(msg));
+			oc_error_destroy(err);
+			return cmd_error(c, OC_ERR_LOOKUP, "%s", msg);
+		}
+		offset = m.offset;
+		size = m.size;
+		if (!size)
+			return cmd_error(c, OC_ERR_INVALID, "%s.%s: a flexible array, no size to print",
+					 type, path);
+	}
 	if (size > STRUCT_MAX_SIZE)
 		return cmd_error(c, OC_ERR_INVALID, "%s: %" PRIu64 " bytes, over the limit of %d",
 				 type, size, STRUCT_MAX_SIZE);
@@ -680,6 +706,7 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 		return err;
 	if (!is_kernel_addr(addr))
 		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": not a kernel virtual address", addr);
+	addr += offset;
 	buf = malloc(size);
 	if (!buf)
 		return &oc_enomem;
@@ -690,7 +717,7 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 " (%" PRIu64 " bytes): not in the dump",
 				 addr, size);
 	}
-	err = oc_types_dump(c->k->types, type, buf, size, text_emit, text_symbol, &t);
+	err = oc_types_dump(c->k->types, type, path, buf, size, text_emit, text_symbol, &t);
 	free(buf);
 	if (err) {
 		char msg[300];
@@ -713,11 +740,13 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 			*p = '?';
 	if (c->json) {
 		json_object_object_add(c->result, "type", json_object_new_string(type));
+		json_object_object_add(c->result, "member", str_or_null(path));
 		json_object_object_add(c->result, "address", hex(addr));
 		json_object_object_add(c->result, "size", json_object_new_int64((int64_t)size));
 		json_object_object_add(c->result, "text", json_object_new_string(t.s));
 	} else {
-		fprintf(c->out, "%s at 0x%" PRIx64 ":\n", type, addr);
+		fprintf(c->out, "%s%s%s at 0x%" PRIx64 ":\n", type, path ? "." : "",
+			path ? path : "", addr);
 		for (const char *p = t.s; *p; p++) {
 			if (*p == '\t')
 				fputs("    ", c->out);
@@ -773,8 +802,8 @@ static const struct cmd {
 	  "every task (or those in STATE): pid, ppid, cpu, task_struct, state, comm" },
 	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]",
 	  "read kernel virtual memory" },
-	{ "struct", cmd_struct, true, "struct TYPE ADDRESS",
-	  "a struct (union, type) in memory, every member, from BTF" },
+	{ "struct", cmd_struct, true, "struct TYPE[.MEMBER...] ADDRESS",
+	  "a struct (union, type) or one member in memory, from BTF" },
 	{ "task", cmd_task, false, "task PID", "a task's task_struct, as struct prints it" },
 	{ "sym", cmd_sym, true, "sym NAME|ADDRESS | -m MODULE",
 	  "a symbol's address, an address's symbol, a module's symbols" },

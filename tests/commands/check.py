@@ -231,10 +231,25 @@ if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e
             continue
         nstructs += 1
         ours = {}
-        for line in (text("ours-struct-%d.txt" % i) or "").splitlines():
+        lines = (text("ours-struct-%d.txt" % i) or "").splitlines()
+        if list(want) == [""]:
+            # struct TYPE.member: "TYPE.member at ADDR:", then "(T)value"
+            m = re.match(r"^\((.*?)\)([^()]*?)(?: <[^<>]*>)?$", lines[1] if len(lines) > 1 else "")
+            ours[""] = m.group(2) if m else None
+        # members of anonymous structs and unions count as top-level
+        # (drgn's obj.member_() looks through them): the blocks open
+        # around a line, one per 4-space level, and whether each is one
+        stack = []
+        for line in lines[1:]:
+            lvl = (len(line) - len(line.lstrip(" "))) // 4
+            del stack[lvl:]
+            if line.endswith("{"):
+                stack.append(bool(re.search(r"\((struct|union) \(anonymous\)\)\{$", line)))
+            if lvl < 1 or not all(stack[1:lvl]):
+                continue
             # a pointer's value may be followed by " <symbol>"
             line = re.sub(r" <[^<>]*>,$", ",", line)
-            m = re.match(r"^    \.(\w+) = \((.*?)\)([^()]*?),?$", line)
+            m = re.match(r"^ *\.(\w+) = \((.*?)\)([^()]*?),?$", line)
             if m and not m.group(3).endswith(("{", "[")):
                 ours[m.group(1)] = m.group(3)
         def num(x):
@@ -246,7 +261,7 @@ if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e
             n += 1
             o = ours.get(member)
             if o is None:
-                bad.append("%s .%s: drgn %s, orccrash nothing" % (key, member, v))
+                bad.append("%s .%s: drgn %s, orccrash nothing: %s" % (key, member, v, lines[:2]))
             # libbpf prints bit fields in hex, drgn in decimal
             elif o != v and (num(o) is None or num(o) != num(v)):
                 bad.append("%s .%s: drgn %s, orccrash %s" % (key, member, v, o))

@@ -4,7 +4,9 @@
 # Run as: drgn -q -c VMCORE -s VMLINUX tests/commands/drgn_oracle.py SYMBOLS RDLIST STRUCTS
 # SYMBOLS: names to look up; RDLIST: "0xADDRESS NBYTES" lines to read;
 # STRUCTS: "TYPE 0xADDRESS" lines: every named top-level member of an
-# integer, enum, pointer or char-array type, as text check.py compares.
+# integer, enum, pointer or char-array type (through anonymous structs and
+# unions), as text check.py compares;
+# "TYPE.member.member 0xADDRESS" lines: that member alone.
 # (drgn's CLI defines prog).  Each part is tried on its own: a part drgn
 # cannot read is an "errors" entry, never a guess.
 import json
@@ -90,18 +92,32 @@ def member_value(v):
 
 for line in open(sys.argv[3]).read().splitlines():
     tname, addr = line.rsplit(" ", 1)
+    if "." in tname:  # a member path: its one value
+        tname, path = tname.split(".", 1)
+        try:
+            v = Object(prog, tname, address=int(addr, 16))  # noqa: F821
+            for comp in path.split("."):
+                v = v.member_(comp)
+            out["structs"][line] = {"": member_value(v)}
+        except Exception as e:
+            out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
+        continue
     try:
         obj = Object(prog, tname, address=int(addr, 16))  # noqa: F821
         vals = {}
-        for m in unaliased(obj.type_).members:
-            if not m.name:
-                continue
-            try:
-                val = member_value(obj.member_(m.name))
-            except FaultError:
-                val = None
-            if val is not None:
-                vals[m.name] = val
+
+        def walk(t, o):  # anonymous structs and unions: their members are ours
+            for m in unaliased(t).members:
+                if not m.name:
+                    walk(m.type, o)
+                    continue
+                try:
+                    val = member_value(obj.member_(m.name))
+                except FaultError:
+                    val = None
+                if val is not None:
+                    vals[m.name] = val
+        walk(obj.type_, obj)
         out["structs"][line] = vals
     except Exception as e:  # drgn raises several types; an error is data here
         out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))

@@ -38,7 +38,7 @@ echo_so=${CRASH_ECHO_SO:-/usr/lib/crash/extensions/echo.so}
 pyd=/usr/bin/python3	# Debian's, with python3-drgn and python3-jsonschema
 [ -x "$pyd" ] || pyd=python3
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${ORCCRASH_KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
 results=$tmp/results
 : >"$results"
 
@@ -158,10 +158,16 @@ for t in ps:
         print("struct task_struct", t["task"])
 mods = json.load(open(sys.argv[2]))["result"]["modules"]
 if mods:
-    print("struct module", mods[0]["module"])' "$d/ours-ps.json" "$d/ours-mod.json" >"$d/structs.list"
+    print("struct module", mods[0]["module"])
+# members alone (struct TYPE.member ADDRESS): nested, a bit field, a string
+for t in ps:
+    if t["on_cpu"] is not None:
+        for p in ("se.vruntime", "thread.sp", "comm", "sched_remote_wakeup", "signal"):
+            print("struct task_struct.%s %s" % (p, t["task"]))
+        break' "$d/ours-ps.json" "$d/ours-mod.json" >"$d/structs.list"
 	local mm
 	mm=$("$bin" -e "struct task_struct $(grep -m1 '"pid":1,' -A5 "$d/ours-ps.json" >/dev/null; "$pyd" -c 'import json,sys; print([t["task"] for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["pid"] == 1][0])' "$d/ours-ps.json")" "$core" "$vml" 2>/dev/null |
-		sed -n 's/^    \.mm = (struct mm_struct \*)\(0x[0-9a-f]*\),$/\1/p')
+		sed -n 's/^    \.mm = (struct mm_struct \*)\(0x[0-9a-f]*\)[^,]*,$/\1/p')
 	[ -n "$mm" ] && echo "struct mm_struct $mm" >>"$d/structs.list"
 	i=0
 	while read -r st; do

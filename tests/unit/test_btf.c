@@ -516,7 +516,7 @@ TEST(btf_dump_value)
 	outer[34] = 9 >> 2;
 	put(outer, 40, 10, 4);
 	put(outer, 44, 20, 4);
-	CHECK_OK(oc_types_dump(t, "struct outer", outer, sizeof(outer), emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct outer", NULL, outer, sizeof(outer), emit, symbol, &txt));
 	if (strcmp(txt.s, want_outer))
 		FAIL_AT("struct outer:\n%s\nwanted:\n%s", txt.s, want_outer);
 	memcpy(rec, "a\"b\x01", 4);
@@ -525,7 +525,7 @@ TEST(btf_dump_value)
 	put(rec, 12, (uint32_t)-2, 4);
 	txt.len = 0;
 	txt.s[0] = '\0';
-	CHECK_OK(oc_types_dump(t, "rec", rec, sizeof(rec), emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "rec", NULL, rec, sizeof(rec), emit, symbol, &txt));
 	if (strcmp(txt.s, want_rec))
 		FAIL_AT("struct rec:\n%s\nwanted:\n%s", txt.s, want_rec);
 	/* pointers in hex, with the symbol they point at */
@@ -533,7 +533,7 @@ TEST(btf_dump_value)
 	put(rec, 8, 0xffff888000001000ULL, 8);
 	txt.len = 0;
 	txt.s[0] = '\0';
-	CHECK_OK(oc_types_dump(t, "struct node", rec, sizeof(rec), emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct node", NULL, rec, sizeof(rec), emit, symbol, &txt));
 	if (strcmp(txt.s, "(struct node){\n"
 			  "\t.p = (struct inner *)0xffffffff81000000 <_stext>,\n"
 			  "\t.q = (struct inner *)0xffff888000001000,\n}\n"))
@@ -541,7 +541,7 @@ TEST(btf_dump_value)
 	/* a pointer type is not a value to print; nor is a short buffer read
 	 * past its end (the member is printed as 0) */
 	{
-		struct oc_error *err = oc_types_dump(t, "struct inner *", rec, sizeof(rec),
+		struct oc_error *err = oc_types_dump(t, "struct inner *", NULL, rec, sizeof(rec),
 						     emit, symbol, &txt);
 
 		CHECK(err && err->code == OC_ERR_INVALID);
@@ -549,7 +549,7 @@ TEST(btf_dump_value)
 	}
 	txt.len = 0;
 	txt.s[0] = '\0';
-	CHECK_OK(oc_types_dump(t, "struct node", rec, 8, emit, NULL, &txt));
+	CHECK_OK(oc_types_dump(t, "struct node", NULL, rec, 8, emit, NULL, &txt));
 	CHECK(strstr(txt.s, ".q = (struct inner *)0x0,") != NULL);
 	oc_types_destroy(t);
 }
