@@ -519,6 +519,16 @@ TEST(btf_dump_value)
 	CHECK_OK(oc_types_dump(t, "struct outer", NULL, outer, sizeof(outer), emit, symbol, &txt));
 	if (strcmp(txt.s, want_outer))
 		FAIL_AT("struct outer:\n%s\nwanted:\n%s", txt.s, want_outer);
+	/* one member alone: @buf starts at the byte holding its first bit */
+	txt.len = 0;
+	txt.s[0] = '\0';
+	CHECK_OK(oc_types_dump(t, "struct outer", "flags", outer + 32, 1, emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct outer", "in.b", outer + 24, 4, emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct outer", "wide", outer + 33, 2, emit, symbol, &txt));
+	if (strcmp(txt.s, "(int)-3\n(int)-1\n(int)-7\n"))
+		FAIL_AT("members alone:\n%s", txt.s);
+	check_lookup_error(oc_types_dump(t, "struct outer", "nosuch", outer, 4, emit, symbol, &txt),
+			   "nosuch");
 	memcpy(rec, "a\"b\x01", 4);
 	rec[8] = 1;
 	rec[9] = 200;
