@@ -77,8 +77,10 @@ crash = blocks(text("crash.txt") or "")
 
 # ---- ps against drgn ----------------------------------------------------
 if drgn is not None and ours_ps is not None:
-    for e in drgn["errors"]:
+    for e in drgn["errors"][:3]:
         say("SKIP", "drgn could not read: %s" % e)
+    if len(drgn["errors"]) > 3:
+        say("SKIP", "drgn could not read %d more" % (len(drgn["errors"]) - 3))
     if drgn["tasks"]:
         mine = {(t["pid"], t["task"]): t for t in ours_ps["result"]["tasks"]}
         bad = []
