@@ -254,7 +254,9 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 			awk 'NR == FNR { key[FNR] = $0; next }
 			     /^@@ [0-9]+ *$/ { print "@@ " key[$2]; next } { print }' "$d/keys" - >"$d/crash.txt"
 		if ! grep -q '^@@ mod' "$d/crash.txt"; then
-			say "SKIP commands $name: crash cannot open it: $(grep -m1 -v "^ *$" "$d/crash.txt" | head -c 200 || echo "(no output)")"
+			local why
+			why=$(grep -m1 -v "^ *$" "$d/crash.txt" | head -c 200)
+			say "SKIP commands $name: crash cannot open it: ${why:-(no output)}"
 			rm -f "$d/crash.txt"
 		fi
 	fi
