@@ -38,8 +38,14 @@ Q := @
 msg = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
+# The line editor of --shell (libedit), for the orccrash binary only:
+# the crash extension links the core, not the shell.
+EDIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags libedit)
+EDIT_LIBS := $(shell $(PKG_CONFIG) --libs libedit)
+
 # The core: everything but the front ends.
-CORE_SRC := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard formats/*.c)
+FRONT_SRC := src/main.c src/shell.c
+CORE_SRC := $(filter-out $(FRONT_SRC),$(wildcard src/*.c)) $(wildcard formats/*.c)
 UI_SRC := $(wildcard ui/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
 UI_OBJ := $(UI_SRC:%.c=$(O)/%.o)
@@ -70,8 +76,10 @@ $(O)/datadir: FORCE
 $(O)/src/main.o: $(O)/datadir
 $(O)/src/main.o: override CPPFLAGS += -DOC_DATADIR='"$(DATADIR)"'
 
-$(O)/orccrash: $(O)/src/main.o $(UI_LIB) $(LIB)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+$(O)/src/shell.o: override CFLAGS += $(EDIT_CFLAGS)
+
+$(O)/orccrash: $(O)/src/main.o $(O)/src/shell.o $(UI_LIB) $(LIB)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(EDIT_LIBS)
 
 $(O)/tests/%: $(O)/tests/unit/%.o $(O)/tests/unit/harness.o $(UI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
@@ -121,7 +129,7 @@ check-asan:
 CRASH_DEFS := $(firstword $(wildcard $(if $(CRASH_INCLUDE),$(CRASH_INCLUDE)/crash/defs.h) \
 	/usr/include/crash/defs.h))
 WITH_CRASH ?= $(if $(CRASH_DEFS),yes,no)
-DOCS := README.md $(wildcard docs/*.md) docs/json-schema.json
+DOCS := README.md $(wildcard docs/*.md) docs/json-schema.json docs/commands-schema.json
 INSTALL_FILES := $(BINDIR)/orccrash $(MANDIR)/man1/orccrash.1 \
 	$(DATADIR)/vmcore $(DOCDIR)/default-sample.txt $(BASHCOMPDIR)/orccrash \
 	$(addprefix $(DOCDIR)/,$(notdir $(DOCS))) $(CRASH_EXTDIR)/orccrash.so

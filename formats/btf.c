@@ -11,6 +11,9 @@
  * followed at every step.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -245,17 +248,17 @@ static struct oc_error *parse_component(const char *comp, size_t len,
 	return NULL;
 }
 
-static struct oc_error *btf_member(void *arg, const char *type,
-				   const char *path, struct oc_member *ret)
+/* @type's member @path: its type, bit offset and bit-field size */
+static struct oc_error *resolve_path(struct btf_types *bt, const char *type,
+				     const char *path, uint32_t *id_ret,
+				     uint64_t *bits_ret, uint32_t *bitfield_ret)
 {
-	struct btf_types *bt = arg;
 	const struct btf *btf = bt->btf;
 	struct oc_error *err;
 	uint32_t id, bitfield = 0;
 	uint64_t bits = 0;
 	bool pointer;
 	const char *p = path;
-	int64_t size;
 
 	if (!*path || *path == '.' || path[strlen(path) - 1] == '.' ||
 	    strstr(path, ".."))
@@ -312,6 +315,25 @@ static struct oc_error *btf_member(void *arg, const char *type,
 		if (*p == '.')
 			p++;
 	}
+	*id_ret = id;
+	*bits_ret = bits;
+	*bitfield_ret = bitfield;
+	return NULL;
+}
+
+static struct oc_error *btf_member(void *arg, const char *type,
+				   const char *path, struct oc_member *ret)
+{
+	struct btf_types *bt = arg;
+	const struct btf *btf = bt->btf;
+	struct oc_error *err;
+	uint32_t id, bitfield;
+	uint64_t bits;
+	int64_t size;
+
+	err = resolve_path(bt, type, path, &id, &bits, &bitfield);
+	if (err)
+		return err;
 	memset(ret, 0, sizeof(*ret));
 	if (bitfield) {
 		/* the bytes that hold the bits: read them, shift, mask */
@@ -378,6 +400,280 @@ static struct oc_error *btf_enum_value(void *arg, const char *name,
 	return oc_error_format(OC_ERR_LOOKUP, "no enumerator %s in BTF", name);
 }
 
+/*
+ * The value printer: C-like text, every member named, as drgn and crash
+ * print a struct ("(struct list_head){ .next = (struct list_head *)0x...,
+ * ... }").  Our own rather than libbpf's btf_dump__dump_type_data(): in
+ * libbpf 1.1 (Debian 12) a char array leaves its "array of char" state
+ * set, and every 1-byte int after it (bool, u8) prints nothing.  Capped:
+ * nesting depth, array elements, values in all, and it never reads past
+ * @len.
+ */
+enum {
+	DUMP_MAX_DEPTH = 16,
+	DUMP_MAX_ELEMS = 256,
+	/* values printed in all: nested arrays of a hostile BTF could ask
+	 * for 256^16 */
+	DUMP_MAX_VALUES = 1 << 20,
+};
+
+struct dumper {
+	const struct btf *btf;
+	const uint8_t *buf;
+	size_t len;
+	oc_types_emit_fn emit;
+	oc_types_symbol_fn symbol;
+	void *ctx;
+	unsigned long budget;	/* values left to print */
+};
+
+static void out(struct dumper *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void out(struct dumper *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	d->emit(d->ctx, fmt, ap);
+	va_end(ap);
+}
+
+/* A type's C name: "struct list_head *", "char[16]", "pid_t" ... */
+static void type_name(const struct btf *btf, uint32_t id, char *buf,
+		      size_t size, unsigned int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const char *name = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+	char inner[200];
+
+	if (!id || !t || depth > MAX_CHAIN) {
+		snprintf(buf, size, "%s", id ? "?" : "void");
+		return;
+	}
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+		snprintf(buf, size, "%s %s", btf_is_struct(t) ? "struct" :
+			 btf_is_union(t) ? "union" : "enum", name && *name ? name : "(anonymous)");
+		return;
+	case BTF_KIND_PTR:
+		type_name(btf, t->type, inner, sizeof(inner), depth + 1);
+		snprintf(buf, size, "%s *", inner);
+		return;
+	case BTF_KIND_ARRAY:
+		type_name(btf, btf_array(t)->type, inner, sizeof(inner), depth + 1);
+		snprintf(buf, size, "%s[%u]", inner, btf_array(t)->nelems);
+		return;
+	case BTF_KIND_FUNC_PROTO:
+		snprintf(buf, size, "function");
+		return;
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		type_name(btf, t->type, buf, size, depth + 1);
+		return;
+	default:
+		snprintf(buf, size, "%s", name && *name ? name : "?");
+	}
+}
+
+/* @bits bits at bit @off of the buffer, little-endian; 0 if outside */
+static uint64_t get_bits(const struct dumper *d, uint64_t off, uint32_t bits)
+{
+	uint64_t v = 0;
+
+	if (!bits || bits > 64 || (off + bits + 7) / 8 > d->len)
+		return 0;
+	for (uint32_t i = 0; i < bits; i++) {
+		uint64_t b = off + i;
+
+		v |= (uint64_t)(d->buf[b / 8] >> (b % 8) & 1) << i;
+	}
+	return v;
+}
+
+static void dump_type(struct dumper *d, uint32_t id, uint64_t bit_off,
+		      uint32_t bitfield, unsigned int depth);
+
+static void dump_members(struct dumper *d, const struct btf_type *t,
+			 uint64_t bit_off, unsigned int depth)
+{
+	const struct btf_member *m = btf_members(t);
+
+	for (unsigned int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *name = btf__name_by_offset(d->btf, m->name_off);
+		char tn[256];
+
+		for (unsigned int j = 0; j <= depth; j++)
+			out(d, "\t");
+		type_name(d->btf, m->type, tn, sizeof(tn), 0);
+		if (name && *name)
+			out(d, ".%s = (%s)", name, tn);
+		else
+			out(d, "(%s)", tn);
+		dump_type(d, m->type, bit_off + btf_member_bit_offset(t, i),
+			  btf_member_bitfield_size(t, i), depth + 1);
+		out(d, ",\n");
+	}
+}
+
+static bool char_type(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = skip_mods(btf, id, NULL);
+	const char *name = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+
+	return t && btf_is_int(t) && t->size == 1 && name &&
+	       (!strcmp(name, "char") || !strcmp(name, "signed char") ||
+		!strcmp(name, "unsigned char"));
+}
+
+static void dump_type(struct dumper *d, uint32_t id, uint64_t bit_off,
+		      uint32_t bitfield, unsigned int depth)
+{
+	uint32_t rid;
+	const struct btf_type *t = skip_mods(d->btf, id, &rid);
+	uint64_t byte = bit_off / 8, v;
+
+	if (!t || depth > DUMP_MAX_DEPTH || !d->budget) {
+		out(d, "...");
+		return;
+	}
+	d->budget--;
+	switch (btf_kind(t)) {
+	case BTF_KIND_INT: {
+		uint8_t enc = btf_int_encoding(t);
+		uint32_t bits = bitfield ? bitfield : btf_int_bits(t);
+
+		if (bits > 64 || (!bitfield && t->size > 8)) {
+			out(d, "(%u bytes)", t->size);
+			return;
+		}
+		v = get_bits(d, bit_off + (bitfield ? 0 : btf_int_offset(t)), bits);
+		if (enc & BTF_INT_BOOL)
+			out(d, "%s", v ? "true" : "false");
+		else if (enc & BTF_INT_SIGNED && bits < 64 && v >> (bits - 1))
+			out(d, "%" PRId64, (int64_t)(v | ~0ULL << bits));
+		else if (enc & BTF_INT_SIGNED)
+			out(d, "%" PRId64, (int64_t)v);
+		else
+			out(d, "%" PRIu64, v);
+		return;
+	}
+	case BTF_KIND_PTR: {
+		char sym[256];
+
+		v = get_bits(d, bit_off, 64);
+		out(d, "0x%" PRIx64, v);
+		if (d->symbol && v && d->symbol(d->ctx, v, sym, sizeof(sym)))
+			out(d, " <%s>", sym);
+		return;
+	}
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64: {
+		uint32_t bits = bitfield ? bitfield : t->size * 8;
+
+		v = get_bits(d, bit_off, bits);
+		for (unsigned int i = 0; i < btf_vlen(t); i++) {
+			const char *en;
+			uint64_t ev;
+
+			if (btf_is_enum(t)) {
+				en = btf__name_by_offset(d->btf, btf_enum(t)[i].name_off);
+				ev = (uint32_t)btf_enum(t)[i].val;
+			} else {
+				en = btf__name_by_offset(d->btf, btf_enum64(t)[i].name_off);
+				ev = btf_enum64_value(&btf_enum64(t)[i]);
+			}
+			if (bits < 64)
+				ev &= (1ULL << bits) - 1;
+			if (ev == v && en) {
+				out(d, "%s", en);
+				return;
+			}
+		}
+		out(d, "%" PRIu64, v);
+		return;
+	}
+	case BTF_KIND_ARRAY: {
+		const struct btf_array *a = btf_array(t);
+		__s64 esz = btf__resolve_size(d->btf, a->type);
+
+		if (esz <= 0) {
+			out(d, "[]");
+			return;
+		}
+		if (char_type(d->btf, a->type)) {
+			out(d, "\"");
+			for (uint32_t i = 0; i < a->nelems && byte + i < d->len; i++) {
+				uint8_t c = d->buf[byte + i];
+
+				if (!c)
+					break;
+				if (c == '"' || c == '\\')
+					out(d, "\\%c", c);
+				else if (c < 0x20 || c > 0x7e)
+					out(d, "\\x%02x", c);
+				else
+					out(d, "%c", c);
+			}
+			out(d, "\"");
+			return;
+		}
+		out(d, "{");
+		for (uint32_t i = 0; i < a->nelems; i++) {
+			if (i == DUMP_MAX_ELEMS) {
+				out(d, " ... (%u more)", a->nelems - i);
+				break;
+			}
+			out(d, i ? ", " : " ");
+			dump_type(d, a->type, bit_off + (uint64_t)i * esz * 8, 0, depth + 1);
+		}
+		out(d, " }");
+		return;
+	}
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		out(d, "{\n");
+		dump_members(d, t, bit_off, depth);
+		for (unsigned int j = 0; j < depth; j++)
+			out(d, "\t");
+		out(d, "}");
+		return;
+	default:
+		out(d, "(%s)", btf_kind(t) == BTF_KIND_FWD ? "incomplete type" : "?");
+	}
+}
+
+static struct oc_error *btf_dump_value(void *arg, const char *type,
+				       const char *path, const void *buf,
+				       size_t len, oc_types_emit_fn emit,
+				       oc_types_symbol_fn symbol, void *ctx)
+{
+	struct btf_types *bt = arg;
+	struct dumper d = { bt->btf, buf, len, emit, symbol, ctx, DUMP_MAX_VALUES };
+	struct oc_error *err;
+	uint32_t id, bitfield = 0;
+	uint64_t bits = 0;
+	bool pointer;
+	char tn[256];
+
+	if ((err = find_type(bt, type, &id, &pointer)))
+		return err;
+	if (pointer)
+		return oc_error_format(OC_ERR_INVALID, "%s: a pointer, not a type to print", type);
+	/* a member: @buf starts at the byte that holds its first bit */
+	if (path && *path && (err = resolve_path(bt, type, path, &id, &bits, &bitfield)))
+		return err;
+	type_name(bt->btf, id, tn, sizeof(tn), 0);
+	out(&d, "(%s)", tn);
+	dump_type(&d, id, bits % 8, bitfield, 0);
+	out(&d, "\n");
+	return NULL;
+}
+
 static void btf_types_destroy(void *arg)
 {
 	struct btf_types *bt = arg;
@@ -392,6 +688,7 @@ static const struct oc_types_ops btf_types_ops = {
 	.type_size = btf_type_size,
 	.member = btf_member,
 	.enum_value = btf_enum_value,
+	.dump = btf_dump_value,
 	.destroy = btf_types_destroy,
 };
 

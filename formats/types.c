@@ -93,6 +93,24 @@ struct oc_error *oc_types_enum_value(struct oc_types *types, const char *name,
 	return oc_error_format(OC_ERR_LOOKUP, "no enumerator %s", name);
 }
 
+struct oc_error *oc_types_dump(struct oc_types *types, const char *type,
+			       const char *path, const void *buf, size_t len,
+			       oc_types_emit_fn emit, oc_types_symbol_fn symbol,
+			       void *ctx)
+{
+	for (struct oc_types *t = types; t; t = t->fallback) {
+		struct oc_error *err;
+
+		if (!t->ops->dump)
+			continue;
+		err = t->ops->dump(t->arg, type, path, buf, len, emit, symbol, ctx);
+		if (!err || err->code != OC_ERR_LOOKUP || !t->fallback)
+			return err;
+		oc_error_destroy(err);
+	}
+	return oc_error_format(OC_ERR_LOOKUP, "no type information to print %s", type);
+}
+
 void oc_types_destroy(struct oc_types *types)
 {
 	while (types) {

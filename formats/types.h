@@ -10,6 +10,7 @@
 #ifndef OC_TYPES_H
 #define OC_TYPES_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,12 @@ bool oc_member_fits(const struct oc_member *m, uint64_t size);
 uint64_t oc_member_get(const void *buf, uint64_t size,
 		       const struct oc_member *m);
 
+/* Where oc_types_dump() writes its text, piece by piece. */
+typedef void (*oc_types_emit_fn)(void *ctx, const char *fmt, va_list ap);
+/* The symbol a pointer value points at, into @buf; false: none. */
+typedef bool (*oc_types_symbol_fn)(void *ctx, uint64_t addr, char *buf,
+				   size_t size);
+
 struct oc_types_ops {
 	struct oc_error *(*type_size)(void *arg, const char *type,
 				      uint64_t *ret);
@@ -43,6 +50,12 @@ struct oc_types_ops {
 	/* The value of an enumerator (e.g. "ESTACK_DF"). */
 	struct oc_error *(*enum_value)(void *arg, const char *name,
 				       int64_t *ret);
+	/* Print a value of @type held in @buf (its size bytes) as C, every
+	 * member named; NULL: this backend cannot. */
+	struct oc_error *(*dump)(void *arg, const char *type, const char *path,
+				 const void *buf, size_t len,
+				 oc_types_emit_fn emit, oc_types_symbol_fn symbol,
+				 void *ctx);
 	void (*destroy)(void *arg);
 };
 
@@ -61,6 +74,19 @@ struct oc_error *oc_types_offsetof(struct oc_types *types, const char *type,
 				   const char *path, uint64_t *ret);
 struct oc_error *oc_types_enum_value(struct oc_types *types, const char *name,
 				     int64_t *ret);
+/*
+ * A value of @type, or of its member @path (NULL or "": the whole value;
+ * "se.vruntime": @buf then starts at oc_types_member()'s offset), its
+ * bytes in @buf as read from the dump, as C
+ * text: nested structs, arrays, enums by name, char arrays as strings,
+ * pointers as hex, with " <symbol>" when @symbol (may be NULL) names
+ * one; nesting and array elements capped.  @emit gets the text, tabs
+ * for indentation; strings from the dump come escaped.
+ */
+struct oc_error *oc_types_dump(struct oc_types *types, const char *type,
+			       const char *path, const void *buf, size_t len,
+			       oc_types_emit_fn emit, oc_types_symbol_fn symbol,
+			       void *ctx);
 /* Destroys the fallback chain too. */
 void oc_types_destroy(struct oc_types *types);
 

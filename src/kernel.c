@@ -537,6 +537,55 @@ const struct oc_module *oc_kernel_module_of(const struct oc_kernel *k,
 	return NULL;
 }
 
+const struct oc_module *oc_kernel_module_at(const struct oc_kernel *k,
+					    uint64_t addr)
+{
+	for (size_t i = 0; i < k->nr_modules; i++) {
+		const struct oc_module *m = &k->modules[i];
+
+		for (unsigned int r = 0; r < m->nr_regions; r++)
+			if (addr >= m->regions[r].base &&
+			    addr - m->regions[r].base < m->regions[r].size)
+				return m;
+	}
+	return oc_kernel_module_of(k, addr);
+}
+
+bool oc_kernel_symbolize_data(const struct oc_kernel *k, uint64_t addr,
+			      struct oc_sym_result *ret)
+{
+	const struct oc_module *m = oc_kernel_module_at(k, addr);
+	const struct oc_symbol *s;
+
+	if (!m)
+		return oc_kernel_symbolize(k, addr, ret);
+	memset(ret, 0, sizeof(*ret));
+	ret->module = m->name;
+	s = oc_symtab_lookup(&m->syms, addr);
+	if (!s)
+		return false;
+	ret->name = oc_symtab_name(&m->syms, s);
+	ret->offset = addr - s->addr;
+	ret->size = s->size;
+	ret->type = s->type;
+	return true;
+}
+
+const struct oc_symbol *oc_kernel_find_symbol(const struct oc_kernel *k,
+					      const char *name,
+					      const struct oc_module **mod_ret)
+{
+	const struct oc_symbol *s = oc_symtab_find(&k->syms, name);
+
+	*mod_ret = NULL;
+	for (size_t i = 0; !s && i < k->nr_modules; i++) {
+		s = oc_symtab_find(&k->modules[i].syms, name);
+		if (s)
+			*mod_ret = &k->modules[i];
+	}
+	return s;
+}
+
 static bool in_vmlinux_text(const struct oc_kernel *k, uint64_t addr)
 {
 	return (addr >= k->text_start && addr < k->text_end) ||
@@ -565,6 +614,7 @@ bool oc_kernel_symbolize(const struct oc_kernel *k, uint64_t addr,
 	ret->name = oc_symtab_name(tab, s);
 	ret->offset = addr - s->addr;
 	ret->size = s->size;
+	ret->type = s->type;
 	return true;
 }
 

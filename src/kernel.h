@@ -58,6 +58,15 @@ struct oc_module {
 	uint64_t addr;		/* struct module * */
 	uint64_t text_start, text_end;	/* core text */
 	uint64_t init_start, init_end;	/* init text, if still there */
+	/* where /proc/modules says it is (kernel/module/procfs.c m_show()):
+	 * the core text's base (mem[MOD_TEXT] since 6.4, core_layout
+	 * before) and the size of all its memory (module_total_size(): every
+	 * mem[] since 6.4, init_layout + core_layout before) */
+	uint64_t base, size;
+	/* every memory region it has (the mem[] array since 6.4, or
+	 * core_layout and init_layout), for within_module() */
+	struct { uint64_t base, size; } regions[8];
+	unsigned int nr_regions;
 	struct oc_orc_table orc;
 	struct oc_symtab syms;
 	/* its GNU build-id note (mod->notes_attrs), for matching debuginfo
@@ -153,6 +162,7 @@ struct oc_sym_result {
 	const char *name;	/* NULL if unknown */
 	uint64_t offset, size;
 	const char *module;	/* NULL for vmlinux */
+	char type;		/* nm-style: 'T', 't', 'D', ... */
 };
 bool oc_kernel_symbolize(const struct oc_kernel *k, uint64_t addr,
 			 struct oc_sym_result *ret);
@@ -176,6 +186,22 @@ const struct oc_task *oc_kernel_find_task(const struct oc_kernel *k,
 const struct oc_module *oc_kernel_module_of(const struct oc_kernel *k,
 					    uint64_t addr);
 bool oc_kernel_is_text(const struct oc_kernel *k, uint64_t addr);
+/* The module any of whose memory holds @addr (the kernel's
+ * within_module(): text, data, init), or NULL. */
+const struct oc_module *oc_kernel_module_at(const struct oc_kernel *k,
+					    uint64_t addr);
+/*
+ * A symbol for any kernel address, text or data: a module's own symbols
+ * when a module's memory holds @addr (the kernel's
+ * module_address_lookup()), else the vmlinux's.
+ */
+bool oc_kernel_symbolize_data(const struct oc_kernel *k, uint64_t addr,
+			      struct oc_sym_result *ret);
+/* By name: the vmlinux first, then each module in list order; *mod_ret
+ * the module (NULL: vmlinux). */
+const struct oc_symbol *oc_kernel_find_symbol(const struct oc_kernel *k,
+					      const char *name,
+					      const struct oc_module **mod_ret);
 
 /*
  * Unwind a task: from the CPU's saved registers when it was running on

@@ -15,6 +15,32 @@
 static const char mod_t[] = "struct module";
 
 /*
+ * Every mem[] region since 6.4 (enum mod_mem_type, include/linux/module.h:
+ * text, data, rodata, ro_after_init and the three init ones), and their
+ * total: /proc/modules' size (kernel/module/procfs.c module_total_size()).
+ */
+static void module_regions(struct oc_kernel *k, uint64_t mem, uint64_t nr,
+			   uint64_t elem, uint64_t base_off, uint64_t size_off,
+			   struct oc_module *m)
+{
+	const unsigned int max = sizeof(m->regions) / sizeof(m->regions[0]);
+
+	for (uint64_t i = 0; i < nr && m->nr_regions < max; i++) {
+		uint64_t base, size = 0;
+
+		if (!oc_ok(oc_mem_read_u64(&k->mem, mem + i * elem + base_off, &base)) ||
+		    !oc_ok(oc_mem_read(&k->mem, mem + i * elem + size_off, &size, 4)))
+			continue;
+		size &= 0xffffffff;
+		m->size += size;
+		if (base && size) {
+			m->regions[m->nr_regions].base = base;
+			m->regions[m->nr_regions++].size = size;
+		}
+	}
+}
+
+/*
  * Text ranges: mem[MOD_TEXT] and mem[MOD_INIT_TEXT] since 6.4
  * (struct module_memory), core_layout/init_layout before.
  */
@@ -39,6 +65,9 @@ static struct oc_error *module_text(struct oc_kernel *k, uint64_t mod,
 		size &= 0xffffffff;
 		m->text_start = base;
 		m->text_end = base + size;
+		m->base = base;
+		module_regions(k, mod + mem.offset, mem.size / (elem ? elem : 1),
+			       elem, base_off, size_off, m);
 		if (oc_ok(oc_mem_read_u64(&k->mem, mod + mem.offset + MOD_INIT_TEXT * elem + base_off, &base)) &&
 		    oc_ok(oc_mem_read(&k->mem, mod + mem.offset + MOD_INIT_TEXT * elem + size_off, &size, 4)) && base) {
 			m->init_start = base;
@@ -53,6 +82,21 @@ static struct oc_error *module_text(struct oc_kernel *k, uint64_t mod,
 		return err;
 	m->text_start = base;
 	m->text_end = base + size;
+	m->base = base;
+	/* 5.19 - 6.3 kernel/module/procfs.c: init_layout.size +
+	 * core_layout.size (kernel/module.c before) */
+	if (oc_ok(oc_kernel_read_member(k, mod, mod_t, "core_layout.size", &size))) {
+		m->regions[m->nr_regions].base = base;
+		m->regions[m->nr_regions++].size = size & 0xffffffff;
+		m->size += size & 0xffffffff;
+	}
+	if (oc_ok(oc_kernel_read_member(k, mod, mod_t, "init_layout.base", &base)) &&
+	    oc_ok(oc_kernel_read_member(k, mod, mod_t, "init_layout.size", &size)) &&
+	    base && (size & 0xffffffff)) {
+		m->regions[m->nr_regions].base = base;
+		m->regions[m->nr_regions++].size = size & 0xffffffff;
+		m->size += size & 0xffffffff;
+	}
 	if (oc_ok(oc_kernel_read_member(k, mod, mod_t, "init_layout.base", &base)) &&
 	    oc_ok(oc_kernel_read_member(k, mod, mod_t, "init_layout.text_size", &size)) && base) {
 		m->init_start = base;
@@ -86,9 +130,9 @@ static bool read_sym(const uint8_t *s, struct msym *ret)
 static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
 				    struct oc_module *m, uint64_t max_syms)
 {
-	uint64_t ks, symtab, num, strtab;
+	uint64_t ks, symtab, num, strtab, typetab = 0;
 	struct oc_error *err;
-	uint8_t *syms;
+	uint8_t *syms, *types = NULL;
 
 	if ((err = oc_kernel_read_member(k, mod, mod_t, "kallsyms", &ks)))
 		return err;
@@ -105,6 +149,18 @@ static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
 	if (!syms)
 		return &oc_enomem;
 	err = oc_mem_read(&k->mem, symtab, syms, num * ELF64_SYM_SIZE);
+	/*
+	 * The nm-style type of each symbol, as /proc/kallsyms shows it:
+	 * mod_kallsyms.typetab since 5.2 (commit 1c7651f43777 "kallsyms:
+	 * store type information in its own array"); without it, 't' or 'd'
+	 * by where the symbol lies.
+	 */
+	if (!err && oc_ok(oc_kernel_read_member(k, ks, "struct mod_kallsyms", "typetab", &typetab)) &&
+	    typetab && (types = malloc(num + 1)) &&
+	    !oc_ok(oc_mem_read(&k->mem, typetab, types, num))) {
+		free(types);
+		types = NULL;
+	}
 	for (uint64_t i = 1; !err && i < num; i++) {
 		struct msym sym;
 		uint64_t value;
@@ -126,8 +182,11 @@ static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
 			continue;
 		text = (value >= m->text_start && value < m->text_end) ||
 		       (value >= m->init_start && value < m->init_end);
-		err = oc_symtab_add(&m->syms, buf, value, text ? 't' : 'd');
+		err = oc_symtab_add(&m->syms, buf, value,
+				    types && types[i] > 0x20 && types[i] < 0x7f ?
+				    (char)types[i] : text ? 't' : 'd');
 	}
+	free(types);
 	free(syms);
 	if (!err)
 		err = oc_symtab_finish(&m->syms);

@@ -12,12 +12,14 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cmd.h"
 #include "dump.h"
 #include "elffile.h"
 #include "kernel.h"
 #include "lines.h"
 #include "report.h"
 #include "orcdump.h"
+#include "shell.h"
 #include "ui.h"
 
 #ifndef OC_VERSION
@@ -72,6 +74,11 @@ static void usage(FILE *fp)
 	      "      --locals      each frame's parameters and locals (from the DWARF)\n"
 	      "      --source DIR  browser: show source lines from the kernel tree DIR\n"
 	      "      --progress    progress on stderr (when it is a terminal)\n"
+	      "\n"
+	      "Commands: sym mod log rd ps struct task help (docs/commands.md)\n"
+	      "  -e, --exec CMD    run the command CMD ('sym schedule') and exit; repeatable,\n"
+	      "                    in order; with --json one document each\n"
+	      "      --shell       a prompt for commands, with history and completion\n"
 	      "\n"
 	      "Input:\n"
 	      "  -f, --force       go on when the vmlinux does not match the dump\n"
@@ -181,6 +188,7 @@ enum {
 	OPT_COMM,
 	OPT_NO_HEADER,
 	OPT_FOLDED,
+	OPT_SHELL,
 };
 
 static const struct option long_opts[] = {
@@ -202,6 +210,8 @@ static const struct option long_opts[] = {
 	{ "modules-dir", required_argument, NULL, OPT_MODULES_DIR },
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "locals", no_argument, NULL, OPT_LOCALS },
+	{ "exec", required_argument, NULL, 'e' },
+	{ "shell", no_argument, NULL, OPT_SHELL },
 	{ "force", no_argument, NULL, 'f' },
 	{ "no-vmlinux", no_argument, NULL, OPT_NO_VMLINUX },
 	{ "help", no_argument, NULL, 'h' },
@@ -337,6 +347,24 @@ static void open_lines(const struct oc_kernel *k, const char *vmlinux,
 	}
 }
 
+/*
+ * -e: each command in order; the first that fails prints its one line
+ * and ends the run with exit 1.
+ */
+static int run_commands(const struct oc_kernel *k, char **cmds, int nr,
+			bool json)
+{
+	for (int i = 0; i < nr; i++) {
+		struct oc_error *err = oc_cmd_run(k, cmds[i], json, stdout);
+
+		if (err) {
+			fflush(stdout);	/* after what was already printed */
+			return oc_report_error(err);
+		}
+	}
+	return OC_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	/* static: still reachable (LeakSanitizer) on a usage error's return */
@@ -351,13 +379,16 @@ int main(int argc, char **argv)
 	char folded[3] = "";
 	bool batch = false, no_lines = false, selection = false;
 	const char *modules_dir = NULL, *source_dir = NULL;
+	char *cmds[argc];
+	int ncmds = 0;
+	bool shell = false;
 	int c, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "orc-dump"))
 		return orc_dump_main(argc - 1, argv + 1);
 
 	oc_report_options_init(&ro);
-	while ((c = getopt_long(argc, argv, "ap:c:s:gjfhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ap:c:s:gjfhVe:", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			ro.sel.all_tasks = true;
@@ -444,6 +475,12 @@ int main(int argc, char **argv)
 		case OPT_LOCALS:
 			ro.locals = true;
 			break;
+		case 'e':
+			cmds[ncmds++] = optarg;	/* fewer than argc */
+			break;
+		case OPT_SHELL:
+			shell = true;
+			break;
 		case 'f':
 			ko.force = true;
 			break;
@@ -461,6 +498,11 @@ int main(int argc, char **argv)
 		}
 	}
 	rc = positional_args(argc - optind, argv + optind, &vmcore, &vmlinux);
+	if (!rc && (ncmds || shell) &&
+	    (selection || ro.log || ro.group || ro.folded_fields || ro.no_header))
+		rc = usage_error("-e and --shell take no report options (but --json)");
+	if (!rc && ncmds && shell)
+		rc = usage_error("-e or --shell, not both");
 	if (rc)
 		return rc;
 	if (!vmcore) {
@@ -474,6 +516,16 @@ int main(int argc, char **argv)
 	err = oc_kernel_open(vmcore, vmlinux, &ko, &k);
 	if (err)
 		return oc_report_error(err);
+	if (ncmds || shell) {
+		rc = ncmds ? run_commands(k, cmds, ncmds, ro.json)
+			   : oc_shell_run(k, ro.json, stdin, stdout);
+		oc_kernel_close(k);
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "orccrash: error writing the output\n");
+			return OC_EXIT_ERROR;
+		}
+		return rc;
+	}
 	if (k->elf && !no_lines)
 		open_lines(k, vmlinux, modules_dir, &ro);
 	if (ro.locals && !ro.lines) {

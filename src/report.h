@@ -102,6 +102,11 @@ size_t oc_report_frame_lines(const struct oc_kernel *k,
 			     const struct oc_report_options *opts,
 			     const struct oc_frame *f,
 			     struct oc_line_info *chain, size_t max);
+struct json_object;
+struct oc_log;
+/* The log records as the JSON documents have them: an array of
+ * {ts_nsec, level, text} (docs/json.md). */
+struct json_object *oc_report_log_json(const struct oc_log *log);
 /* The kernel's __show_regs() / show_iret_regs() lines. */
 void oc_report_print_regs(const struct oc_kernel *k, const struct oc_frame *f,
 			  const char *indent, FILE *out);

@@ -35,6 +35,27 @@ static struct json_object *hex(uint64_t v)
 	return json_object_new_string(buf);
 }
 
+/* One log record as the JSON documents have it: {ts_nsec, level, text}. */
+static struct json_object *log_record_json(const struct oc_log *log, size_t i)
+{
+	struct json_object *r = json_object_new_object();
+
+	add(r, "ts_nsec", json_object_new_int64((int64_t)log->records[i].ts_nsec));
+	add(r, "level", json_object_new_int(log->records[i].level));
+	add(r, "text", json_object_new_string_len(
+		log->records[i].text, (int)log->records[i].len));
+	return r;
+}
+
+struct json_object *oc_report_log_json(const struct oc_log *log)
+{
+	struct json_object *lines = json_object_new_array();
+
+	for (size_t i = 0; i < log->nr; i++)
+		json_object_array_add(lines, log_record_json(log, i));
+	return lines;
+}
+
 static struct json_object *regs_json(const struct oc_frame *f)
 {
 	const struct oc_regs *r = &f->regs;
@@ -604,15 +625,8 @@ static void json_log(const struct oc_log *log, struct jw *w)
 {
 	jw_key(w, 1, "log");
 	jw_open(w, 1, '[');
-	for (size_t i = 0; i < log->nr; i++) {
-		struct json_object *r = json_object_new_object();
-
-		add(r, "ts_nsec", json_object_new_int64((int64_t)log->records[i].ts_nsec));
-		add(r, "level", json_object_new_int(log->records[i].level));
-		add(r, "text", json_object_new_string_len(
-			log->records[i].text, (int)log->records[i].len));
-		jw_element(w, r);
-	}
+	for (size_t i = 0; i < log->nr; i++)
+		jw_element(w, log_record_json(log, i));
 	jw_close(w, 1, ']');
 }
 

@@ -37,7 +37,7 @@ done
 if [ "$mode" = --all ]; then
 	for t in "$here"/../samples/test-parse-serial.sh "$here"/golden/run.sh \
 		 "$here"/golden/cli.sh "$here"/orcdump/run.sh "$here"/realdump/*.sh "$here"/corrupt/*.sh \
-		 "$here"/fuzz/run.sh "$here"/screen/run.sh "$here"/crash/run.sh \
+		 "$here"/fuzz/run.sh "$here"/screen/run.sh "$here"/crash/run.sh "$here"/commands/run.sh \
 		 "$here"/package/run.sh; do
 		[ -x "$t" ] || continue
 		run "${t#"$here"/}" "$t" "$O"

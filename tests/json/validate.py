@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Validate orccrash --json documents against docs/json-schema.json.
 
-    validate.py [--need-frames] NAME FILE...
+    validate.py [--need-frames] [--schema SCHEMA] NAME FILE...
 
 One PASS or FAIL line per file ("PASS json schema NAME: ..."), with up to
 ten validation errors (where in the document, and what) under a FAIL.
@@ -10,6 +10,7 @@ Exit status 1 if any file fails.  Without python3-jsonschema (Debian 12:
 4.10, JSON Schema draft 2020-12) it prints one SKIP line and exits 0.
 --need-frames: a document with no task or no frame fails too (a report
 that validates because it is empty proves nothing).
+--schema: another schema (docs/commands-schema.json for orccrash -e --json).
 """
 import json
 import os
@@ -26,9 +27,16 @@ def where(err):
 
 def main(argv):
     need_frames = False
-    if argv and argv[0] == "--need-frames":
-        need_frames = True
-        argv = argv[1:]
+    schema_path = SCHEMA
+    while argv and argv[0] in ("--need-frames", "--schema"):
+        if argv[0] == "--need-frames":
+            need_frames = True
+            argv = argv[1:]
+        elif len(argv) > 1:
+            schema_path = argv[1]
+            argv = argv[2:]
+        else:
+            break
     if len(argv) < 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
@@ -39,7 +47,7 @@ def main(argv):
         print("SKIP json schema %s: no python3-jsonschema (apt-get install python3-jsonschema)"
               % name)
         return 0
-    with open(SCHEMA) as f:
+    with open(schema_path) as f:
         schema = json.load(f)
     cls = jsonschema.Draft202012Validator
     cls.check_schema(schema)
@@ -69,12 +77,15 @@ def main(argv):
                   % (label, ntasks, nframes))
             failed += 1
         elif errors:
-            print("FAIL json schema %s: %d errors against docs/json-schema.json"
-                  % (label, len(errors)))
+            print("FAIL json schema %s: %d errors against %s"
+                  % (label, len(errors), os.path.basename(schema_path)))
             for e in errors[:10]:
                 msg = e.message if len(e.message) < 300 else e.message[:300] + "..."
                 print("  %s: %s" % (where(e), msg))
             failed += 1
+        elif schema_path != SCHEMA:
+            print("PASS json schema %s: version %s, command %s"
+                  % (label, doc.get("version"), doc.get("command")))
         else:
             print("PASS json schema %s: version %s, %d cpus, %d tasks, %d frames"
                   % (label, doc.get("version"), len(doc.get("cpus", [])), ntasks, nframes))

@@ -309,7 +309,7 @@ static void member(struct btf_builder *b, const char *name, uint32_t t,
 	w(b, offset);
 }
 
-enum { K_INT = 1, K_ARRAY = 3, K_STRUCT = 4, K_UNION = 5, K_ENUM = 6,
+enum { K_INT = 1, K_PTR = 2, K_ARRAY = 3, K_STRUCT = 4, K_UNION = 5, K_ENUM = 6,
        K_TYPEDEF = 8, K_VOLATILE = 9, K_CONST = 10 };
 
 static void *build_btf(size_t *len)
@@ -353,6 +353,26 @@ static void *build_btf(size_t *len)
 	type(&b, "", K_VOLATILE, 0, false, 10);			/* 11 */
 	type(&b, "holder", K_STRUCT, 1, false, 48);		/* 12 */
 	member(&b, "v", 11, 0);
+	/* for the value printer: a char array, then 1-byte ints after it */
+	type(&b, "char", K_INT, 0, false, 1);			/* 13 */
+	w(&b, 1u << 24 | 8);
+	type(&b, "_Bool", K_INT, 0, false, 1);			/* 14 */
+	w(&b, 4u << 24 | 8);					/* BTF_INT_BOOL */
+	type(&b, "unsigned char", K_INT, 0, false, 1);		/* 15 */
+	w(&b, 8);
+	type(&b, "", K_ARRAY, 0, false, 0);			/* 16: char[8] */
+	w(&b, 13);
+	w(&b, 1);
+	w(&b, 8);
+	type(&b, "rec", K_STRUCT, 4, false, 16);		/* 17 */
+	member(&b, "name", 16, 0);
+	member(&b, "ok", 14, 64);
+	member(&b, "small", 15, 72);
+	member(&b, "col", 9, 96);
+	type(&b, "", K_PTR, 0, false, 5);			/* 18: struct inner * */
+	type(&b, "node", K_STRUCT, 2, false, 16);		/* 19 */
+	member(&b, "p", 18, 0);
+	member(&b, "q", 18, 64);
 
 	hdr[0] = 0xeB9F | 1u << 16;	/* magic, version 1, flags 0 */
 	hdr[1] = 24;			/* hdr_len */
@@ -413,6 +433,134 @@ TEST(btf_synthetic)
 	check_lookup_error(oc_types_member(t, "struct inner *", "a", &m),
 			   "pointer");
 	check_lookup_error(oc_types_enum_value(t, "GREEN", (int64_t *)&u), "GREEN");
+	oc_types_destroy(t);
+}
+
+struct text {
+	char s[2048];
+	size_t len;
+};
+
+static void emit(void *ctx, const char *fmt, va_list ap)
+{
+	struct text *t = ctx;
+	int n = vsnprintf(t->s + t->len, sizeof(t->s) - t->len, fmt, ap);
+
+	if (n > 0 && t->len + n < sizeof(t->s))
+		t->len += n;
+}
+
+static bool symbol(void *ctx, uint64_t addr, char *buf, size_t size)
+{
+	(void)ctx;
+	if (addr != 0xffffffff81000000ULL)
+		return false;
+	snprintf(buf, size, "_stext");
+	return true;
+}
+
+static void put(uint8_t *buf, size_t off, uint64_t v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		buf[off + i] = (uint8_t)(v >> (8 * i));
+}
+
+/*
+ * The value printer (oc_types_dump()) on the synthetic BTF: every member
+ * named, through the anonymous union, typedefs and const; bit fields
+ * (3 bits at bit 261, 4 bits spilling across bytes 33-34); arrays; a
+ * char[] as a string with its control byte escaped; and the 1-byte ints
+ * after it (libbpf 1.1's btf_dump printed nothing for them); a bool; an
+ * enum by name; a pointer with its symbol.
+ */
+TEST(btf_dump_value)
+{
+	struct oc_types *t = NULL;
+	size_t len;
+	void *blob = build_btf(&len);
+	uint8_t outer[48] = { 0 }, rec[16] = { 0 };
+	struct text txt = { .len = 0 };
+	static const char want_outer[] =
+		"(struct outer){\n"
+		"\t.first = (int)-5,\n"
+		"\t(union (anonymous)){\n"
+		"\t\t.x = (int)7,\n"
+		"\t\t.y = (u64)7,\n"
+		"\t},\n"
+		"\t.in = (struct inner){\n"
+		"\t\t.a = (u64)1234605616436508552,\n"
+		"\t\t.b = (int)-1,\n"
+		"\t},\n"
+		"\t.flags = (int)-3,\n"
+		"\t.arr = (int[2]){ 10, 20 },\n"
+		"\t.wide = (int)-7,\n"
+		"}\n";
+	static const char want_rec[] =
+		"(struct rec){\n"
+		"\t.name = (char[8])\"a\\\"b\\x01\",\n"
+		"\t.ok = (_Bool)true,\n"
+		"\t.small = (unsigned char)200,\n"
+		"\t.col = (enum color)BLUE,\n"
+		"}\n";
+
+	CHECK_OK(oc_btf_types_create(blob, len, &t));
+	free(blob);
+	if (!t)
+		return;
+	put(outer, 0, (uint32_t)-5, 4);
+	put(outer, 8, 7, 8);
+	put(outer, 16, 0x1122334455667788ULL, 8);
+	put(outer, 24, (uint32_t)-1, 4);
+	outer[32] = 5 << 5;			/* flags: 0b101, signed: -3 */
+	outer[33] = (9 & 3) << 6;		/* wide: 0b1001, signed: -7 */
+	outer[34] = 9 >> 2;
+	put(outer, 40, 10, 4);
+	put(outer, 44, 20, 4);
+	CHECK_OK(oc_types_dump(t, "struct outer", NULL, outer, sizeof(outer), emit, symbol, &txt));
+	if (strcmp(txt.s, want_outer))
+		FAIL_AT("struct outer:\n%s\nwanted:\n%s", txt.s, want_outer);
+	/* one member alone: @buf starts at the byte holding its first bit */
+	txt.len = 0;
+	txt.s[0] = '\0';
+	CHECK_OK(oc_types_dump(t, "struct outer", "flags", outer + 32, 1, emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct outer", "in.b", outer + 24, 4, emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct outer", "wide", outer + 33, 2, emit, symbol, &txt));
+	if (strcmp(txt.s, "(int)-3\n(int)-1\n(int)-7\n"))
+		FAIL_AT("members alone:\n%s", txt.s);
+	check_lookup_error(oc_types_dump(t, "struct outer", "nosuch", outer, 4, emit, symbol, &txt),
+			   "nosuch");
+	memcpy(rec, "a\"b\x01", 4);
+	rec[8] = 1;
+	rec[9] = 200;
+	put(rec, 12, (uint32_t)-2, 4);
+	txt.len = 0;
+	txt.s[0] = '\0';
+	CHECK_OK(oc_types_dump(t, "rec", NULL, rec, sizeof(rec), emit, symbol, &txt));
+	if (strcmp(txt.s, want_rec))
+		FAIL_AT("struct rec:\n%s\nwanted:\n%s", txt.s, want_rec);
+	/* pointers in hex, with the symbol they point at */
+	put(rec, 0, 0xffffffff81000000ULL, 8);
+	put(rec, 8, 0xffff888000001000ULL, 8);
+	txt.len = 0;
+	txt.s[0] = '\0';
+	CHECK_OK(oc_types_dump(t, "struct node", NULL, rec, sizeof(rec), emit, symbol, &txt));
+	if (strcmp(txt.s, "(struct node){\n"
+			  "\t.p = (struct inner *)0xffffffff81000000 <_stext>,\n"
+			  "\t.q = (struct inner *)0xffff888000001000,\n}\n"))
+		FAIL_AT("struct node:\n%s", txt.s);
+	/* a pointer type is not a value to print; nor is a short buffer read
+	 * past its end (the member is printed as 0) */
+	{
+		struct oc_error *err = oc_types_dump(t, "struct inner *", NULL, rec, sizeof(rec),
+						     emit, symbol, &txt);
+
+		CHECK(err && err->code == OC_ERR_INVALID);
+		oc_error_destroy(err);
+	}
+	txt.len = 0;
+	txt.s[0] = '\0';
+	CHECK_OK(oc_types_dump(t, "struct node", NULL, rec, 8, emit, NULL, &txt));
+	CHECK(strstr(txt.s, ".q = (struct inner *)0x0,") != NULL);
 	oc_types_destroy(t);
 }
 

@@ -1,0 +1,937 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The command layer (src/cmd.h, docs/commands.md): crash's command names
+ * and, where a crash user reads them side by side, crash's layouts (`rd`,
+ * `ps`, `mod`, `sym`); the values come from the kernel model only.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "log.h"
+#include "report.h"
+
+enum { MAX_ARGS = 32, LINE_MAX_LEN = 4096 };
+
+/* rd reads at most this much at once: every printer is capped */
+enum { RD_MAX_COUNT = 1 << 16 };
+
+struct cmd_ctx {
+	const struct oc_kernel *k;
+	bool json;
+	FILE *out;
+	const char *name;
+	int argc;
+	char **argv;
+	/* the JSON document's "result" (json only) */
+	struct json_object *result;
+};
+
+void oc_cmd_put_safe(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c > 0x7e)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+}
+
+static struct json_object *hex(uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return json_object_new_string(buf);
+}
+
+static struct json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static struct oc_error *cmd_error(const struct cmd_ctx *c, enum oc_error_code code,
+				  const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "NAME: message": the one line a front end prints */
+static struct oc_error *cmd_error(const struct cmd_ctx *c, enum oc_error_code code,
+				  const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	int n = snprintf(msg, sizeof(msg), "%s: ", c->name);
+
+	va_start(ap, fmt);
+	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+	va_end(ap);
+	/* an argument echoed back may carry control bytes */
+	for (char *p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			*p = '?';
+	return oc_error_create(code, msg);
+}
+
+/* ---- arguments -------------------------------------------------------- */
+
+/* A hex number, with or without 0x (crash's convention for addresses). */
+static bool parse_hex(const char *s, uint64_t *ret)
+{
+	char *end;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	if (!isxdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	*ret = strtoull(s, &end, 16);
+	return !*end && !errno;
+}
+
+/*
+ * An address argument: a symbol (vmlinux, then modules), SYMBOL+OFF, or
+ * a hex number.  A name that is both a symbol and hex ("add") is the
+ * symbol, as in crash.
+ */
+static struct oc_error *parse_addr(const struct cmd_ctx *c, const char *s,
+				   uint64_t *ret)
+{
+	const struct oc_module *m;
+	const struct oc_symbol *sym;
+	char name[256];
+	const char *plus = strchr(s, '+');
+	uint64_t off = 0;
+
+	if (plus && plus != s && (size_t)(plus - s) < sizeof(name)) {
+		char *end;
+
+		memcpy(name, s, plus - s);
+		name[plus - s] = '\0';
+		errno = 0;
+		off = strtoull(plus + 1, &end, 0);
+		if (!plus[1] || *end || errno)
+			return cmd_error(c, OC_ERR_INVALID, "bad offset: %s", s);
+		s = name;
+	}
+	sym = oc_kernel_find_symbol(c->k, s, &m);
+	if (sym) {
+		*ret = sym->addr + off;
+		return NULL;
+	}
+	if (!plus && parse_hex(s, ret))
+		return NULL;
+	return cmd_error(c, OC_ERR_LOOKUP, "no symbol %s", s);
+}
+
+static bool parse_count(const char *s, uint64_t *ret)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	*ret = strtoull(s, &end, 0);
+	return !*end && !errno;
+}
+
+/* Split @line into @argv (in @buf), honouring '...' and "..." quotes. */
+static int split_line(const char *line, char *buf, size_t size, char **argv,
+		      int max)
+{
+	size_t n = 0;
+	int argc = 0;
+
+	while (*line) {
+		char quote = 0;
+
+		while (isspace((unsigned char)*line))
+			line++;
+		if (!*line)
+			break;
+		if (argc == max)
+			return -1;
+		argv[argc++] = buf + n;
+		while (*line && (quote || !isspace((unsigned char)*line))) {
+			if (!quote && (*line == '\'' || *line == '"'))
+				quote = *line;
+			else if (quote && *line == quote)
+				quote = 0;
+			else if (n + 1 < size)
+				buf[n++] = *line;
+			else
+				return -1;
+			line++;
+		}
+		if (quote)
+			return -2;
+		buf[n++] = '\0';
+	}
+	return argc;
+}
+
+/* ---- sym -------------------------------------------------------------- */
+
+static void sym_print(const struct cmd_ctx *c, uint64_t addr,
+		      const struct oc_sym_result *s, bool exact, bool percpu)
+{
+	if (c->json) {
+		struct json_object *o = c->result;
+
+		json_object_object_add(o, "address", hex(addr));
+		json_object_object_add(o, "name", json_object_new_string(s->name));
+		json_object_object_add(o, "type", json_object_new_string_len(&s->type, 1));
+		json_object_object_add(o, "offset", json_object_new_int64((int64_t)s->offset));
+		json_object_object_add(o, "size", json_object_new_int64((int64_t)s->size));
+		json_object_object_add(o, "module", str_or_null(s->module));
+		json_object_object_add(o, "per_cpu", json_object_new_boolean(percpu));
+		return;
+	}
+	fprintf(c->out, "%016" PRIx64 " (%c) ", addr, isprint((unsigned char)s->type) ? s->type : '?');
+	oc_cmd_put_safe(c->out, s->name);
+	if (!exact)
+		fprintf(c->out, "+0x%" PRIx64 "/0x%" PRIx64, s->offset, s->size);
+	if (s->module) {
+		fputs(" [", c->out);
+		oc_cmd_put_safe(c->out, s->module);
+		fputc(']', c->out);
+	}
+	if (percpu)
+		fputs(" (per-CPU offset)", c->out);
+	fputc('\n', c->out);
+}
+
+/* sym -m MODULE: the module's symbols in address order, as crash lists them */
+static struct oc_error *sym_module(struct cmd_ctx *c, const char *name)
+{
+	const struct oc_module *m = NULL;
+	struct json_object *a = NULL;
+
+	for (size_t i = 0; i < c->k->nr_modules && !m; i++)
+		if (!strcmp(c->k->modules[i].name, name))
+			m = &c->k->modules[i];
+	if (!m)
+		return cmd_error(c, OC_ERR_LOOKUP, "no module %s", name);
+	if (c->json)
+		a = json_object_new_array();
+	for (size_t i = 0; i < m->syms.nr; i++) {
+		const struct oc_symbol *sym = &m->syms.syms[i];
+		const char *sname = oc_symtab_name(&m->syms, sym);
+
+		if (c->json) {
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "address", hex(sym->addr));
+			json_object_object_add(o, "name", json_object_new_string(sname));
+			json_object_object_add(o, "type", json_object_new_string_len(&sym->type, 1));
+			json_object_object_add(o, "size", json_object_new_int64((int64_t)sym->size));
+			json_object_array_add(a, o);
+			continue;
+		}
+		fprintf(c->out, "%016" PRIx64 " (%c) ", sym->addr,
+			isprint((unsigned char)sym->type) ? sym->type : '?');
+		oc_cmd_put_safe(c->out, sname);
+		fputc('\n', c->out);
+	}
+	if (c->json) {
+		json_object_object_add(c->result, "module", json_object_new_string(m->name));
+		json_object_object_add(c->result, "symbols", a);
+	}
+	return NULL;
+}
+
+static struct oc_error *cmd_sym(struct cmd_ctx *c)
+{
+	const struct oc_module *m;
+	const struct oc_symbol *sym;
+	struct oc_sym_result s;
+	uint64_t addr;
+
+	if (c->argc == 3 && !strcmp(c->argv[1], "-m"))
+		return sym_module(c, c->argv[2]);
+	if (c->argc != 2 || c->argv[1][0] == '-')
+		return cmd_error(c, OC_ERR_INVALID, "usage: sym NAME|ADDRESS, sym -m MODULE");
+	sym = oc_kernel_find_symbol(c->k, c->argv[1], &m);
+	if (sym) {
+		const struct oc_symtab *tab = m ? &m->syms : &c->k->syms;
+
+		s = (struct oc_sym_result){
+			.name = oc_symtab_name(tab, sym), .offset = 0,
+			.size = sym->size, .module = m ? m->name : NULL,
+			.type = sym->type,
+		};
+		sym_print(c, sym->addr, &s, true, false);
+		return NULL;
+	}
+	/* a per-CPU variable: its offset in each CPU's area, as crash
+	 * shows it (the vmlinux's zero-based .data..percpu address) */
+	sym = oc_symtab_find(&c->k->percpu_syms, c->argv[1]);
+	if (sym) {
+		s = (struct oc_sym_result){
+			.name = oc_symtab_name(&c->k->percpu_syms, sym),
+			.size = sym->size, .type = sym->type,
+		};
+		sym_print(c, sym->addr, &s, true, true);
+		return NULL;
+	}
+	if (!parse_hex(c->argv[1], &addr))
+		return cmd_error(c, OC_ERR_LOOKUP, "no symbol %s", c->argv[1]);
+	if (!oc_kernel_symbolize_data(c->k, addr, &s))
+		return cmd_error(c, OC_ERR_LOOKUP, "no symbol at 0x%" PRIx64, addr);
+	sym_print(c, addr, &s, false, false);
+	return NULL;
+}
+
+/* ---- mod -------------------------------------------------------------- */
+
+static void build_id_string(const struct oc_module *m, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < m->build_id_len && n + 3 <= size; i++)
+		n += snprintf(buf + n, size - n, "%02x", m->build_id[i]);
+}
+
+static struct oc_error *cmd_mod(struct cmd_ctx *c)
+{
+	const struct oc_kernel *k = c->k;
+	struct json_object *a = NULL;
+	char bid[132];
+
+	if (c->argc != 1)
+		return cmd_error(c, OC_ERR_INVALID, "usage: mod");
+	if (c->json)
+		a = json_object_new_array();
+	else
+		fprintf(c->out, "     MODULE       NAME                         BASE         SIZE  ORC   SYMBOLS  BUILD-ID\n");
+	for (size_t i = 0; i < k->nr_modules; i++) {
+		const struct oc_module *m = &k->modules[i];
+
+		build_id_string(m, bid, sizeof(bid));
+		if (c->json) {
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "name", json_object_new_string(m->name));
+			json_object_object_add(o, "module", hex(m->addr));
+			json_object_object_add(o, "base", hex(m->base));
+			json_object_object_add(o, "size", json_object_new_int64((int64_t)m->size));
+			json_object_object_add(o, "orc_entries", json_object_new_int64((int64_t)m->orc.nr));
+			json_object_object_add(o, "symbols", json_object_new_int64((int64_t)m->syms.nr));
+			json_object_object_add(o, "build_id", bid[0] ? json_object_new_string(bid) : NULL);
+			json_object_array_add(a, o);
+			continue;
+		}
+		/* the name was made printable when read (kernel_modules.c) */
+		fprintf(c->out, "%016" PRIx64 "  %-22s %016" PRIx64 " %6" PRIu64
+			"  %-4s %8zu  %s\n", m->addr, m->name, m->base, m->size,
+			m->orc.nr ? "yes" : "no", m->syms.nr, bid[0] ? bid : "-");
+	}
+	if (c->json) {
+		json_object_object_add(c->result, "modules", a);
+		json_object_object_add(c->result, "incomplete",
+				       json_object_new_boolean(k->modules_incomplete));
+	} else if (k->modules_incomplete) {
+		fprintf(c->out, "(module list incomplete: unreliable)\n");
+	}
+	return NULL;
+}
+
+/* ---- log -------------------------------------------------------------- */
+
+static struct oc_error *cmd_log(struct cmd_ctx *c)
+{
+	struct oc_log log;
+	struct oc_error *err;
+
+	if (c->argc != 1)
+		return cmd_error(c, OC_ERR_INVALID, "usage: log");
+	err = oc_kernel_read_log(c->k, &log);
+	if (err) {
+		char buf[300];
+
+		oc_error_string(err, buf, sizeof(buf));
+		oc_error_destroy(err);
+		oc_log_deinit(&log);
+		return cmd_error(c, OC_ERR_FORMAT, "%s", buf);
+	}
+	if (c->json) {
+		json_object_object_add(c->result, "records", oc_report_log_json(&log));
+		json_object_object_add(c->result, "lost", json_object_new_int64((int64_t)log.nr_lost));
+		json_object_object_add(c->result, "bad", json_object_new_int64((int64_t)log.nr_bad));
+	} else {
+		oc_log_print(&log, c->out);
+	}
+	oc_log_deinit(&log);
+	return NULL;
+}
+
+/* ---- rd --------------------------------------------------------------- */
+
+static bool is_kernel_addr(uint64_t addr)
+{
+	return (int64_t)addr < 0;
+}
+
+/* crash's rd -s: a symbol, "+DEC" past it, for a value that is one */
+static bool rd_symbol(const struct oc_kernel *k, uint64_t v, char *buf,
+		      size_t size)
+{
+	struct oc_sym_result s;
+
+	if (!is_kernel_addr(v) || !oc_kernel_symbolize_data(k, v, &s))
+		return false;
+	if (s.offset)
+		snprintf(buf, size, "%s+%" PRIu64, s.name, s.offset);
+	else
+		snprintf(buf, size, "%s", s.name);
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			*p = '?';
+	return true;
+}
+
+static uint64_t get_le(const uint8_t *p, unsigned int width)
+{
+	uint64_t v = 0;
+
+	for (unsigned int i = width; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static struct oc_error *cmd_rd(struct cmd_ctx *c)
+{
+	unsigned int width = 8, per_line;
+	bool syms = false;
+	uint64_t addr, count = 1;
+	const char *where = NULL, *cnt = NULL;
+	struct json_object *words = NULL;
+	struct oc_error *err;
+
+	for (int i = 1; i < c->argc; i++) {
+		const char *a = c->argv[i];
+
+		if (!strcmp(a, "-8"))
+			width = 1;
+		else if (!strcmp(a, "-16"))
+			width = 2;
+		else if (!strcmp(a, "-32"))
+			width = 4;
+		else if (!strcmp(a, "-64"))
+			width = 8;
+		else if (!strcmp(a, "-s"))
+			syms = true;
+		else if (a[0] == '-' && a[1])
+			return cmd_error(c, OC_ERR_INVALID, "unknown option %s (-8 -16 -32 -64 -s)", a);
+		else if (!where)
+			where = a;
+		else if (!cnt)
+			cnt = a;
+		else
+			return cmd_error(c, OC_ERR_INVALID, "usage: rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]");
+	}
+	if (!where)
+		return cmd_error(c, OC_ERR_INVALID, "usage: rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]");
+	if (syms)
+		width = 8;	/* crash's -s: 64-bit words */
+	if (cnt && (!parse_count(cnt, &count) || !count))
+		return cmd_error(c, OC_ERR_INVALID, "bad count: %s", cnt);
+	if (count > RD_MAX_COUNT)
+		return cmd_error(c, OC_ERR_INVALID, "count %" PRIu64 " over the limit of %d",
+				 count, RD_MAX_COUNT);
+	if ((err = parse_addr(c, where, &addr)))
+		return err;
+	if (!is_kernel_addr(addr))
+		return cmd_error(c, OC_ERR_INVALID,
+				 "0x%" PRIx64 ": not a kernel virtual address", addr);
+	if (addr + count * width < addr)
+		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": the range wraps", addr);
+	per_line = 16 / width;
+	if (c->json) {
+		words = json_object_new_array();
+		json_object_object_add(c->result, "address", hex(addr));
+		json_object_object_add(c->result, "width", json_object_new_int((int)width * 8));
+		json_object_object_add(c->result, "words", words);
+	}
+	for (uint64_t done = 0; done < count; done += per_line) {
+		uint64_t at = addr + done * width;
+		unsigned int n = count - done < per_line ? (unsigned)(count - done) : per_line;
+		uint8_t buf[16];
+		char ascii[17];
+
+		err = oc_mem_read(&c->k->mem, at, buf, (size_t)n * width);
+		if (err) {
+			oc_error_destroy(err);
+			return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 ": not in the dump", at);
+		}
+		if (c->json) {
+			for (unsigned int i = 0; i < n; i++) {
+				struct json_object *o = json_object_new_object();
+				uint64_t v = get_le(buf + i * width, width);
+				char sym[300];
+
+				json_object_object_add(o, "address", hex(at + i * width));
+				json_object_object_add(o, "value", hex(v));
+				json_object_object_add(o, "symbol", width == 8 && rd_symbol(c->k, v, sym, sizeof(sym)) ?
+						       json_object_new_string(sym) : NULL);
+				json_object_array_add(words, o);
+			}
+			continue;
+		}
+		fprintf(c->out, "%016" PRIx64 ":  ", at);
+		for (unsigned int i = 0; i < n; i++) {
+			uint64_t v = get_le(buf + i * width, width);
+			char sym[300];
+
+			if (syms && rd_symbol(c->k, v, sym, sizeof(sym)))
+				fprintf(c->out, "%-16s ", sym);
+			else
+				fprintf(c->out, "%0*" PRIx64 " ", (int)width * 2, v);
+		}
+		if (syms) {
+			fputc('\n', c->out);
+			continue;
+		}
+		for (unsigned int i = n; i < per_line; i++)
+			fprintf(c->out, "%*s", (int)width * 2 + 1, "");
+		for (unsigned int i = 0; i < n * width; i++)
+			ascii[i] = buf[i] >= 0x20 && buf[i] < 0x7f ? (char)buf[i] : '.';
+		ascii[n * width] = '\0';
+		fprintf(c->out, "  %s\n", ascii);
+	}
+	return NULL;
+}
+
+/* ---- ps --------------------------------------------------------------- */
+
+static const struct oc_kernel *ps_sort_k;
+
+/* crash's order: by pid, the idle tasks by CPU */
+static int ps_cmp(const void *a, const void *b)
+{
+	const struct oc_task *x = &ps_sort_k->tasks[*(const size_t *)a];
+	const struct oc_task *y = &ps_sort_k->tasks[*(const size_t *)b];
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static struct oc_error *cmd_ps(struct cmd_ctx *c)
+{
+	const struct oc_kernel *k = c->k;
+	struct json_object *a = NULL;
+	char state = 0;
+	size_t *order;
+
+	if (c->argc == 3 && !strcmp(c->argv[1], "-S") && strlen(c->argv[2]) == 1 &&
+	    strchr("RSDTtXZPI", c->argv[2][0]))
+		state = c->argv[2][0];
+	else if (c->argc != 1)
+		return cmd_error(c, OC_ERR_INVALID, "usage: ps [-S STATE] (R S D T t X Z P I)");
+	order = malloc((k->nr_tasks ? k->nr_tasks : 1) * sizeof(*order));
+	if (!order)
+		return &oc_enomem;
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		order[i] = i;
+	ps_sort_k = k;
+	qsort(order, k->nr_tasks, sizeof(*order), ps_cmp);
+	if (c->json)
+		a = json_object_new_array();
+	else
+		fprintf(c->out, "      PID    PPID  CPU       TASK        ST  COMM\n");
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		const struct oc_task *t = &k->tasks[order[i]];
+
+		if (state && t->state != state)
+			continue;
+		if (c->json) {
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "pid", json_object_new_int(t->pid));
+			json_object_object_add(o, "ppid", json_object_new_int(t->ppid));
+			json_object_object_add(o, "tgid", json_object_new_int(t->tgid));
+			json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
+			json_object_object_add(o, "state", json_object_new_string_len(&t->state, 1));
+			json_object_object_add(o, "comm", json_object_new_string(t->comm));
+			json_object_object_add(o, "task", hex(t->addr));
+			json_object_object_add(o, "kthread", json_object_new_boolean(t->kthread));
+			json_object_object_add(o, "on_cpu", t->running_on >= 0 ?
+					       json_object_new_int(t->running_on) : NULL);
+			json_object_array_add(a, o);
+			continue;
+		}
+		/* the comm was made printable when read (kernel_tasks.c);
+		 * kernel threads in brackets, as crash and ps(1) show them */
+		fprintf(c->out, "%c%8d %7d %3d  %016" PRIx64 "  %c   %s%s%s\n",
+			t->running_on >= 0 ? '>' : ' ', t->pid, t->ppid, t->cpu,
+			t->addr, t->state, t->kthread ? "[" : "", t->comm,
+			t->kthread ? "]" : "");
+	}
+	free(order);
+	if (c->json) {
+		json_object_object_add(c->result, "tasks", a);
+		json_object_object_add(c->result, "incomplete",
+				       json_object_new_boolean(k->tasks_incomplete));
+	} else if (k->tasks_incomplete) {
+		fprintf(c->out, "(task list incomplete: unreliable)\n");
+	}
+	return NULL;
+}
+
+/* ---- struct ------------------------------------------------------------ */
+
+/* what a struct command reads at most: task_struct is ~10 KiB */
+enum { STRUCT_MAX_SIZE = 1 << 20, STRUCT_MAX_TEXT = 16 << 20 };
+
+struct text_buf {
+	char *s;
+	size_t len, cap;
+	bool full;
+	const struct oc_kernel *k;
+};
+
+/* a pointer member's target, "name", "name+0xoff", " [module]" */
+static bool text_symbol(void *arg, uint64_t addr, char *buf, size_t size)
+{
+	const struct text_buf *t = arg;
+	struct oc_sym_result s;
+
+	if (!is_kernel_addr(addr) || !oc_kernel_symbolize_data(t->k, addr, &s))
+		return false;
+	snprintf(buf, size, "%s%s%.0" PRIx64 "%s%s%s", s.name, s.offset ? "+0x" : "",
+		 s.offset, s.module ? " [" : "", s.module ? s.module : "",
+		 s.module ? "]" : "");
+	return true;
+}
+
+static void text_emit(void *arg, const char *fmt, va_list ap)
+{
+	struct text_buf *t = arg;
+	va_list aq;
+	int n;
+
+	if (t->full)
+		return;
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	if (t->len + n + 1 > t->cap) {
+		size_t cap = t->cap ? t->cap : 4096;
+		char *p;
+
+		while (cap < t->len + n + 1)
+			cap *= 2;
+		if (cap > STRUCT_MAX_TEXT || !(p = realloc(t->s, cap))) {
+			t->full = true;
+			return;
+		}
+		t->s = p;
+		t->cap = cap;
+	}
+	vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+	t->len += n;
+}
+
+/*
+ * struct TYPE ADDRESS: TYPE is "task_struct" (a struct, else a union,
+ * else a typedef or base type by that name) or "struct task_struct" in
+ * quotes.  The value is read whole from the dump and printed by the
+ * types' printer (over BTF: formats/btf.c).
+ */
+static struct oc_error *cmd_struct(struct cmd_ctx *c)
+{
+	char type[256], base[256];
+	const char *tries[] = { "struct ", "union ", "" };
+	struct text_buf t = { .k = c->k };
+	struct oc_error *err = NULL;
+	uint64_t addr, size = 0, offset = 0;
+	const char *path = NULL;
+	char *dot;
+	void *buf;
+
+	if (c->argc != 3)
+		return cmd_error(c, OC_ERR_INVALID, "usage: struct TYPE[.MEMBER...] ADDRESS");
+	if (!c->k->types)
+		return cmd_error(c, OC_ERR_LOOKUP, "no type information (no BTF)");
+	/* TYPE.member.member: the member alone (crash's struct TYPE.member) */
+	snprintf(base, sizeof(base), "%s", c->argv[1]);
+	dot = strchr(base, '.');
+	if (dot) {
+		*dot = '\0';
+		path = c->argv[1] + (dot - base) + 1;
+	}
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		if (strchr(base, ' ') && i < 2)
+			continue;	/* "struct x" given whole */
+		snprintf(type, sizeof(type), "%s%s", tries[i], base);
+		if (oc_ok(oc_types_size(c->k->types, type, &size)))
+			break;
+		size = 0;
+	}
+	if (!size)
+		return cmd_error(c, OC_ERR_LOOKUP, "no type %s", base);
+	if (path) {
+		struct oc_member m;
+
+		err = oc_types_member(c->k->types, type, path, &m);
+		if (err) {
+			char msg[300];
+
+			oc_error_string(err, msg, sizeof(msg));
+			oc_error_destroy(err);
+			return cmd_error(c, OC_ERR_LOOKUP, "%s", msg);
+		}
+		offset = m.offset;
+		size = m.size;
+		if (!size)
+			return cmd_error(c, OC_ERR_INVALID, "%s.%s: a flexible array, no size to print",
+					 type, path);
+	}
+	if (size > STRUCT_MAX_SIZE)
+		return cmd_error(c, OC_ERR_INVALID, "%s: %" PRIu64 " bytes, over the limit of %d",
+				 type, size, STRUCT_MAX_SIZE);
+	if ((err = parse_addr(c, c->argv[2], &addr)))
+		return err;
+	if (!is_kernel_addr(addr))
+		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": not a kernel virtual address", addr);
+	addr += offset;
+	buf = malloc(size);
+	if (!buf)
+		return &oc_enomem;
+	err = oc_mem_read(&c->k->mem, addr, buf, size);
+	if (err) {
+		oc_error_destroy(err);
+		free(buf);
+		return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 " (%" PRIu64 " bytes): not in the dump",
+				 addr, size);
+	}
+	err = oc_types_dump(c->k->types, type, path, buf, size, text_emit, text_symbol, &t);
+	free(buf);
+	if (err) {
+		char msg[300];
+
+		oc_error_string(err, msg, sizeof(msg));
+		oc_error_destroy(err);
+		free(t.s);
+		return cmd_error(c, OC_ERR_FORMAT, "%s", msg);
+	}
+	if (!t.s || t.full) {
+		free(t.s);
+		return cmd_error(c, OC_ERR_FORMAT, "%s: no text (or over %d bytes)", type,
+				 STRUCT_MAX_TEXT);
+	}
+	/* the printer's layout is tabs and newlines; anything else below
+	 * 0x20 came from the dump */
+	for (char *p = t.s; *p; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t') ||
+		    (unsigned char)*p > 0x7e)
+			*p = '?';
+	if (c->json) {
+		json_object_object_add(c->result, "type", json_object_new_string(type));
+		json_object_object_add(c->result, "member", str_or_null(path));
+		json_object_object_add(c->result, "address", hex(addr));
+		json_object_object_add(c->result, "size", json_object_new_int64((int64_t)size));
+		json_object_object_add(c->result, "text", json_object_new_string(t.s));
+	} else {
+		fprintf(c->out, "%s%s%s at 0x%" PRIx64 ":\n", type, path ? "." : "",
+			path ? path : "", addr);
+		for (const char *p = t.s; *p; p++) {
+			if (*p == '\t')
+				fputs("    ", c->out);
+			else
+				fputc(*p, c->out);
+		}
+		if (t.len && t.s[t.len - 1] != '\n')
+			fputc('\n', c->out);
+	}
+	free(t.s);
+	return NULL;
+}
+
+/* task PID: the task_struct of a task, as struct prints it */
+static struct oc_error *cmd_task(struct cmd_ctx *c)
+{
+	const struct oc_task *t;
+	char *end, addr[24];
+	char *argv[3] = { "task", "task_struct", addr };
+	struct cmd_ctx sc = *c;
+	long pid;
+
+	if (c->argc != 2)
+		return cmd_error(c, OC_ERR_INVALID, "usage: task PID");
+	errno = 0;
+	pid = strtol(c->argv[1], &end, 10);
+	if (!*c->argv[1] || *end || errno || pid < 0 || pid > INT32_MAX)
+		return cmd_error(c, OC_ERR_INVALID, "bad pid %s", c->argv[1]);
+	t = oc_kernel_find_task(c->k, (int32_t)pid);
+	if (!t)
+		return cmd_error(c, OC_ERR_LOOKUP, "no task with pid %ld", pid);
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, t->addr);
+	sc.argc = 3;
+	sc.argv = argv;
+	return cmd_struct(&sc);
+}
+
+/* ---- the table -------------------------------------------------------- */
+
+static struct oc_error *cmd_help(struct cmd_ctx *c);
+
+static const struct cmd {
+	const char *name;
+	struct oc_error *(*run)(struct cmd_ctx *c);
+	bool takes_symbol;
+	const char *usage;
+	const char *help;
+} cmds[] = {
+	{ "help", cmd_help, false, "help", "this list" },
+	{ "log", cmd_log, false, "log", "the kernel log buffer" },
+	{ "mod", cmd_mod, false, "mod", "loaded modules: base, size, ORC, symbols, build-id" },
+	{ "ps", cmd_ps, false, "ps [-S STATE]",
+	  "every task (or those in STATE): pid, ppid, cpu, task_struct, state, comm" },
+	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]",
+	  "read kernel virtual memory" },
+	{ "struct", cmd_struct, true, "struct TYPE[.MEMBER...] ADDRESS",
+	  "a struct (union, type) or one member in memory, from BTF" },
+	{ "task", cmd_task, false, "task PID", "a task's task_struct, as struct prints it" },
+	{ "sym", cmd_sym, true, "sym NAME|ADDRESS | -m MODULE",
+	  "a symbol's address, an address's symbol, a module's symbols" },
+};
+
+static struct oc_error *cmd_help(struct cmd_ctx *c)
+{
+	struct json_object *a = NULL;
+
+	if (c->json)
+		a = json_object_new_array();
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (c->json) {
+			struct json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "name", json_object_new_string(cmds[i].name));
+			json_object_object_add(o, "usage", json_object_new_string(cmds[i].usage));
+			json_object_object_add(o, "help", json_object_new_string(cmds[i].help));
+			json_object_array_add(a, o);
+		} else {
+			fprintf(c->out, "  %-40s %s\n", cmds[i].usage, cmds[i].help);
+		}
+	}
+	if (c->json)
+		json_object_object_add(c->result, "commands", a);
+	return NULL;
+}
+
+const char *oc_cmd_name(size_t i)
+{
+	return i < sizeof(cmds) / sizeof(cmds[0]) ? cmds[i].name : NULL;
+}
+
+bool oc_cmd_takes_symbol(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(cmds[i].name, name))
+			return cmds[i].takes_symbol;
+	return false;
+}
+
+static bool complete_tab(const struct oc_symtab *tab, const char *prefix,
+			 size_t len, bool (*fn)(void *arg, const char *name),
+			 void *arg)
+{
+	for (size_t i = 0; i < tab->nr; i++) {
+		const char *name = oc_symtab_name(tab, &tab->syms[i]);
+
+		if (!strncmp(name, prefix, len) && !fn(arg, name))
+			return false;
+	}
+	return true;
+}
+
+void oc_cmd_complete_symbol(const struct oc_kernel *k, const char *prefix,
+			    bool (*fn)(void *arg, const char *name),
+			    void *arg)
+{
+	size_t len = strlen(prefix);
+
+	if (!complete_tab(&k->syms, prefix, len, fn, arg))
+		return;
+	for (size_t i = 0; i < k->nr_modules; i++)
+		if (!complete_tab(&k->modules[i].syms, prefix, len, fn, arg))
+			return;
+}
+
+struct oc_error *oc_cmd_run(const struct oc_kernel *k, const char *line,
+			    bool json, FILE *out)
+{
+	char *buf, *argv[MAX_ARGS];
+	struct cmd_ctx c = { .k = k, .json = json, .out = out, .name = "command line" };
+	struct oc_error *err = NULL;
+	size_t len = strlen(line);
+	int argc;
+
+	if (len > LINE_MAX_LEN)
+		return cmd_error(&c, OC_ERR_INVALID, "longer than %d bytes",
+				 LINE_MAX_LEN);
+	buf = malloc(len + 1);
+	if (!buf)
+		return &oc_enomem;
+	argc = split_line(line, buf, len + 1, argv, MAX_ARGS);
+	if (argc < 0) {
+		free(buf);
+		return cmd_error(&c, OC_ERR_INVALID, argc == -2 ? "unterminated quote" :
+				 "more than %d arguments", MAX_ARGS);
+	}
+	if (argc == 0) {
+		free(buf);
+		return NULL;
+	}
+	c.argc = argc;
+	c.argv = argv;
+	c.name = argv[0];
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		struct json_object *doc, *args;
+
+		if (strcmp(cmds[i].name, argv[0]))
+			continue;
+		if (json) {
+			c.result = json_object_new_object();
+			err = cmds[i].run(&c);
+			if (err) {
+				json_object_put(c.result);
+				break;
+			}
+			doc = json_object_new_object();
+			args = json_object_new_array();
+			for (int a = 1; a < argc; a++)
+				json_object_array_add(args, json_object_new_string(argv[a]));
+			json_object_object_add(doc, "version",
+					       json_object_new_string(OC_CMD_JSON_VERSION));
+			json_object_object_add(doc, "command", json_object_new_string(argv[0]));
+			json_object_object_add(doc, "args", args);
+			json_object_object_add(doc, "result", c.result);
+			fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							     JSON_C_TO_STRING_NOSLASHESCAPE), out);
+			fputc('\n', out);
+			json_object_put(doc);
+		} else {
+			err = cmds[i].run(&c);
+		}
+		free(buf);
+		return err;
+	}
+	if (!err)
+		err = cmd_error(&c, OC_ERR_LOOKUP, "unknown command (try 'help')");
+	free(buf);
+	return err;
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The shell (src/shell.h).  libedit's readline interface (Debian's
+ * libedit-dev: <editline/readline.h>): readline(), add_history(),
+ * rl_attempted_completion_function.  History persists in
+ * $ORCCRASH_HISTORY, else ~/.orccrash_history.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <editline/readline.h>
+
+#include "cmd.h"
+#include "shell.h"
+
+enum { MAX_MATCHES = 2000 };
+
+static const struct oc_kernel *shell_k;
+
+/* The matches of one completion, collected at state 0. */
+static struct {
+	char **v;
+	size_t nr, next;
+} matches;
+
+static void matches_clear(void)
+{
+	for (size_t i = matches.next; i < matches.nr; i++)
+		free(matches.v[i]);
+	free(matches.v);
+	memset(&matches, 0, sizeof(matches));
+}
+
+static bool add_match(void *arg, const char *name)
+{
+	char *s;
+
+	(void)arg;
+	if (matches.nr == MAX_MATCHES)
+		return false;
+	if (!matches.v) {
+		matches.v = calloc(MAX_MATCHES, sizeof(*matches.v));
+		if (!matches.v)
+			return false;
+	}
+	s = strdup(name);
+	if (!s)
+		return false;
+	matches.v[matches.nr++] = s;
+	return true;
+}
+
+static char *next_match(void)
+{
+	if (matches.next >= matches.nr) {
+		matches_clear();
+		return NULL;
+	}
+	return matches.v[matches.next++];	/* readline frees it */
+}
+
+static char *command_generator(const char *text, int state)
+{
+	if (!state) {
+		const char *name;
+
+		matches_clear();
+		for (size_t i = 0; (name = oc_cmd_name(i)); i++)
+			if (!strncmp(name, text, strlen(text)) && !add_match(NULL, name))
+				break;
+	}
+	return next_match();
+}
+
+static char *symbol_generator(const char *text, int state)
+{
+	if (!state) {
+		matches_clear();
+		oc_cmd_complete_symbol(shell_k, text, add_match, NULL);
+	}
+	return next_match();
+}
+
+static char **complete(const char *text, int start, int end)
+{
+	char cmd[64];
+	size_t n = 0;
+	const char *p = rl_line_buffer;
+
+	(void)end;
+	rl_attempted_completion_over = 1;	/* never file names */
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (p - rl_line_buffer >= start)
+		return rl_completion_matches(text, command_generator);
+	while (*p && *p != ' ' && *p != '\t' && n + 1 < sizeof(cmd))
+		cmd[n++] = *p++;
+	cmd[n] = '\0';
+	if (!oc_cmd_takes_symbol(cmd) || text[0] == '-')
+		return NULL;
+	return rl_completion_matches(text, symbol_generator);
+}
+
+static const char *history_path(char *buf, size_t size)
+{
+	const char *env = getenv("ORCCRASH_HISTORY"), *home = getenv("HOME");
+
+	if (env)
+		return *env ? env : NULL;	/* empty: no history file */
+	if (!home || !*home)
+		return NULL;
+	snprintf(buf, size, "%s/.orccrash_history", home);
+	return buf;
+}
+
+static bool is_quit(const char *line)
+{
+	while (*line == ' ' || *line == '\t')
+		line++;
+	return !strncmp(line, "quit", 4) || !strncmp(line, "exit", 4) ||
+	       (line[0] == 'q' && (!line[1] || line[1] == ' '));
+}
+
+static void run_line(const struct oc_kernel *k, const char *line, bool json,
+		     FILE *out)
+{
+	struct oc_error *err = oc_cmd_run(k, line, json, out);
+
+	fflush(out);
+	if (err) {
+		fputs("orccrash: ", stderr);
+		oc_error_fprint(stderr, err);
+		fputc('\n', stderr);
+		oc_error_destroy(err);
+	}
+}
+
+/* Not a terminal: plain lines, no prompt, no history. */
+static int run_plain(const struct oc_kernel *k, bool json, FILE *in, FILE *out)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	while ((n = getline(&line, &cap, in)) >= 0) {
+		if (n && line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		if (is_quit(line))
+			break;
+		run_line(k, line, json, out);
+	}
+	free(line);
+	return ferror(in) ? 1 : 0;
+}
+
+int oc_shell_run(const struct oc_kernel *k, bool json, FILE *in, FILE *out)
+{
+	char hbuf[PATH_MAX];
+	const char *hist;
+	char *line;
+
+	if (!isatty(fileno(in)))
+		return run_plain(k, json, in, out);
+	shell_k = k;
+	rl_readline_name = "orccrash";
+	rl_attempted_completion_function = complete;
+	using_history();
+	hist = history_path(hbuf, sizeof(hbuf));
+	if (hist)
+		read_history(hist);
+	while ((line = readline("orccrash> "))) {
+		if (is_quit(line)) {
+			free(line);
+			break;
+		}
+		if (line[strspn(line, " \t")])
+			add_history(line);
+		run_line(k, line, json, out);
+		free(line);
+	}
+	if (hist)
+		write_history(hist);
+	matches_clear();
+	return 0;
+}

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# drgn's side of tests/commands/run.sh: what drgn reads from the dump, as
+# one JSON document, for check.py to hold orccrash's commands to.
+# Run as: drgn -q -c VMCORE -s VMLINUX tests/commands/drgn_oracle.py SYMBOLS RDLIST STRUCTS
+# SYMBOLS: names to look up; RDLIST: "0xADDRESS NBYTES" lines to read;
+# STRUCTS: "TYPE 0xADDRESS" lines: every named top-level member of an
+# integer, enum, pointer or char-array type (through anonymous structs and
+# unions), as text check.py compares;
+# "TYPE.member.member 0xADDRESS" lines: that member alone.
+# (drgn's CLI defines prog).  Each part is tried on its own: a part drgn
+# cannot read is an "errors" entry, never a guess.
+import json
+import sys
+
+from drgn import FaultError, Object, TypeKind, cast
+from drgn.helpers.linux.list import list_for_each_entry
+from drgn.helpers.linux.pid import for_each_task
+
+out = {"tasks": [], "modules": [], "symbols": {}, "reads": {}, "structs": {},
+       "errors": []}
+
+try:
+    from drgn.helpers.linux.sched import task_cpu, task_state_to_char
+    for t in for_each_task(prog):  # noqa: F821 (prog: from drgn's CLI)
+        parent = t.real_parent
+        out["tasks"].append({
+            "pid": t.pid.value_(),
+            "ppid": parent.pid.value_() if parent.value_() else 0,
+            "cpu": task_cpu(t),
+            "state": task_state_to_char(t),
+            "comm": t.comm.string_().decode("latin-1"),
+            "task": "0x%x" % t.value_(),
+        })
+except Exception as e:  # the list cut short, or a helper missing
+    out["errors"].append("tasks: %s: %s" % (type(e).__name__, e))
+
+try:
+    head = prog["modules"].address_of_()  # noqa: F821
+    for m in list_for_each_entry("struct module", head, "list"):
+        name = m.name.string_().decode("latin-1")
+        try:  # 6.4+: mem[], every type (kernel/module/procfs.c)
+            mem = m.mem
+            base = mem[0].base.value_()
+            size = sum(mem[i].size.value_() for i in range(len(mem)))
+        except (AttributeError, LookupError):
+            base = m.core_layout.base.value_()
+            size = m.core_layout.size.value_() + m.init_layout.size.value_()
+        out["modules"].append({"name": name, "module": "0x%x" % m.value_(),
+                               "base": "0x%x" % base, "size": size})
+except Exception as e:
+    out["errors"].append("modules: %s: %s" % (type(e).__name__, e))
+
+for name in open(sys.argv[1]).read().split():
+    try:
+        out["symbols"][name] = "0x%x" % prog.symbol(name).address  # noqa: F821
+    except (LookupError, ValueError) as e:
+        out["symbols"][name] = None
+
+for line in open(sys.argv[2]).read().splitlines():
+    addr, n = line.split()
+    try:
+        out["reads"][line] = prog.read(int(addr, 16), int(n)).hex()  # noqa: F821
+    except FaultError:
+        out["reads"][line] = None
+
+def unaliased(t):  # drgn 0.0.22 has no Type.unaliased()
+    while t.kind == TypeKind.TYPEDEF:
+        t = t.type
+    return t
+
+
+def member_value(v):
+    t = unaliased(v.type_)
+    k = t.kind
+    if k == TypeKind.BOOL:
+        return "true" if v.value_() else "false"
+    if k == TypeKind.INT:
+        return str(v.value_())
+    if k == TypeKind.POINTER:
+        return "0x%x" % v.value_()
+    if k == TypeKind.ENUM:
+        val = v.value_()
+        for e in t.enumerators:
+            if e.value == val:
+                return e.name
+        return str(val)
+    if k == TypeKind.ARRAY and unaliased(t.type).kind == TypeKind.INT and \
+            unaliased(t.type).name == "char":
+        return '"%s"' % v.string_().decode("latin-1")
+    return None
+
+
+for line in open(sys.argv[3]).read().splitlines():
+    tname, addr = line.rsplit(" ", 1)
+    if "." in tname:  # a member path: its one value
+        tname, path = tname.split(".", 1)
+        try:
+            v = Object(prog, tname, address=int(addr, 16))  # noqa: F821
+            for comp in path.split("."):
+                v = v.member_(comp)
+            out["structs"][line] = {"": member_value(v)}
+        except Exception as e:
+            out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
+        continue
+    try:
+        obj = Object(prog, tname, address=int(addr, 16))  # noqa: F821
+        vals = {}
+
+        def walk(t, o):  # anonymous structs and unions: their members are ours
+            for m in unaliased(t).members:
+                if not m.name:
+                    walk(m.type, o)
+                    continue
+                try:
+                    val = member_value(obj.member_(m.name))
+                except FaultError:
+                    val = None
+                if val is not None:
+                    vals[m.name] = val
+        walk(obj.type_, obj)
+        out["structs"][line] = vals
+    except Exception as e:  # drgn raises several types; an error is data here
+        out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
+
+json.dump(out, sys.stdout, indent=1)
+print()

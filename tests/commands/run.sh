@@ -1,0 +1,381 @@
+#!/bin/bash
+# The command layer (orccrash -e, --shell; docs/commands.md) on real dumps,
+# held to oracles that read the same dump independently:
+#   - drgn (tests/commands/drgn_oracle.py): ps (pid, ppid, cpu, state,
+#     comm, task of every task), mod (struct module, base, size), the
+#     addresses of symbols picked from the vmlinux, the bytes of rd's
+#     reads (every width, the kernel image, a task_struct, a module), and
+#     struct's members (the on-CPU tasks' task_structs, a struct module,
+#     pid 1's mm_struct: every named top-level scalar, pointer, enum and
+#     char[] member);
+#   - crash, on the dumps it opens (6.1's; crash 8.0.2 cannot open 6.12):
+#     mod, sym -m MODULE (every module's symbols), sym NAME, sym ADDRESS,
+#     rd in every width and -s, and log, compared block for block;
+#   - the kernel's own sysrq-t (the process scenario's serial log): every
+#     task it listed, with the same ppid and comm, and a task it showed
+#     asleep in the same state;
+#   - the dump's own kallsyms: sym NAME without the vmlinux must give the
+#     vmlinux's address, and ps, mod and rd must not change without it.
+# Then: every --json document against docs/commands-schema.json; bad input
+# (unknown command, symbol, option, an address not in the dump, a user
+# address) is exit 1 with one line on stderr and nothing on stdout; the
+# shell over a pipe gives what -e gives and goes on after an error; and,
+# with tmux, completion of a command and a symbol name at the prompt and
+# the history file.  Dumps: the default sample and, from the sample cache,
+# per release: the real kdump, the QEMU ELF dump with the test module's
+# tasks blocked, the process scenario's kdump-compressed dump (sysrq-t).
+# PASS/FAIL/SKIP lines, then
+# "N passed, N failed".
+set -u
+O=${1:-build}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+case $O in /*) ob=$O ;; *) ob=$top/$O ;; esac
+bin=$ob/orccrash
+cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+index=$cache/dumps/index.tsv
+echo_so=${CRASH_ECHO_SO:-/usr/lib/crash/extensions/echo.so}
+pyd=/usr/bin/python3	# Debian's, with python3-drgn and python3-jsonschema
+[ -x "$pyd" ] || pyd=python3
+tmp=$(mktemp -d)
+trap '[ -n "${ORCCRASH_KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
+results=$tmp/results
+: >"$results"
+
+say() { echo "$*" | tee -a "$results"; }
+record() { tee -a "$results"; }
+finish() {
+	local p f
+	p=$(grep -c '^PASS ' "$results")
+	f=$(grep -c '^FAIL ' "$results")
+	echo "$p passed, $f failed"
+	[ "$f" -eq 0 ]
+	exit
+}
+if [ ! -x "$bin" ]; then
+	say "FAIL commands: $bin not built"
+	finish
+fi
+
+# The dumps: "name<TAB>core<TAB>vmlinux<TAB>crash-able".
+dumps=$tmp/dumps
+: >"$dumps"
+def_rel=$(sed -n 's/^release=//p' "$top/samples/default/README")
+def_vml=$cache/kernels/$def_rel/vmlinux
+[ -r "$def_vml" ] || def_vml=
+printf 'default\t%s\t%s\t1\n' "$top/samples/default/vmcore" "$def_vml" >>"$dumps"
+if [ -s "$index" ]; then
+	# one kdump-compressed dump per release (crash reads those best)
+	awk -F'\t' '($2 == "kdump" && $3 == "kdump-real") || ($2 == "mod-blocked" && $3 == "elf") ||
+		     ($2 == "process" && $3 == "kdump") { printf "%s/%s/%s\t%s\t%s\t1\n", $1, $2, $3, $4, $5 }' \
+		"$index" >>"$dumps"
+else
+	say "SKIP commands: no sample dumps ($index): the default sample only"
+fi
+
+# Names to look up: every 1500th symbol of the vmlinux (nm: Debian's
+# System.map is a placeholder) whose name is unique there (sym NAME of a
+# name several static symbols share is any of them), at most 60; not the
+# names the kernel's kallsyms leaves out (scripts/kallsyms.c
+# is_ignored_symbol(): __crc_, __kstrtab_ ...), which orccrash's symbols,
+# like the kernel's own, do not have (formats/elffile.c).
+pick_symbols() {
+	nm "$1" | awk '$3 ~ /^(\$|\.L|__crc_|__kstrtab_|__kstrtabns_|__efistub_|__kvm_nvhe_)/ { next }
+	     $2 ~ /^[TtDdBbRr]$/ && $1 ~ /^ffffffff/ { n[$3]++; a[NR] = $3 }
+	     END { for (i = 1; i <= NR; i++) if ((i % 1500) == 0 && n[a[i]] == 1) print a[i] }' |
+		head -n 60
+}
+
+# orccrash's JSON documents on stdin (concatenated) -> {name: address|null}
+syms_json() {
+	"$pyd" -c '
+import json, sys
+names = open(sys.argv[1]).read().split()
+text, docs, i = sys.stdin.read(), {}, 0
+dec = json.JSONDecoder()
+while True:
+    while i < len(text) and text[i].isspace():
+        i += 1
+    if i >= len(text):
+        break
+    d, i = dec.raw_decode(text, i)
+    docs[d["args"][0]] = d["result"]["address"]
+json.dump({n: docs.get(n) for n in names}, sys.stdout)
+' "$1"
+}
+
+# ours: one command (-e), with its marker, for the blocks compared with crash
+ours_block() {
+	local d=$1 core=$2 vml=$3; shift 3
+	for c in "$@"; do
+		echo "@@ $c"
+		"$bin" -e "$c" "$core" ${vml:+"$vml"} 2>&1
+	done >"$d/ours-blocks.txt"
+}
+
+check_dump() {
+	local name=$1 core=$2 vml=$3 crashable=$4 d=$5
+	local m
+
+	if [ -z "$vml" ]; then
+		say "SKIP commands $name: no vmlinux (make samples extracts it): no oracle"
+		return
+	fi
+	pick_symbols "$vml" >"$d/names"
+	[ -s "$d/names" ] || say "FAIL commands $name: no symbol names from nm $vml"
+	# ours, with and without the vmlinux
+	"$bin" --json -e ps "$core" "$vml" >"$d/ours-ps.json" 2>"$d/err" &&
+	"$bin" --json -e mod "$core" "$vml" >"$d/ours-mod.json" 2>>"$d/err" || {
+		say "FAIL commands $name: orccrash -e ps/mod failed: $(head -c 300 "$d/err")"
+		return
+	}
+	sed 's/^/sym /' "$d/names" | "$bin" --json --shell "$core" "$vml" 2>/dev/null |
+		syms_json "$d/names" >"$d/ours-syms.json"
+	sed 's/^/sym /' "$d/names" | "$bin" --json --shell "$core" 2>/dev/null |
+		syms_json "$d/names" >"$d/ours-syms-novmlinux.json"
+	mods=$("$pyd" -c 'import json,sys; print(" ".join(m["name"] for m in json.load(open(sys.argv[1]))["result"]["modules"]))' "$d/ours-mod.json")
+	for m in $mods; do
+		"$bin" --json -e "sym -m $m" "$core" "$vml" >"$d/ours-symm-$m.json" 2>/dev/null
+	done
+	"$bin" -e log "$core" "$vml" >"$d/ours-log.txt" 2>/dev/null
+
+	# without the vmlinux: the same tasks, modules and memory
+	for c in ps mod "rd -64 linux_banner 9" "rd -s init_task 16"; do
+		if cmp -s <("$bin" -e "$c" "$core" "$vml" 2>&1) <("$bin" -e "$c" "$core" 2>&1); then
+			say "PASS commands $name: '$c' the same without the vmlinux"
+		else
+			say "FAIL commands $name: '$c' differs without the vmlinux"
+		fi
+	done
+
+	# struct: the on-CPU tasks' task_structs, the first module's struct
+	# module, the mm_struct of pid 1, for drgn to hold every member to
+	"$pyd" -c '
+import json, sys
+ps = json.load(open(sys.argv[1]))["result"]["tasks"]
+for t in ps:
+    if t["on_cpu"] is not None:
+        print("struct task_struct", t["task"])
+mods = json.load(open(sys.argv[2]))["result"]["modules"]
+if mods:
+    print("struct module", mods[0]["module"])
+# members alone (struct TYPE.member ADDRESS): nested, a bit field, a string
+for t in ps:
+    if t["on_cpu"] is not None:
+        for p in ("se.vruntime", "thread.sp", "comm", "sched_remote_wakeup", "signal"):
+            print("struct task_struct.%s %s" % (p, t["task"]))
+        break' "$d/ours-ps.json" "$d/ours-mod.json" >"$d/structs.list"
+	local mm
+	mm=$("$bin" -e "struct task_struct $(grep -m1 '"pid":1,' -A5 "$d/ours-ps.json" >/dev/null; "$pyd" -c 'import json,sys; print([t["task"] for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["pid"] == 1][0])' "$d/ours-ps.json")" "$core" "$vml" 2>/dev/null |
+		sed -n 's/^    \.mm = (struct mm_struct \*)\(0x[0-9a-f]*\)[^,]*,$/\1/p')
+	[ -n "$mm" ] && echo "struct mm_struct $mm" >>"$d/structs.list"
+	i=0
+	while read -r st; do
+		i=$((i + 1))
+		"$bin" -e "$st" "$core" "$vml" >"$d/ours-struct-$i.txt" 2>&1
+		echo "$st" >"$d/ours-struct-$i.key"
+	done <"$d/structs.list"
+
+	# task PID is struct task_struct of the address ps gives the pid;
+	# ps -S is ps's rows in that state
+	local pid1
+	pid1=$("$pyd" -c 'import json,sys; print([t["task"] for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["pid"] == 1][0])' "$d/ours-ps.json")
+	if cmp -s <("$bin" -e "task 1" "$core" "$vml" 2>&1) <("$bin" -e "struct task_struct $pid1" "$core" "$vml" 2>&1); then
+		say "PASS commands $name: 'task 1' prints the task_struct at ps's address for pid 1"
+	else
+		say "FAIL commands $name: 'task 1' differs from 'struct task_struct $pid1'"
+	fi
+	local bad_st=
+	for st in S R D I; do
+		cmp -s <("$bin" -e "ps -S $st" "$core" "$vml" 2>&1) \
+		       <("$bin" -e ps "$core" "$vml" 2>&1 | awk -v s="$st" 'NR == 1 || substr($0, 42, 1) == s') ||
+			bad_st="$bad_st $st"
+	done
+	if [ -z "$bad_st" ]; then
+		say "PASS commands $name: 'ps -S S|R|D|I' are ps's rows in that state"
+	else
+		say "FAIL commands $name: 'ps -S STATE' is not ps's rows in STATE for:$bad_st"
+	fi
+
+	# the commands compared with crash text for text
+	local task mod1 sa=() rds=()
+	task=$("$pyd" -c 'import json,sys; t=[t for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["on_cpu"] is not None and t["pid"]]; print(t[0]["task"] if t else "")' "$d/ours-ps.json")
+	mod1=$(set -- $mods; echo "${1:-}")
+	for s in $(head -n 12 "$d/names"); do
+		a=$("$pyd" -c 'import json,sys; a=json.load(open(sys.argv[1])).get(sys.argv[2]); print("%x" % (int(a,16)+3) if a else "")' "$d/ours-syms.json" "$s")
+		[ -n "$a" ] && sa+=("sym $a")
+	done
+	# and a module's: its first text and its first data symbol, + 3
+	if [ -n "$mod1" ]; then
+		for a in $("$pyd" -c '
+import json, sys
+syms = json.load(open(sys.argv[1]))["result"]["symbols"]
+for kind in "tT", "dDbBrR":
+    s = [x for x in syms if x["type"] in kind and x["size"] > 3]
+    if s:
+        print("%x" % (int(s[0]["address"], 16) + 3))' "$d/ours-symm-$mod1.json"); do
+			sa+=("sym $a")
+		done
+	fi
+	rds=("rd linux_banner 9" "rd -32 linux_banner 9" "rd -16 linux_banner 11" "rd -8 linux_banner 37"
+	     "rd -64 init_task 7" "rd -s init_task 24" "rd -s jiffies 3")
+	[ -n "$task" ] && rds+=("rd -s $task 20" "rd -32 $task 6")
+	# a module's struct module (crash and we name its words alike)
+	[ -n "$mod1" ] && rds+=("rd -s $("$pyd" -c 'import json,sys; print(json.load(open(sys.argv[1]))["result"]["modules"][0]["module"])' "$d/ours-mod.json") 8")
+	ours_block "$d" "$core" "$vml" "${sa[@]}" "${rds[@]}"
+	# the same reads as JSON, for drgn's prog.read() of the same bytes
+	local i=0
+	for c in "${rds[@]}"; do
+		i=$((i + 1))
+		"$bin" --json -e "$c" "$core" "$vml" >"$d/ours-rd-$i.json" 2>/dev/null
+	done
+	"$pyd" -c '
+import glob, json, sys
+for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
+    r = json.load(open(p))["result"]
+    print(r["address"], len(r["words"]) * r["width"] // 8)' "$d" >"$d/rd.list"
+
+	if [ -n "$crashable" ] && [ "$have_crash" = 1 ]; then
+		# crash's echo takes "-32" for an option: the markers are
+		# numbers, turned back into the commands afterwards
+		{
+			echo mod
+			for m in $mods; do echo "sym -m $m"; done
+			sed 's/^/sym /' "$d/names"
+			for c in "${sa[@]}" "${rds[@]}"; do echo "$c"; done
+			echo log
+		} >"$d/keys"
+		{
+			echo "extend $echo_so"
+			awk '{ printf "echo @@ %d\n%s\n", NR, $0 }' "$d/keys"
+			echo "quit"
+		} >"$d/crash.cmds"
+		timeout 600 crash -s -i "$d/crash.cmds" "$vml" "$core" 2>&1 </dev/null |
+			awk 'NR == FNR { key[FNR] = $0; next }
+			     /^@@ [0-9]+ *$/ { print "@@ " key[$2]; next } { print }' "$d/keys" - >"$d/crash.txt"
+		if ! grep -q '^@@ mod' "$d/crash.txt"; then
+			local why
+			why=$(grep -m1 -v "^ *$" "$d/crash.txt" | head -c 200)
+			say "SKIP commands $name: crash cannot open it: ${why:-(no output)}"
+			rm -f "$d/crash.txt"
+		fi
+	fi
+	if [ "$have_drgn" = 1 ]; then
+		timeout 600 "$pyd" -m drgn -q -c "$core" -s "$vml" "$here/drgn_oracle.py" "$d/names" "$d/rd.list" "$d/structs.list" \
+			>"$d/drgn.json" 2>"$d/drgn.err" ||
+			{ say "SKIP commands $name: drgn cannot read it: $(tail -n 1 "$d/drgn.err" | head -c 200)"; rm -f "$d/drgn.json"; }
+	fi
+	# the kernel's own sysrq-t task lines, when the scenario has them
+	[ -r "$(dirname "$core")/serial.log" ] && ln -s "$(dirname "$core")/serial.log" "$d/serial.log"
+	"$pyd" "$here/check.py" "commands $name" "$d" | record
+
+	# every command's JSON against the schema
+	for c in ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
+		 "$(head -n 1 "$d/structs.list")" \
+		 "rd -s init_task 8" "rd -8 linux_banner 5"; do
+		"$bin" --json -e "$c" "$core" "$vml" >"$d/json-$(echo "$c" | tr -c 'a-z0-9\n' _).json" 2>/dev/null
+	done
+	"$pyd" "$top/tests/json/validate.py" --schema "$top/docs/commands-schema.json" \
+		"commands $name" "$d"/json-*.json | record
+}
+
+have_crash=0
+command -v crash >/dev/null 2>&1 && [ -r "$echo_so" ] && have_crash=1
+[ $have_crash = 1 ] || say "SKIP commands: no crash or no $echo_so: no crash oracle"
+have_drgn=0
+"$pyd" -c 'import drgn' 2>/dev/null && have_drgn=1
+[ $have_drgn = 1 ] || say "SKIP commands: no python3-drgn: no drgn oracle"
+
+n=0
+while IFS=$'\t' read -r name core vml crashable; do
+	n=$((n + 1))
+	[[ "$name" =~ ${ORCCRASH_COMMANDS_FILTER:-.} ]] || continue
+	mkdir -p "$tmp/$n"
+	check_dump "$name" "$core" "$vml" "$crashable" "$tmp/$n"
+done <"$dumps"
+
+# ---- bad input: one line, exit 1, nothing on stdout (the default sample)
+core=$top/samples/default/vmcore
+bad_input() {
+	local what=$1 want=$2; shift 2
+	"$bin" "$@" "$core" >"$tmp/out" 2>"$tmp/err"
+	local rc=$? lines
+	lines=$(wc -l <"$tmp/err")
+	if [ $rc -eq 1 ] && [ "$lines" -eq 1 ] && [ ! -s "$tmp/out" ] &&
+	   grep -q "^orccrash: $want" "$tmp/err" && ! grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/err"; then
+		say "PASS commands: $what: exit 1, '$(cat "$tmp/err")'"
+	else
+		say "FAIL commands: $what: exit $rc, $lines lines on stderr, $(wc -c <"$tmp/out") bytes on stdout: $(head -c 300 "$tmp/err")"
+	fi
+}
+bad_input "unknown command" "frobnicate: unknown command" -e frobnicate
+bad_input "unknown symbol" "sym: no symbol no_such_symbol_here" -e "sym no_such_symbol_here"
+bad_input "address not in the dump" "rd: 0xffff800000000000: not in the dump" -e "rd ffff800000000000 4"
+bad_input "user address" "rd: 0x400000: not a kernel virtual address" -e "rd 400000"
+bad_input "unknown option" "rd: unknown option -q" -e "rd -q jiffies"
+bad_input "control bytes in an argument" "sym: no symbol a?b" -e $'sym a\033b'
+bad_input "unknown type" "struct: no type no_such_type" -e "struct no_such_type init_task"
+bad_input "struct not in the dump" "struct: 0xffff800000000000 (" -e "struct list_head ffff800000000000"
+bad_input "no such pid" "task: no task with pid 99999" -e "task 99999"
+bad_input "bad ps state" "ps: usage: ps \[-S STATE\]" -e "ps -S Q"
+bad_input "unterminated quote" "command line: unterminated quote" -e "sym 'jiffies"
+bad_input "an unknown command stops -e" "nosuch: unknown command" --json -e nosuch -e "sym jiffies"
+
+# ---- the shell over a pipe: what -e prints; goes on after an error
+"$bin" -e "sym jiffies" -e "rd -32 linux_banner 8" -e mod "$core" >"$tmp/e.txt" 2>&1
+printf 'sym jiffies\nnosuch\nrd -32 linux_banner 8\n\nmod\nquit\nps\n' |
+	"$bin" --shell "$core" >"$tmp/sh.txt" 2>"$tmp/sh.err"
+rc=$?
+if [ $rc -eq 0 ] && cmp -s "$tmp/e.txt" "$tmp/sh.txt" && [ "$(wc -l <"$tmp/sh.err")" -eq 1 ] &&
+   grep -q '^orccrash: nosuch: unknown command' "$tmp/sh.err"; then
+	say "PASS commands: --shell over a pipe prints what -e prints, one line for the bad command, stops at quit"
+else
+	say "FAIL commands: --shell over a pipe: exit $rc; $(diff "$tmp/e.txt" "$tmp/sh.txt" | head -5); stderr: $(head -c 200 "$tmp/sh.err")"
+fi
+
+# ---- bash completion: -e <TAB> offers the commands `help` lists
+if [ -r /usr/share/bash-completion/bash_completion ]; then
+	want=$("$bin" -e help "$core" | awk '{ print $1 }' | sort | xargs)
+	got=$(bash -c 'source /usr/share/bash-completion/bash_completion
+		source "$1/completion/orccrash"
+		COMP_WORDS=("$2" -e ""); COMP_CWORD=2; COMP_LINE="$2 -e "; COMP_POINT=${#COMP_LINE}
+		_orccrash "$2" "" -e; printf "%s\n" "${COMPREPLY[@]}"' _ "$top" "$bin" | sort | xargs)
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		say "PASS commands: bash completion of -e offers the commands help lists ($got)"
+	else
+		say "FAIL commands: bash completion of -e offers '$got', help lists '$want'"
+	fi
+else
+	say "SKIP commands: no bash-completion: -e completion not tested"
+fi
+
+# ---- the prompt: completion and history (tmux)
+if command -v tmux >/dev/null 2>&1; then
+	sock=$tmp/tmux.sock hist=$tmp/history
+	tmux -S "$sock" new-session -d -x 160 -y 40 \
+		"env ORCCRASH_HISTORY=$hist TERM=xterm $bin --shell $core; sleep 30"
+	wait_for() {	# wait_for REGEX: up to 10 s for the screen to show it
+		for _ in $(seq 50); do
+			tmux -S "$sock" capture-pane -p >"$tmp/screen" 2>/dev/null
+			grep -qE "$1" "$tmp/screen" && return 0
+			sleep 0.2
+		done
+		return 1
+	}
+	jif=$("$bin" -e "sym linux_banner" "$core" | cut -c1-16)
+	if wait_for '^orccrash>' &&
+	   tmux -S "$sock" send-keys 'sym linux_ban' Tab Enter && wait_for "^$jif \\(.\\) linux_banner" &&
+	   tmux -S "$sock" send-keys 'mo' Tab Enter && wait_for 'MODULE +NAME +BASE' &&
+	   tmux -S "$sock" send-keys 'quit' Enter && for _ in $(seq 25); do [ -s "$hist" ] && break; sleep 0.2; done &&
+	   grep -Eq 'sym( |\\040)linux_banner' "$hist" && grep -q '^mod' "$hist"; then
+		say "PASS commands: --shell completes 'sym linux_ban' and 'mo', keeps the history in \$ORCCRASH_HISTORY"
+	else
+		say "FAIL commands: --shell completion/history; screen:"
+		sed 's/^/  /' "$tmp/screen" | tail -n 12
+		[ -r "$hist" ] && sed 's/^/  history: /' "$hist"
+	fi
+	tmux -S "$sock" kill-server 2>/dev/null
+else
+	say "SKIP commands: no tmux: prompt completion not tested"
+fi
+finish
