@@ -17,6 +17,7 @@
 #include "kernel.h"
 #include "lines.h"
 #include "report.h"
+#include "strutil.h"
 #include "orcdump.h"
 #include "ui.h"
 
@@ -462,14 +463,18 @@ int main(int argc, char **argv)
 	}
 	if (ro.lines) {
 		const char *why = oc_lines_unavailable(ro.lines);
-
 		const char *mod;
 
+		char e1[256], e2[1024];
+
 		if (why)
-			fprintf(stderr, "orccrash: %s\n", why);
+			fprintf(stderr, "orccrash: %s\n",
+				oc_esc(e2, sizeof(e2), why, 0));
+		/* module names come from the dump */
 		while ((why = oc_lines_take_module_note(ro.lines, &mod)))
 			fprintf(stderr, "orccrash: module %s: no source lines: %s\n",
-				mod, why);
+				oc_esc(e1, sizeof(e1), mod, 0),
+				oc_esc(e2, sizeof(e2), why, 0));
 		oc_lines_close(ro.lines);
 	}
 	oc_kernel_close(k);

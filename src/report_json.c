@@ -14,6 +14,7 @@
 #include "lines.h"
 #include "log.h"
 #include "report.h"
+#include "strutil.h"
 
 /*
  * A member: every key is a string literal, once per object, so json-c
@@ -26,12 +27,34 @@ static void add(struct json_object *o, const char *key,
 				  JSON_C_OBJECT_ADD_CONSTANT_KEY);
 }
 
+/*
+ * Every string goes through the one sanitiser (formats/strutil.h): the
+ * output is valid UTF-8, without DEL, C1 controls or bidi overrides;
+ * json-c escapes the C0 controls (docs/json.md).
+ */
+static struct json_object *jstr_len(const char *s, size_t len)
+{
+	char *e = oc_str_escape_dup(s, len, OC_ESC_JSON);
+	struct json_object *o;
+
+	if (!e)
+		return NULL;
+	o = json_object_new_string(e);
+	free(e);
+	return o;
+}
+
+static struct json_object *jstr(const char *s)
+{
+	return jstr_len(s, strlen(s));
+}
+
 static struct json_object *hex(uint64_t v)
 {
 	char buf[24];
 
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return json_object_new_string(buf);
+	return jstr(buf);
 }
 
 static struct json_object *regs_json(const struct oc_frame *f)
@@ -52,7 +75,7 @@ static struct json_object *regs_json(const struct oc_frame *f)
 		{ "orig_ax", r->orig_ax, false },
 	};
 
-	add(o, "kind", json_object_new_string(
+	add(o, "kind", jstr(
 		f->regs_kind == OC_REGS_FULL ? "pt_regs" : "iret"));
 	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
 		if (regs[i].partial || f->regs_kind == OC_REGS_FULL)
@@ -62,7 +85,7 @@ static struct json_object *regs_json(const struct oc_frame *f)
 
 static struct json_object *str_or_null(const char *s)
 {
-	return s ? json_object_new_string(s) : NULL;
+	return s ? jstr(s) : NULL;
 }
 
 /* --locals: one level's variables (docs/json.md) */
@@ -74,11 +97,11 @@ static struct json_object *vars_json(const struct oc_framevars_level *l)
 		const struct oc_framevar *v = &l->vars[i];
 		struct json_object *o = json_object_new_object();
 
-		add(o, "name", json_object_new_string(v->name));
-		add(o, "type", json_object_new_string(v->type));
-		add(o, "kind", json_object_new_string(
+		add(o, "name", jstr(v->name));
+		add(o, "type", jstr(v->type));
+		add(o, "kind", jstr(
 			oc_framevar_kind_string(v->kind)));
-		add(o, "status", json_object_new_string(
+		add(o, "status", jstr(
 			oc_framevar_status_string(v->status)));
 		add(o, "value", str_or_null(v->value));
 		add(o, "raw", v->has_raw ? hex(v->raw) : NULL);
@@ -101,7 +124,7 @@ static struct json_object *cfi_regs_json(const struct oc_framevars *fv)
 		char name[16];
 
 		if (fv->cfi_regs >> reg & 1)
-			json_object_array_add(a, json_object_new_string(
+			json_object_array_add(a, jstr(
 				oc_dwexpr_reg_name(reg, name, sizeof(name))));
 	}
 	return a;
@@ -129,16 +152,16 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 
 	add(o, "ip", hex(f->ip));
 	add(o, "sp", hex(f->sp));
-	add(o, "symbol", have ? json_object_new_string(s.name) : NULL);
+	add(o, "symbol", have ? jstr(s.name) : NULL);
 	add(o, "offset", have ? json_object_new_int64((int64_t)s.offset) : NULL);
 	add(o, "size", have ? json_object_new_int64((int64_t)s.size) : NULL);
-	add(o, "module", s.module ? json_object_new_string(s.module) : NULL);
-	add(o, "stack", json_object_new_string(oc_stack_json_name(f->stack)));
+	add(o, "module", s.module ? jstr(s.module) : NULL);
+	add(o, "stack", jstr(oc_stack_json_name(f->stack)));
 	add(o, "reliable", json_object_new_boolean(f->reliable));
 	add(o, "scanned", json_object_new_boolean(f->scanned));
-	add(o, "how", json_object_new_string(oc_frame_how_name(f->how)));
+	add(o, "how", jstr(oc_frame_how_name(f->how)));
 	add(o, "file", own && own->file ?
-	    json_object_new_string(oc_lines_short_file(own->file)) : NULL);
+	    jstr(oc_lines_short_file(own->file)) : NULL);
 	add(o, "line", own ? json_object_new_int((int)own->line) : NULL);
 	if (nr > 1) {
 		/* the inlined functions the ip is in, innermost first */
@@ -148,9 +171,9 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 			struct json_object *e = json_object_new_object();
 
 			add(e, "function", chain[i].function ?
-			    json_object_new_string(chain[i].function) : NULL);
+			    jstr(chain[i].function) : NULL);
 			add(e, "file", chain[i].file ?
-			    json_object_new_string(oc_lines_short_file(chain[i].file)) : NULL);
+			    jstr(oc_lines_short_file(chain[i].file)) : NULL);
 			add(e, "line", json_object_new_int((int)chain[i].line));
 			if (fv && !fv->unavailable)
 				add(e, "variables", vars_json(
@@ -201,8 +224,8 @@ static bool add_trace(const struct oc_kernel *k,
 		oc_error_string(err, buf, sizeof(buf));
 		oc_error_destroy(err);
 		add(o, "frames", frames);
-		add(o, "stop", json_object_new_string("error"));
-		add(o, "error", json_object_new_string(buf));
+		add(o, "stop", jstr("error"));
+		add(o, "error", jstr(buf));
 		add(o, "reliable", json_object_new_boolean(false));
 		return false;
 	}
@@ -210,7 +233,7 @@ static bool add_trace(const struct oc_kernel *k,
 		json_object_array_add(frames, frame_json(k, opts, tr, i));
 	add(o, "frames", frames);
 	oc_trace_stop_string(tr, buf, sizeof(buf));
-	add(o, "stop", json_object_new_string(buf));
+	add(o, "stop", jstr(buf));
 	add(o, "reliable", json_object_new_boolean(tr->reliable));
 	return tr->reliable;
 }
@@ -222,12 +245,12 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 	const struct oc_task *pt = k->panic_cpu >= 0 ? k->cpus[k->panic_cpu].task : NULL;
 	char msg[256] = "";
 
-	add(o, "release", json_object_new_string(k->release));
-	add(o, "banner", json_object_new_string(k->banner));
+	add(o, "release", jstr(k->release));
+	add(o, "banner", jstr(k->banner));
 	add(o, "kaslr_offset", hex(k->kaslr_offset));
 	add(o, "cpus", json_object_new_int((int)k->nr_cpus));
 	add(o, "orc_version",
-	    json_object_new_string(oc_orc_version_name(k->orc_version)));
+	    jstr(oc_orc_version_name(k->orc_version)));
 	panic = json_object_new_object();
 	add(panic, "cpu", k->panic_cpu >= 0 ?
 	    json_object_new_int(k->panic_cpu) : NULL);
@@ -236,11 +259,11 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 		snprintf(msg, sizeof(msg), "%s", k->panic_message);
 	else if (log)
 		oc_log_panic_message(log, msg, sizeof(msg));
-	add(panic, "message", msg[0] ? json_object_new_string(msg) : NULL);
+	add(panic, "message", msg[0] ? jstr(msg) : NULL);
 	add(o, "panic", panic);
 	warn = json_object_new_array();
 	for (unsigned int i = 0; i < k->nr_warnings; i++)
-		json_object_array_add(warn, json_object_new_string(k->warnings[i]));
+		json_object_array_add(warn, jstr(k->warnings[i]));
 	add(o, "warnings", warn);
 	return o;
 }
@@ -253,8 +276,8 @@ static struct json_object *task_json(const struct oc_task *t)
 	add(o, "pid", json_object_new_int(t->pid));
 	add(o, "tgid", json_object_new_int(t->tgid));
 	add(o, "ppid", json_object_new_int(t->ppid));
-	add(o, "comm", json_object_new_string(t->comm));
-	add(o, "state", json_object_new_string(st));
+	add(o, "comm", jstr(t->comm));
+	add(o, "state", jstr(st));
 	add(o, "cpu", json_object_new_int(t->cpu));
 	add(o, "on_cpu", json_object_new_boolean(t->running_on >= 0));
 	add(o, "task", hex(t->addr));
@@ -373,7 +396,7 @@ static void json_cpus(const struct oc_kernel *k,
 
 		add(o, "cpu", json_object_new_int((int)c));
 		add(o, "pid", cpu->task ? json_object_new_int(cpu->task->pid) : NULL);
-		add(o, "comm", cpu->task ? json_object_new_string(cpu->task->comm) : NULL);
+		add(o, "comm", cpu->task ? jstr(cpu->task->comm) : NULL);
 		add(o, "panic", json_object_new_boolean((int)c == k->panic_cpu));
 		oc_trace_init(&tr);
 		err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
@@ -491,8 +514,8 @@ static void json_log(const struct oc_log *log, struct jw *w)
 
 		add(r, "ts_nsec", json_object_new_int64((int64_t)log->records[i].ts_nsec));
 		add(r, "level", json_object_new_int(log->records[i].level));
-		add(r, "text", json_object_new_string_len(
-			log->records[i].text, (int)log->records[i].len));
+		add(r, "text", jstr_len(log->records[i].text,
+					  log->records[i].len));
 		jw_element(w, r);
 	}
 	jw_close(w, 1, ']');
@@ -513,7 +536,7 @@ int oc_report_json(const struct oc_kernel *k,
 	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	jw_member(&w, 1, "version", json_object_new_string("1.2.0"));
+	jw_member(&w, 1, "version", jstr("1.2.0"));
 	jw_member(&w, 1, "kernel", kernel_json(k, log));
 	json_cpus(k, opts, &st.sel, &ok, &w);
 	if (st.sel.show_tasks) {
