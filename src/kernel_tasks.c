@@ -216,11 +216,8 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 	memcpy(t->comm, r->buf + r->l.comm.offset,
 	       r->l.comm.size < OC_COMM_LEN ? r->l.comm.size : OC_COMM_LEN);
 	t->comm[OC_COMM_LEN] = '\0';
-	/* prctl(PR_SET_NAME) takes any bytes: no control sequences in a
-	 * report (ps(1) escapes them too) */
-	for (char *c = t->comm; *c; c++)
-		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
-			*c = '?';
+	/* prctl(PR_SET_NAME) takes any bytes: the model keeps them as the
+	 * kernel has them, every renderer escapes them (formats/strutil.h) */
 	t->state_raw = (uint32_t)get(r->buf, &r->l, &r->l.state) |
 		       (uint32_t)get(r->buf, &r->l, &r->l.exit_state);
 	t->state = state_letter((uint32_t)get(r->buf, &r->l, &r->l.state),

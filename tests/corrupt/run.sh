@@ -167,6 +167,55 @@ phys_off() {	# file offset of kernel virtual address $1 in the ELF copy
 	pa=$("$DUMPCAT" v2p "$e" "$1") && $PATCH phys2off "$e" "$pa"
 }
 
+# hostile strings in the dump: a comm with '"', '\', an escape sequence, a
+# bidi override and a C1 control; the panic message with an OSC title
+# sequence, BEL, C1 CSI, U+202E and a byte that is not UTF-8.  Nothing
+# of it may reach the terminal raw (docs/hardening.md): stdout, stderr
+# and --json are clean (tests/corrupt/clean.py), and the task line
+# quotes the comm unambiguously.
+coff=$(command -v pahole >/dev/null &&
+       pahole -C task_struct "$V" 2>/dev/null | awk '$1 == "char" && $2 == "comm[16];" { print $(NF-2) }')
+read -r cpid ctask < <(python3 -c '
+import json, sys
+t = [x for x in json.load(open(sys.argv[1])).get("tasks", []) if x["pid"] > 1]
+print(t[0]["pid"], t[0]["task"]) if t else None' "$tmp/tasks.json")
+pmsg='Kernel panic - not syncing: sysrq triggered crash'
+hmsg='Kernel panic - not syncing: sysrq \x1b]0;x\x07\xc2\x9b\xe2\x80\xae\xffcra'
+if [ -n "$coff" ] && [ -n "${ctask:-}" ] && coff=$(phys_off $(printf '0x%x' $((ctask + coff)))) &&
+   [ "$($PATCH replace "$e" "$pmsg" "$hmsg" "$(stat -c %s "$e")")" -ge 1 ]; then
+	cold=$(od -An -tx1 -j "$coff" -N 16 "$e" | tr -d ' \n')
+	printf 'a"b\\\033[2J\342\200\256\302\233z\0' | dd of="$e" bs=1 seek="$coff" conv=notrunc status=none
+	for args in "--all-tasks" "--log" "--json --all-tasks" "--no-header --group --all-tasks"; do
+		# shellcheck disable=SC2086
+		timeout 60 "$BIN" $args "$e" "$V" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc -ge 2 ] && [ $rc -ne 3 ]; then
+			fail "hostile strings, $args: exit $rc"
+		elif ! python3 "$here/clean.py" "$tmp/out" "$tmp/err" >"$tmp/why"; then
+			fail "hostile strings, $args: raw control characters: $(head -n 2 "$tmp/why" | tr '\n' ' ')"
+		else
+			pass "hostile strings, $args: stdout and stderr clean UTF-8 (exit $rc)"
+		fi
+	done
+	timeout 60 "$BIN" --pid "$cpid" "$e" "$V" >"$tmp/out" 2>/dev/null
+	if grep -qF 'COMM: "a\"b\\\x1b[2J\u{202e}\u{9b}z"' "$tmp/out"; then
+		pass "hostile comm: quoted with '\"', '\\' and the controls escaped"
+	else
+		fail "hostile comm: not escaped in the task line: $(grep -a 'COMM:' "$tmp/out" | head -n 1 | od -c | head -n 2 | tr '\n' ' ')"
+	fi
+	if grep -qF 'MESSAGE: sysrq \x1b]0;x\x07\u{9b}\u{202e}\xffcra' "$tmp/out"; then
+		pass "hostile panic message: escaped as --log escapes it"
+	else
+		fail "hostile panic message: $(grep -a 'MESSAGE:' "$tmp/out" | od -c | head -n 2 | tr '\n' ' ')"
+	fi
+	json_valid "hostile strings" --all-tasks "$e" "$V"
+	printf "$(echo "$cold" | sed 's/../\\x&/g')" | dd of="$e" bs=1 seek="$coff" conv=notrunc status=none
+	$PATCH replace "$e" "$hmsg" "$pmsg" "$(stat -c %s "$e")" >/dev/null
+	cmp -s "$E" "$e" || fail "ELF copy not restored after the hostile strings"
+else
+	skip "hostile strings: no pahole, no task or no panic message \"$pmsg\" in $E"
+fi
+
 # page tables: the physical page of init_top_pgt
 pgd=$(vmci 'SYMBOL(init_top_pgt)')
 if pgd_off=$(phys_off "$pgd"); then
