@@ -536,7 +536,7 @@ int oc_report_json(const struct oc_kernel *k,
 	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	jw_member(&w, 1, "version", jstr("1.2.0"));
+	jw_member(&w, 1, "version", jstr("1.2.1"));
 	jw_member(&w, 1, "kernel", kernel_json(k, log));
 	json_cpus(k, opts, &st.sel, &ok, &w);
 	if (st.sel.show_tasks) {
