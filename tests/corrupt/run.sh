@@ -109,6 +109,47 @@ else
 	skip "kdump: no samples/default/vmcore"
 fi
 
+# --- what is not a regular file: a FIFO (with no writer: open() would
+# block), a directory, /dev/zero, a pipe; as VMCORE, VMLINUX and the
+# orc-dump argument.  One line naming it, at once (docs/hardening.md). ---
+mkfifo "$tmp/fifo" && mkdir "$tmp/dir"
+# notfile NAME WHAT FILE ARGS...: exit 1 within 10 s, one stderr line
+# naming FILE and saying WHAT it is
+notfile() {
+	local name=$1 what=$2 file=$3 rc line
+	shift 3
+	timeout 10 "$BIN" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	line=$(grep . "$tmp/err" | tail -n 1)
+	if [ $rc -eq 124 ]; then
+		fail "$name: blocked (killed after 10 s)"
+	elif [ $rc -ne 1 ] || [ "$(grep -c . "$tmp/err")" -ne 1 ]; then
+		fail "$name: exit $rc, stderr: $(head -n 2 "$tmp/err" | tr '\n' '|')"
+	elif [[ "$line" != *"$file: $what, not a regular file"* ]]; then
+		fail "$name: does not say \"$file: $what, not a regular file\": $line"
+	else
+		pass "$name ($line)"
+	fi
+}
+notfile "FIFO as VMCORE" "a pipe (FIFO)" "$tmp/fifo" --active "$tmp/fifo"
+notfile "directory as VMCORE" "a directory" "$tmp/dir" --active "$tmp/dir"
+notfile "/dev/zero as VMCORE" "a character device" /dev/zero --active /dev/zero
+notfile "FIFO as orc-dump FILE" "a pipe (FIFO)" "$tmp/fifo" orc-dump "$tmp/fifo"
+notfile "directory as orc-dump FILE" "a directory" "$tmp/dir" orc-dump "$tmp/dir"
+if [ -r "$K" ]; then
+	notfile "FIFO as VMLINUX" "a pipe (FIFO)" "$tmp/fifo" --active "$K" "$tmp/fifo"
+	notfile "directory as VMLINUX" "a directory" "$tmp/dir" --active "$K" "$tmp/dir"
+	notfile "/dev/zero as VMLINUX" "a character device" /dev/zero --active "$K" /dev/zero
+	# a pipe from the shell: /dev/fd/N
+	timeout 10 "$BIN" --active <(cat "$K") >"$tmp/out" 2>"$tmp/err"
+	if [ $? -eq 1 ] && grep -q '/dev/fd/[0-9]*: a pipe (FIFO), not a regular file' "$tmp/err"; then
+		pass "a pipe as VMCORE: $(cat "$tmp/err")"
+	else
+		fail "a pipe as VMCORE: $(head -n 2 "$tmp/err" | tr '\n' '|')"
+	fi
+fi
+rm -rf "$tmp/fifo" "$tmp/dir"
+
 # --- the sample cache: a 6.1 ELF dump and its vmlinux ---
 index=$cache/dumps/index.tsv
 pick() {	# pick RELEASE_PREFIX FORMAT -> "vmcore vmlinux" of the first readable one
