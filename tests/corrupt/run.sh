@@ -425,6 +425,14 @@ if [ -n "${M:-}" ] && [ -n "$msym" ]; then
 	if mpa=$("$DUMPCAT" v2p "$m" "$first") && moff=$($PATCH phys2off "$m" "$mpa"); then
 		$PATCH put64 "$m" "$moff" "$first" >/dev/null
 		expect "ELF: module list loops" "3" "$m" -- --all-tasks "$m" "$MV"
+		# the list on into the kernel image: not where a struct module is
+		$PATCH put64 "$m" "$moff" "$("$DUMPCAT" vmcoreinfo "$m" 'SYMBOL(init_top_pgt)')" >/dev/null
+		expect "ELF: module list into the kernel image" "3" "$m" -- --all-tasks "$m" "$MV"
+		if grep -q 'WARNING: module list incomplete.*outside the modules area' "$tmp/out"; then
+			pass "ELF: module list into the kernel image: the WARNING says where"
+		else
+			fail "ELF: module list into the kernel image: no WARNING naming the pointer"
+		fi
 	else
 		fail "ELF: cannot find the first module ($first) in $M"
 	fi
