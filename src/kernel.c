@@ -221,6 +221,77 @@ static struct oc_error *check_match(struct oc_kernel *k, bool force)
 	return NULL;
 }
 
+/* The release in a "Linux version RELEASE (builder) ..." banner. */
+static bool banner_release(const char *banner, char *buf, size_t size)
+{
+	static const char prefix[] = "Linux version ";
+	size_t n;
+
+	if (strncmp(banner, prefix, sizeof(prefix) - 1))
+		return false;
+	banner += sizeof(prefix) - 1;
+	n = strcspn(banner, " ");
+	if (!n || n >= size)
+		return false;
+	memcpy(buf, banner, n);
+	buf[n] = '\0';
+	return true;
+}
+
+/* init_uts_ns.name.release in memory; false if it cannot be read. */
+static bool uts_release(struct oc_kernel *k, char *buf, size_t size)
+{
+	uint64_t ns = oc_kernel_symbol_addr(k, "init_uts_ns"), name, rel;
+
+	if (!ns || size < 65 ||
+	    !oc_ok(oc_kernel_offsetof(k, "struct uts_namespace", "name", &name)) ||
+	    !oc_ok(oc_kernel_offsetof(k, "struct new_utsname", "release", &rel)) ||
+	    !oc_ok(oc_mem_read(&k->mem, ns + name + rel, buf, 65)))
+		return false;
+	buf[64] = '\0';	/* __NEW_UTS_LEN + 1 */
+	return buf[0] != '\0';
+}
+
+/*
+ * One kernel, one release.  VMCOREINFO's OSRELEASE is the crashed
+ * kernel's init_uts_ns.name.release (kernel/crash_core.c), linux_banner
+ * is built from the same UTS_RELEASE (init/version.c): they agree in
+ * every dump a kernel wrote.  When they do not, something rewrote one
+ * of them, and the release the ORC format and the debuginfo paths
+ * follow must not be the least trusted: VMCOREINFO is a note any tool
+ * can rewrite; the banner was compared with the vmlinux's own (or, with
+ * no vmlinux, is kernel memory like the tables read from it).  Refuse,
+ * or with --force warn and go on with the banner's release.
+ */
+static struct oc_error *check_release(struct oc_kernel *k, bool force)
+{
+	char from_banner[65] = "", from_uts[65] = "", trusted[65];
+	bool have_banner = banner_release(k->banner, from_banner,
+					  sizeof(from_banner));
+	bool have_uts = uts_release(k, from_uts, sizeof(from_uts));
+	char detail[240];
+
+	snprintf(trusted, sizeof(trusted), "%s", have_banner ? from_banner :
+		 have_uts ? from_uts : k->release);
+	if (!strcmp(k->release, trusted) &&
+	    (!have_uts || !strcmp(from_uts, trusted)))
+		return NULL;
+	snprintf(detail, sizeof(detail),
+		 "VMCOREINFO OSRELEASE %s, linux_banner %s, init_uts_ns %s",
+		 k->release, have_banner ? from_banner : "(none)",
+		 have_uts ? from_uts : "(unreadable)");
+	if (!force)
+		return oc_error_file(OC_ERR_MISMATCH, oc_dump_path(k->dump),
+				     "the kernel's release sources disagree (%s): one was rewritten; use --force to go on with %s",
+				     detail, trusted);
+	oc_kernel_warn(k, "the kernel's release sources disagree (%s): using %s",
+		       detail, trusted);
+	snprintf(k->release, sizeof(k->release), "%s", trusted);
+	k->version = parse_version(k->release);
+	k->release_mismatch = true;
+	return NULL;
+}
+
 static struct oc_error *read_btf(struct oc_kernel *k)
 {
 	struct oc_elf_section sec;
@@ -470,6 +541,8 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		goto fail;
 	read_text_bounds(k);
 	err = read_btf(k);
+	if (!err)
+		err = check_release(k, opts->force);
 	if (!err)
 		err = read_frame_layout(k);
 	if (!err)

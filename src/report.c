@@ -584,7 +584,7 @@ int oc_report_begin(const struct oc_kernel *k,
 	ret->log_err = oc_kernel_read_log(k, &ret->log);
 	ret->have_log = !ret->log_err;
 	ret->complete = !k->tasks_incomplete && !k->modules_incomplete &&
-			!k->dump_truncated;
+			!k->dump_truncated && !k->release_mismatch;
 	return OC_EXIT_OK;
 }
 

@@ -441,6 +441,37 @@ else
 	skip "module list loop: no mod-* ELF sample or no nm"
 fi
 
+# VMCOREINFO's OSRELEASE claims another kernel (4.14: another ORC
+# format) while linux_banner and init_uts_ns say 6.1: refused, and with
+# --force a WARNING, exit 3 and the banner's release (never the ORC
+# format of the least trusted source).  The same without a vmlinux.
+read -r noff nsize < <($PATCH notes "$e")
+rel=$("$DUMPCAT" vmcoreinfo "$e" | sed -n "s/^OSRELEASE=//p")
+fake=$(printf '4.14.0-%s' "${rel#*-}" | cut -c1-${#rel})
+fake=$fake$(printf '%*s' $((${#rel} - ${#fake})) '' | tr ' ' x)
+if [ "${rel%%.*}" -ge 5 ] && [ "$($PATCH replace "$e" "OSRELEASE=$rel" "OSRELEASE=$fake" $((noff + nsize)))" -ge 1 ]; then
+	expect "ELF: OSRELEASE $fake on a $rel dump" "1" "$e" -- --active "$e" "$V"
+	if grep -q "release sources disagree (VMCOREINFO OSRELEASE $fake, linux_banner $rel, init_uts_ns $rel)" "$tmp/err"; then
+		pass "ELF: OSRELEASE $fake: the error names all three sources"
+	else
+		fail "ELF: OSRELEASE $fake: $(cat "$tmp/err")"
+	fi
+	expect "ELF: OSRELEASE $fake, --no-vmlinux" "1" "$e" -- --no-vmlinux --active "$e"
+	timeout 60 "$BIN" --force --active --no-lines "$e" "$V" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 3 ] && grep -q "^   RELEASE: $rel\$" "$tmp/out" &&
+	   grep -q "WARNING: the kernel's release sources disagree" "$tmp/out" &&
+	   ! grep -q '^       ORC: 4.14' "$tmp/out"; then
+		pass "ELF: OSRELEASE $fake, --force: exit 3, a WARNING, release $rel, $(grep -o 'ORC: .*' "$tmp/out")"
+	else
+		fail "ELF: OSRELEASE $fake, --force: exit $rc, $(grep -E 'RELEASE|ORC:' "$tmp/out" | tr -s ' ' | tr '\n' ' ')"
+	fi
+	$PATCH replace "$e" "OSRELEASE=$fake" "OSRELEASE=$rel" $((noff + nsize)) >/dev/null
+	cmp -s "$E" "$e" || fail "ELF copy not restored after the OSRELEASE cases"
+else
+	skip "ELF OSRELEASE: $rel not found to replace in $E"
+fi
+
 # no VMCOREINFO note
 read -r noff nsize < <($PATCH notes "$e")
 if [ "$($PATCH rename-note "$e" "$noff" "$nsize" VMCOREINFO XMCOREINFO)" -ge 1 ]; then
