@@ -772,8 +772,17 @@ static struct oc_error *module_add_path(struct lines_module *m, char *path)
  * Which of a name's files is used is decided on its first frame
  * (module_open()), by build-id when the dump gives one.
  */
+/*
+ * The .ko files under the modules directory.  Bounded: 8 levels, at
+ * most max_module_entries names in all, and no directory reached
+ * through a symbolic link (/lib/modules/RELEASE/build and source point
+ * into a source tree, and a link can point anywhere).  A linked .ko
+ * file is taken if it is a regular file.
+ */
+static const size_t max_module_entries = 1u << 16;
+
 static struct oc_error *modules_list(struct oc_lines *l, const char *dir,
-				     int depth)
+				     int depth, size_t *entries)
 {
 	struct dirent *de;
 	DIR *dp;
@@ -788,12 +797,18 @@ static struct oc_error *modules_list(struct oc_lines *l, const char *dir,
 
 		if (de->d_name[0] == '.')
 			continue;
+		if (++*entries > max_module_entries)
+			break;
 		if (asprintf(&path, "%s/%s", dir, de->d_name) < 0) {
 			closedir(dp);
 			return &oc_enomem;
 		}
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			err = modules_list(l, path, depth + 1);
+		if (lstat(path, &st) != 0 ||
+		    (S_ISLNK(st.st_mode) &&
+		     (stat(path, &st) != 0 || S_ISDIR(st.st_mode)))) {
+			free(path);	/* a link to a directory: not followed */
+		} else if (S_ISDIR(st.st_mode)) {
+			err = modules_list(l, path, depth + 1, entries);
 			free(path);
 		} else {
 			if (n > 3 && !strcmp(de->d_name + n - 3, ".ko"))
@@ -919,8 +934,10 @@ static struct oc_error *module_lines(struct oc_lines *l, const char *module,
 	if (!l->modules_dir || !module)
 		return NULL;
 	if (!l->modules_listed) {
+		size_t entries = 0;
+
 		l->modules_listed = true;
-		err = modules_list(l, l->modules_dir, 0);
+		err = modules_list(l, l->modules_dir, 0, &entries);
 		if (err)
 			return err;
 	}

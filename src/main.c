@@ -3,6 +3,7 @@
  * orccrash: the command line.  One core, three front ends: the browser
  * (default), the batch report (--all-tasks and friends), orc-dump.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <limits.h>
@@ -234,6 +235,22 @@ static int orc_dump_main(int argc, char **argv)
 }
 
 /*
+ * A release fit to be one path component: what "make kernelrelease"
+ * makes of VERSION, PATCHLEVEL, SUBLEVEL, EXTRAVERSION and LOCALVERSION
+ * (letters, digits, ".+-_~"), with no "/" and no leading ".", so neither
+ * ".." nor a hidden name.
+ */
+static bool release_is_name(const char *release)
+{
+	if (!release[0] || release[0] == '.')
+		return false;
+	for (const char *c = release; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr(".+-_~", *c))
+			return false;
+	return true;
+}
+
+/*
  * Where a distribution puts debug information: the vmlinux's DWARF when
  * the vmlinux given has none (by build-id, then Debian's -dbg package's
  * place), and, without --modules-dir, the modules' debug .ko files of the
@@ -264,7 +281,9 @@ static struct oc_error *debuginfo_paths(const struct oc_kernel *k,
 			err = oc_lines_add_debug_file(l, path);
 		}
 	}
-	if (!err && k->release[0]) {
+	/* the release names a file and a directory under root: one path
+	 * component, or not used at all (docs/hardening.md) */
+	if (!err && release_is_name(k->release)) {
 		snprintf(path, sizeof(path), "%s/boot/vmlinux-%s", root, k->release);
 		err = oc_lines_add_debug_file(l, path);
 		snprintf(mods, sizeof(mods), "%s/lib/modules/%s", root, k->release);

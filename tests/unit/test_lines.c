@@ -473,6 +473,49 @@ TEST(lines_module_ko)
 }
 
 /*
+ * The module search does not follow a link to a directory: a link can
+ * lead out of the modules directory (build/, source/) or round in a loop.
+ * A linked .ko file is still taken.
+ */
+TEST(lines_module_dir_links)
+{
+	const char *src = oc_test_tmp_path("prog2.c");
+	const char *outside = oc_test_tmp_path("outside");
+	const char *dir = oc_test_tmp_path("mods2");
+	char ko[256], link[256];
+	struct oc_line_info chain[8];
+	struct oc_lines *l;
+	size_t nr = 0;
+
+	mkdir(outside, 0755);
+	mkdir(dir, 0755);
+	snprintf(ko, sizeof(ko), "%s/test-prog.ko", outside);
+	oc_test_write_text(src, prog_src);
+	if (!oc_test_system("%s -g -gdwarf-5 -O2 -c -o %s %s", oc_test_cc(),
+			    ko, src))
+		return;
+	snprintf(link, sizeof(link), "%s/build", dir);
+	CHECK(symlink(outside, link) == 0);
+	snprintf(link, sizeof(link), "%s/loop", dir);
+	CHECK(symlink(".", link) == 0);
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", NULL, &l));
+	CHECK_OK(oc_lines_set_modules_dir(l, dir));
+	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "mark_inner", 0, true,
+					chain, 8, &nr));
+	CHECK_EQ(nr, 0);
+	oc_lines_close(l);
+	/* a link to the file itself is a regular file: found */
+	snprintf(link, sizeof(link), "%s/test-prog.ko", dir);
+	CHECK(symlink(ko, link) == 0);
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", NULL, &l));
+	CHECK_OK(oc_lines_set_modules_dir(l, dir));
+	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "mark_inner", 0, true,
+					chain, 8, &nr));
+	CHECK_EQ(nr, 3);
+	oc_lines_close(l);
+}
+
+/*
  * DWARF 5 starts the line program's file register at 1 like DWARF 4, but
  * entry 1 is no longer the primary file: here gcc numbers hdr.h 1, and
  * the first rows of main's CU come before any DW_LNS_set_file.  binutils
