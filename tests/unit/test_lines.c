@@ -109,6 +109,9 @@ TEST(lines_cache_corrupt_ignored)
 		"orccrash-lines 1 -\nffffffff81000010 0\nffffffff81000010 0\n",
 		"orccrash-lines 1 -\nffffffff81000010 0",	/* no newline */
 		"",
+		/* a control character in a name: not what cache_print() writes */
+		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t0\tf\x1b[2J\tx\n",
+		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t0\tf\tx\x7f\n",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -132,6 +135,58 @@ TEST(lines_cache_corrupt_ignored)
 			  "orccrash-lines 1 -\nffffffff81000010 0\n" :
 			  "orccrash-lines 1 -\n");
 	}
+}
+
+/*
+ * The cache cannot be redirected: in a directory others can write it is
+ * neither read nor written; a link at the cache path is not followed
+ * when reading, and writing replaces the link, not what it points to.
+ */
+TEST(lines_cache_not_redirected)
+{
+	static const char valid[] = "orccrash-lines 1 -\nffffffff81000010 1\n"
+				    "\t7\t0\tf\t/x.c\n";
+	/* a bad cache is replaced at close: each case below makes a write */
+	static const char bad[] = "orccrash-lines 1 -\nzzzz 0\n";
+	const char *dir = oc_test_tmp_path("shared");
+	const char *victim = oc_test_tmp_path("victim");
+	char path[256], tmp[300];
+	struct oc_lines *l;
+	struct oc_lines_stats st;
+	struct stat sb;
+
+	/* a world-writable directory (like /tmp, without the sticky bit):
+	 * the cache there is neither read nor replaced */
+	mkdir(dir, 0700);
+	CHECK(chmod(dir, 0777) == 0);
+	snprintf(path, sizeof(path), "%s/cache", dir);
+	oc_test_write_text(path, bad);
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
+	oc_lines_close(l);
+	CHECK_STR(read_all(path), bad);
+	CHECK(chmod(dir, 0700) == 0);
+
+	/* our own directory, a link planted where the temporary file of
+	 * this process would have been named <path>.tmp.<pid> */
+	oc_test_write_text(victim, valid);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	CHECK(symlink(victim, tmp) == 0);
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
+	oc_lines_close(l);
+	CHECK_STR(read_all(victim), valid);
+	CHECK_STR(read_all(path), "orccrash-lines 1 -\n");
+	CHECK(lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	      (sb.st_mode & 0777) == 0600);
+	unlink(tmp);
+
+	/* the cache path a link to another file: not read through */
+	unlink(path);
+	CHECK(symlink(victim, path) == 0);
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
+	oc_lines_get_stats(l, &st);
+	CHECK_EQ(st.cached, 0);
+	oc_lines_close(l);
+	CHECK_STR(read_all(victim), valid);
 }
 
 TEST(lines_cache_path_from_build_id)
