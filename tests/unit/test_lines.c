@@ -527,6 +527,21 @@ TEST(lines_module_ko)
 	oc_lines_close(l);
 }
 
+/* How many lines test_prog's mark_inner has with the modules in @dir. */
+static size_t module_lines_found(const char *dir)
+{
+	struct oc_line_info chain[8];
+	struct oc_lines *l;
+	size_t nr = 0;
+
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", NULL, &l));
+	CHECK_OK(oc_lines_set_modules_dir(l, dir));
+	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "mark_inner", 0, true,
+					chain, 8, &nr));
+	oc_lines_close(l);
+	return nr;
+}
+
 /*
  * The module search does not follow a link to a directory: a link can
  * lead out of the modules directory (build/, source/) or round in a loop.
@@ -538,9 +553,6 @@ TEST(lines_module_dir_links)
 	const char *outside = oc_test_tmp_path("outside");
 	const char *dir = oc_test_tmp_path("mods2");
 	char ko[256], link[256];
-	struct oc_line_info chain[8];
-	struct oc_lines *l;
-	size_t nr = 0;
 
 	mkdir(outside, 0755);
 	mkdir(dir, 0755);
@@ -553,21 +565,11 @@ TEST(lines_module_dir_links)
 	CHECK(symlink(outside, link) == 0);
 	snprintf(link, sizeof(link), "%s/loop", dir);
 	CHECK(symlink(".", link) == 0);
-	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", NULL, &l));
-	CHECK_OK(oc_lines_set_modules_dir(l, dir));
-	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "mark_inner", 0, true,
-					chain, 8, &nr));
-	CHECK_EQ(nr, 0);
-	oc_lines_close(l);
+	CHECK_EQ(module_lines_found(dir), 0);
 	/* a link to the file itself is a regular file: found */
 	snprintf(link, sizeof(link), "%s/test-prog.ko", dir);
 	CHECK(symlink(ko, link) == 0);
-	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", NULL, &l));
-	CHECK_OK(oc_lines_set_modules_dir(l, dir));
-	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "mark_inner", 0, true,
-					chain, 8, &nr));
-	CHECK_EQ(nr, 3);
-	oc_lines_close(l);
+	CHECK_EQ(module_lines_found(dir), 3);
 }
 
 /*
