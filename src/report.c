@@ -174,15 +174,19 @@ static const struct oc_framevars_level *inline_level(
 static void print_frame_vars(const struct oc_framevars *fv, size_t nr,
 			     const char *indent, FILE *out)
 {
+	char e[512];
+
 	if (!fv)
 		return;
 	if (fv->unavailable) {
-		fprintf(out, "%s      (variables %s)\n", indent, fv->unavailable);
+		fprintf(out, "%s      (variables %s)\n", indent,
+			oc_esc(e, sizeof(e), fv->unavailable, 0));
 		return;
 	}
 	for (size_t i = nr ? nr - 1 : 0; i + 1 < fv->nr_levels; i++) {
 		fprintf(out, "%s      (in %s, inlined)\n", indent,
-			fv->levels[i].function ? fv->levels[i].function : "?");
+			oc_esc(e, sizeof(e), fv->levels[i].function ?
+			       fv->levels[i].function : "?", 0));
 		print_level_vars(&fv->levels[i], indent, out);
 	}
 	if (fv->nr_levels)
