@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "btf.h"
 #include "dump.h"
@@ -148,13 +149,41 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 }
 
 /*
+ * Since 5.9 (0935288c6e00, "kdump: append kernel build-id string to
+ * VMCOREINFO") the dump names the kernel's GNU build-id: a vmlinux with
+ * another one is another build, whatever its banner says.  false, with
+ * a detail, when both are known and differ.
+ */
+static bool build_id_matches(struct oc_kernel *k, char *detail, size_t size)
+{
+	const char *want = NULL;
+	const uint8_t *id;
+	char have[2 * 64 + 1];
+	size_t len = 0;
+
+	if (!oc_ok(oc_vmcoreinfo_value(oc_dump_vmcoreinfo(k->dump), "BUILD-ID",
+				       &want)) || !want || !*want)
+		return true;
+	id = oc_elf_build_id(k->elf, &len);
+	if (!id || !len || len > 64)
+		return true;
+	for (size_t i = 0; i < len; i++)
+		snprintf(have + 2 * i, 3, "%02x", id[i]);
+	if (!strcasecmp(want, have))
+		return true;
+	snprintf(detail, size, "the dump's build-id is %.64s, this vmlinux's %.64s",
+		 want, have);
+	return false;
+}
+
+/*
  * The vmlinux must be the crashed kernel's: its linux_banner (release,
  * build host, date) must equal the one in dump memory.
  */
 static struct oc_error *check_match(struct oc_kernel *k, bool force)
 {
 	const struct oc_symbol *s = oc_symtab_find(&k->syms, "linux_banner");
-	char file_banner[256] = "", mem_banner[256] = "";
+	char file_banner[256] = "", mem_banner[256] = "", detail_id[256];
 	struct oc_error *err;
 
 	if (!s)
@@ -183,6 +212,9 @@ static struct oc_error *check_match(struct oc_kernel *k, bool force)
 				     "cannot read the kernel banner: the dump is truncated or incomplete (%s)",
 				     detail);
 	}
+	if (!err && !strcmp(file_banner, mem_banner) &&
+	    !build_id_matches(k, detail_id, sizeof(detail_id)))
+		err = oc_error_format(OC_ERR_MISMATCH, "%s", detail_id);
 	if (err || strcmp(file_banner, mem_banner)) {
 		char detail[200];
 

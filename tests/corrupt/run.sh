@@ -472,6 +472,24 @@ else
 	skip "ELF OSRELEASE: $rel not found to replace in $E"
 fi
 
+# VMCOREINFO's BUILD-ID (since 5.9) names another build than the
+# vmlinux's build-id note, though the banners agree: another build
+bid=$("$DUMPCAT" vmcoreinfo "$e" | sed -n 's/^BUILD-ID=//p')
+if [ -n "$bid" ]; then
+	obid=$(printf '%s' "$bid" | tr '0-9a-f' '1-9a-f0')
+	$PATCH replace "$e" "BUILD-ID=$bid" "BUILD-ID=$obid" $((noff + nsize)) >/dev/null
+	expect "ELF: VMCOREINFO BUILD-ID of another build" "1" "$V" -- --active "$e" "$V"
+	if grep -q "the dump's build-id is $obid, this vmlinux's $bid" "$tmp/err"; then
+		pass "ELF: VMCOREINFO BUILD-ID of another build: both named"
+	else
+		fail "ELF: VMCOREINFO BUILD-ID of another build: $(cat "$tmp/err")"
+	fi
+	$PATCH replace "$e" "BUILD-ID=$obid" "BUILD-ID=$bid" $((noff + nsize)) >/dev/null
+	cmp -s "$E" "$e" || fail "ELF copy not restored after the BUILD-ID case"
+else
+	skip "ELF BUILD-ID: no BUILD-ID in the VMCOREINFO of $E"
+fi
+
 # no VMCOREINFO note
 read -r noff nsize < <($PATCH notes "$e")
 if [ "$($PATCH rename-note "$e" "$noff" "$nsize" VMCOREINFO XMCOREINFO)" -ge 1 ]; then
