@@ -422,15 +422,18 @@ static struct oc_error *walk_children(struct task_reader *r)
 
 		/* forward (next), then backward (prev) past a hole */
 		for (uint64_t link = 0; link <= 8; link += 8) {
-			uint64_t node;
+			uint64_t node, prev = head;
 			struct oc_error *err = oc_mem_read_u64(&k->mem, head + link,
 							       &node);
 
-			while (!err && node && node != head) {
+			while (!err && node != head) {
 				uint64_t child = node - r->l.sibling;
 
 				if (++r->steps > r->max)
 					return over_budget(r);
+				/* a NULL or stray link: try the other way */
+				if ((err = check_link(r, node, head, prev)))
+					break;
 				if (!set_has(&r->seen, child)) {
 					err = add_threads(r, child);
 					if (err == &oc_enomem)
@@ -439,6 +442,7 @@ static struct oc_error *walk_children(struct task_reader *r)
 				} else if (link) {
 					break;	/* back where the forward walk was */
 				}
+				prev = node;
 				err = oc_mem_read_u64(&k->mem, node + link, &node);
 			}
 			if (!err)
