@@ -296,7 +296,6 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 	return NULL;
 }
 
-/* Follow a list_head chain from @head, calling add_task on each entry. */
 /*
  * Follow a thread list (signal->thread_head) from @head, adding each
  * entry but @owner, the group leader added before.  Each thread is on
@@ -429,8 +428,12 @@ static struct oc_error *walk_children(struct task_reader *r)
 			while (!err && node != head) {
 				uint64_t child = node - r->l.sibling;
 
-				if (++r->steps > r->max)
-					return over_budget(r);
+				if (++r->steps > r->max) {
+					/* already incomplete: keep what was found */
+					oc_kernel_warn(k, "process tree: more than %zu steps through the task lists in all: stopped",
+						       r->max);
+					return NULL;
+				}
 				/* a NULL or stray link: try the other way */
 				if ((err = check_link(r, node, head, prev)))
 					break;
@@ -480,6 +483,8 @@ static void direct_map(struct oc_kernel *k, struct task_reader *r)
 	}
 	r->dm_start = base;
 	r->dm_end = base + (base < 0xff80000000000000ull ? 1ull << 52 : 1ull << 46);
+	if (r->dm_end < base)
+		r->dm_end = UINT64_MAX;	/* a base near the top: no wrap */
 }
 
 struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
