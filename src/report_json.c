@@ -46,7 +46,7 @@ static struct json_object *jstr_len(const char *s, size_t len)
 
 static struct json_object *jstr(const char *s)
 {
-	return jstr_len(s, strlen(s));
+	return s ? jstr_len(s, strlen(s)) : NULL;
 }
 
 static struct json_object *hex(uint64_t v)
