@@ -441,6 +441,15 @@ else
 	skip "module list loop: no mod-* ELF sample or no nm"
 fi
 
+# says NAME FILE TEXT: FILE holds TEXT (a fixed string)
+says() {
+	if grep -qF -- "$3" "$2"; then
+		pass "$1"
+	else
+		fail "$1: no \"$3\": $(head -c 300 "$2")"
+	fi
+}
+
 # VMCOREINFO's OSRELEASE claims another kernel (4.14: another ORC
 # format) while linux_banner and init_uts_ns say 6.1: refused, and with
 # --force a WARNING, exit 3 and the banner's release (never the ORC
@@ -451,11 +460,8 @@ fake=$(printf '4.14.0-%s' "${rel#*-}" | cut -c1-${#rel})
 fake=$fake$(printf '%*s' $((${#rel} - ${#fake})) '' | tr ' ' x)
 if [ "${rel%%.*}" -ge 5 ] && [ "$($PATCH replace "$e" "OSRELEASE=$rel" "OSRELEASE=$fake" $((noff + nsize)))" -ge 1 ]; then
 	expect "ELF: OSRELEASE $fake on a $rel dump" "1" "$e" -- --active "$e" "$V"
-	if grep -q "release sources disagree (VMCOREINFO OSRELEASE $fake, linux_banner $rel, init_uts_ns $rel)" "$tmp/err"; then
-		pass "ELF: OSRELEASE $fake: the error names all three sources"
-	else
-		fail "ELF: OSRELEASE $fake: $(cat "$tmp/err")"
-	fi
+	says "ELF: OSRELEASE $fake: the error names all three sources" "$tmp/err" \
+	     "release sources disagree (VMCOREINFO OSRELEASE $fake, linux_banner $rel, init_uts_ns $rel)"
 	expect "ELF: OSRELEASE $fake, --no-vmlinux" "1" "$e" -- --no-vmlinux --active "$e"
 	timeout 60 "$BIN" --force --active --no-lines "$e" "$V" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
@@ -479,11 +485,8 @@ if [ -n "$bid" ]; then
 	obid=$(printf '%s' "$bid" | tr '0-9a-f' '1-9a-f0')
 	$PATCH replace "$e" "BUILD-ID=$bid" "BUILD-ID=$obid" $((noff + nsize)) >/dev/null
 	expect "ELF: VMCOREINFO BUILD-ID of another build" "1" "$V" -- --active "$e" "$V"
-	if grep -q "the dump's build-id is $obid, this vmlinux's $bid" "$tmp/err"; then
-		pass "ELF: VMCOREINFO BUILD-ID of another build: both named"
-	else
-		fail "ELF: VMCOREINFO BUILD-ID of another build: $(cat "$tmp/err")"
-	fi
+	says "ELF: VMCOREINFO BUILD-ID of another build: both named" "$tmp/err" \
+	     "the dump's build-id is $obid, this vmlinux's $bid"
 	$PATCH replace "$e" "BUILD-ID=$obid" "BUILD-ID=$bid" $((noff + nsize)) >/dev/null
 	cmp -s "$E" "$e" || fail "ELF copy not restored after the BUILD-ID case"
 else
