@@ -222,9 +222,9 @@ t = [x for x in json.load(open(sys.argv[1])).get("tasks", []) if x["pid"] > 1]
 print(t[0]["pid"], t[0]["task"]) if t else None' "$tmp/tasks.json")
 pmsg='Kernel panic - not syncing: sysrq triggered crash'
 hmsg='Kernel panic - not syncing: sysrq \x1b]0;x\x07\xc2\x9b\xe2\x80\xae\xffcra'
-if [ -n "$coff" ] && [ -n "${ctask:-}" ] && coff=$(phys_off $(printf '0x%x' $((ctask + coff)))) &&
+if [ -n "$coff" ] && [ -n "${ctask:-}" ] && coff=$(phys_off "$(printf '0x%x' $((ctask + coff)))") &&
    [ "$($PATCH replace "$e" "$pmsg" "$hmsg" "$(stat -c %s "$e")")" -ge 1 ]; then
-	cold=$(od -An -tx1 -j "$coff" -N 16 "$e" | tr -d ' \n')
+	dd if="$e" of="$tmp/comm.orig" bs=1 skip="$coff" count=16 status=none
 	printf 'a"b\\\033[2J\342\200\256\302\233z\0' | dd of="$e" bs=1 seek="$coff" conv=notrunc status=none
 	for args in "--all-tasks" "--log" "--json --all-tasks" "--no-header --group --all-tasks"; do
 		# shellcheck disable=SC2086
@@ -250,7 +250,7 @@ if [ -n "$coff" ] && [ -n "${ctask:-}" ] && coff=$(phys_off $(printf '0x%x' $((c
 		fail "hostile panic message: $(grep -a 'MESSAGE:' "$tmp/out" | od -c | head -n 2 | tr '\n' ' ')"
 	fi
 	json_valid "hostile strings" --all-tasks "$e" "$V"
-	printf "$(echo "$cold" | sed 's/../\\x&/g')" | dd of="$e" bs=1 seek="$coff" conv=notrunc status=none
+	dd if="$tmp/comm.orig" of="$e" bs=1 seek="$coff" conv=notrunc status=none
 	$PATCH replace "$e" "$hmsg" "$pmsg" "$(stat -c %s "$e")" >/dev/null
 	cmp -s "$E" "$e" || fail "ELF copy not restored after the hostile strings"
 else
@@ -320,7 +320,7 @@ read -r ta tb < <(python3 -c '
 import json, sys
 t = [x for x in json.load(open(sys.argv[1])).get("tasks", []) if x["pid"] > 0]
 print(t[1]["task"], t[2]["task"]) if len(t) > 2 else None' "$tmp/tasks.json")
-if [ -n "$toff" ] && [ -n "${tb:-}" ] && noff=$(phys_off $(printf '0x%x' $((tb + toff)))); then
+if [ -n "$toff" ] && [ -n "${tb:-}" ] && noff=$(phys_off "$(printf '0x%x' $((tb + toff)))"); then
 	cur=$($PATCH get64 "$e" "$noff")
 	old=$($PATCH put64 "$e" "$noff" $((ta + toff)))
 	expect "ELF: task list loops (tasks.next $cur -> $(printf '0x%x' $((ta + toff))))" "1 3" "$e" -- --all-tasks "$e" "$V"
@@ -348,7 +348,7 @@ incomplete() {	# incomplete NAME WARNING_TEXT MIN_TASKS
 	fi
 }
 run_all() { timeout 60 "$BIN" --all-tasks --no-lines "$e" "$V" >"$tmp/out" 2>"$tmp/err"; rc_last=$?; }
-if [ -n "$toff" ] && [ -n "${tb:-}" ] && noff=$(phys_off $(printf '0x%x' $((tb + toff)))); then
+if [ -n "$toff" ] && [ -n "${tb:-}" ] && noff=$(phys_off "$(printf '0x%x' $((tb + toff)))"); then
 	run_all
 	ntasks=$(tasks_count)
 	old=$($PATCH put64 "$e" "$noff" 0)
@@ -366,7 +366,7 @@ import json, sys
 t = json.load(open(sys.argv[1])).get("tasks", [])
 b = [x for x in t if x["task"] == sys.argv[2]][0]
 print(sum(1 for x in t if x["tgid"] == b["pid"]) or 1)' "$tmp/tasks.json" "$tb")
-	page=$(( $(phys_off $(printf '0x%x' $((tb + toff)))) & ~4095 ))
+	page=$(( $(phys_off "$(printf '0x%x' $((tb + toff)))") & ~4095 ))
 	dd if="$e" of="$tmp/page.orig" bs=4096 skip=$((page / 4096)) count=1 status=none
 	dd if=/dev/zero of="$e" bs=4096 seek=$((page / 4096)) count=1 conv=notrunc status=none
 	run_all
