@@ -26,6 +26,7 @@
 
 #include "cursor.h"
 #include "dump.h"
+#include "fileopen.h"
 #include "dumppriv.h"
 #include "flat.h"
 #include "pcache.h"
@@ -256,12 +257,13 @@ out:
 enum oc_file_kind oc_dump_sniff(const char *path)
 {
 	unsigned char head[sizeof(Elf64_Ehdr)] = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	uint16_t type = 0, machine = 0;
 	struct oc_cursor c;
 	ssize_t n;
+	int fd;
 
-	if (fd < 0)
+	/* the open of each file says what is wrong with it, not this */
+	if (!oc_ok(oc_file_open(path, true, &fd, NULL)))
 		return OC_FILE_OTHER;
 	n = pread(fd, head, sizeof(head), 0);
 	close(fd);
@@ -486,19 +488,10 @@ struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret)
 					    &dump->pcache) : &oc_enomem;
 	if (err)
 		goto fail;
-	dump->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (dump->fd < 0) {
-		err = oc_error_os(errno, path, "open");
+	/* a regular file or a block device, never a FIFO or /dev/zero */
+	err = oc_file_open(path, true, &dump->fd, &st);
+	if (err)
 		goto fail;
-	}
-	if (fstat(dump->fd, &st) < 0) {
-		err = oc_error_os(errno, path, "fstat");
-		goto fail;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		err = oc_error_file(OC_ERR_FORMAT, path, "is a directory");
-		goto fail;
-	}
 	fd = dump->hdr.fd = dump->fd;
 	if (st.st_size >= 16) {
 		unsigned char head[16];

@@ -18,6 +18,7 @@
 
 #include "array.h"
 #include "dwarflines.h"
+#include "fileopen.h"
 #include "dwarfpriv.h"
 #include "lineprog.h"
 
@@ -329,11 +330,9 @@ struct oc_error *oc_dwarf_open(const char *path, struct oc_dwarf **ret)
 		err = &oc_enomem;
 		goto fail;
 	}
-	d->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (d->fd < 0 || fstat(d->fd, &st) < 0) {
-		err = oc_error_os(errno, path, "open");
+	err = oc_file_open(path, false, &d->fd, &st);
+	if (err)
 		goto fail;
-	}
 	d->size = st.st_size;
 	/* Writable private mapping: libdwarf's section pointers are not
 	 * const, and a write would then stay ours instead of faulting. */

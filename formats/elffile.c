@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "elffile.h"
+#include "fileopen.h"
 
 struct oc_elf {
 	char *path;
@@ -53,11 +54,9 @@ struct oc_error *oc_elf_open(const char *path, struct oc_elf **ret)
 		free(e);
 		return &oc_enomem;
 	}
-	e->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (e->fd < 0) {
-		err = oc_error_os(errno, path, "cannot open");
+	err = oc_file_open(path, false, &e->fd, NULL);
+	if (err)
 		goto fail;
-	}
 	e->elf = elf_begin(e->fd, ELF_C_READ_MMAP, NULL);
 	if (!e->elf) {
 		err = elf_err(e, "elf_begin");

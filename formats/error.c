@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "strutil.h"
 
 struct oc_error oc_enomem = {
 	.code = OC_ERR_NOMEM,
@@ -138,5 +139,6 @@ void oc_error_fprint(FILE *fp, const struct oc_error *err)
 	for (char *p = buf; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
-	fputs(buf, fp);
+	/* messages quote dump bytes (libkdumpfile's, a release): escape them */
+	oc_str_fput(fp, buf, strlen(buf), 0);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "strutil.h"
 #include "log.h"
 #include "report.h"
 
@@ -34,14 +35,7 @@ struct cmd_ctx {
 
 void oc_cmd_put_safe(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c > 0x7e)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
+	oc_str_fput(out, s, strlen(s), 0);	/* formats/strutil.c, the one sanitiser */
 }
 
 static struct json_object *hex(uint64_t v)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "btf.h"
 #include "dump.h"
@@ -148,13 +149,41 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 }
 
 /*
+ * Since 5.9 (0935288c6e00, "kdump: append kernel build-id string to
+ * VMCOREINFO") the dump names the kernel's GNU build-id: a vmlinux with
+ * another one is another build, whatever its banner says.  false, with
+ * a detail, when both are known and differ.
+ */
+static bool build_id_matches(struct oc_kernel *k, char *detail, size_t size)
+{
+	const char *want = NULL;
+	const uint8_t *id;
+	char have[2 * 64 + 1];
+	size_t len = 0;
+
+	if (!oc_ok(oc_vmcoreinfo_value(oc_dump_vmcoreinfo(k->dump), "BUILD-ID",
+				       &want)) || !want || !*want)
+		return true;
+	id = oc_elf_build_id(k->elf, &len);
+	if (!id || !len || len > 64)
+		return true;
+	for (size_t i = 0; i < len; i++)
+		snprintf(have + 2 * i, 3, "%02x", id[i]);
+	if (!strcasecmp(want, have))
+		return true;
+	snprintf(detail, size, "the dump's build-id is %.64s, this vmlinux's %.64s",
+		 want, have);
+	return false;
+}
+
+/*
  * The vmlinux must be the crashed kernel's: its linux_banner (release,
  * build host, date) must equal the one in dump memory.
  */
 static struct oc_error *check_match(struct oc_kernel *k, bool force)
 {
 	const struct oc_symbol *s = oc_symtab_find(&k->syms, "linux_banner");
-	char file_banner[256] = "", mem_banner[256] = "";
+	char file_banner[256] = "", mem_banner[256] = "", detail_id[256];
 	struct oc_error *err;
 
 	if (!s)
@@ -183,6 +212,9 @@ static struct oc_error *check_match(struct oc_kernel *k, bool force)
 				     "cannot read the kernel banner: the dump is truncated or incomplete (%s)",
 				     detail);
 	}
+	if (!err && !strcmp(file_banner, mem_banner) &&
+	    !build_id_matches(k, detail_id, sizeof(detail_id)))
+		err = oc_error_format(OC_ERR_MISMATCH, "%s", detail_id);
 	if (err || strcmp(file_banner, mem_banner)) {
 		char detail[200];
 
@@ -218,6 +250,77 @@ static struct oc_error *check_match(struct oc_kernel *k, bool force)
 			*c = '?';
 	snprintf(k->banner, sizeof(k->banner), "%s", mem_banner[0] ?
 		 mem_banner : file_banner);
+	return NULL;
+}
+
+/* The release in a "Linux version RELEASE (builder) ..." banner. */
+static bool banner_release(const char *banner, char *buf, size_t size)
+{
+	static const char prefix[] = "Linux version ";
+	size_t n;
+
+	if (strncmp(banner, prefix, sizeof(prefix) - 1))
+		return false;
+	banner += sizeof(prefix) - 1;
+	n = strcspn(banner, " ");
+	if (!n || n >= size)
+		return false;
+	memcpy(buf, banner, n);
+	buf[n] = '\0';
+	return true;
+}
+
+/* init_uts_ns.name.release in memory; false if it cannot be read. */
+static bool uts_release(struct oc_kernel *k, char *buf, size_t size)
+{
+	uint64_t ns = oc_kernel_symbol_addr(k, "init_uts_ns"), name, rel;
+
+	if (!ns || size < 65 ||
+	    !oc_ok(oc_kernel_offsetof(k, "struct uts_namespace", "name", &name)) ||
+	    !oc_ok(oc_kernel_offsetof(k, "struct new_utsname", "release", &rel)) ||
+	    !oc_ok(oc_mem_read(&k->mem, ns + name + rel, buf, 65)))
+		return false;
+	buf[64] = '\0';	/* __NEW_UTS_LEN + 1 */
+	return buf[0] != '\0';
+}
+
+/*
+ * One kernel, one release.  VMCOREINFO's OSRELEASE is the crashed
+ * kernel's init_uts_ns.name.release (kernel/crash_core.c), linux_banner
+ * is built from the same UTS_RELEASE (init/version.c): they agree in
+ * every dump a kernel wrote.  When they do not, something rewrote one
+ * of them, and the release the ORC format and the debuginfo paths
+ * follow must not be the least trusted: VMCOREINFO is a note any tool
+ * can rewrite; the banner was compared with the vmlinux's own (or, with
+ * no vmlinux, is kernel memory like the tables read from it).  Refuse,
+ * or with --force warn and go on with the banner's release.
+ */
+static struct oc_error *check_release(struct oc_kernel *k, bool force)
+{
+	char from_banner[65] = "", from_uts[65] = "", trusted[65];
+	bool have_banner = banner_release(k->banner, from_banner,
+					  sizeof(from_banner));
+	bool have_uts = uts_release(k, from_uts, sizeof(from_uts));
+	char detail[240];
+
+	snprintf(trusted, sizeof(trusted), "%s", have_banner ? from_banner :
+		 have_uts ? from_uts : k->release);
+	if (!strcmp(k->release, trusted) &&
+	    (!have_uts || !strcmp(from_uts, trusted)))
+		return NULL;
+	snprintf(detail, sizeof(detail),
+		 "VMCOREINFO OSRELEASE %s, linux_banner %s, init_uts_ns %s",
+		 k->release, have_banner ? from_banner : "(none)",
+		 have_uts ? from_uts : "(unreadable)");
+	if (!force)
+		return oc_error_file(OC_ERR_MISMATCH, oc_dump_path(k->dump),
+				     "the kernel's release sources disagree (%s): one was rewritten; use --force to go on with %s",
+				     detail, trusted);
+	oc_kernel_warn(k, "the kernel's release sources disagree (%s): using %s",
+		       detail, trusted);
+	snprintf(k->release, sizeof(k->release), "%s", trusted);
+	k->version = parse_version(k->release);
+	k->release_mismatch = true;
 	return NULL;
 }
 
@@ -471,6 +574,8 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		goto fail;
 	read_text_bounds(k);
 	err = read_btf(k);
+	if (!err)
+		err = check_release(k, opts->force);
 	if (!err)
 		err = read_frame_layout(k);
 	if (!err)

@@ -134,6 +134,9 @@ struct oc_kernel {
 	/* the dump file is shorter than its ELF segments: memory is missing
 	 * (a WARNING says how much); reports exit 3 */
 	bool dump_truncated;
+	/* VMCOREINFO, the banner and init_uts_ns name different releases
+	 * (--force went on, a WARNING says which): reports exit 3 */
+	bool release_mismatch;
 };
 
 #define OC_KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + (c))

@@ -13,6 +13,9 @@
 #include "kmodel.h"
 
 static const char mod_t[] = "struct module";
+/* MODULES_VADDR without KASLR (__START_KERNEL_map + 512 MiB) and MODULES_END */
+static const uint64_t modules_vaddr_min = 0xffffffffa0000000ull;
+static const uint64_t modules_end = 0xffffffffff000000ull;
 
 /*
  * Every mem[] region since 6.4 (enum mod_mem_type, include/linux/module.h:
@@ -308,6 +311,20 @@ struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 	while (node != head) {
 		uint64_t mod = node - list_off;
 		struct oc_module *m;
+
+		/*
+		 * struct module is in the modules area (module_alloc(),
+		 * MODULES_VADDR..MODULES_END of arch/x86/include/asm/
+		 * pgtable_64_types.h: from __START_KERNEL_map + 512 MiB, or
+		 * 1 GiB with KASLR, to 0xffffffffff000000).  The list is
+		 * circular: NULL or a pointer elsewhere is no way to end it.
+		 */
+		if (node < modules_vaddr_min || node >= modules_end)
+			return oc_error_format(OC_ERR_FORMAT,
+					       "pointer 0x%" PRIx64 " outside the modules area after %s",
+					       node, k->nr_modules ?
+					       k->modules[k->nr_modules - 1].name :
+					       "the list head");
 
 		if (k->nr_modules >= max_modules)
 			return oc_error_format(OC_ERR_FORMAT,

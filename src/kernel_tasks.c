@@ -177,8 +177,46 @@ struct task_reader {
 	uint8_t *buf;
 	struct addr_set seen;
 	size_t cap, max;
-	unsigned int bad;
+	/* one budget of list steps for every walk of the model together:
+	 * a dump of many looping lists costs max steps, not max per list */
+	size_t steps;
+	/* where a task_struct can be: the direct map (slab), or init_task */
+	uint64_t dm_start, dm_end, init_task;
+	unsigned int bad, not_tasks;
 };
+
+static struct oc_error *over_budget(const struct task_reader *r)
+{
+	return oc_error_format(OC_ERR_FORMAT,
+			       "more than %zu steps through the task lists: corrupt (lists that loop)?",
+			       r->max);
+}
+
+/*
+ * A list_head of the task lists (tasks, thread_node, children/sibling)
+ * is in a task_struct or signal_struct: slab memory, which x86-64
+ * allocates from the direct map (mm/slub.c: page_address() of the slab
+ * page), or init_task/init_signals in the kernel image.  The lists are
+ * circular (include/linux/list.h): a NULL or any other pointer is not
+ * how the kernel ends one, so the list read is incomplete.
+ */
+static struct oc_error *check_link(const struct task_reader *r, uint64_t node,
+				   uint64_t head, uint64_t from)
+{
+	if (node == head)
+		return NULL;
+	if (!node)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "NULL pointer in the list at 0x%" PRIx64 " (after 0x%" PRIx64 "): the kernel's lists never end so",
+				       head, from);
+	if ((node & 7) || ((node < r->dm_start || node >= r->dm_end) &&
+			   (node < r->init_task ||
+			    node >= r->init_task + r->l.size)))
+		return oc_error_format(OC_ERR_FORMAT,
+				       "pointer 0x%" PRIx64 " in the list at 0x%" PRIx64 " (after 0x%" PRIx64 ") is outside the direct map",
+				       node, head, from);
+	return NULL;
+}
 
 static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 {
@@ -199,6 +237,24 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 		oc_error_destroy(err);
 		return NULL;
 	}
+	{
+		/*
+		 * tasks.next and .prev are never NULL in a task_struct:
+		 * init_task's are LIST_HEAD_INIT (init/init_task.c), every
+		 * other one starts as a copy of its parent's (kernel/fork.c
+		 * dup_task_struct()), and list_del_rcu() poisons only .prev.
+		 * Both NULL is a zeroed page (a hole a dump reads as zeros),
+		 * not a task to list; one NULL pointer is a corrupt link,
+		 * which the list walks report.
+		 */
+		struct oc_member next = { .offset = r->l.tasks.offset, .size = 8 };
+		struct oc_member prev = { .offset = r->l.tasks.offset + 8, .size = 8 };
+
+		if (!get(r->buf, &r->l, &next) && !get(r->buf, &r->l, &prev)) {
+			r->not_tasks++;
+			return NULL;
+		}
+	}
 	if (k->nr_tasks == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 256;
 		void *p = realloc(k->tasks, cap * sizeof(*k->tasks));
@@ -216,11 +272,8 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 	memcpy(t->comm, r->buf + r->l.comm.offset,
 	       r->l.comm.size < OC_COMM_LEN ? r->l.comm.size : OC_COMM_LEN);
 	t->comm[OC_COMM_LEN] = '\0';
-	/* prctl(PR_SET_NAME) takes any bytes: no control sequences in a
-	 * report (ps(1) escapes them too) */
-	for (char *c = t->comm; *c; c++)
-		if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
-			*c = '?';
+	/* prctl(PR_SET_NAME) takes any bytes: the model keeps them as the
+	 * kernel has them, every renderer escapes them (formats/strutil.h) */
 	t->state_raw = (uint32_t)get(r->buf, &r->l, &r->l.state) |
 		       (uint32_t)get(r->buf, &r->l, &r->l.exit_state);
 	t->state = state_letter((uint32_t)get(r->buf, &r->l, &r->l.state),
@@ -243,36 +296,39 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 	return NULL;
 }
 
-/* Follow a list_head chain from @head, calling add_task on each entry. */
+/*
+ * Follow a thread list (signal->thread_head) from @head, adding each
+ * entry but @owner, the group leader added before.  Each thread is on
+ * one thread list only: a task seen before is a loop or a cross-link.
+ */
 static struct oc_error *walk_list(struct task_reader *r, uint64_t head,
-				  uint64_t link_off, bool include_head_owner)
+				  uint64_t link_off, uint64_t owner)
 {
 	struct oc_kernel *k = r->k;
-	uint64_t node;
+	uint64_t node, prev = head;
 	struct oc_error *err;
-	size_t steps = 0;
+	bool owner_seen = false;
 
-	if (include_head_owner && (err = add_task(r, head - link_off)))
-		return err;
 	err = oc_mem_read_u64(&k->mem, head, &node);
-	if (err)
-		return err;
-	while (node != head) {
-		if (++steps > r->max)
+	while (!err && node != head) {
+		uint64_t task = node - link_off;
+
+		if (++r->steps > r->max)
+			return over_budget(r);
+		if ((err = check_link(r, node, head, prev)))
+			return err;
+		if (task == owner && !owner_seen)
+			owner_seen = true;
+		else if (set_has(&r->seen, task))
 			return oc_error_format(OC_ERR_FORMAT,
-					       "list at 0x%" PRIx64 " does not end: corrupt?",
-					       head);
-		if (!node || node - link_off == 0)
-			return oc_error_fault(node, "null pointer in task list at 0x%" PRIx64,
-					      head);
-		err = add_task(r, node - link_off);
-		if (err)
-			return err;
-		err = oc_mem_read_u64(&k->mem, node, &node);
-		if (err)
-			return err;
+					       "thread list at 0x%" PRIx64 " loops back to task 0x%" PRIx64,
+					       head, task);
+		err = add_task(r, task);
+		prev = node;
+		if (!err)
+			err = oc_mem_read_u64(&k->mem, node, &node);
 	}
-	return NULL;
+	return err;
 }
 
 static struct oc_error *add_threads(struct task_reader *r, uint64_t task)
@@ -291,7 +347,7 @@ static struct oc_error *add_threads(struct task_reader *r, uint64_t task)
 	err = add_task(r, task);
 	if (!err)
 		err = walk_list(r, sig + r->l.thread_head, r->l.thread_node.offset,
-				false);
+				task);
 	return err;
 }
 
@@ -302,17 +358,15 @@ static struct oc_error *add_threads(struct task_reader *r, uint64_t task)
  * noted and passed; an unreadable list pointer ends the walk with an error.
  */
 static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
-				       uint64_t link, size_t max_tasks)
+				       uint64_t link)
 {
 	struct oc_kernel *k = r->k;
-	uint64_t node = head;
-	size_t steps = 0;
+	uint64_t node = head, prev;
 	struct oc_error *err;
 
 	for (;;) {
-		if (++steps > max_tasks)
-			return oc_error_format(OC_ERR_FORMAT,
-					       "task list does not end: corrupt?");
+		if (++r->steps > r->max)
+			return over_budget(r);
 		if (link == 0 || node != head) {
 			err = add_threads(r, node - r->l.tasks.offset);
 			if (err == &oc_enomem)
@@ -327,15 +381,25 @@ static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
 				k->tasks_incomplete = true;
 				oc_error_destroy(err);
 			}
+			if (r->steps > r->max)
+				return over_budget(r);
 		}
+		prev = node;
 		err = oc_mem_read_u64(&k->mem, node + link, &node);
 		if (err)
 			return err;
-		if (node == head || !node)
+		if (node == head)
 			return NULL;
-		/* going backward, stop where the forward walk got to */
-		if (link && set_has(&r->seen, node - r->l.tasks.offset))
-			return NULL;
+		if ((err = check_link(r, node, head, prev)))
+			return err;
+		if (set_has(&r->seen, node - r->l.tasks.offset)) {
+			/* going backward, stop where the forward walk got to */
+			if (link)
+				return NULL;
+			return oc_error_format(OC_ERR_FORMAT,
+					       "task list loops back to task 0x%" PRIx64,
+					       node - r->l.tasks.offset);
+		}
 	}
 }
 
@@ -345,10 +409,9 @@ static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
  * children's sibling fields), from every task found so far.  Errors only
  * skip a list.
  */
-static struct oc_error *walk_children(struct task_reader *r, size_t max_tasks)
+static struct oc_error *walk_children(struct task_reader *r)
 {
 	struct oc_kernel *k = r->k;
-	size_t steps = 0;
 
 	if (!r->l.children && !r->l.sibling)
 		return NULL;
@@ -358,16 +421,22 @@ static struct oc_error *walk_children(struct task_reader *r, size_t max_tasks)
 
 		/* forward (next), then backward (prev) past a hole */
 		for (uint64_t link = 0; link <= 8; link += 8) {
-			uint64_t node;
+			uint64_t node, prev = head;
 			struct oc_error *err = oc_mem_read_u64(&k->mem, head + link,
 							       &node);
 
-			while (!err && node && node != head) {
+			while (!err && node != head) {
 				uint64_t child = node - r->l.sibling;
 
-				if (++steps > max_tasks)
-					return oc_error_format(OC_ERR_FORMAT,
-							       "process tree does not end: corrupt?");
+				if (++r->steps > r->max) {
+					/* already incomplete: keep what was found */
+					oc_kernel_warn(k, "process tree: more than %zu steps through the task lists in all: stopped",
+						       r->max);
+					return NULL;
+				}
+				/* a NULL or stray link: try the other way */
+				if ((err = check_link(r, node, head, prev)))
+					break;
 				if (!set_has(&r->seen, child)) {
 					err = add_threads(r, child);
 					if (err == &oc_enomem)
@@ -376,6 +445,7 @@ static struct oc_error *walk_children(struct task_reader *r, size_t max_tasks)
 				} else if (link) {
 					break;	/* back where the forward walk was */
 				}
+				prev = node;
 				err = oc_mem_read_u64(&k->mem, node + link, &node);
 			}
 			if (!err)
@@ -384,6 +454,37 @@ static struct oc_error *walk_children(struct task_reader *r, size_t max_tasks)
 		}
 	}
 	return NULL;
+}
+
+/*
+ * The direct map, from page_offset_base (a variable since 4.8 with
+ * CONFIG_RANDOMIZE_MEMORY, arch/x86/mm/kaslr.c) and its largest size,
+ * 2^MAX_PHYSMEM_BITS: 64 TiB with 4-level paging, 4 PiB with 5-level
+ * (arch/x86/include/asm/sparsemem.h, Documentation/arch/x86/x86_64/mm.rst).
+ * Without the variable: __PAGE_OFFSET_BASE_L4 (asm/page_64_types.h), or
+ * with 5-level paging _L5.
+ */
+static void direct_map(struct oc_kernel *k, struct task_reader *r)
+{
+	static const uint64_t base_l4 = 0xffff888000000000ull;
+	static const uint64_t base_l5 = 0xff11000000000000ull;
+	uint64_t sym = oc_kernel_symbol_addr(k, "page_offset_base"), base = 0;
+
+	if (!sym || !oc_ok(oc_mem_read_u64(&k->mem, sym, &base)) ||
+	    (base != base_l4 && base != base_l5 &&
+	     (base < base_l5 || base > 0xfffffe0000000000ull)))
+		base = 0;
+	if (!base) {
+		/* no answer from the dump: any kernel half address below the
+		 * kernel image's mapping (__START_KERNEL_map) */
+		r->dm_start = base_l5;
+		r->dm_end = 0xffffffff80000000ull;
+		return;
+	}
+	r->dm_start = base;
+	r->dm_end = base + (base < 0xff80000000000000ull ? 1ull << 52 : 1ull << 46);
+	if (r->dm_end < base)
+		r->dm_end = UINT64_MAX;	/* a base near the top: no wrap */
 }
 
 struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
@@ -398,13 +499,15 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 	err = read_layout(k, &r.l);
 	if (err)
 		return err;
+	direct_map(k, &r);
+	r.init_task = init_task;
 	r.buf = malloc(r.l.size);
 	if (!r.buf)
 		return &oc_enomem;
 
 	/* every process, from init_task around the tasks list */
 	head = init_task + r.l.tasks.offset;
-	err = walk_processes(&r, head, 0, max_tasks);
+	err = walk_processes(&r, head, 0);
 	if (err && err != &oc_enomem) {
 		/*
 		 * A task_struct the dump lacks (makedumpfile excluded its page,
@@ -417,7 +520,7 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 
 		oc_error_string(err, buf, sizeof(buf));
 		oc_error_destroy(err);
-		back = walk_processes(&r, head, 8, max_tasks);
+		back = walk_processes(&r, head, 8);
 		if (back == &oc_enomem) {
 			err = back;
 		} else {
@@ -428,7 +531,7 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 		k->tasks_incomplete = true;
 	}
 	if (!err && k->tasks_incomplete)
-		err = walk_children(&r, max_tasks);
+		err = walk_children(&r);
 	if (err) {
 		free(r.buf);
 		free(r.seen.slots);
@@ -461,6 +564,11 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 		return err;
 	if (r.bad) {
 		oc_kernel_warn(k, "%u task_structs could not be read", r.bad);
+		k->tasks_incomplete = true;
+	}
+	if (r.not_tasks) {
+		oc_kernel_warn(k, "%u task_structs read as zeros (tasks.next and .prev NULL: a hole in the dump?) not listed",
+			       r.not_tasks);
 		k->tasks_incomplete = true;
 	}
 

@@ -15,6 +15,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,8 @@ struct lines_module {
 
 /* Longest chain kept: the kernel's deepest inlining is ~15 levels. */
 enum { LINES_MAX_CHAIN = 64, LINES_MAX_STRING = 4096 };
+/* a cache holds a few thousand addresses, 8-10 KB (docs/lines.md) */
+static const off_t max_cache_size = 64 << 20;
 
 static double now_sec(void)
 {
@@ -281,6 +284,15 @@ static bool parse_u64(const char *s, int base, uint64_t max, uint64_t *ret)
 	return true;
 }
 
+/* A cache string as cache_print() writes them: no control character. */
+static bool plain_field(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
 /*
  * Load @fp's records.  false when the file does not parse (or names
  * another build-id); the records loaded so far are then dropped.  With
@@ -345,7 +357,8 @@ static struct oc_error *cache_parse(struct oc_lines *l, FILE *fp, bool merge,
 			}
 			if (split_tabs(lines[i], fields, 4) != 4 ||
 			    !parse_u64(fields[0], 10, UINT32_MAX, &line) ||
-			    !parse_u64(fields[1], 10, 1, &inl))
+			    !parse_u64(fields[1], 10, 1, &inl) ||
+			    !plain_field(fields[2]) || !plain_field(fields[3]))
 				break;
 			chain[i].line = line;
 			chain[i].inlined = inl;
@@ -396,7 +409,7 @@ static void cache_print(const struct oc_lines *l, FILE *fp)
 	}
 }
 
-/* mkdir -p of @path's directory. */
+/* mkdir -p of @path's directory; what it creates only the user's. */
 static void make_parent_dirs(const char *path)
 {
 	char *dir = strdup(path);
@@ -407,10 +420,49 @@ static void make_parent_dirs(const char *path)
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		mkdir(dir, 0755);
+		mkdir(dir, 0700);
 		*p = '/';
 	}
 	free(dir);
+}
+
+/*
+ * The cache directory must be the user's own: a directory (not a link
+ * to one), owned by the effective user, writable by no one else.  In a
+ * directory someone else can write, a planted link or file would
+ * redirect what we write or feed what we read (docs/hardening.md).
+ */
+static bool cache_dir_ok(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path)) :
+			    strdup(".");
+	struct stat st;
+	bool ok;
+
+	if (!dir)
+		return false;
+	ok = !lstat(*dir ? dir : "/", &st) && S_ISDIR(st.st_mode) &&
+	     st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
+	free(dir);
+	return ok;
+}
+
+/* The cache file for reading: a regular file of the user's, not a link. */
+static FILE *cache_open_read(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *fp;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    st.st_size > max_cache_size || !(fp = fdopen(fd, "r"))) {
+		close(fd);
+		return NULL;
+	}
+	return fp;
 }
 
 static void cache_write(struct oc_lines *l)
@@ -418,21 +470,31 @@ static void cache_write(struct oc_lines *l)
 	char *tmp;
 	FILE *fp;
 	bool ok;
+	int fd;
 
 	/* Another run on the same kernel may have written the file since we
 	 * read it: keep its addresses too (a rename by a third run between
 	 * this read and ours can still lose some; they are looked up again). */
-	fp = fopen(l->cache_path, "r");
+	make_parent_dirs(l->cache_path);
+	if (!cache_dir_ok(l->cache_path))
+		return;
+	fp = cache_open_read(l->cache_path);
 	if (fp) {
 		oc_error_destroy(cache_parse(l, fp, true, &ok));
 		fclose(fp);
 	}
 
-	if (asprintf(&tmp, "%s.tmp.%ld", l->cache_path, (long)getpid()) < 0)
+	/* a new file of our own: mkstemp() is O_CREAT|O_EXCL, 0600, and
+	 * follows no link planted under the name */
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", l->cache_path) < 0)
 		return;
-	make_parent_dirs(l->cache_path);
-	fp = fopen(tmp, "w");
+	fd = mkstemp(tmp);
+	fp = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!fp) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		free(tmp);
 		return;
 	}
@@ -466,7 +528,8 @@ static struct oc_error *lines_create(const char *vmlinux,
 		oc_lines_close(l);
 		return &oc_enomem;
 	}
-	if (l->cache_path && (fp = fopen(l->cache_path, "r"))) {
+	if (l->cache_path && cache_dir_ok(l->cache_path) &&
+	    (fp = cache_open_read(l->cache_path))) {
 		bool ok;
 
 		err = cache_parse(l, fp, false, &ok);
@@ -772,8 +835,17 @@ static struct oc_error *module_add_path(struct lines_module *m, char *path)
  * Which of a name's files is used is decided on its first frame
  * (module_open()), by build-id when the dump gives one.
  */
+/*
+ * The .ko files under the modules directory.  Bounded: 8 levels, at
+ * most max_module_entries names in all, and no directory reached
+ * through a symbolic link (/lib/modules/RELEASE/build and source point
+ * into a source tree, and a link can point anywhere).  A linked .ko
+ * file is taken if it is a regular file.
+ */
+static const size_t max_module_entries = 1u << 16;
+
 static struct oc_error *modules_list(struct oc_lines *l, const char *dir,
-				     int depth)
+				     int depth, size_t *entries)
 {
 	struct dirent *de;
 	DIR *dp;
@@ -788,12 +860,18 @@ static struct oc_error *modules_list(struct oc_lines *l, const char *dir,
 
 		if (de->d_name[0] == '.')
 			continue;
+		if (++*entries > max_module_entries)
+			break;
 		if (asprintf(&path, "%s/%s", dir, de->d_name) < 0) {
 			closedir(dp);
 			return &oc_enomem;
 		}
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			err = modules_list(l, path, depth + 1);
+		if (lstat(path, &st) != 0 ||
+		    (S_ISLNK(st.st_mode) &&
+		     (stat(path, &st) != 0 || S_ISDIR(st.st_mode)))) {
+			free(path);	/* a link to a directory: not followed */
+		} else if (S_ISDIR(st.st_mode)) {
+			err = modules_list(l, path, depth + 1, entries);
 			free(path);
 		} else {
 			if (n > 3 && !strcmp(de->d_name + n - 3, ".ko"))
@@ -919,8 +997,10 @@ static struct oc_error *module_lines(struct oc_lines *l, const char *module,
 	if (!l->modules_dir || !module)
 		return NULL;
 	if (!l->modules_listed) {
+		size_t entries = 0;
+
 		l->modules_listed = true;
-		err = modules_list(l, l->modules_dir, 0);
+		err = modules_list(l, l->modules_dir, 0, &entries);
 		if (err)
 			return err;
 	}

@@ -13,6 +13,7 @@
 
 #include "cursor.h"
 #include "log.h"
+#include "strutil.h"
 #include "vmcoreinfo.h"
 
 /* ---- VMCOREINFO and type lookups ------------------------------------- */
@@ -866,22 +867,6 @@ size_t oc_log_format_time(uint64_t ts_nsec, char *buf, size_t size)
 	return n < 0 ? 0 : (size_t)n;
 }
 
-static void print_escaped(const char *s, size_t len, FILE *out)
-{
-	size_t start = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if ((c >= 0x20 && c != 0x7f) || c == '\t')
-			continue;
-		fwrite(s + start, 1, i - start, out);
-		fprintf(out, "\\x%02x", c);
-		start = i + 1;
-	}
-	fwrite(s + start, 1, len - start, out);
-}
-
 void oc_log_print(const struct oc_log *log, FILE *out)
 {
 	for (size_t i = 0; i < log->nr; i++) {
@@ -896,7 +881,7 @@ void oc_log_print(const struct oc_log *log, FILE *out)
 			const char *eol = nl ? nl : end;
 
 			fputs(prefix, out);
-			print_escaped(p, (size_t)(eol - p), out);
+			oc_str_fput(out, p, (size_t)(eol - p), 0);
 			fputc('\n', out);
 			p = nl ? nl + 1 : end;
 		} while (p < end);

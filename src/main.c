@@ -3,6 +3,7 @@
  * orccrash: the command line.  One core, three front ends: the browser
  * (default), the batch report (--all-tasks and friends), orc-dump.
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 #include "kernel.h"
 #include "lines.h"
 #include "report.h"
+#include "strutil.h"
 #include "orcdump.h"
 #include "shell.h"
 #include "ui.h"
@@ -81,7 +83,8 @@ static void usage(FILE *fp)
 	      "      --shell       a prompt for commands, with history and completion\n"
 	      "\n"
 	      "Input:\n"
-	      "  -f, --force       go on when the vmlinux does not match the dump\n"
+	      "  -f, --force       go on when the vmlinux does not match the dump, or the\n"
+	      "                    dump's release sources disagree\n"
 	      "      --no-vmlinux  ignore VMLINUX: symbols, types and ORC from the dump\n"
 	      "\n"
 	      "  -h, --help        this help\n"
@@ -276,6 +279,22 @@ static int orc_dump_main(int argc, char **argv)
 }
 
 /*
+ * A release fit to be one path component: what "make kernelrelease"
+ * makes of VERSION, PATCHLEVEL, SUBLEVEL, EXTRAVERSION and LOCALVERSION
+ * (letters, digits, ".+-_~"), with no "/" and no leading ".", so neither
+ * ".." nor a hidden name.
+ */
+static bool release_is_name(const char *release)
+{
+	if (!release[0] || release[0] == '.')
+		return false;
+	for (const char *c = release; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr(".+-_~", *c))
+			return false;
+	return true;
+}
+
+/*
  * Where a distribution puts debug information: the vmlinux's DWARF when
  * the vmlinux given has none (by build-id, then Debian's -dbg package's
  * place), and, without --modules-dir, the modules' debug .ko files of the
@@ -306,7 +325,9 @@ static struct oc_error *debuginfo_paths(const struct oc_kernel *k,
 			err = oc_lines_add_debug_file(l, path);
 		}
 	}
-	if (!err && k->release[0]) {
+	/* the release names a file and a directory under root: one path
+	 * component, or not used at all (docs/hardening.md) */
+	if (!err && release_is_name(k->release)) {
 		snprintf(path, sizeof(path), "%s/boot/vmlinux-%s", root, k->release);
 		err = oc_lines_add_debug_file(l, path);
 		snprintf(mods, sizeof(mods), "%s/lib/modules/%s", root, k->release);
@@ -562,14 +583,18 @@ int main(int argc, char **argv)
 	}
 	if (ro.lines) {
 		const char *why = oc_lines_unavailable(ro.lines);
-
 		const char *mod;
 
+		char e1[256], e2[1024];
+
 		if (why)
-			fprintf(stderr, "orccrash: %s\n", why);
+			fprintf(stderr, "orccrash: %s\n",
+				oc_esc(e2, sizeof(e2), why, 0));
+		/* module names come from the dump */
 		while ((why = oc_lines_take_module_note(ro.lines, &mod)))
 			fprintf(stderr, "orccrash: module %s: no source lines: %s\n",
-				mod, why);
+				oc_esc(e1, sizeof(e1), mod, 0),
+				oc_esc(e2, sizeof(e2), why, 0));
 		oc_lines_close(ro.lines);
 	}
 	oc_kernel_close(k);

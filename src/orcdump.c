@@ -19,6 +19,7 @@
 #include "orc_abi.h"
 #include "orc_elf.h"
 #include "orcdump.h"
+#include "strutil.h"
 
 static const char *reg_name(uint8_t reg)
 {
@@ -187,7 +188,11 @@ struct oc_error *oc_orcdump_elf(const char *path, FILE *out)
 			err = oc_orc_elf_rela(e, i, &name, &addend);
 			if (err)
 				goto out;
-			snprintf(loc, sizeof(loc), "%s+%llx", name,
+			char ename[192];
+
+			/* a section or symbol name of the file: escaped */
+			snprintf(loc, sizeof(loc), "%s+%llx",
+				 oc_esc(ename, sizeof(ename), name, 0),
 				 (unsigned long long)addend);
 		} else {
 			snprintf(loc, sizeof(loc), "%llx",

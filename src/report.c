@@ -15,6 +15,7 @@
 #include "log.h"
 #include "report.h"
 #include "triage.h"
+#include "strutil.h"
 
 void oc_report_options_init(struct oc_report_options *opts)
 {
@@ -29,11 +30,16 @@ static void format_sym(const struct oc_sym_result *sr, bool found,
 {
 	const struct oc_sym_result s = *sr;
 
-	if (found)
+	/* symbol and module names may come from the dump (kallsyms, modules) */
+	if (found) {
+		char name[1024], mod[256];
+
 		snprintf(buf, size, "%s+0x%" PRIx64 "/0x%" PRIx64 "%s%s%s",
-			 s.name, s.offset, s.size, s.module ? " [" : "",
-			 s.module ? s.module : "", s.module ? "]" : "");
-	else
+			 oc_esc(name, sizeof(name), s.name, 0), s.offset,
+			 s.size, s.module ? " [" : "",
+			 s.module ? oc_esc(mod, sizeof(mod), s.module, 0) : "",
+			 s.module ? "]" : "");
+	} else
 		snprintf(buf, size, "0x%" PRIx64, addr);
 }
 
@@ -115,8 +121,11 @@ size_t oc_report_frame_lines(const struct oc_kernel *k,
 static void print_line_suffix(const struct oc_line_info *chain, size_t nr,
 			      FILE *out)
 {
+	char e[256];
+
 	if (nr && chain[nr - 1].file)
-		fprintf(out, "  %s:%u", oc_lines_short_file(chain[nr - 1].file),
+		fprintf(out, "  %s:%u", oc_esc(e, sizeof(e),
+			oc_lines_short_file(chain[nr - 1].file), 0),
 			chain[nr - 1].line);
 }
 
@@ -128,7 +137,9 @@ static void print_level_vars(const struct oc_framevars_level *l,
 
 	for (size_t i = 0; l && i < l->nr_vars; i++) {
 		oc_framevar_format(&l->vars[i], buf, sizeof(buf));
-		fprintf(out, "%s      %s\n", indent, buf);
+		fprintf(out, "%s      ", indent);
+		oc_str_fput(out, buf, strlen(buf), 0);
+		fputc('\n', out);
 	}
 }
 
@@ -164,15 +175,19 @@ static const struct oc_framevars_level *inline_level(
 static void print_frame_vars(const struct oc_framevars *fv, size_t nr,
 			     const char *indent, FILE *out)
 {
+	char e[512];
+
 	if (!fv)
 		return;
 	if (fv->unavailable) {
-		fprintf(out, "%s      (variables %s)\n", indent, fv->unavailable);
+		fprintf(out, "%s      (variables %s)\n", indent,
+			oc_esc(e, sizeof(e), fv->unavailable, 0));
 		return;
 	}
 	for (size_t i = nr ? nr - 1 : 0; i + 1 < fv->nr_levels; i++) {
 		fprintf(out, "%s      (in %s, inlined)\n", indent,
-			fv->levels[i].function ? fv->levels[i].function : "?");
+			oc_esc(e, sizeof(e), fv->levels[i].function ?
+			       fv->levels[i].function : "?", 0));
 		print_level_vars(&fv->levels[i], indent, out);
 	}
 	if (fv->nr_levels)
@@ -185,9 +200,13 @@ static void print_inlines(const struct oc_line_info *chain, size_t nr,
 			  const char *indent, FILE *out)
 {
 	for (size_t i = 0; i + 1 < nr; i++) {
+		char fn[256], file[256];
+
 		fprintf(out, "%s%s%s (inlined)  %s:%u\n", indent,
-			scanned ? "? " : "", chain[i].function ? chain[i].function : "?",
-			chain[i].file ? oc_lines_short_file(chain[i].file) : "?",
+			scanned ? "? " : "",
+			oc_esc(fn, sizeof(fn), chain[i].function ? chain[i].function : "?", 0),
+			oc_esc(file, sizeof(file), chain[i].file ?
+			       oc_lines_short_file(chain[i].file) : "?", 0),
 			chain[i].line);
 		print_level_vars(inline_level(fv, i, nr), indent, out);
 	}
@@ -217,10 +236,14 @@ void oc_report_print_trace(const struct oc_kernel *k,
 		print_inlines(chain, nr, f->scanned, fv, indent, out);
 		if (f->regs_kind != OC_REGS_NONE && (!opts || opts->regs)) {
 			oc_report_print_regs(k, f, indent, out);
-			if (nr)
+			if (nr) {
+				char e[256];
+
 				fprintf(out, "%sRIP at %s:%u\n", indent,
-					oc_lines_short_file(chain[nr - 1].file),
+					oc_esc(e, sizeof(e), oc_lines_short_file(
+						chain[nr - 1].file), 0),
 					chain[nr - 1].line);
+			}
 			print_frame_vars(fv, nr, indent, out);
 			oc_framevars_free(fv);
 			continue;
@@ -237,16 +260,20 @@ void oc_report_print_trace(const struct oc_kernel *k,
 	if (!trace->reliable || trace->stop == OC_STOP_ERROR ||
 	    trace->stop == OC_STOP_FRAME_LIMIT) {
 		oc_trace_stop_string(trace, buf, sizeof(buf));
-		fprintf(out, "%s(unreliable: %s)\n", indent, buf);
+		fprintf(out, "%s(unreliable: ", indent);
+		oc_str_fput(out, buf, strlen(buf), 0);
+		fputs(")\n", out);
 	}
 }
 
 /* The header's WARNING lines; with --no-header, on stderr. */
 void oc_report_print_warnings(const struct oc_kernel *k, FILE *out)
 {
-	for (unsigned int i = 0; i < k->nr_warnings; i++)
-		fprintf(out, "%sWARNING: %s\n",
-			out == stderr ? "orccrash: " : "   ", k->warnings[i]);
+	for (unsigned int i = 0; i < k->nr_warnings; i++) {
+		fprintf(out, "%sWARNING: ", out == stderr ? "orccrash: " : "   ");
+		oc_str_fput(out, k->warnings[i], strlen(k->warnings[i]), 0);
+		fputc('\n', out);
+	}
 }
 
 /* The crash summary (src/triage.h, docs/triage.md), first in the header. */
@@ -257,7 +284,7 @@ static void print_crash(const struct oc_kernel *k,
 	struct oc_line_info chain[16];
 	struct oc_crash c;
 	struct oc_error *err = oc_triage(k, opts->lines, log, &c);
-	char buf[320];
+	char buf[320], e[1024];
 	size_t nr;
 
 	if (err) {
@@ -267,7 +294,7 @@ static void print_crash(const struct oc_kernel *k,
 		oc_error_destroy(err);
 		return;
 	}
-	fprintf(out, "     CRASH: %s\n", c.title);
+	fprintf(out, "     CRASH: %s\n", oc_esc(e, sizeof(e), c.title, 0));
 	fprintf(out, "      KIND: %s\n", oc_crash_kind_name(c.kind));
 	if (c.have_guilty) {
 		oc_report_format_frame(k, &c.guilty, buf, sizeof(buf));
@@ -278,7 +305,7 @@ static void print_crash(const struct oc_kernel *k,
 		fprintf(out, " SIGNATURE: %s\n", c.signature);
 	}
 	if (c.have_bug)
-		fprintf(out, "    BUG AT: %s:%u%s\n", c.bug.file, c.bug.line,
+		fprintf(out, "    BUG AT: %s:%u%s\n", oc_esc(e, sizeof(e), c.bug.file, 0), c.bug.line,
 			c.bug.warning ? " (a WARN)" : "");
 	if (c.have_address)
 		fprintf(out, "   ADDRESS: 0x%" PRIx64 " (from the %s)\n", c.address,
@@ -296,14 +323,15 @@ static void print_crash(const struct oc_kernel *k,
 
 			fprintf(out, "%s%c=%s", i ? "; " : " (", t->letter, t->name);
 			for (size_t m = 0; m < t->nr_modules; m++)
-				fprintf(out, "%s%s", m ? ", " : ": ", t->modules[m]);
+				fprintf(out, "%s%s", m ? ", " : ": ",
+					oc_esc(e, sizeof(e), t->modules[m], 0));
 			if (t->more_modules)
 				fprintf(out, ", ...");
 		}
 		fprintf(out, "%s\n", c.nr_taints ? ")" : "");
 	}
 	for (size_t i = 0; i < c.nr_details; i++)
-		fprintf(out, "    DETAIL: %s\n", c.details[i]);
+		fprintf(out, "    DETAIL: %s\n", oc_esc(e, sizeof(e), c.details[i], 0));
 }
 
 static void print_header(const struct oc_kernel *k,
@@ -311,18 +339,21 @@ static void print_header(const struct oc_kernel *k,
 			 const struct oc_log *log, FILE *out)
 {
 	const struct oc_task *pt = NULL;
-	char msg[256];
+	char msg[256], e[1024];
 
 	if (k->panic_cpu >= 0)
 		pt = k->cpus[k->panic_cpu].task;
 	print_crash(k, opts, log, out);
-	fprintf(out, "      DUMP: %s (%s)\n", oc_dump_path(k->dump),
+	fprintf(out, "      DUMP: %s (%s)\n",
+		oc_esc(e, sizeof(e), oc_dump_path(k->dump), 0),
 		oc_dump_format_name(k->dump));
-	fprintf(out, "   VMLINUX: %s\n", opts->vmlinux ? opts->vmlinux :
+	fprintf(out, "   VMLINUX: %s\n", opts->vmlinux ?
+		oc_esc(e, sizeof(e), opts->vmlinux, 0) :
 		"(none: symbols, types and ORC from the dump)");
-	fprintf(out, "   RELEASE: %s\n", k->release);
+	/* every string below comes from the dump: docs/hardening.md */
+	fprintf(out, "   RELEASE: %s\n", oc_esc(e, sizeof(e), k->release, 0));
 	if (k->banner[0])
-		fprintf(out, "    BANNER: %s\n", k->banner);
+		fprintf(out, "    BANNER: %s\n", oc_esc(e, sizeof(e), k->banner, 0));
 	fprintf(out, "   MACHINE: x86_64\n");
 	fprintf(out, "     KASLR: 0x%" PRIx64 "%s\n", k->kaslr_offset,
 		k->kaslr_offset ? "" : " (off)");
@@ -343,13 +374,15 @@ static void print_header(const struct oc_kernel *k,
 		k->tasks_incomplete ? " (list incomplete: unreliable, see WARNING)" : "");
 	if (k->panic_cpu >= 0)
 		fprintf(out, "     PANIC: CPU %d, PID %d (%s)\n", k->panic_cpu,
-			pt ? pt->pid : -1, pt ? pt->comm : "?");
+			pt ? pt->pid : -1,
+			pt ? oc_esc(e, sizeof(e), pt->comm, 0) : "?");
 	else
 		fprintf(out, "     PANIC: (no panic CPU recorded)\n");
 	if (k->panic_message[0])
-		fprintf(out, "   MESSAGE: %s\n", k->panic_message);
+		fprintf(out, "   MESSAGE: %s\n",
+			oc_esc(e, sizeof(e), k->panic_message, 0));
 	else if (log && oc_log_panic_message(log, msg, sizeof(msg)))
-		fprintf(out, "   MESSAGE: %s\n", msg);
+		fprintf(out, "   MESSAGE: %s\n", oc_esc(e, sizeof(e), msg, 0));
 	oc_report_print_warnings(k, out);
 	if (log && log->nr && opts->log_tail) {
 		size_t from = log->nr > opts->log_tail ? log->nr - opts->log_tail : 0;
@@ -377,8 +410,12 @@ bool oc_report_same_trace(const struct oc_trace *a, const struct oc_trace *b)
 
 static void print_task_line(const struct oc_task *t, FILE *out)
 {
+	char comm[128];
+
+	/* inside the quotes a '"' or '\\' in the comm is escaped too */
 	fprintf(out, "PID: %-7d TGID: %-7d CPU: %-3d STATE: %c  COMM: \"%s\"  TASK: %016" PRIx64 "%s\n",
-		t->pid, t->tgid, t->cpu, t->state, t->comm, t->addr,
+		t->pid, t->tgid, t->cpu, t->state,
+		oc_esc(comm, sizeof(comm), t->comm, OC_ESC_QUOTE), t->addr,
 		t->running_on >= 0 ? "  (running)" : "");
 }
 
@@ -494,7 +531,10 @@ static void print_groups(const struct oc_kernel *k,
 		for (size_t i = first[g]; i < sel->nr_tasks && shown < 16; i++) {
 			if (group_of[i] != g)
 				continue;
-			fprintf(out, " %d(%s)", sel->tasks[i]->pid, sel->tasks[i]->comm);
+			char comm[128];
+
+			fprintf(out, " %d(%s)", sel->tasks[i]->pid,
+				oc_esc(comm, sizeof(comm), sel->tasks[i]->comm, 0));
 			shown++;
 		}
 		fprintf(out, "%s\n", count > shown ? " ..." : "");
@@ -517,13 +557,15 @@ static void print_summary(const struct oc_selection *sel,
 			fprintf(out, ", %zu %c", counts[c], c);
 	fprintf(out, "; %zu unreliable trace%s\n", nbad, nbad == 1 ? "" : "s");
 	for (size_t i = 0, shown = 0; i < sel->nr_tasks && shown < 20; i++) {
-		char buf[256];
+		char buf[256], comm[128];
 
 		if (traces[i].reliable)
 			continue;
 		oc_trace_stop_string(&traces[i], buf, sizeof(buf));
-		fprintf(out, "  PID %d (%s): %s\n", sel->tasks[i]->pid,
-			sel->tasks[i]->comm, buf);
+		fprintf(out, "  PID %d (%s): ", sel->tasks[i]->pid,
+			oc_esc(comm, sizeof(comm), sel->tasks[i]->comm, 0));
+		oc_str_fput(out, buf, strlen(buf), 0);
+		fputc('\n', out);
 		shown++;
 	}
 }
@@ -628,7 +670,7 @@ int oc_report_begin(const struct oc_kernel *k,
 	ret->log_err = oc_kernel_read_log(k, &ret->log);
 	ret->have_log = !ret->log_err;
 	ret->complete = !k->tasks_incomplete && !k->modules_incomplete &&
-			!k->dump_truncated;
+			!k->dump_truncated && !k->release_mismatch;
 	return OC_EXIT_OK;
 }
 

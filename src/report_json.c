@@ -15,6 +15,7 @@
 #include "log.h"
 #include "report.h"
 #include "triage.h"
+#include "strutil.h"
 
 /*
  * A member: every key is a string literal, once per object, so json-c
@@ -27,12 +28,34 @@ static void add(struct json_object *o, const char *key,
 				  JSON_C_OBJECT_ADD_CONSTANT_KEY);
 }
 
+/*
+ * Every string goes through the one sanitiser (formats/strutil.h): the
+ * output is valid UTF-8, without DEL, C1 controls or bidi overrides;
+ * json-c escapes the C0 controls (docs/json.md).
+ */
+static struct json_object *jstr_len(const char *s, size_t len)
+{
+	char *e = oc_str_escape_dup(s, len, OC_ESC_JSON);
+	struct json_object *o;
+
+	if (!e)
+		return NULL;
+	o = json_object_new_string(e);
+	free(e);
+	return o;
+}
+
+static struct json_object *jstr(const char *s)
+{
+	return s ? jstr_len(s, strlen(s)) : NULL;
+}
+
 static struct json_object *hex(uint64_t v)
 {
 	char buf[24];
 
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return json_object_new_string(buf);
+	return jstr(buf);
 }
 
 /* One log record as the JSON documents have it: {ts_nsec, level, text}. */
@@ -42,8 +65,7 @@ static struct json_object *log_record_json(const struct oc_log *log, size_t i)
 
 	add(r, "ts_nsec", json_object_new_int64((int64_t)log->records[i].ts_nsec));
 	add(r, "level", json_object_new_int(log->records[i].level));
-	add(r, "text", json_object_new_string_len(
-		log->records[i].text, (int)log->records[i].len));
+	add(r, "text", jstr_len(log->records[i].text, log->records[i].len));
 	return r;
 }
 
@@ -74,7 +96,7 @@ static struct json_object *regs_json(const struct oc_frame *f)
 		{ "orig_ax", r->orig_ax, false },
 	};
 
-	add(o, "kind", json_object_new_string(
+	add(o, "kind", jstr(
 		f->regs_kind == OC_REGS_FULL ? "pt_regs" : "iret"));
 	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
 		if (regs[i].partial || f->regs_kind == OC_REGS_FULL)
@@ -84,7 +106,7 @@ static struct json_object *regs_json(const struct oc_frame *f)
 
 static struct json_object *str_or_null(const char *s)
 {
-	return s ? json_object_new_string(s) : NULL;
+	return s ? jstr(s) : NULL;
 }
 
 /* --locals: one level's variables (docs/json.md) */
@@ -96,11 +118,11 @@ static struct json_object *vars_json(const struct oc_framevars_level *l)
 		const struct oc_framevar *v = &l->vars[i];
 		struct json_object *o = json_object_new_object();
 
-		add(o, "name", json_object_new_string(v->name));
-		add(o, "type", json_object_new_string(v->type));
-		add(o, "kind", json_object_new_string(
+		add(o, "name", jstr(v->name));
+		add(o, "type", jstr(v->type));
+		add(o, "kind", jstr(
 			oc_framevar_kind_string(v->kind)));
-		add(o, "status", json_object_new_string(
+		add(o, "status", jstr(
 			oc_framevar_status_string(v->status)));
 		add(o, "value", str_or_null(v->value));
 		add(o, "raw", v->has_raw ? hex(v->raw) : NULL);
@@ -123,7 +145,7 @@ static struct json_object *cfi_regs_json(const struct oc_framevars *fv)
 		char name[16];
 
 		if (fv->cfi_regs >> reg & 1)
-			json_object_array_add(a, json_object_new_string(
+			json_object_array_add(a, jstr(
 				oc_dwexpr_reg_name(reg, name, sizeof(name))));
 	}
 	return a;
@@ -151,16 +173,16 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 
 	add(o, "ip", hex(f->ip));
 	add(o, "sp", hex(f->sp));
-	add(o, "symbol", have ? json_object_new_string(s.name) : NULL);
+	add(o, "symbol", have ? jstr(s.name) : NULL);
 	add(o, "offset", have ? json_object_new_int64((int64_t)s.offset) : NULL);
 	add(o, "size", have ? json_object_new_int64((int64_t)s.size) : NULL);
-	add(o, "module", s.module ? json_object_new_string(s.module) : NULL);
-	add(o, "stack", json_object_new_string(oc_stack_json_name(f->stack)));
+	add(o, "module", s.module ? jstr(s.module) : NULL);
+	add(o, "stack", jstr(oc_stack_json_name(f->stack)));
 	add(o, "reliable", json_object_new_boolean(f->reliable));
 	add(o, "scanned", json_object_new_boolean(f->scanned));
-	add(o, "how", json_object_new_string(oc_frame_how_name(f->how)));
+	add(o, "how", jstr(oc_frame_how_name(f->how)));
 	add(o, "file", own && own->file ?
-	    json_object_new_string(oc_lines_short_file(own->file)) : NULL);
+	    jstr(oc_lines_short_file(own->file)) : NULL);
 	add(o, "line", own ? json_object_new_int((int)own->line) : NULL);
 	if (nr > 1) {
 		/* the inlined functions the ip is in, innermost first */
@@ -170,9 +192,9 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 			struct json_object *e = json_object_new_object();
 
 			add(e, "function", chain[i].function ?
-			    json_object_new_string(chain[i].function) : NULL);
+			    jstr(chain[i].function) : NULL);
 			add(e, "file", chain[i].file ?
-			    json_object_new_string(oc_lines_short_file(chain[i].file)) : NULL);
+			    jstr(oc_lines_short_file(chain[i].file)) : NULL);
 			add(e, "line", json_object_new_int((int)chain[i].line));
 			if (fv && !fv->unavailable)
 				add(e, "variables", vars_json(
@@ -223,8 +245,8 @@ static bool add_trace(const struct oc_kernel *k,
 		oc_error_string(err, buf, sizeof(buf));
 		oc_error_destroy(err);
 		add(o, "frames", frames);
-		add(o, "stop", json_object_new_string("error"));
-		add(o, "error", json_object_new_string(buf));
+		add(o, "stop", jstr("error"));
+		add(o, "error", jstr(buf));
 		add(o, "reliable", json_object_new_boolean(false));
 		return false;
 	}
@@ -232,7 +254,7 @@ static bool add_trace(const struct oc_kernel *k,
 		json_object_array_add(frames, frame_json(k, opts, tr, i));
 	add(o, "frames", frames);
 	oc_trace_stop_string(tr, buf, sizeof(buf));
-	add(o, "stop", json_object_new_string(buf));
+	add(o, "stop", jstr(buf));
 	add(o, "reliable", json_object_new_boolean(tr->reliable));
 	return tr->reliable;
 }
@@ -244,12 +266,12 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 	const struct oc_task *pt = k->panic_cpu >= 0 ? k->cpus[k->panic_cpu].task : NULL;
 	char msg[256] = "";
 
-	add(o, "release", json_object_new_string(k->release));
-	add(o, "banner", json_object_new_string(k->banner));
+	add(o, "release", jstr(k->release));
+	add(o, "banner", jstr(k->banner));
 	add(o, "kaslr_offset", hex(k->kaslr_offset));
 	add(o, "cpus", json_object_new_int((int)k->nr_cpus));
 	add(o, "orc_version",
-	    json_object_new_string(oc_orc_version_name(k->orc_version)));
+	    jstr(oc_orc_version_name(k->orc_version)));
 	panic = json_object_new_object();
 	add(panic, "cpu", k->panic_cpu >= 0 ?
 	    json_object_new_int(k->panic_cpu) : NULL);
@@ -258,11 +280,11 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 		snprintf(msg, sizeof(msg), "%s", k->panic_message);
 	else if (log)
 		oc_log_panic_message(log, msg, sizeof(msg));
-	add(panic, "message", msg[0] ? json_object_new_string(msg) : NULL);
+	add(panic, "message", msg[0] ? jstr(msg) : NULL);
 	add(o, "panic", panic);
 	warn = json_object_new_array();
 	for (unsigned int i = 0; i < k->nr_warnings; i++)
-		json_object_array_add(warn, json_object_new_string(k->warnings[i]));
+		json_object_array_add(warn, jstr(k->warnings[i]));
 	add(o, "warnings", warn);
 	return o;
 }
@@ -283,17 +305,17 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 		return NULL;
 	}
 	o = json_object_new_object();
-	add(o, "kind", json_object_new_string(oc_crash_kind_name(c.kind)));
-	add(o, "title", json_object_new_string(c.title));
-	add(o, "message", c.message[0] ? json_object_new_string(c.message) : NULL);
+	add(o, "kind", jstr(oc_crash_kind_name(c.kind)));
+	add(o, "title", jstr(c.title));
+	add(o, "message", c.message[0] ? jstr(c.message) : NULL);
 	if (c.have_guilty) {
 		g = json_object_new_object();
-		add(g, "symbol", json_object_new_string(c.guilty_symbol));
+		add(g, "symbol", jstr(c.guilty_symbol));
 		add(g, "module", c.guilty_module[0] ?
-		    json_object_new_string(c.guilty_module) : NULL);
+		    jstr(c.guilty_module) : NULL);
 		add(g, "ip", hex(c.guilty.ip));
 		nr = oc_report_frame_lines(k, opts, &c.guilty, chain, 16);
-		add(g, "file", nr && chain[nr - 1].file ? json_object_new_string(
+		add(g, "file", nr && chain[nr - 1].file ? jstr(
 			oc_lines_short_file(chain[nr - 1].file)) : NULL);
 		add(g, "line", nr && chain[nr - 1].file ?
 		    json_object_new_int((int)chain[nr - 1].line) : NULL);
@@ -302,44 +324,44 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 	b = NULL;
 	if (c.have_bug) {
 		b = json_object_new_object();
-		add(b, "file", c.bug.file[0] ? json_object_new_string(c.bug.file) : NULL);
+		add(b, "file", c.bug.file[0] ? jstr(c.bug.file) : NULL);
 		add(b, "line", c.bug.file[0] ? json_object_new_int((int)c.bug.line) : NULL);
 		add(b, "warning", json_object_new_boolean(c.bug.warning));
 	}
 	add(o, "bug", b);
 	add(o, "signature", c.signature[0] ?
-	    json_object_new_string(c.signature) : NULL);
+	    jstr(c.signature) : NULL);
 	if (c.have_address) {
 		a = json_object_new_object();
 		add(a, "value", hex(c.address));
-		add(a, "from", json_object_new_string(c.address_from));
+		add(a, "from", jstr(c.address_from));
 	}
 	add(o, "address", a);
 	if (c.have_error_code) {
 		e = json_object_new_object();
 		add(e, "value", hex(c.error_code));
-		add(e, "from", json_object_new_string(c.error_code_from));
+		add(e, "from", jstr(c.error_code_from));
 		add(e, "access", c.error_access[0] ?
-		    json_object_new_string(c.error_access) : NULL);
+		    jstr(c.error_access) : NULL);
 		add(e, "reason", c.error_why[0] ?
-		    json_object_new_string(c.error_why) : NULL);
+		    jstr(c.error_why) : NULL);
 	}
 	add(o, "error_code", e);
 	t = NULL;
 	if (c.have_taint) {
 		t = json_object_new_object();
 		add(t, "mask", hex(c.tainted_mask));
-		add(t, "letters", json_object_new_string(c.taint));
+		add(t, "letters", jstr(c.taint));
 		flags = json_object_new_array();
 		for (size_t i = 0; i < c.nr_taints; i++) {
 			struct json_object *f = json_object_new_object(), *mods;
 			char letter[2] = { c.taints[i].letter, 0 };
 
-			add(f, "flag", json_object_new_string(letter));
-			add(f, "name", json_object_new_string(c.taints[i].name));
+			add(f, "flag", jstr(letter));
+			add(f, "name", jstr(c.taints[i].name));
 			mods = json_object_new_array();
 			for (size_t m = 0; m < c.taints[i].nr_modules; m++)
-				json_object_array_add(mods, json_object_new_string(
+				json_object_array_add(mods, jstr(
 					c.taints[i].modules[m]));
 			add(f, "modules", mods);
 			json_object_array_add(flags, f);
@@ -358,7 +380,7 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 	}
 	d = json_object_new_array();
 	for (size_t i = 0; i < c.nr_details; i++)
-		json_object_array_add(d, json_object_new_string(c.details[i]));
+		json_object_array_add(d, jstr(c.details[i]));
 	add(o, "details", d);
 	return o;
 }
@@ -374,8 +396,8 @@ static struct json_object *task_json(const struct oc_kernel *k,
 	add(o, "pid", json_object_new_int(t->pid));
 	add(o, "tgid", json_object_new_int(t->tgid));
 	add(o, "ppid", json_object_new_int(t->ppid));
-	add(o, "comm", json_object_new_string(t->comm));
-	add(o, "state", json_object_new_string(st));
+	add(o, "comm", jstr(t->comm));
+	add(o, "state", jstr(st));
 	add(o, "cpu", json_object_new_int(t->cpu));
 	add(o, "on_cpu", json_object_new_boolean(t->running_on >= 0));
 	add(o, "task", hex(t->addr));
@@ -509,7 +531,7 @@ static void json_cpus(const struct oc_kernel *k,
 
 		add(o, "cpu", json_object_new_int((int)c));
 		add(o, "pid", cpu->task ? json_object_new_int(cpu->task->pid) : NULL);
-		add(o, "comm", cpu->task ? json_object_new_string(cpu->task->comm) : NULL);
+		add(o, "comm", cpu->task ? jstr(cpu->task->comm) : NULL);
 		add(o, "panic", json_object_new_boolean((int)c == k->panic_cpu));
 		oc_trace_init(&tr);
 		err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
@@ -645,7 +667,7 @@ int oc_report_json(const struct oc_kernel *k,
 	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	jw_member(&w, 1, "version", json_object_new_string("1.3.0"));
+	jw_member(&w, 1, "version", jstr("1.3.0"));
 	jw_member(&w, 1, "kernel", kernel_json(k, log));
 	jw_member(&w, 1, "crash", crash_json(k, opts, log));
 	json_cpus(k, opts, &st.sel, &ok, &w);

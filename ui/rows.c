@@ -19,6 +19,7 @@
 #include "report.h"
 #include "rows.h"
 #include "source.h"
+#include "strutil.h"
 
 /* ---- lines ---- */
 
@@ -982,22 +983,14 @@ struct oc_error *oc_ui_log_lines(const struct oc_log *log,
 
 		do {
 			char text[OC_UI_LINE_MAX - 20];
-			size_t n = 0;
 			struct oc_error *err;
+			const char *nl = memchr(r->text + pos, '\n', r->len - pos);
+			size_t end = nl ? (size_t)(nl - r->text) : r->len;
 
-			for (; pos < r->len && r->text[pos] != '\n'; pos++) {
-				unsigned char c = (unsigned char)r->text[pos];
-
-				if (n + 5 >= sizeof(text))
-					continue;	/* cut a long line */
-				if (c < ' ' && c != '\t')
-					n += (size_t)snprintf(text + n,
-							      sizeof(text) - n,
-							      "\\x%02x", c);
-				else
-					text[n++] = (char)c;
-			}
-			text[n] = '\0';
+			/* the escapes of --log (formats/strutil.h); a long line is cut */
+			oc_str_escape(text, sizeof(text), r->text + pos,
+				      end - pos, 0);
+			pos = end;
 			err = oc_ui_lines_add(lines, style, (long long)i,
 					      "[%5" PRIu64 ".%06" PRIu64 "] %s",
 					      r->ts_nsec / 1000000000,

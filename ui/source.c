@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "fileopen.h"
 #include "lines.h"
 #include "source.h"
 
@@ -93,16 +95,23 @@ struct oc_error *oc_ui_source_read(const char *path, struct oc_ui_source *ret)
 	size_t len = 0, nr = 1, cap;
 	struct stat st;
 	FILE *fp;
+	int fd;
 
 	memset(ret, 0, sizeof(*ret));
-	fp = fopen(path, "rb");
-	if (!fp)
-		return oc_error_format(OC_ERR_OS, "%s: %s", path, strerror(errno));
-	if (fstat(fileno(fp), &st) || !S_ISREG(st.st_mode) ||
-	    st.st_size > MAX_SOURCE) {
+	/* a FIFO in the source tree must not block the browser */
+	err = oc_file_open(path, false, &fd, &st);
+	if (err)
+		return err;
+	fp = fdopen(fd, "rb");
+	if (!fp) {
+		err = oc_error_os(errno, path, "fdopen");
+		close(fd);
+		return err;
+	}
+	if (st.st_size > MAX_SOURCE) {
 		fclose(fp);
-		return oc_error_format(OC_ERR_OS, "%s: not a regular file of at most %d MiB",
-				       path, MAX_SOURCE >> 20);
+		return oc_error_file(OC_ERR_FORMAT, path, "more than %d MiB",
+				     MAX_SOURCE >> 20);
 	}
 	cap = (size_t)st.st_size + 1;
 	ret->path = strdup(path);

@@ -16,6 +16,7 @@
 #include "elffile.h"
 #include "lines.h"
 #include "report.h"
+#include "strutil.h"
 #include "ui.h"
 
 static struct oc_kernel *model;
@@ -200,8 +201,11 @@ static struct oc_error *find_ref(const struct oc_kernel *k,
 /* The batch report's task line (src/report.c print_task_line). */
 static void print_task_line(const struct oc_task *t, FILE *out)
 {
+	char comm[128];
+
 	fprintf(out, "PID: %-7d TGID: %-7d CPU: %-3d STATE: %c  COMM: \"%s\"  TASK: %016" PRIx64 "%s\n",
-		t->pid, t->tgid, t->cpu, t->state, t->comm, t->addr,
+		t->pid, t->tgid, t->cpu, t->state,
+		oc_esc(comm, sizeof(comm), t->comm, OC_ESC_QUOTE), t->addr,
 		t->running_on >= 0 ? "  (running)" : "");
 }
 
@@ -511,8 +515,12 @@ struct oc_error *oc_crash_stack_map(const struct oc_crash_host *h, int cpu,
 	cs = &k->stacks.cpus[cpu];
 	t = k->cpus[cpu].task;
 	fprintf(out, "CPU %d", cpu);
-	if (t)
-		fprintf(out, ": PID %d (%s), task %016" PRIx64, t->pid, t->comm, t->addr);
+	if (t) {
+		char comm[128];
+
+		fprintf(out, ": PID %d (%s), task %016" PRIx64, t->pid,
+			oc_esc(comm, sizeof(comm), t->comm, 0), t->addr);
+	}
 	fputc('\n', out);
 	/* Probe the middle of each stack: the bounds printed are the ones
 	 * the walker uses (oc_stack_map_find()), not recomputed here. */

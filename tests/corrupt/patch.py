@@ -10,6 +10,10 @@
                                        (applying it twice restores the file)
   patch.py get64 FILE OFF              the little-endian u64 there
   patch.py put64 FILE OFF VALUE        write one (prints the old value)
+  patch.py replace FILE OLD NEW [MAX]  replace OLD by NEW (same length; Python
+                                       escapes such as \\x1b allowed) in the
+                                       first MAX bytes (default 1 MiB); prints
+                                       the count
 """
 import struct, sys
 
@@ -108,6 +112,22 @@ def main(a):
             print(hex(struct.unpack('<Q', f.read(8))[0]))
             f.seek(int(a[2]))
             f.write(struct.pack('<Q', int(a[3], 0) & (2**64 - 1)))
+        return
+    if cmd == 'replace':
+        def lit(x):
+            return x.encode('latin1').decode('unicode_escape').encode('latin1')
+        old, new = lit(a[2]), lit(a[3])
+        assert len(old) == len(new), 'OLD and NEW differ in length'
+        limit = int(a[4], 0) if len(a) > 4 else 1 << 20
+        with open(a[1], 'r+b') as f:
+            head = f.read(limit)
+            n, pos = 0, head.find(old)
+            while pos >= 0:
+                f.seek(pos)
+                f.write(new)
+                n += 1
+                pos = head.find(old, pos + 1)
+        print(n)
         return
     sys.exit(__doc__)
 

@@ -109,6 +109,47 @@ else
 	skip "kdump: no samples/default/vmcore"
 fi
 
+# --- what is not a regular file: a FIFO (with no writer: open() would
+# block), a directory, /dev/zero, a pipe; as VMCORE, VMLINUX and the
+# orc-dump argument.  One line naming it, at once (docs/hardening.md). ---
+mkfifo "$tmp/fifo" && mkdir "$tmp/dir"
+# notfile NAME WHAT FILE ARGS...: exit 1 within 10 s, one stderr line
+# naming FILE and saying WHAT it is
+notfile() {
+	local name=$1 what=$2 file=$3 rc line
+	shift 3
+	timeout 10 "$BIN" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	line=$(grep . "$tmp/err" | tail -n 1)
+	if [ $rc -eq 124 ]; then
+		fail "$name: blocked (killed after 10 s)"
+	elif [ $rc -ne 1 ] || [ "$(grep -c . "$tmp/err")" -ne 1 ]; then
+		fail "$name: exit $rc, stderr: $(head -n 2 "$tmp/err" | tr '\n' '|')"
+	elif [[ "$line" != *"$file: $what, not a regular file"* ]]; then
+		fail "$name: does not say \"$file: $what, not a regular file\": $line"
+	else
+		pass "$name ($line)"
+	fi
+}
+notfile "FIFO as VMCORE" "a pipe (FIFO)" "$tmp/fifo" --active "$tmp/fifo"
+notfile "directory as VMCORE" "a directory" "$tmp/dir" --active "$tmp/dir"
+notfile "/dev/zero as VMCORE" "a character device" /dev/zero --active /dev/zero
+notfile "FIFO as orc-dump FILE" "a pipe (FIFO)" "$tmp/fifo" orc-dump "$tmp/fifo"
+notfile "directory as orc-dump FILE" "a directory" "$tmp/dir" orc-dump "$tmp/dir"
+if [ -r "$K" ]; then
+	notfile "FIFO as VMLINUX" "a pipe (FIFO)" "$tmp/fifo" --active "$K" "$tmp/fifo"
+	notfile "directory as VMLINUX" "a directory" "$tmp/dir" --active "$K" "$tmp/dir"
+	notfile "/dev/zero as VMLINUX" "a character device" /dev/zero --active "$K" /dev/zero
+	# a pipe from the shell: /dev/fd/N
+	timeout 10 "$BIN" --active <(cat "$K") >"$tmp/out" 2>"$tmp/err"
+	if [ $? -eq 1 ] && grep -q '/dev/fd/[0-9]*: a pipe (FIFO), not a regular file' "$tmp/err"; then
+		pass "a pipe as VMCORE: $(cat "$tmp/err")"
+	else
+		fail "a pipe as VMCORE: $(head -n 2 "$tmp/err" | tr '\n' '|')"
+	fi
+fi
+rm -rf "$tmp/fifo" "$tmp/dir"
+
 # --- the sample cache: a 6.1 ELF dump and its vmlinux ---
 index=$cache/dumps/index.tsv
 pick() {	# pick RELEASE_PREFIX FORMAT -> "vmcore vmlinux" of the first readable one
@@ -166,6 +207,55 @@ phys_off() {	# file offset of kernel virtual address $1 in the ELF copy
 	local pa
 	pa=$("$DUMPCAT" v2p "$e" "$1") && $PATCH phys2off "$e" "$pa"
 }
+
+# hostile strings in the dump: a comm with '"', '\', an escape sequence, a
+# bidi override and a C1 control; the panic message with an OSC title
+# sequence, BEL, C1 CSI, U+202E and a byte that is not UTF-8.  Nothing
+# of it may reach the terminal raw (docs/hardening.md): stdout, stderr
+# and --json are clean (tests/corrupt/clean.py), and the task line
+# quotes the comm unambiguously.
+coff=$(command -v pahole >/dev/null &&
+       pahole -C task_struct "$V" 2>/dev/null | awk '$1 == "char" && $2 == "comm[16];" { print $(NF-2) }')
+read -r cpid ctask < <(python3 -c '
+import json, sys
+t = [x for x in json.load(open(sys.argv[1])).get("tasks", []) if x["pid"] > 1]
+print(t[0]["pid"], t[0]["task"]) if t else None' "$tmp/tasks.json")
+pmsg='Kernel panic - not syncing: sysrq triggered crash'
+hmsg='Kernel panic - not syncing: sysrq \x1b]0;x\x07\xc2\x9b\xe2\x80\xae\xffcra'
+if [ -n "$coff" ] && [ -n "${ctask:-}" ] && coff=$(phys_off "$(printf '0x%x' $((ctask + coff)))") &&
+   [ "$($PATCH replace "$e" "$pmsg" "$hmsg" "$(stat -c %s "$e")")" -ge 1 ]; then
+	dd if="$e" of="$tmp/comm.orig" bs=1 skip="$coff" count=16 status=none
+	printf 'a"b\\\033[2J\342\200\256\302\233z\0' | dd of="$e" bs=1 seek="$coff" conv=notrunc status=none
+	for args in "--all-tasks" "--log" "--json --all-tasks" "--no-header --group --all-tasks"; do
+		# shellcheck disable=SC2086
+		timeout 60 "$BIN" $args "$e" "$V" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc -ge 2 ] && [ $rc -ne 3 ]; then
+			fail "hostile strings, $args: exit $rc"
+		elif ! python3 "$here/clean.py" "$tmp/out" "$tmp/err" >"$tmp/why"; then
+			fail "hostile strings, $args: raw control characters: $(head -n 2 "$tmp/why" | tr '\n' ' ')"
+		else
+			pass "hostile strings, $args: stdout and stderr clean UTF-8 (exit $rc)"
+		fi
+	done
+	timeout 60 "$BIN" --pid "$cpid" "$e" "$V" >"$tmp/out" 2>/dev/null
+	if grep -qF 'COMM: "a\"b\\\x1b[2J\u{202e}\u{9b}z"' "$tmp/out"; then
+		pass "hostile comm: quoted with '\"', '\\' and the controls escaped"
+	else
+		fail "hostile comm: not escaped in the task line: $(grep -a 'COMM:' "$tmp/out" | head -n 1 | od -c | head -n 2 | tr '\n' ' ')"
+	fi
+	if grep -qF 'MESSAGE: sysrq \x1b]0;x\x07\u{9b}\u{202e}\xffcra' "$tmp/out"; then
+		pass "hostile panic message: escaped as --log escapes it"
+	else
+		fail "hostile panic message: $(grep -a 'MESSAGE:' "$tmp/out" | od -c | head -n 2 | tr '\n' ' ')"
+	fi
+	json_valid "hostile strings" --all-tasks "$e" "$V"
+	dd if="$tmp/comm.orig" of="$e" bs=1 seek="$coff" conv=notrunc status=none
+	$PATCH replace "$e" "$hmsg" "$pmsg" "$(stat -c %s "$e")" >/dev/null
+	cmp -s "$E" "$e" || fail "ELF copy not restored after the hostile strings"
+else
+	skip "hostile strings: no pahole, no task or no panic message \"$pmsg\" in $E"
+fi
 
 # page tables: the physical page of init_top_pgt
 pgd=$(vmci 'SYMBOL(init_top_pgt)')
@@ -230,13 +320,94 @@ read -r ta tb < <(python3 -c '
 import json, sys
 t = [x for x in json.load(open(sys.argv[1])).get("tasks", []) if x["pid"] > 0]
 print(t[1]["task"], t[2]["task"]) if len(t) > 2 else None' "$tmp/tasks.json")
-if [ -n "$toff" ] && [ -n "${tb:-}" ] && noff=$(phys_off $(printf '0x%x' $((tb + toff)))); then
+if [ -n "$toff" ] && [ -n "${tb:-}" ] && noff=$(phys_off "$(printf '0x%x' $((tb + toff)))"); then
 	cur=$($PATCH get64 "$e" "$noff")
 	old=$($PATCH put64 "$e" "$noff" $((ta + toff)))
 	expect "ELF: task list loops (tasks.next $cur -> $(printf '0x%x' $((ta + toff))))" "1 3" "$e" -- --all-tasks "$e" "$V"
 	$PATCH put64 "$e" "$noff" "$old" >/dev/null
 else
 	skip "ELF task-list loop: no pahole or no tasks to link"
+fi
+
+# lists that end as the kernel's never do (include/linux/list.h: they are
+# circular): a NULL tasks.next, a pointer outside the direct map, a
+# task_struct read as zeros (a hole).  Each is an incomplete list: a
+# WARNING, exit 3, and the backward walk finds the tasks behind it.
+tasks_count() { sed -n 's/^ *TASKS: \([0-9]*\).*/\1/p' "$tmp/out"; }
+incomplete() {	# incomplete NAME WARNING_TEXT MIN_TASKS
+	if [ "$(grep -c 'WARNING: .*'"$2" "$tmp/out")" -lt 1 ]; then
+		fail "$1: no WARNING saying \"$2\": $(grep -m1 WARNING "$tmp/out")"
+	elif [ "${rc_last:-0}" -ne 3 ]; then
+		fail "$1: exit $rc_last, wanted 3"
+	elif [ "$(tasks_count)" -lt "$3" ]; then
+		fail "$1: $(tasks_count) tasks, the recovery walks should find $3"
+	elif grep -q 'COMM: ""' "$tmp/out"; then
+		fail "$1: a task with an empty comm (a zeroed task_struct) listed"
+	else
+		pass "$1: exit 3, $(tasks_count) of $ntasks tasks, WARNING: $(grep -m1 -o "$2.*" "$tmp/out" | cut -c1-90)"
+	fi
+}
+run_all() { timeout 60 "$BIN" --all-tasks --no-lines "$e" "$V" >"$tmp/out" 2>"$tmp/err"; rc_last=$?; }
+if [ -n "$toff" ] && [ -n "${tb:-}" ] && noff=$(phys_off "$(printf '0x%x' $((tb + toff)))"); then
+	run_all
+	ntasks=$(tasks_count)
+	old=$($PATCH put64 "$e" "$noff" 0)
+	run_all
+	incomplete "ELF: a NULL tasks.next" "task list incomplete: NULL pointer" "$ntasks"
+	$PATCH put64 "$e" "$noff" "$(vmci 'SYMBOL(init_top_pgt)')" >/dev/null
+	run_all
+	incomplete "ELF: tasks.next into the kernel image" "outside the direct map" "$ntasks"
+	$PATCH put64 "$e" "$noff" "$old" >/dev/null
+	# the page of task $tb's tasks field as a hole read as zeros (makedumpfile
+	# or a flattened file missing a record): $tb and its threads are lost,
+	# and at most one task whose tail shares the page
+	nthr=$(python3 -c '
+import json, sys
+t = json.load(open(sys.argv[1])).get("tasks", [])
+b = [x for x in t if x["task"] == sys.argv[2]][0]
+print(sum(1 for x in t if x["tgid"] == b["pid"]) or 1)' "$tmp/tasks.json" "$tb")
+	page=$(( $(phys_off "$(printf '0x%x' $((tb + toff)))") & ~4095 ))
+	dd if="$e" of="$tmp/page.orig" bs=4096 skip=$((page / 4096)) count=1 status=none
+	dd if=/dev/zero of="$e" bs=4096 seek=$((page / 4096)) count=1 conv=notrunc status=none
+	run_all
+	incomplete "ELF: a task_struct's page read as zeros" "task_structs read as zeros" $((ntasks - nthr - 1))
+	dd if="$tmp/page.orig" of="$e" bs=4096 seek=$((page / 4096)) conv=notrunc status=none
+	cmp -s "$E" "$e" || fail "ELF copy not restored after the incomplete-list cases"
+else
+	skip "ELF incomplete task lists: no pahole or no tasks"
+fi
+
+# every process's thread list loops (thread_node.next back to itself):
+# one step budget for the whole model and a loop seen at once, not
+# 2^20 steps per list (docs/hardening.md)
+thoff=$(pahole -C task_struct "$V" 2>/dev/null | awk '$1 == "struct" && $2 == "list_head" && $3 == "thread_node;" { print $(NF-2) }')
+if [ -n "$thoff" ]; then
+	python3 - "$tmp/tasks.json" "$thoff" >"$tmp/leaders" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1])).get("tasks", [])
+for x in t:
+    if x["pid"] > 0 and x["pid"] == x["tgid"]:
+        print(hex(int(x["task"], 16) + int(sys.argv[2])))
+PY
+	: >"$tmp/restore"
+	while read -r a; do
+		o=$(phys_off "$a") || continue
+		echo "$o $($PATCH put64 "$e" "$o" "$a")" >>"$tmp/restore"
+	done <"$tmp/leaders"
+	start=$(date +%s%N)
+	timeout 60 "$BIN" --all-tasks --no-lines "$e" "$V" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	n=$(wc -l <"$tmp/restore")
+	if [ $rc -eq 3 ] && [ $ms -lt 5000 ] && grep -q 'WARNING: threads of task .*loops back' "$tmp/out"; then
+		pass "ELF: $n looping thread lists: exit 3 in $ms ms, the loops named"
+	else
+		fail "ELF: $n looping thread lists: exit $rc in $ms ms: $(grep -m1 WARNING "$tmp/out")"
+	fi
+	while read -r o v; do $PATCH put64 "$e" "$o" "$v" >/dev/null; done <"$tmp/restore"
+	cmp -s "$E" "$e" || fail "ELF copy not restored after the looping thread lists"
+else
+	skip "ELF looping thread lists: no pahole"
 fi
 
 # a module list that loops: the first module's list.next back to itself
@@ -254,12 +425,72 @@ if [ -n "${M:-}" ] && [ -n "$msym" ]; then
 	if mpa=$("$DUMPCAT" v2p "$m" "$first") && moff=$($PATCH phys2off "$m" "$mpa"); then
 		$PATCH put64 "$m" "$moff" "$first" >/dev/null
 		expect "ELF: module list loops" "3" "$m" -- --all-tasks "$m" "$MV"
+		# the list on into the kernel image: not where a struct module is
+		$PATCH put64 "$m" "$moff" "$("$DUMPCAT" vmcoreinfo "$m" 'SYMBOL(init_top_pgt)')" >/dev/null
+		expect "ELF: module list into the kernel image" "3" "$m" -- --all-tasks "$m" "$MV"
+		if grep -q 'WARNING: module list incomplete.*outside the modules area' "$tmp/out"; then
+			pass "ELF: module list into the kernel image: the WARNING says where"
+		else
+			fail "ELF: module list into the kernel image: no WARNING naming the pointer"
+		fi
 	else
 		fail "ELF: cannot find the first module ($first) in $M"
 	fi
 	rm -f "$m"
 else
 	skip "module list loop: no mod-* ELF sample or no nm"
+fi
+
+# says NAME FILE TEXT: FILE holds TEXT (a fixed string)
+says() {
+	if grep -qF -- "$3" "$2"; then
+		pass "$1"
+	else
+		fail "$1: no \"$3\": $(head -c 300 "$2")"
+	fi
+}
+
+# VMCOREINFO's OSRELEASE claims another kernel (4.14: another ORC
+# format) while linux_banner and init_uts_ns say 6.1: refused, and with
+# --force a WARNING, exit 3 and the banner's release (never the ORC
+# format of the least trusted source).  The same without a vmlinux.
+read -r noff nsize < <($PATCH notes "$e")
+rel=$("$DUMPCAT" vmcoreinfo "$e" | sed -n "s/^OSRELEASE=//p")
+fake=$(printf '4.14.0-%s' "${rel#*-}" | cut -c1-${#rel})
+fake=$fake$(printf '%*s' $((${#rel} - ${#fake})) '' | tr ' ' x)
+if [ "${rel%%.*}" -ge 5 ] && [ "$($PATCH replace "$e" "OSRELEASE=$rel" "OSRELEASE=$fake" $((noff + nsize)))" -ge 1 ]; then
+	expect "ELF: OSRELEASE $fake on a $rel dump" "1" "$e" -- --active "$e" "$V"
+	says "ELF: OSRELEASE $fake: the error names all three sources" "$tmp/err" \
+	     "release sources disagree (VMCOREINFO OSRELEASE $fake, linux_banner $rel, init_uts_ns $rel)"
+	expect "ELF: OSRELEASE $fake, --no-vmlinux" "1" "$e" -- --no-vmlinux --active "$e"
+	timeout 60 "$BIN" --force --active --no-lines "$e" "$V" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 3 ] && grep -q "^   RELEASE: $rel\$" "$tmp/out" &&
+	   grep -q "WARNING: the kernel's release sources disagree" "$tmp/out" &&
+	   ! grep -q '^       ORC: 4.14' "$tmp/out"; then
+		pass "ELF: OSRELEASE $fake, --force: exit 3, a WARNING, release $rel, $(grep -o 'ORC: .*' "$tmp/out")"
+	else
+		fail "ELF: OSRELEASE $fake, --force: exit $rc, $(grep -E 'RELEASE|ORC:' "$tmp/out" | tr -s ' ' | tr '\n' ' ')"
+	fi
+	$PATCH replace "$e" "OSRELEASE=$fake" "OSRELEASE=$rel" $((noff + nsize)) >/dev/null
+	cmp -s "$E" "$e" || fail "ELF copy not restored after the OSRELEASE cases"
+else
+	skip "ELF OSRELEASE: $rel not found to replace in $E"
+fi
+
+# VMCOREINFO's BUILD-ID (since 5.9) names another build than the
+# vmlinux's build-id note, though the banners agree: another build
+bid=$("$DUMPCAT" vmcoreinfo "$e" | sed -n 's/^BUILD-ID=//p')
+if [ -n "$bid" ]; then
+	obid=$(printf '%s' "$bid" | tr '0-9a-f' '1-9a-f0')
+	$PATCH replace "$e" "BUILD-ID=$bid" "BUILD-ID=$obid" $((noff + nsize)) >/dev/null
+	expect "ELF: VMCOREINFO BUILD-ID of another build" "1" "$V" -- --active "$e" "$V"
+	says "ELF: VMCOREINFO BUILD-ID of another build: both named" "$tmp/err" \
+	     "the dump's build-id is $obid, this vmlinux's $bid"
+	$PATCH replace "$e" "BUILD-ID=$obid" "BUILD-ID=$bid" $((noff + nsize)) >/dev/null
+	cmp -s "$E" "$e" || fail "ELF copy not restored after the BUILD-ID case"
+else
+	skip "ELF BUILD-ID: no BUILD-ID in the VMCOREINFO of $E"
 fi
 
 # no VMCOREINFO note

@@ -472,6 +472,27 @@ def seeds_lineprog(name, vmlinux, nunits=3):
             struct.pack('<BBQQB', 1, 5, 0, pc, 0) + lists[at:])
 
 
+def seeds_strutil(name, row):
+    """Real dump strings (release, banner, comms, log records) and the
+    hostile ones of tests/corrupt/run.sh, each with every flag set."""
+    r = subprocess.run([ORCCRASH, '--json', '--all-tasks', '--log', '--no-lines',
+                        row['vmcore'], row['vmlinux']], capture_output=True)
+    doc = json.loads(r.stdout)
+    real = [doc['kernel']['release'], doc['kernel']['banner'],
+            '\0'.join(t['comm'] for t in doc['tasks'][:32]),
+            '\n'.join(rec['text'] for rec in doc.get('log', [])[-16:])]
+    for i, text in enumerate(real):
+        out('strutil', f'{name}-real{i}', bytes([7, 64]) + text.encode())
+    if name != '6.1':
+        return
+    hostile = [b'a"b\\\x1b[2J\xe2\x80\xae\xc2\x9bz',
+               b'sysrq \x1b]0;x\x07\xc2\x9b\xe2\x80\xae\xffcra',
+               b'\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80\xe2\x80\xe2\x81\xa6\x7f\0x']
+    for i, text in enumerate(hostile):
+        for flags in (0, 1, 2, 4):
+            out('strutil', f'hostile{i}-flags{flags}', bytes([flags, 9]) + text)
+
+
 def seeds_elf(name, path):
     with open(path, 'rb') as f:
         out('elf', name, f.read())
@@ -479,7 +500,7 @@ def seeds_elf(name, path):
 
 def main():
     rows = samples()
-    # SEEDS_ONLY=dwexpr, cfi or lineprog: only that target's seeds (the
+    # SEEDS_ONLY=dwexpr, cfi, lineprog or strutil: only that target's seeds (the
     # others unchanged)
     only = os.environ.get('SEEDS_ONLY')
     for rel, tag in (('6.1.', '6.1'), ('6.12.', '6.12')):
@@ -491,6 +512,10 @@ def main():
             {'dwexpr': seeds_dwexpr, 'cfi': seeds_cfi,
              'lineprog': seeds_lineprog}[only](tag, hard['vmlinux'])
             continue
+        if only == 'strutil':
+            seeds_strutil(tag, hard)
+            continue
+        seeds_strutil(tag, hard)
         seeds_dwexpr(tag, hard['vmlinux'])
         seeds_cfi(tag, hard['vmlinux'])
         seeds_lineprog(tag, hard['vmlinux'])

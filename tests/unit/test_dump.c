@@ -391,7 +391,11 @@ TEST(dump_bad_files)
 	expect_error(p, "truncated flattened header");
 	expect_error(oc_test_tmp_path("does-not-exist"), "open: No such file");
 	mkdir(oc_test_tmp_path("dir"), 0700);
-	expect_error(oc_test_tmp_path("dir"), "is a directory");
+	expect_error(oc_test_tmp_path("dir"), "a directory, not a regular file");
+	/* not "empty file" for what is no file, and no blocking on a FIFO */
+	expect_error("/dev/zero", "a character device, not a regular file");
+	mkfifo(oc_test_tmp_path("fifo"), 0600);
+	expect_error(oc_test_tmp_path("fifo"), "a pipe (FIFO), not a regular file");
 
 	/* an ELF file that is not a core dump */
 	build_elf(&b, VMCOREINFO);

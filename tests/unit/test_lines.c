@@ -109,6 +109,9 @@ TEST(lines_cache_corrupt_ignored)
 		"orccrash-lines 1 -\nffffffff81000010 0\nffffffff81000010 0\n",
 		"orccrash-lines 1 -\nffffffff81000010 0",	/* no newline */
 		"",
+		/* a control character in a name: not what cache_print() writes */
+		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t0\tf\x1b[2J\tx\n",
+		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t0\tf\tx\x7f\n",
 	};
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -132,6 +135,58 @@ TEST(lines_cache_corrupt_ignored)
 			  "orccrash-lines 1 -\nffffffff81000010 0\n" :
 			  "orccrash-lines 1 -\n");
 	}
+}
+
+/*
+ * The cache cannot be redirected: in a directory others can write it is
+ * neither read nor written; a link at the cache path is not followed
+ * when reading, and writing replaces the link, not what it points to.
+ */
+TEST(lines_cache_not_redirected)
+{
+	static const char valid[] = "orccrash-lines 1 -\nffffffff81000010 1\n"
+				    "\t7\t0\tf\t/x.c\n";
+	/* a bad cache is replaced at close: each case below makes a write */
+	static const char bad[] = "orccrash-lines 1 -\nzzzz 0\n";
+	const char *dir = oc_test_tmp_path("shared");
+	const char *victim = oc_test_tmp_path("victim");
+	char path[256], tmp[300];
+	struct oc_lines *l;
+	struct oc_lines_stats st;
+	struct stat sb;
+
+	/* a world-writable directory (like /tmp, without the sticky bit):
+	 * the cache there is neither read nor replaced */
+	mkdir(dir, 0700);
+	CHECK(chmod(dir, 0777) == 0);
+	snprintf(path, sizeof(path), "%s/cache", dir);
+	oc_test_write_text(path, bad);
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
+	oc_lines_close(l);
+	CHECK_STR(read_all(path), bad);
+	CHECK(chmod(dir, 0700) == 0);
+
+	/* our own directory, a link planted where the temporary file of
+	 * this process would have been named <path>.tmp.<pid> */
+	oc_test_write_text(victim, valid);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	CHECK(symlink(victim, tmp) == 0);
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
+	oc_lines_close(l);
+	CHECK_STR(read_all(victim), valid);
+	CHECK_STR(read_all(path), "orccrash-lines 1 -\n");
+	CHECK(lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	      (sb.st_mode & 0777) == 0600);
+	unlink(tmp);
+
+	/* the cache path a link to another file: not read through */
+	unlink(path);
+	CHECK(symlink(victim, path) == 0);
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
+	oc_lines_get_stats(l, &st);
+	CHECK_EQ(st.cached, 0);
+	oc_lines_close(l);
+	CHECK_STR(read_all(victim), valid);
 }
 
 TEST(lines_cache_path_from_build_id)
@@ -470,6 +525,51 @@ TEST(lines_module_ko)
 	CHECK_EQ(nr, 0);
 	CHECK(oc_lines_module_unavailable(l, "test_prog") == NULL);
 	oc_lines_close(l);
+}
+
+/* How many lines test_prog's mark_inner has with the modules in @dir. */
+static size_t module_lines_found(const char *dir)
+{
+	struct oc_line_info chain[8];
+	struct oc_lines *l;
+	size_t nr = 0;
+
+	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", NULL, &l));
+	CHECK_OK(oc_lines_set_modules_dir(l, dir));
+	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "mark_inner", 0, true,
+					chain, 8, &nr));
+	oc_lines_close(l);
+	return nr;
+}
+
+/*
+ * The module search does not follow a link to a directory: a link can
+ * lead out of the modules directory (build/, source/) or round in a loop.
+ * A linked .ko file is still taken.
+ */
+TEST(lines_module_dir_links)
+{
+	const char *src = oc_test_tmp_path("prog2.c");
+	const char *outside = oc_test_tmp_path("outside");
+	const char *dir = oc_test_tmp_path("mods2");
+	char ko[256], link[256];
+
+	mkdir(outside, 0755);
+	mkdir(dir, 0755);
+	snprintf(ko, sizeof(ko), "%s/test-prog.ko", outside);
+	oc_test_write_text(src, prog_src);
+	if (!oc_test_system("%s -g -gdwarf-5 -O2 -c -o %s %s", oc_test_cc(),
+			    ko, src))
+		return;
+	snprintf(link, sizeof(link), "%s/build", dir);
+	CHECK(symlink(outside, link) == 0);
+	snprintf(link, sizeof(link), "%s/loop", dir);
+	CHECK(symlink(".", link) == 0);
+	CHECK_EQ(module_lines_found(dir), 0);
+	/* a link to the file itself is a regular file: found */
+	snprintf(link, sizeof(link), "%s/test-prog.ko", dir);
+	CHECK(symlink(ko, link) == 0);
+	CHECK_EQ(module_lines_found(dir), 3);
 }
 
 /*

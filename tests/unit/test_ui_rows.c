@@ -857,6 +857,12 @@ TEST(source_find)
 		err = oc_ui_source_read(buf, &src);
 		CHECK(err != NULL);
 		oc_error_destroy(err);
+		/* a FIFO with no writer: refused at once, not a blocked open() */
+		snprintf(buf, sizeof(buf), "%s/fifo.c", dir);
+		CHECK(mkfifo(buf, 0600) == 0);
+		err = oc_ui_source_read(buf, &src);
+		CHECK(err != NULL && err->path && strstr(err->message, "FIFO"));
+		oc_error_destroy(err);
 	}
 	/* clean up */
 	snprintf(buf, sizeof(buf), "rm -rf '%s'", dir);
