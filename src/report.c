@@ -408,7 +408,7 @@ bool oc_report_same_trace(const struct oc_trace *a, const struct oc_trace *b)
 	return true;
 }
 
-static void print_task_line(const struct oc_task *t, FILE *out)
+void oc_report_print_task_line(const struct oc_task *t, FILE *out)
 {
 	char comm[128];
 
@@ -423,9 +423,9 @@ static void print_task_line(const struct oc_task *t, FILE *out)
  * A task in D: how long it has been off the CPU (src/triage.h), with
  * the time it last got one as the log prints its timestamps.
  */
-static void print_blocked(const struct oc_kernel *k,
-			  const struct oc_sched_clock *clk,
-			  const struct oc_task *t, FILE *out)
+void oc_report_print_blocked(const struct oc_kernel *k,
+			     const struct oc_sched_clock *clk,
+			     const struct oc_task *t, FILE *out)
 {
 	uint64_t ns, since;
 	char ts[40];
@@ -482,7 +482,7 @@ static bool print_cpus(const struct oc_kernel *k,
 		part_break(out, first);
 		fprintf(out, "CPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
 		if (cpu->task)
-			print_task_line(cpu->task, out);
+			oc_report_print_task_line(cpu->task, out);
 		else
 			fprintf(out, "TASK: %016" PRIx64 "\n", cpu->current);
 		if (!cpu->has_regs) {
@@ -628,8 +628,8 @@ static int print_tasks(const struct oc_kernel *k,
 				continue;
 		} else {
 			fputc('\n', out);
-			print_task_line(t, out);
-			print_blocked(k, &clk, t, out);
+			oc_report_print_task_line(t, out);
+			oc_report_print_blocked(k, &clk, t, out);
 			oc_report_print_trace(k, opts, tr, " ", out);
 		}
 		free(tr->frames);

@@ -58,6 +58,15 @@ int oc_report_json(const struct oc_kernel *k,
  * (src/report_folded.c); its WARNINGs on stderr. */
 int oc_report_folded(const struct oc_kernel *k,
 		     const struct oc_report_options *opts, FILE *out);
+/* A task's "PID: ... COMM: ... TASK: ..." line, as the report and the
+ * crash extension print it. */
+void oc_report_print_task_line(const struct oc_task *t, FILE *out);
+struct oc_sched_clock;
+/* A D task's " BLOCKED: N s off CPU, since [ts]" line (src/triage.h's
+ * clock, oc_triage_sched_clock()); nothing for another state. */
+void oc_report_print_blocked(const struct oc_kernel *k,
+			     const struct oc_sched_clock *clk,
+			     const struct oc_task *t, FILE *out);
 /* The dump's WARNINGs, one a line ("orccrash: WARNING: " on stderr). */
 void oc_report_print_warnings(const struct oc_kernel *k, FILE *out);
 /* --log alone: the whole kernel log, nothing else (exit 1 if unreadable). */

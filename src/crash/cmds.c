@@ -16,6 +16,7 @@
 #include "elffile.h"
 #include "lines.h"
 #include "report.h"
+#include "triage.h"
 #include "strutil.h"
 #include "ui.h"
 
@@ -198,17 +199,6 @@ static struct oc_error *find_ref(const struct oc_kernel *k,
 	return NULL;
 }
 
-/* The batch report's task line (src/report.c print_task_line). */
-static void print_task_line(const struct oc_task *t, FILE *out)
-{
-	char comm[128];
-
-	fprintf(out, "PID: %-7d TGID: %-7d CPU: %-3d STATE: %c  COMM: \"%s\"  TASK: %016" PRIx64 "%s\n",
-		t->pid, t->tgid, t->cpu, t->state,
-		oc_esc(comm, sizeof(comm), t->comm, OC_ESC_QUOTE), t->addr,
-		t->running_on >= 0 ? "  (running)" : "");
-}
-
 static void print_walk(const struct oc_kernel *k, struct oc_error *err,
 		       const struct oc_trace *tr, bool regs,
 		       struct oc_lines *l, FILE *out)
@@ -233,10 +223,13 @@ static void bt_task(const struct oc_kernel *k, const struct oc_task *t,
 		    FILE *out)
 {
 	struct oc_unwind_options uo = { .scan = a->scan };
+	struct oc_sched_clock clk;
 	struct oc_trace tr;
 	struct oc_error *err;
 
-	print_task_line(t, out);
+	oc_report_print_task_line(t, out);
+	oc_triage_sched_clock(k, &clk);	/* as the report's task part */
+	oc_report_print_blocked(k, &clk, t, out);
 	oc_trace_init(&tr);
 	err = oc_kernel_unwind_task(k, t, &uo, &tr);
 	print_walk(k, err, &tr, a->regs, l, out);
@@ -254,7 +247,7 @@ static void bt_cpu(const struct oc_kernel *k, unsigned int c,
 
 	fprintf(out, "CPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
 	if (cpu->task)
-		print_task_line(cpu->task, out);
+		oc_report_print_task_line(cpu->task, out);
 	else
 		fprintf(out, "TASK: %016" PRIx64 "\n", cpu->current);
 	if (!cpu->has_regs) {
