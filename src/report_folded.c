@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "dump.h"
 #include "report.h"
 #include "select.h"
@@ -27,21 +28,20 @@ struct buf {
 	size_t len, cap;
 };
 
-static bool buf_put(struct buf *b, const char *s, size_t n)
+/*
+ * One field of the line, after a ';' unless it is the first: what would
+ * end the field or the line (';', a control byte) becomes '_'.
+ */
+static bool buf_field(struct buf *b, const char *s)
 {
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *p;
+	size_t n = strlen(s);
+	char *p = oc_array_grow(b->s, b->len, n + 2, &b->cap, 1, 256);
 
-		while (b->len + n + 1 > cap)
-			cap *= 2;
-		p = realloc(b->s, cap);
-		if (!p)
-			return false;
-		b->s = p;
-		b->cap = cap;
-	}
-	/* one field: what would end it or the line becomes '_' */
+	if (!p)
+		return false;
+	b->s = p;
+	if (b->len)
+		b->s[b->len++] = ';';
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
@@ -51,20 +51,7 @@ static bool buf_put(struct buf *b, const char *s, size_t n)
 	return true;
 }
 
-static bool buf_field(struct buf *b, const char *s)
-{
-	if (b->len && !buf_put(b, "", 0))
-		return false;
-	if (b->len) {
-		if (b->len + 2 > b->cap && !buf_put(b, "", 1))
-			return false;
-		b->s[b->len++] = ';';
-		b->s[b->len] = 0;
-	}
-	return buf_put(b, s, strlen(s));
-}
-
-static bool frame_name(const struct oc_kernel *k, const struct oc_frame *f,
+static void frame_name(const struct oc_kernel *k, const struct oc_frame *f,
 		       char *out, size_t size)
 {
 	struct oc_sym_result s;
@@ -77,7 +64,6 @@ static bool frame_name(const struct oc_kernel *k, const struct oc_frame *f,
 		snprintf(out, size, "%s [%s]", s.name, s.module);
 	else
 		snprintf(out, size, "%s", s.name);
-	return true;
 }
 
 /* One task's line without the count; NULL when out of memory. */
