@@ -219,17 +219,16 @@ static void print_walk(const struct oc_kernel *k, struct oc_error *err,
 }
 
 static void bt_task(const struct oc_kernel *k, const struct oc_task *t,
+		    const struct oc_sched_clock *clk,
 		    const struct oc_crash_bt_args *a, struct oc_lines *l,
 		    FILE *out)
 {
 	struct oc_unwind_options uo = { .scan = a->scan };
-	struct oc_sched_clock clk;
 	struct oc_trace tr;
 	struct oc_error *err;
 
 	oc_report_print_task_line(t, out);
-	oc_triage_sched_clock(k, &clk);	/* as the report's task part */
-	oc_report_print_blocked(k, &clk, t, out);
+	oc_report_print_blocked(k, clk, t, out);
 	oc_trace_init(&tr);
 	err = oc_kernel_unwind_task(k, t, &uo, &tr);
 	print_walk(k, err, &tr, a->regs, l, out);
@@ -304,15 +303,17 @@ static struct oc_error *bt(const struct oc_kernel *k,
 			   FILE *out)
 {
 	const struct oc_task *t;
+	struct oc_sched_clock clk;
 	struct oc_error *err;
 
 	if (a->json)
 		return bt_json(k, h, a, l, out);
+	oc_triage_sched_clock(k, &clk);	/* once, as the report's task part */
 	if (a->all_tasks) {
 		for (size_t i = 0; i < k->nr_tasks; i++) {
 			if (i)
 				fputc('\n', out);
-			bt_task(k, &k->tasks[i], a, l, out);
+			bt_task(k, &k->tasks[i], &clk, a, l, out);
 		}
 		return NULL;
 	}
@@ -332,7 +333,7 @@ static struct oc_error *bt(const struct oc_kernel *k,
 	if (!a->nr_tasks) {
 		err = find_task(k, h->current_task, &t);
 		if (!err)
-			bt_task(k, t, a, l, out);
+			bt_task(k, t, &clk, a, l, out);
 		return err;
 	}
 	for (unsigned int i = 0; i < a->nr_tasks; i++) {
@@ -341,7 +342,7 @@ static struct oc_error *bt(const struct oc_kernel *k,
 			return err;
 		if (i)
 			fputc('\n', out);
-		bt_task(k, t, a, l, out);
+		bt_task(k, t, &clk, a, l, out);
 	}
 	return NULL;
 }
