@@ -30,7 +30,7 @@ tst_init() {
 	case $O in /*) ;; *) O=$top/$O ;; esac
 	bin=$O/orccrash
 	cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-	index=$cache/dumps/index.tsv
+	index=${ORCCRASH_INDEX:-$cache/dumps/index.tsv}
 	nfail=0
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$tst_name.XXXXXX")
 	# shellcheck disable=SC2064

@@ -33,7 +33,7 @@ top=$(cd "$here/../.." && pwd)
 case $O in /*) ob=$O ;; *) ob=$top/$O ;; esac
 bin=$ob/orccrash
 cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=$cache/dumps/index.tsv
+index=${ORCCRASH_INDEX:-$cache/dumps/index.tsv}
 echo_so=${CRASH_ECHO_SO:-/usr/lib/crash/extensions/echo.so}
 pyd=/usr/bin/python3	# Debian's, with python3-drgn and python3-jsonschema
 [ -x "$pyd" ] || pyd=python3

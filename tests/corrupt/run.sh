@@ -151,7 +151,7 @@ fi
 rm -rf "$tmp/fifo" "$tmp/dir"
 
 # --- the sample cache: a 6.1 ELF dump and its vmlinux ---
-index=$cache/dumps/index.tsv
+index=${ORCCRASH_INDEX:-$cache/dumps/index.tsv}
 pick() {	# pick RELEASE_PREFIX FORMAT -> "vmcore vmlinux" of the first readable one
 	[ -r "$index" ] || return 1
 	awk -F'\t' -v r="$1" -v f="$2" 'index($1, r) == 1 && $3 == f { print $4 "\t" $5 }' "$index" |

@@ -74,7 +74,7 @@ else
 	skipped=$((skipped + 1))
 fi
 # an ELF dump of the sample cache (libkdumpfile's other reader)
-index=$cache/dumps/index.tsv
+index=${ORCCRASH_INDEX:-$cache/dumps/index.tsv}
 E=$( [ -r "$index" ] && awk -F'\t' '$3 == "elf" { print $4 "\t" $5 }' "$index" |
 	while IFS=$'\t' read -r d v; do [ -r "$d" ] && [ -r "$v" ] && { echo "$d	$v"; break; }; done)
 if [ -n "$E" ]; then

@@ -41,7 +41,7 @@ case $O in /*) ob=$O ;; *) ob=$top/$O ;; esac
 so=$ob/orccrash.so
 bin=$ob/orccrash
 cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=$cache/dumps/index.tsv
+index=${ORCCRASH_INDEX:-$cache/dumps/index.tsv}
 echo_so=${CRASH_ECHO_SO:-/usr/lib/crash/extensions/echo.so}
 pyd=/usr/bin/python3	# Debian's, with python3-jsonschema
 [ -x "$pyd" ] || pyd=python3

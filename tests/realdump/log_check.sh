@@ -71,14 +71,14 @@ index=$tmp/index
 if [ -n "${LOG_CHECK_INDEX:-}" ]; then
 	indexes=("$LOG_CHECK_INDEX")
 else
-	indexes=("$cache/dumps/index.tsv" "$cache"/logwrap/*/index.tsv)
+	indexes=("${ORCCRASH_INDEX:-$cache/dumps/index.tsv}" "$cache"/logwrap/*/index.tsv)
 fi
 for f in "${indexes[@]}"; do
 	[ -s "$f" ] && cat "$f" >>"$index"
 done
 
 if [ ! -s "$index" ]; then
-	skip "log_check: no dumps (no ${LOG_CHECK_INDEX:-$cache/dumps/index.tsv})"
+	skip "log_check: no dumps (no ${LOG_CHECK_INDEX:-${ORCCRASH_INDEX:-$cache/dumps/index.tsv}})"
 	exit 0
 fi
 # $LOGCAT: a logcat built elsewhere (e.g. under AddressSanitizer)

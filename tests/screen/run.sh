@@ -753,7 +753,7 @@ fi
 T new-session -d -s keep -x 20 -y 5 "sleep 100000"
 
 ran=0
-if [ -r "$cache/dumps/index.tsv" ]; then
+if [ -r "${ORCCRASH_INDEX:-$cache/dumps/index.tsv}" ]; then
 	declare -A seen
 	while IFS=$'\t' read -r release scenario format vmcore vmlinux kaslr; do
 		[ -n "$release" ] || continue
@@ -774,7 +774,7 @@ if [ -r "$cache/dumps/index.tsv" ]; then
 			check_color "$release/$scenario/$format" "$vmcore" "$vmlinux"
 		fi
 		ran=$((ran + 1))
-	done <"$cache/dumps/index.tsv"
+	done <"${ORCCRASH_INDEX:-$cache/dumps/index.tsv}"
 fi
 if [ -r "$top/samples/default/vmcore" ]; then
 	# its vmlinux is not committed: make samples extracts it to the cache
