@@ -131,7 +131,7 @@ static bool read_sym(const uint8_t *s, struct msym *ret)
 }
 
 static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
-				    struct oc_module *m, uint64_t max_syms)
+				    struct oc_module *m, uint64_t *budget)
 {
 	uint64_t ks, symtab, num, strtab, typetab = 0;
 	struct oc_error *err;
@@ -145,9 +145,11 @@ static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
 	    (err = oc_kernel_read_member(k, ks, "struct mod_kallsyms", "num_symtab", &num)) ||
 	    (err = oc_kernel_read_member(k, ks, "struct mod_kallsyms", "strtab", &strtab)))
 		return err;
-	if (num > max_syms)
-		return oc_error_format(OC_ERR_FORMAT, "module %s: %" PRIu64
-				       " symbols: corrupt?", m->name, num);
+	if (num > *budget)
+		return oc_error_format(OC_ERR_FORMAT, "%" PRIu64
+				       " symbols, over what is left of the budget for all modules (%" PRIu64 "): corrupt?",
+				       num, *budget);
+	*budget -= num;
 	syms = malloc(num * ELF64_SYM_SIZE + 1);
 	if (!syms)
 		return &oc_enomem;
@@ -196,8 +198,28 @@ static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
 	return err;
 }
 
+/* whether [addr, addr + len) lies in one of the module's memory regions */
+static bool in_module(const struct oc_module *m, uint64_t addr, uint64_t len)
+{
+	for (unsigned int i = 0; i < m->nr_regions; i++)
+		if (addr >= m->regions[i].base && len <= m->regions[i].size &&
+		    addr - m->regions[i].base <= m->regions[i].size - len)
+			return true;
+	return false;
+}
+
+/*
+ * The module's ORC tables.  The kernel takes them from the module's own
+ * .orc_unwind_ip and .orc_unwind sections (module_finalize(),
+ * arch/x86/kernel/module.c), which the loader placed in the module's
+ * own memory (layout_sections(), kernel/module/main.c; kernel/module.c
+ * before 5.19): tables anywhere else are not the module's, and are not
+ * used.  *budget is what is left of the entries all modules together
+ * may take (one bound on the memory, however many modules a corrupt
+ * list names).
+ */
 static struct oc_error *module_orc(struct oc_kernel *k, uint64_t mod,
-				   struct oc_module *m, uint64_t max_orcs)
+				   struct oc_module *m, uint64_t *budget)
 {
 	uint64_t num, ip, orc;
 	struct oc_error *err;
@@ -209,9 +231,17 @@ static struct oc_error *module_orc(struct oc_kernel *k, uint64_t mod,
 		return err;
 	if (!num || !ip || !orc)
 		return NULL;
-	if (num > max_orcs)
-		return oc_error_format(OC_ERR_FORMAT, "module %s: %" PRIu64
-				       " ORC entries: corrupt?", m->name, num);
+	if (num > *budget)
+		return oc_error_format(OC_ERR_FORMAT, "%" PRIu64
+				       " ORC entries, over what is left of the budget for all modules (%" PRIu64 "): corrupt?",
+				       num, *budget);
+	if (m->nr_regions && (!in_module(m, ip, num * 4) ||
+			      !in_module(m, orc, num * 6)))
+		return oc_error_format(OC_ERR_FORMAT,
+				       "tables at 0x%" PRIx64 " and 0x%" PRIx64
+				       " are outside the module's memory: not used",
+				       ip, orc);
+	*budget -= num;
 	ipbuf = malloc(num * 4);
 	orcbuf = malloc(num * 6);
 	if (!ipbuf || !orcbuf) {
@@ -228,6 +258,28 @@ static struct oc_error *module_orc(struct oc_kernel *k, uint64_t mod,
 	free(ipbuf);
 	free(orcbuf);
 	return err;
+}
+
+/*
+ * The module an earlier one of the list shares memory with, or NULL:
+ * the kernel allocates each module's memory on its own (module_alloc(),
+ * execmem_alloc() since 6.10), so two modules never overlap; a list
+ * that says otherwise is corrupt, and the later module's tables (which
+ * would be a second parsed copy of the same bytes) are not read.
+ */
+static const struct oc_module *module_overlap(const struct oc_kernel *k,
+					      const struct oc_module *m)
+{
+	for (size_t j = 0; j + 1 < k->nr_modules; j++) {
+		const struct oc_module *o = &k->modules[j];
+
+		for (unsigned int a = 0; a < m->nr_regions; a++)
+			for (unsigned int b = 0; b < o->nr_regions; b++)
+				if (m->regions[a].base < o->regions[b].base + o->regions[b].size &&
+				    o->regions[b].base < m->regions[a].base + m->regions[a].size)
+					return o;
+	}
+	return NULL;
 }
 
 /*
@@ -299,6 +351,8 @@ struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 	struct oc_member name_m;
 	struct oc_error *err;
 	size_t cap = 0;
+	/* max_orcs and max_syms bound all modules together */
+	uint64_t orcs_left = max_orcs, syms_left = max_syms;
 
 	if (!head)
 		return oc_error_format(OC_ERR_LOOKUP, "no symbol modules");
@@ -361,7 +415,17 @@ struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 			err = module_text(k, mod, m);
 		if (err)
 			return err;
-		err = module_syms(k, mod, m, max_syms);
+		const struct oc_module *o = module_overlap(k, m);
+
+		if (o) {
+			oc_kernel_warn(k, "module %s: its memory overlaps module %s's: list corrupt? (its symbols and ORC not used)",
+				       m->name, o->name);
+			k->modules_incomplete = true;
+			if ((err = oc_mem_read_u64(&k->mem, node, &node)))
+				return err;
+			continue;
+		}
+		err = module_syms(k, mod, m, &syms_left);
 		if (err) {
 			char buf[160];
 
@@ -370,7 +434,7 @@ struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 			oc_error_destroy(err);
 		}
 		module_build_id(k, mod, m);
-		err = module_orc(k, mod, m, max_orcs);
+		err = module_orc(k, mod, m, &orcs_left);
 		if (err) {
 			char buf[160];
 

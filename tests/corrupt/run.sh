@@ -436,6 +436,48 @@ if [ -n "${M:-}" ] && [ -n "$msym" ]; then
 	else
 		fail "ELF: cannot find the first module ($first) in $M"
 	fi
+	# a module whose ORC tables point at another module's: the kernel
+	# takes them from the module's own sections (module_finalize()), so
+	# they are not used (no second parsed copy of the same bytes)
+	cp "$M" "$m"
+	aoff=$(pahole -C module "$MV" 2>/dev/null | awk '$1 == "struct" && $2 == "mod_arch_specific" && $3 == "arch;" { print $(NF-2) }')
+	ioff=$(pahole -C mod_arch_specific "$MV" 2>/dev/null | awk '$2 == "*" && $3 == "orc_unwind_ip;" { print $(NF-2) }')
+	loff=$(pahole -C module "$MV" 2>/dev/null | awk '$1 == "struct" && $2 == "list_head" && $3 == "list;" { print $(NF-2) }')
+	second=0x$("$DUMPCAT" rd64 "$m" "$first" 1 2>/dev/null)
+	if [ -n "$aoff" ] && [ -n "$ioff" ] && [ -n "$loff" ] &&
+	   other=0x$("$DUMPCAT" rd64 "$m" "$(printf '0x%x' $((second - loff + aoff + ioff)))" 1) &&
+	   pa=$("$DUMPCAT" v2p "$m" "$(printf '0x%x' $((first - loff + aoff + ioff)))") &&
+	   ioff=$($PATCH phys2off "$m" "$pa"); then
+		$PATCH put64 "$m" "$ioff" "$other" >/dev/null
+		timeout 60 "$BIN" --all-tasks --no-lines "$m" "$MV" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc -le 3 ] && [ $rc -ne 1 ] && [ $rc -ne 2 ] &&
+		   grep -q "WARNING: module .*: ORC: tables at $other and .* are outside the module's memory: not used" "$tmp/out"; then
+			pass "ELF: a module's ORC tables in another module: not used, the WARNING says where (exit $rc)"
+		else
+			fail "ELF: a module's ORC tables in another module: exit $rc: $(grep -m1 WARNING "$tmp/out")"
+		fi
+	else
+		fail "ELF: cannot find the first module's ORC pointer ($first) in $M"
+	fi
+	# the second module's memory said to be the first's (core_layout.base
+	# before 6.4): the kernel never allocates two modules one memory
+	cp "$M" "$m"
+	coff=$(pahole -C module "$MV" 2>/dev/null | awk '$1 == "struct" && $2 == "module_layout" && $3 == "core_layout" { print $(NF-2) }')
+	if [ -n "$coff" ] && [ -n "$loff" ] &&
+	   base=0x$("$DUMPCAT" rd64 "$m" "$(printf '0x%x' $((first - loff + coff)))" 1) &&
+	   pa=$("$DUMPCAT" v2p "$m" "$(printf '0x%x' $((second - loff + coff)))") &&
+	   boff=$($PATCH phys2off "$m" "$pa"); then
+		$PATCH put64 "$m" "$boff" "$base" >/dev/null
+		expect "ELF: two modules in one memory" "3" "$m" -- --all-tasks --no-lines "$m" "$MV"
+		if grep -q "WARNING: module .*: its memory overlaps module .*'s: list corrupt?" "$tmp/out"; then
+			pass "ELF: two modules in one memory: the WARNING names both"
+		else
+			fail "ELF: two modules in one memory: no WARNING naming both"
+		fi
+	else
+		skip "ELF: two modules in one memory: no core_layout (6.4+) in $MV"
+	fi
 	rm -f "$m"
 else
 	skip "module list loop: no mod-* ELF sample or no nm"
