@@ -161,10 +161,13 @@ static void unwind_thread(struct browser *b, struct oc_ui_thread *t)
 		oc_ui_thread_set_error(t, msg);
 	} else {
 		oc_ui_thread_set_trace(b->k, t, &trace);
+		/* a bounded number of whole traces (docs/hardening.md) */
+		oc_ui_threads_keep(&b->th, (size_t)(t - b->th.v), b->shown);
 		/* its lines, after the ones on screen */
 		queue_lines(b, t, false);
 	}
-	b->th.nr_ready++;
+	if (!t->dropped)
+		b->th.nr_ready++;
 }
 
 static long long now_ms(void)
@@ -321,9 +324,11 @@ static void idle_work(struct browser *b)
 	const struct cursor *c = &b->cur[PANE_THREADS];
 	size_t rows = (size_t)oc_draw_pane_rows(&b->panes[PANE_THREADS]);
 
+	/* a dropped trace's row still has its text: no need to unwind */
 	for (size_t i = c->top; i < c->top + rows &&
 	     i < b->thread_lines.nr && now_ms() < until; i++)
-		unwind_thread(b, &b->th.v[b->thread_lines.v[i].ref]);
+		if (!b->th.v[b->thread_lines.v[i].ref].dropped)
+			unwind_thread(b, &b->th.v[b->thread_lines.v[i].ref]);
 	while (b->next_pending < b->th.nr && now_ms() < until)
 		unwind_thread(b, &b->th.v[b->next_pending++]);
 	report(b, oc_ui_threads_lines(&b->th, &b->thread_lines));

@@ -94,7 +94,9 @@ struct oc_error *oc_ui_threads_build(const struct oc_kernel *k,
 	memset(ret, 0, sizeof(*ret));
 	ret->v = calloc(n ? n : 1, sizeof(*ret->v));
 	ret->shown = calloc(n ? n : 1, sizeof(*ret->shown));
-	if (!ret->v || !ret->shown) {
+	ret->max_kept = OC_UI_MAX_TRACES;
+	ret->kept = calloc(ret->max_kept + 1, sizeof(*ret->kept));
+	if (!ret->v || !ret->shown || !ret->kept) {
 		oc_ui_threads_deinit(ret);
 		return &oc_enomem;
 	}
@@ -144,7 +146,48 @@ void oc_ui_threads_deinit(struct oc_ui_threads *th)
 		oc_ui_thread_deinit(&th->v[i]);
 	free(th->v);
 	free(th->shown);
+	free(th->kept);
 	memset(th, 0, sizeof(*th));
+}
+
+/* a variables job of the worker holds a pointer to the trace */
+static bool vars_in_flight(const struct oc_ui_thread *t)
+{
+	for (size_t i = 0; t->info && i < t->trace.nr; i++)
+		if (t->info[i].vars_queued && !t->info[i].vars_ready)
+			return true;
+	return false;
+}
+
+void oc_ui_threads_keep(struct oc_ui_threads *th, size_t i, size_t shown)
+{
+	size_t n = 0;
+
+	/* once in the list: a thread unwound again moves to the end */
+	for (size_t j = 0; j < th->nr_kept; j++)
+		if (th->kept[j] != i)
+			th->kept[n++] = th->kept[j];
+	th->nr_kept = n;
+	while (th->nr_kept >= th->max_kept && th->nr_kept) {
+		size_t j = 0;
+
+		while (j < th->nr_kept && (th->kept[j] == shown ||
+					   vars_in_flight(&th->v[th->kept[j]])))
+			j++;
+		if (j == th->nr_kept)
+			break;
+		struct oc_ui_thread *t = &th->v[th->kept[j]];
+
+		oc_ui_thread_deinit(t);
+		oc_trace_init(&t->trace);
+		t->trace_state = OC_UI_TRACE_PENDING;
+		t->dropped = true;
+		memmove(&th->kept[j], &th->kept[j + 1],
+			(th->nr_kept - j - 1) * sizeof(*th->kept));
+		th->nr_kept--;
+	}
+	if (th->nr_kept <= th->max_kept)
+		th->kept[th->nr_kept++] = i;
 }
 
 const char *oc_ui_sort_name(enum oc_ui_sort sort)
@@ -453,7 +496,8 @@ static void thread_row(const struct oc_ui_thread *t, char *buf, size_t size)
 	} else if (t->cpu >= 0) {
 		snprintf(cpu, sizeof(cpu), "%d", t->cpu);
 	}
-	top = t->trace_state == OC_UI_TRACE_PENDING ? "..." : t->top;
+	top = t->trace_state == OC_UI_TRACE_PENDING && !t->dropped ? "..." :
+	      t->top;
 	snprintf(buf, size, "%-5s %7s %4s %-2s %-16s %s", kind, pid, cpu, st,
 		 comm, top);
 }

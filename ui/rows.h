@@ -99,6 +99,10 @@ struct oc_ui_thread {
 	/* READY: one per frame of the trace (NULL if that allocation
 	 * failed: no lines for this thread) */
 	struct oc_ui_frame_info *info;
+	/* unwound before, its trace since dropped to bound the memory
+	 * (oc_ui_threads_keep()): PENDING again, top and top_frame kept for
+	 * its row; unwound again when it is shown or searched */
+	bool dropped;
 };
 
 enum oc_ui_sort {
@@ -117,7 +121,20 @@ struct oc_ui_threads {
 	enum oc_ui_sort sort;
 	char state;			/* state filter letter; 0 for all */
 	size_t nr_ready;		/* traces no longer pending */
+	/* the threads whose whole trace is kept, oldest first: at most
+	 * max_kept (OC_UI_MAX_TRACES unless set after building), whatever
+	 * the task count (docs/hardening.md) */
+	size_t *kept, nr_kept, max_kept;
 };
+
+/* traces the browser keeps whole (each up to 256 frames) */
+#define OC_UI_MAX_TRACES 256
+
+/*
+ * v[i] now holds a whole trace: remember it, and if more than max_kept
+ * are kept, drop the oldest one other than v[i] and v[shown] (->dropped).
+ */
+void oc_ui_threads_keep(struct oc_ui_threads *th, size_t i, size_t shown);
 
 /* One row per CPU, then one per task; every trace pending. */
 struct oc_error *oc_ui_threads_build(const struct oc_kernel *k,

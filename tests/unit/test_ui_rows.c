@@ -430,6 +430,51 @@ TEST(threads_build_sort_filter)
 	fake_destroy(f);
 }
 
+/* At most max_kept whole traces: the oldest one not on screen is
+ * dropped, its row keeps its top frame, the one shown is never dropped. */
+TEST(traces_kept_bounded)
+{
+	struct fake *f = fake_create();
+	struct oc_ui_threads th;
+	struct oc_ui_lines l;
+	struct oc_trace tr;
+
+	oc_ui_lines_init(&l);
+	CHECK_OK(oc_ui_threads_build(&f->k, &th));
+	CHECK_EQ(th.max_kept, OC_UI_MAX_TRACES);
+	th.max_kept = 2;
+	for (size_t i = 2; i < 6; i++) {
+		kworker_trace(&tr);
+		oc_ui_thread_set_trace(&f->k, &th.v[i], &tr);
+		/* thread 2 is on screen all along */
+		oc_ui_threads_keep(&th, i, 2);
+	}
+	CHECK_EQ(th.nr_kept, 2);
+	CHECK_EQ(th.v[2].trace_state, OC_UI_TRACE_READY);
+	CHECK(!th.v[2].dropped);
+	CHECK_EQ(th.v[3].trace_state, OC_UI_TRACE_PENDING);
+	CHECK(th.v[3].dropped);
+	CHECK_EQ(th.v[3].trace.nr, 0);
+	CHECK(th.v[3].info == NULL);
+	CHECK_EQ(th.v[4].trace_state, OC_UI_TRACE_PENDING);
+	CHECK_EQ(th.v[5].trace_state, OC_UI_TRACE_READY);
+	/* a dropped row still says where the thread is */
+	CHECK_OK(oc_ui_threads_lines(&th, &l));
+	CHECK_STR(l.v[3].text,
+		  "            3   1* S  cat              worker_thread+0xaf/0x100");
+	/* unwound again: back in, the oldest other than the shown goes */
+	kworker_trace(&tr);
+	oc_ui_thread_set_trace(&f->k, &th.v[3], &tr);
+	oc_ui_threads_keep(&th, 3, 3);
+	CHECK_EQ(th.nr_kept, 2);
+	CHECK_EQ(th.v[2].trace_state, OC_UI_TRACE_PENDING);
+	CHECK_EQ(th.v[3].trace_state, OC_UI_TRACE_READY);
+	CHECK_EQ(th.v[5].trace_state, OC_UI_TRACE_READY);
+	oc_ui_threads_deinit(&th);
+	oc_ui_lines_deinit(&l);
+	fake_destroy(f);
+}
+
 TEST(cpu_without_task)
 {
 	struct fake *f = fake_create();
