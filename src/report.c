@@ -419,6 +419,21 @@ void oc_report_print_task_line(const struct oc_task *t, FILE *out)
 		t->running_on >= 0 ? "  (running)" : "");
 }
 
+bool oc_report_print_cpu_heading(const struct oc_kernel *k, unsigned int c,
+				 FILE *out)
+{
+	const struct oc_cpu *cpu = &k->cpus[c];
+
+	fprintf(out, "CPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
+	if (cpu->task)
+		oc_report_print_task_line(cpu->task, out);
+	else
+		fprintf(out, "TASK: %016" PRIx64 "\n", cpu->current);
+	if (!cpu->has_regs)
+		fprintf(out, " (no registers saved for this CPU)\n");
+	return cpu->has_regs;
+}
+
 /*
  * A task in D: how long it has been off the CPU (src/triage.h), with
  * the time it last got one as the log prints its timestamps.
@@ -475,20 +490,12 @@ static bool print_cpus(const struct oc_kernel *k,
 
 	for (size_t i = 0; i < sel->nr_cpus; i++) {
 		unsigned int c = sel->cpus[i];
-		const struct oc_cpu *cpu = &k->cpus[c];
 		struct oc_error *err;
 		struct oc_trace tr;
 
 		part_break(out, first);
-		fprintf(out, "CPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
-		if (cpu->task)
-			oc_report_print_task_line(cpu->task, out);
-		else
-			fprintf(out, "TASK: %016" PRIx64 "\n", cpu->current);
-		if (!cpu->has_regs) {
-			fprintf(out, " (no registers saved for this CPU)\n");
+		if (!oc_report_print_cpu_heading(k, c, out))
 			continue;
-		}
 		oc_trace_init(&tr);
 		err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
 		if (err) {

@@ -61,6 +61,11 @@ int oc_report_folded(const struct oc_kernel *k,
 /* A task's "PID: ... COMM: ... TASK: ..." line, as the report and the
  * crash extension print it. */
 void oc_report_print_task_line(const struct oc_task *t, FILE *out);
+/* A CPU's "CPU N (panic): PID: ..." heading, as the report and the
+ * crash extension print it; false, after saying so, when the dump saved
+ * no registers for it (nothing to unwind). */
+bool oc_report_print_cpu_heading(const struct oc_kernel *k, unsigned int c,
+				 FILE *out);
 struct oc_sched_clock;
 /* A D task's " BLOCKED: N s off CPU, since [ts]" line (src/triage.h's
  * clock, oc_triage_sched_clock()); nothing for another state. */

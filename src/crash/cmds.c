@@ -240,19 +240,11 @@ static void bt_cpu(const struct oc_kernel *k, unsigned int c,
 		   FILE *out)
 {
 	struct oc_unwind_options uo = { .scan = a->scan };
-	const struct oc_cpu *cpu = &k->cpus[c];
 	struct oc_trace tr;
 	struct oc_error *err;
 
-	fprintf(out, "CPU %u%s: ", c, (int)c == k->panic_cpu ? " (panic)" : "");
-	if (cpu->task)
-		oc_report_print_task_line(cpu->task, out);
-	else
-		fprintf(out, "TASK: %016" PRIx64 "\n", cpu->current);
-	if (!cpu->has_regs) {
-		fprintf(out, " (no registers saved for this CPU)\n");
+	if (!oc_report_print_cpu_heading(k, c, out))
 		return;
-	}
 	oc_trace_init(&tr);
 	err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
 	print_walk(k, err, &tr, a->regs, l, out);
