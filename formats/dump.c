@@ -46,6 +46,7 @@ struct oc_dump {
 	int fd;			/* the file we were given */
 	int view_fd;		/* the reassembled flattened dump, or -1 */
 	kdump_ctx_t *ctx;
+	bool ctx_broken;	/* see kdump_error(): never kdump_free()d */
 	const char *format;
 	struct oc_dump_hdr hdr;
 
@@ -67,6 +68,15 @@ struct oc_dump {
 
 static struct oc_error *kdump_error(struct oc_dump *dump, const char *call)
 {
+	/*
+	 * An allocation failed inside libkdumpfile (0.5.1): its context is
+	 * then half made, and kdump_free() of it crashes (found by
+	 * tests/corrupt/oom.sh).  Such a context is left to the exit.
+	 */
+	if (errno == ENOMEM) {
+		dump->ctx_broken = true;
+		return &oc_enomem;
+	}
 	return oc_error_file(OC_ERR_FORMAT, dump->path, "%s: %s", call,
 			     kdump_get_err(dump->ctx));
 }
@@ -545,7 +555,7 @@ void oc_dump_close(struct oc_dump *dump)
 {
 	if (!dump)
 		return;
-	if (dump->ctx)
+	if (dump->ctx && !dump->ctx_broken)
 		kdump_free(dump->ctx);
 	if (dump->view_fd >= 0)
 		close(dump->view_fd);

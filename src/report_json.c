@@ -18,14 +18,44 @@
 #include "strutil.h"
 
 /*
+ * Out of memory while making the document: every json-c call that can
+ * fail is checked (json-c asserts on a NULL object, and prints nothing
+ * for an object it cannot print), the document goes on without what
+ * could not be made, and the report ends in one "out of memory" error,
+ * never in a document that looks whole.  Per thread: one report a thread.
+ */
+static _Thread_local bool json_oom;
+
+static struct json_object *chk(struct json_object *o)
+{
+	if (!o)
+		json_oom = true;
+	return o;
+}
+
+/*
  * A member: every key is a string literal, once per object, so json-c
  * neither copies it nor looks for it (json_object_object_add_ex()).
  */
 static void add(struct json_object *o, const char *key,
 		struct json_object *v)
 {
-	json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW |
-				  JSON_C_OBJECT_ADD_CONSTANT_KEY);
+	if (!o || json_object_object_add_ex(o, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW |
+					    JSON_C_OBJECT_ADD_CONSTANT_KEY)) {
+		json_object_put(v);
+		json_oom = true;
+	}
+}
+
+/* An element at the end of array @a. */
+static int push(struct json_object *a, struct json_object *v)
+{
+	if (!a || json_object_array_add(a, v)) {
+		json_object_put(v);
+		json_oom = true;
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -38,9 +68,11 @@ static struct json_object *jstr_len(const char *s, size_t len)
 	char *e = oc_str_escape_dup(s, len, OC_ESC_JSON);
 	struct json_object *o;
 
-	if (!e)
+	if (!e) {
+		json_oom = true;
 		return NULL;
-	o = json_object_new_string(e);
+	}
+	o = chk(json_object_new_string(e));
 	free(e);
 	return o;
 }
@@ -61,27 +93,27 @@ static struct json_object *hex(uint64_t v)
 /* One log record as the JSON documents have it: {ts_nsec, level, text}. */
 static struct json_object *log_record_json(const struct oc_log *log, size_t i)
 {
-	struct json_object *r = json_object_new_object();
+	struct json_object *r = chk(json_object_new_object());
 
-	add(r, "ts_nsec", json_object_new_int64((int64_t)log->records[i].ts_nsec));
-	add(r, "level", json_object_new_int(log->records[i].level));
+	add(r, "ts_nsec", chk(json_object_new_int64((int64_t)log->records[i].ts_nsec)));
+	add(r, "level", chk(json_object_new_int(log->records[i].level)));
 	add(r, "text", jstr_len(log->records[i].text, log->records[i].len));
 	return r;
 }
 
 struct json_object *oc_report_log_json(const struct oc_log *log)
 {
-	struct json_object *lines = json_object_new_array();
+	struct json_object *lines = chk(json_object_new_array());
 
 	for (size_t i = 0; i < log->nr; i++)
-		json_object_array_add(lines, log_record_json(log, i));
+		push(lines, log_record_json(log, i));
 	return lines;
 }
 
 static struct json_object *regs_json(const struct oc_frame *f)
 {
 	const struct oc_regs *r = &f->regs;
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = chk(json_object_new_object());
 	const struct { const char *name; uint64_t v; bool partial; } regs[] = {
 		{ "ip", r->ip, true }, { "cs", r->cs, true },
 		{ "flags", r->flags, true }, { "sp", r->sp, true },
@@ -112,11 +144,11 @@ static struct json_object *str_or_null(const char *s)
 /* --locals: one level's variables (docs/json.md) */
 static struct json_object *vars_json(const struct oc_framevars_level *l)
 {
-	struct json_object *a = json_object_new_array();
+	struct json_object *a = chk(json_object_new_array());
 
 	for (size_t i = 0; l && i < l->nr_vars; i++) {
 		const struct oc_framevar *v = &l->vars[i];
-		struct json_object *o = json_object_new_object();
+		struct json_object *o = chk(json_object_new_object());
 
 		add(o, "name", jstr(v->name));
 		add(o, "type", jstr(v->type));
@@ -128,10 +160,10 @@ static struct json_object *vars_json(const struct oc_framevars_level *l)
 		add(o, "raw", v->has_raw ? hex(v->raw) : NULL);
 		add(o, "address", v->address ? hex(v->address) : NULL);
 		add(o, "size", v->size ?
-		    json_object_new_int64((int64_t)v->size) : NULL);
+		    chk(json_object_new_int64((int64_t)v->size)) : NULL);
 		add(o, "where", str_or_null(v->where));
 		add(o, "why", str_or_null(v->why));
-		json_object_array_add(a, o);
+		push(a, o);
 	}
 	return a;
 }
@@ -139,13 +171,13 @@ static struct json_object *vars_json(const struct oc_framevars_level *l)
 /* --locals: the callee-saved registers recovered through CFI */
 static struct json_object *cfi_regs_json(const struct oc_framevars *fv)
 {
-	struct json_object *a = json_object_new_array();
+	struct json_object *a = chk(json_object_new_array());
 
 	for (unsigned reg = 0; reg < 32; reg++) {
 		char name[16];
 
 		if (fv->cfi_regs >> reg & 1)
-			json_object_array_add(a, jstr(
+			push(a, jstr(
 				oc_dwexpr_reg_name(reg, name, sizeof(name))));
 	}
 	return a;
@@ -156,7 +188,7 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 				      const struct oc_trace *tr, size_t index)
 {
 	const struct oc_frame *f = &tr->frames[index];
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = chk(json_object_new_object());
 	struct oc_framevars *fv = NULL;
 	struct oc_sym_result s;
 	bool have = oc_kernel_symbolize_frame(k, f, &s);
@@ -174,32 +206,32 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 	add(o, "ip", hex(f->ip));
 	add(o, "sp", hex(f->sp));
 	add(o, "symbol", have ? jstr(s.name) : NULL);
-	add(o, "offset", have ? json_object_new_int64((int64_t)s.offset) : NULL);
-	add(o, "size", have ? json_object_new_int64((int64_t)s.size) : NULL);
+	add(o, "offset", have ? chk(json_object_new_int64((int64_t)s.offset)) : NULL);
+	add(o, "size", have ? chk(json_object_new_int64((int64_t)s.size)) : NULL);
 	add(o, "module", s.module ? jstr(s.module) : NULL);
 	add(o, "stack", jstr(oc_stack_json_name(f->stack)));
-	add(o, "reliable", json_object_new_boolean(f->reliable));
-	add(o, "scanned", json_object_new_boolean(f->scanned));
+	add(o, "reliable", chk(json_object_new_boolean(f->reliable)));
+	add(o, "scanned", chk(json_object_new_boolean(f->scanned)));
 	add(o, "how", jstr(oc_frame_how_name(f->how)));
 	add(o, "file", own && own->file ?
 	    jstr(oc_lines_short_file(own->file)) : NULL);
-	add(o, "line", own ? json_object_new_int((int)own->line) : NULL);
+	add(o, "line", own ? chk(json_object_new_int((int)own->line)) : NULL);
 	if (nr > 1) {
 		/* the inlined functions the ip is in, innermost first */
-		struct json_object *in = json_object_new_array();
+		struct json_object *in = chk(json_object_new_array());
 
 		for (size_t i = 0; i + 1 < nr; i++) {
-			struct json_object *e = json_object_new_object();
+			struct json_object *e = chk(json_object_new_object());
 
 			add(e, "function", chain[i].function ?
 			    jstr(chain[i].function) : NULL);
 			add(e, "file", chain[i].file ?
 			    jstr(oc_lines_short_file(chain[i].file)) : NULL);
-			add(e, "line", json_object_new_int((int)chain[i].line));
+			add(e, "line", chk(json_object_new_int((int)chain[i].line)));
 			if (fv && !fv->unavailable)
 				add(e, "variables", vars_json(
 					i + 1 < fv->nr_levels ? &fv->levels[i] : NULL));
-			json_object_array_add(in, e);
+			push(in, e);
 		}
 		add(o, "inlines", in);
 	}
@@ -218,7 +250,7 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 			struct json_object *lv = vars_json(&fv->levels[i]);
 
 			for (size_t n = 0; n < json_object_array_length(lv); n++)
-				json_object_array_add(a, json_object_get(
+				push(a, json_object_get(
 					json_object_array_get_idx(lv, n)));
 			json_object_put(lv);
 		}
@@ -238,7 +270,7 @@ static bool add_trace(const struct oc_kernel *k,
 		      struct json_object *o, struct oc_error *err,
 		      const struct oc_trace *tr)
 {
-	struct json_object *frames = json_object_new_array();
+	struct json_object *frames = chk(json_object_new_array());
 	char buf[256];
 
 	if (err) {
@@ -247,44 +279,44 @@ static bool add_trace(const struct oc_kernel *k,
 		add(o, "frames", frames);
 		add(o, "stop", jstr("error"));
 		add(o, "error", jstr(buf));
-		add(o, "reliable", json_object_new_boolean(false));
+		add(o, "reliable", chk(json_object_new_boolean(false)));
 		return false;
 	}
 	for (size_t i = 0; i < tr->nr; i++)
-		json_object_array_add(frames, frame_json(k, opts, tr, i));
+		push(frames, frame_json(k, opts, tr, i));
 	add(o, "frames", frames);
 	oc_trace_stop_string(tr, buf, sizeof(buf));
 	add(o, "stop", jstr(buf));
-	add(o, "reliable", json_object_new_boolean(tr->reliable));
+	add(o, "reliable", chk(json_object_new_boolean(tr->reliable)));
 	return tr->reliable;
 }
 
 static struct json_object *kernel_json(const struct oc_kernel *k,
 				       const struct oc_log *log)
 {
-	struct json_object *o = json_object_new_object(), *panic, *warn;
+	struct json_object *o = chk(json_object_new_object()), *panic, *warn;
 	const struct oc_task *pt = k->panic_cpu >= 0 ? k->cpus[k->panic_cpu].task : NULL;
 	char msg[256] = "";
 
 	add(o, "release", jstr(k->release));
 	add(o, "banner", jstr(k->banner));
 	add(o, "kaslr_offset", hex(k->kaslr_offset));
-	add(o, "cpus", json_object_new_int((int)k->nr_cpus));
+	add(o, "cpus", chk(json_object_new_int((int)k->nr_cpus)));
 	add(o, "orc_version",
 	    jstr(oc_orc_version_name(k->orc_version)));
-	panic = json_object_new_object();
+	panic = chk(json_object_new_object());
 	add(panic, "cpu", k->panic_cpu >= 0 ?
-	    json_object_new_int(k->panic_cpu) : NULL);
-	add(panic, "pid", pt ? json_object_new_int(pt->pid) : NULL);
+	    chk(json_object_new_int(k->panic_cpu)) : NULL);
+	add(panic, "pid", pt ? chk(json_object_new_int(pt->pid)) : NULL);
 	if (k->panic_message[0])
 		snprintf(msg, sizeof(msg), "%s", k->panic_message);
 	else if (log)
 		oc_log_panic_message(log, msg, sizeof(msg));
 	add(panic, "message", msg[0] ? jstr(msg) : NULL);
 	add(o, "panic", panic);
-	warn = json_object_new_array();
+	warn = chk(json_object_new_array());
 	for (unsigned int i = 0; i < k->nr_warnings; i++)
-		json_object_array_add(warn, jstr(k->warnings[i]));
+		push(warn, jstr(k->warnings[i]));
 	add(o, "warnings", warn);
 	return o;
 }
@@ -304,12 +336,12 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 		oc_error_destroy(err);
 		return NULL;
 	}
-	o = json_object_new_object();
+	o = chk(json_object_new_object());
 	add(o, "kind", jstr(oc_crash_kind_name(c.kind)));
 	add(o, "title", jstr(c.title));
 	add(o, "message", c.message[0] ? jstr(c.message) : NULL);
 	if (c.have_guilty) {
-		g = json_object_new_object();
+		g = chk(json_object_new_object());
 		add(g, "symbol", jstr(c.guilty_symbol));
 		add(g, "module", c.guilty_module[0] ?
 		    jstr(c.guilty_module) : NULL);
@@ -318,27 +350,27 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 		add(g, "file", nr && chain[nr - 1].file ? jstr(
 			oc_lines_short_file(chain[nr - 1].file)) : NULL);
 		add(g, "line", nr && chain[nr - 1].file ?
-		    json_object_new_int((int)chain[nr - 1].line) : NULL);
+		    chk(json_object_new_int((int)chain[nr - 1].line)) : NULL);
 	}
 	add(o, "guilty", g);
 	b = NULL;
 	if (c.have_bug) {
-		b = json_object_new_object();
+		b = chk(json_object_new_object());
 		add(b, "file", c.bug.file[0] ? jstr(c.bug.file) : NULL);
-		add(b, "line", c.bug.file[0] ? json_object_new_int((int)c.bug.line) : NULL);
-		add(b, "warning", json_object_new_boolean(c.bug.warning));
+		add(b, "line", c.bug.file[0] ? chk(json_object_new_int((int)c.bug.line)) : NULL);
+		add(b, "warning", chk(json_object_new_boolean(c.bug.warning)));
 	}
 	add(o, "bug", b);
 	add(o, "signature", c.signature[0] ?
 	    jstr(c.signature) : NULL);
 	if (c.have_address) {
-		a = json_object_new_object();
+		a = chk(json_object_new_object());
 		add(a, "value", hex(c.address));
 		add(a, "from", jstr(c.address_from));
 	}
 	add(o, "address", a);
 	if (c.have_error_code) {
-		e = json_object_new_object();
+		e = chk(json_object_new_object());
 		add(e, "value", hex(c.error_code));
 		add(e, "from", jstr(c.error_code_from));
 		add(e, "access", c.error_access[0] ?
@@ -349,22 +381,22 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 	add(o, "error_code", e);
 	t = NULL;
 	if (c.have_taint) {
-		t = json_object_new_object();
+		t = chk(json_object_new_object());
 		add(t, "mask", hex(c.tainted_mask));
 		add(t, "letters", jstr(c.taint));
-		flags = json_object_new_array();
+		flags = chk(json_object_new_array());
 		for (size_t i = 0; i < c.nr_taints; i++) {
-			struct json_object *f = json_object_new_object(), *mods;
+			struct json_object *f = chk(json_object_new_object()), *mods;
 			char letter[2] = { c.taints[i].letter, 0 };
 
 			add(f, "flag", jstr(letter));
 			add(f, "name", jstr(c.taints[i].name));
-			mods = json_object_new_array();
+			mods = chk(json_object_new_array());
 			for (size_t m = 0; m < c.taints[i].nr_modules; m++)
-				json_object_array_add(mods, jstr(
+				push(mods, jstr(
 					c.taints[i].modules[m]));
 			add(f, "modules", mods);
-			json_object_array_add(flags, f);
+			push(flags, f);
 		}
 		add(t, "flags", flags);
 	}
@@ -374,13 +406,13 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 
 		snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
 			 c.uptime_ns / 1000000000, c.uptime_ns / 1000 % 1000000);
-		add(o, "uptime", json_object_new_double_s(c.uptime_ns / 1e9, sec));
+		add(o, "uptime", chk(json_object_new_double_s(c.uptime_ns / 1e9, sec)));
 	} else {
 		add(o, "uptime", NULL);
 	}
-	d = json_object_new_array();
+	d = chk(json_object_new_array());
 	for (size_t i = 0; i < c.nr_details; i++)
-		json_object_array_add(d, jstr(c.details[i]));
+		push(d, jstr(c.details[i]));
 	add(o, "details", d);
 	return o;
 }
@@ -389,19 +421,19 @@ static struct json_object *task_json(const struct oc_kernel *k,
 				     const struct oc_sched_clock *clk,
 				     const struct oc_task *t)
 {
-	struct json_object *o = json_object_new_object(), *b;
+	struct json_object *o = chk(json_object_new_object()), *b;
 	char st[2] = { t->state, 0 };
 	uint64_t ns, since;
 
-	add(o, "pid", json_object_new_int(t->pid));
-	add(o, "tgid", json_object_new_int(t->tgid));
-	add(o, "ppid", json_object_new_int(t->ppid));
+	add(o, "pid", chk(json_object_new_int(t->pid)));
+	add(o, "tgid", chk(json_object_new_int(t->tgid)));
+	add(o, "ppid", chk(json_object_new_int(t->ppid)));
 	add(o, "comm", jstr(t->comm));
 	add(o, "state", jstr(st));
-	add(o, "cpu", json_object_new_int(t->cpu));
-	add(o, "on_cpu", json_object_new_boolean(t->running_on >= 0));
+	add(o, "cpu", chk(json_object_new_int(t->cpu)));
+	add(o, "on_cpu", chk(json_object_new_boolean(t->running_on >= 0)));
 	add(o, "task", hex(t->addr));
-	add(o, "kthread", json_object_new_boolean(t->kthread));
+	add(o, "kthread", chk(json_object_new_boolean(t->kthread)));
 	/* a task in D: how long it has been off the CPU (src/triage.h) */
 	if (t->state == 'D') {
 		b = NULL;
@@ -411,9 +443,9 @@ static struct json_object *task_json(const struct oc_kernel *k,
 			/* microseconds, not the double's 17 digits */
 			snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
 				 ns / 1000000000, ns / 1000 % 1000000);
-			b = json_object_new_object();
-			add(b, "seconds", json_object_new_double_s(ns / 1e9, sec));
-			add(b, "since_ns", json_object_new_int64((int64_t)since));
+			b = chk(json_object_new_object());
+			add(b, "seconds", chk(json_object_new_double_s(ns / 1e9, sec)));
+			add(b, "since_ns", chk(json_object_new_int64((int64_t)since)));
 		}
 		add(o, "blocked", b);
 	}
@@ -457,15 +489,20 @@ static void jw_value(struct jw *w, struct json_object *o, int level)
 	struct json_object *outer = o;
 	const char *s;
 
-	for (int i = 0; i < level; i++) {
-		struct json_object *a = json_object_new_array();
+	for (int i = 0; i < level && outer; i++) {
+		struct json_object *a = chk(json_object_new_array());
 
-		json_object_array_add(a, outer);
-		outer = a;
+		outer = push(a, outer) ? NULL : a;
+	}
+	if (!outer) {
+		json_oom = true;
+		return;
 	}
 	s = json_object_to_json_string_length(outer, json_flags, &len);
 	if (s && len >= pre + post)
 		fwrite(s + pre, 1, len - pre - post, w->out);
+	else
+		json_oom = true;
 	json_object_put(outer);
 }
 
@@ -525,14 +562,14 @@ static void json_cpus(const struct oc_kernel *k,
 	for (size_t i = 0; i < sel->nr_cpus; i++) {
 		unsigned int c = sel->cpus[i];
 		const struct oc_cpu *cpu = &k->cpus[c];
-		struct json_object *o = json_object_new_object();
+		struct json_object *o = chk(json_object_new_object());
 		struct oc_error *err;
 		struct oc_trace tr;
 
-		add(o, "cpu", json_object_new_int((int)c));
-		add(o, "pid", cpu->task ? json_object_new_int(cpu->task->pid) : NULL);
+		add(o, "cpu", chk(json_object_new_int((int)c)));
+		add(o, "pid", cpu->task ? chk(json_object_new_int(cpu->task->pid)) : NULL);
 		add(o, "comm", cpu->task ? jstr(cpu->task->comm) : NULL);
-		add(o, "panic", json_object_new_boolean((int)c == k->panic_cpu));
+		add(o, "panic", chk(json_object_new_boolean((int)c == k->panic_cpu)));
 		oc_trace_init(&tr);
 		err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
 		*ok &= add_trace(k, opts, o, err, &tr);
@@ -553,13 +590,13 @@ static struct json_object *group_json(const struct oc_kernel *k,
 				      const struct oc_report_options *opts,
 				      struct json_group *g)
 {
-	struct json_object *o = json_object_new_object();
+	struct json_object *o = chk(json_object_new_object());
 	/* the variables of --locals are each task's own: none here */
 	struct oc_report_options shared = *opts;
 
 	shared.locals = false;
-	add(o, "count", json_object_new_int(
-		(int)json_object_array_length(g->pids)));
+	add(o, "count", chk(json_object_new_int(
+		(int)json_object_array_length(g->pids))));
 	add(o, "pids", g->pids);
 	g->pids = NULL;
 	add_trace(k, &shared, o, g->err, &g->trace);
@@ -619,14 +656,14 @@ static bool json_tasks(const struct oc_kernel *k,
 		if (g == ngroups) {
 			groups[g].trace = tr;
 			groups[g].err = err;
-			groups[g].pids = json_object_new_array();
+			groups[g].pids = chk(json_object_new_array());
 			ngroups++;
 		} else {
 			oc_error_destroy(err);
 			oc_trace_deinit(&tr);
 		}
 		if (!groups[g].pids ||
-		    json_object_array_add(groups[g].pids, json_object_new_int(t->pid)))
+		    push(groups[g].pids, chk(json_object_new_int(t->pid))))
 			mem = false;
 	}
 	jw_close(w, 1, ']');
@@ -663,6 +700,7 @@ int oc_report_json(const struct oc_kernel *k,
 
 	if (rc)
 		return rc;
+	json_oom = false;
 	log = st.have_log ? &st.log : NULL;
 	ok = st.complete;
 	jw_open(&w, 0, '{');
@@ -674,16 +712,16 @@ int oc_report_json(const struct oc_kernel *k,
 	if (st.sel.show_tasks) {
 		mem = json_tasks(k, opts, &st.sel, &ok, &w);
 	} else {
-		jw_member(&w, 1, "tasks", json_object_new_array());
+		jw_member(&w, 1, "tasks", chk(json_object_new_array()));
 		if (opts->group)
-			jw_member(&w, 1, "groups", json_object_new_array());
+			jw_member(&w, 1, "groups", chk(json_object_new_array()));
 	}
 	if (opts->log && log)
 		json_log(log, &w);
 	jw_close(&w, 0, '}');
 	fputc('\n', out);
 	oc_report_finish(&st);
-	if (!mem)
+	if (!mem || json_oom)
 		return oc_report_error(&oc_enomem);
 	return ok ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;
 }
