@@ -144,6 +144,23 @@ module_order() {
 	printf '%s\n' "${out[@]}"
 }
 
+# The packages holding a release's vmlinuz, System.map, config and modules:
+# one linux-image-REL-unsigned up to 6.x; from 7.x (sid, 7.2.13+deb14)
+# linux-image-REL is a meta package and the files are split over
+# linux-binary-REL (usr/lib/modules/REL/vmlinuz), linux-base-REL (System.map,
+# config) and linux-modules-REL. Chosen by which one is cached or apt knows.
+image_packages() {
+	local rel=$1
+	if ls "$DEBS/linux-binary-$rel"_*.deb > /dev/null 2>&1 ||
+		{ ! ls "$DEBS/linux-image-$rel-unsigned"_*.deb > /dev/null 2>&1 &&
+		  [ "${ORCCRASH_NO_APT:-}" != 1 ] &&
+		  apt-cache show "linux-binary-$rel" > /dev/null 2>&1; }; then
+		echo "linux-binary-$rel linux-base-$rel linux-modules-$rel"
+	else
+		echo "linux-image-$rel-unsigned"
+	fi
+}
+
 prepare_kernel() {
 	local rel=$1 kdir=$CACHE/kernels/$1
 	local img dbg hdr tmp pkg d
@@ -152,7 +169,9 @@ prepare_kernel() {
 		return 0
 	fi
 	log "$rel: preparing kernel"
-	img=$(deb_of "linux-image-$rel-unsigned")
+	local imgs=() img_debs
+	img_debs=$(image_packages "$rel")
+	for pkg in $img_debs; do imgs+=("$(deb_of "$pkg")"); done
 	dbg=$(deb_of "linux-image-$rel-dbg")
 	hdr=$(deb_of "linux-headers-$rel")
 	local extra=()
@@ -163,32 +182,58 @@ prepare_kernel() {
 	mkdir -p "$tmp/x" "$tmp/modules"
 	# Only the few modules the guest loads: qemu_fw_cfg (VMCOREINFO for
 	# -device vmcoreinfo) and virtio_blk with its virtio stack (kdump disk).
-	dpkg-deb --fsys-tarfile "$img" | tar -x -C "$tmp/x" --wildcards \
-		'./boot/vmlinuz-*' './boot/System.map-*' './boot/config-*' \
-		"./lib/modules/$rel/kernel/drivers/firmware/qemu_fw_cfg.ko*" \
-		"./lib/modules/$rel/kernel/drivers/virtio/*" \
-		"./lib/modules/$rel/kernel/drivers/block/virtio_blk.ko*"
-	mv "$tmp/x/boot/vmlinuz-$rel" "$tmp/vmlinuz"
-	mv "$tmp/x/boot/System.map-$rel" "$tmp/System.map"
-	mv "$tmp/x/boot/config-$rel" "$tmp/config"
-	find "$tmp/x/lib/modules" -name '*.ko*' -exec mv -t "$tmp/modules" {} +
+	# Up to 6.x the image package has /boot/{vmlinuz,System.map,config}-REL
+	# and /lib/modules; 7.x (sid) has /usr/lib/modules/REL/{vmlinuz,
+	# System.map,config} split over linux-binary, -base and -modules.
+	for img in "${imgs[@]}"; do
+		local l=./lib/modules/$rel
+		case $img in */linux-image-*) ;; *) l=./usr/lib/modules/$rel ;; esac
+		# (tar fails on the names a package lacks; what it has is there)
+		dpkg-deb --fsys-tarfile "$img" | tar -x -C "$tmp/x" --wildcards \
+			'./boot/vmlinuz-*' './boot/System.map-*' './boot/config-*' \
+			"$l/vmlinuz" "$l/System.map" "$l/config" \
+			"$l/kernel/drivers/firmware/qemu_fw_cfg.ko*" \
+			"$l/kernel/drivers/virtio/*" \
+			"$l/kernel/drivers/block/virtio_blk.ko*" 2>/dev/null || true
+	done
+	local f
+	for f in vmlinuz System.map config; do
+		if [ -f "$tmp/x/boot/$f-$rel" ]; then
+			mv "$tmp/x/boot/$f-$rel" "$tmp/$f"
+		elif [ -f "$tmp/x/usr/lib/modules/$rel/$f" ]; then
+			mv "$tmp/x/usr/lib/modules/$rel/$f" "$tmp/$f"
+		else
+			die "$rel: no $f in ${imgs[*]}"
+		fi
+	done
+	find "$tmp/x" -name '*.ko*' -exec mv -t "$tmp/modules" {} +
 	for d in "$tmp"/modules/*.ko.xz; do [ -e "$d" ] && xz -d "$d"; done
 	for d in "$tmp"/modules/*.ko.zst; do [ -e "$d" ] && zstd -q -d --rm "$d"; done
 	rm -rf "$tmp/x"
 
 	log "$rel: extracting vmlinux from $(basename "$dbg")"
-	dpkg-deb --fsys-tarfile "$dbg" |
-		tar -xO "./usr/lib/debug/boot/vmlinux-$rel" > "$tmp/vmlinux"
+	# 7.x: usr/lib/debug/boot/vmlinux-REL is a symlink to
+	# ../lib/modules/REL/vmlinux; earlier it is the file. One pass takes
+	# both names (tar fails on the one a package lacks).
+	mkdir -p "$tmp/x"
+	dpkg-deb --fsys-tarfile "$dbg" | tar -x -C "$tmp/x" \
+		"./usr/lib/debug/boot/vmlinux-$rel" \
+		"./usr/lib/debug/lib/modules/$rel/vmlinux" 2>/dev/null || true
+	[ -f "$tmp/x/usr/lib/debug/boot/vmlinux-$rel" ] ||
+		die "$rel: no vmlinux in $(basename "$dbg")"
+	mv "$(readlink -f "$tmp/x/usr/lib/debug/boot/vmlinux-$rel")" "$tmp/vmlinux"
+	rm -rf "$tmp/x"
 
 	mkdir -p "$tmp/headers"
 	for d in "$hdr" "${extra[@]}"; do dpkg-deb -x "$d" "$tmp/headers"; done
 	# The headers' Makefile includes the -common tree by absolute path under
 	# /usr/src: point it at our extracted copy (the final location).
 	local mk=$tmp/headers/usr/src/linux-headers-$rel/Makefile
-	sed -i "s|include /usr/src/|include $kdir/headers/usr/src/|" "$mk"
+	# (7.x also sets KBUILD_OUTPUT=/usr/src/linux-headers-REL there)
+	sed -i "s|\([ =]\)/usr/src/|\1$kdir/headers/usr/src/|" "$mk"
 
 	{
-		for d in "$img" "$dbg" "$hdr" "${extra[@]}"; do
+		for d in "${imgs[@]}" "$dbg" "$hdr" "${extra[@]}"; do
 			echo "$(dpkg-deb -f "$d" Package) $(dpkg-deb -f "$d" Version)"
 		done
 	} > "$tmp/package.txt"
@@ -196,6 +241,34 @@ prepare_kernel() {
 	rm -rf "$kdir"
 	mv "$tmp" "$kdir"
 	build_module "$rel"
+}
+
+# What runs a release's kbuild: nothing on this host when the compiler the
+# kernel was built with (CC in the headers' .kernelvariables, e.g. gcc-12 for
+# 6.1, gcc-16 for 7.2: 7.x's flags such as -fmin-function-alignment are
+# unknown to gcc-12) is here; else Debian sid's chroot of
+# tests/bench/sid-chroot.sh, with that gcc, make and dwarves (pahole, for the
+# module's BTF) installed in it. It binds $CACHE at the same path.
+kbuild_runner() {
+	local rel=$1 kv cc sid=$SAMPLES/../tests/bench/sid-chroot.sh
+	kv=$CACHE/kernels/$rel/headers/usr/src/linux-headers-$rel/.kernelvariables
+	cc=$(sed -n 's/^CC = .*\(gcc-[0-9][0-9]*\)$/\1/p' "$kv" 2>/dev/null)
+	if [ -z "$cc" ] || command -v "$cc" > /dev/null; then
+		return 0
+	fi
+	log "$rel: $cc is not on this host: building in sid's chroot"
+	if ! "$sid" root > /dev/null 2>&1; then
+		[ "${ORCCRASH_NO_APT:-}" = 1 ] && die "$rel: needs $cc: no sid root (tests/bench/sid-chroot.sh ensure)"
+		SID_PACKAGES="$cc make dwarves libc6-dev" "$sid" ensure >&2 ||
+			die "$rel: cannot make the sid root for $cc"
+	fi
+	if ! "$sid" run sh -c "command -v $cc && command -v make && command -v pahole" > /dev/null 2>&1; then
+		[ "${ORCCRASH_NO_APT:-}" = 1 ] && die "$rel: $cc, make or pahole missing in the sid root"
+		"$sid" run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends "$cc" make dwarves libc6-dev >&2 ||
+			die "$rel: cannot install $cc in the sid root"
+	fi
+	echo "$sid run"
 }
 
 # samples/module/orccrash_test.ko against the release's own headers, so its
@@ -212,9 +285,11 @@ build_module() {
 	rm -rf "$b"
 	mkdir -p "$b"
 	cp "$SAMPLES/module/orccrash_test.c" "$SAMPLES/module/Kbuild" "$b/"
+	local in_root=()
+	read -ra in_root <<< "$(kbuild_runner "$rel")"
 	# run from `make O=DIR samples`, the caller's O= (in MAKEFLAGS) would
 	# become kbuild's output directory: the kbuild make gets none of it
-	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u O \
+	"${in_root[@]}" env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u O \
 		make -s -C "$kdir/headers/usr/src/linux-headers-$rel" M="$b" modules >&2 ||
 		die "$rel: module build failed"
 	modinfo -F vermagic "$b/orccrash_test.ko" | grep -q "^$rel " ||
