@@ -17,7 +17,7 @@ enum {
 static const uint64_t image_addr = 0xffffffff82000000ull;
 static const uint64_t text_base = 0xffffffff81000000ull;
 
-enum layout_rule { L_ABS_PERCPU, L_RELATIVE, L_ADDRESSES };
+enum layout_rule { L_ABS_PERCPU, L_RELATIVE, L_ADDRESSES, L_PLACE_RELATIVE };
 
 struct ksym {
 	char name[LONG_NAME_LEN + 8];
@@ -203,14 +203,19 @@ static void build_ex(struct image *im, enum layout_rule rule, bool long_names,
 			if (rule == L_ABS_PERCPU)
 				v = k->absolute ? (int64_t)k->addr
 						: (int64_t)(base - k->addr - 1);
+			else if (rule == L_PLACE_RELATIVE)
+				v = (int64_t)(k->addr - (image_addr + off + 4 * i));
 			else
 				v = (int64_t)(k->addr - base);
 			put32(im, off + 4 * i, (uint32_t)v);
 		}
 		im->loc.offsets = image_addr + off;
-		off = place(im, 8);
-		memcpy(im->buf + off, &base, 8);
-		im->loc.relative_base = image_addr + off;
+		/* 7.x: no kallsyms_relative_base */
+		if (rule != L_PLACE_RELATIVE) {
+			off = place(im, 8);
+			memcpy(im->buf + off, &base, 8);
+			im->loc.relative_base = image_addr + off;
+		}
 	}
 	off = place(im, 4);
 	put32(im, off, (uint32_t)im->nr);
@@ -467,6 +472,40 @@ TEST(kallsyms_base_from_stext)
 	/* an absolute-percpu table read that way is unsorted: refused */
 	build(&im, L_ABS_PERCPU, true);
 	im.loc.relative_base = 0;
+	CHECK(fails(&im));
+	image_free(&im);
+}
+
+/*
+ * 7.x (7.2.13+deb14): each offset relative to its own slot in
+ * kallsyms_offsets, no kallsyms_relative_base; the per-CPU symbols are
+ * kernel addresses in [__per_cpu_start, __per_cpu_end).
+ */
+TEST(kallsyms_place_relative)
+{
+	struct image im;
+	struct oc_symtab syms, pcpu;
+	struct oc_kallsyms_info info;
+	const struct oc_symbol *s;
+
+	build(&im, L_PLACE_RELATIVE, true);
+	CHECK(!im.loc.relative_base);
+	CHECK_OK(decode(&im, &syms, &pcpu, &info));
+	CHECK_EQ(info.rule, OC_KALLSYMS_PLACE_RELATIVE);
+	CHECK_EQ(info.base, im.loc.offsets);
+	check_text(&im, &syms);
+	s = oc_symtab_find(&pcpu, "cpu_number");
+	CHECK(s && s->addr == 0xffffffff83000000ull + 0x1f000);
+	CHECK(oc_symtab_find(&syms, "_end"));
+	CHECK_EQ(info.nr_percpu, 2);
+	oc_symtab_deinit(&syms);
+	oc_symtab_deinit(&pcpu);
+	image_free(&im);
+
+	/* one corrupt offset (a function 1 MiB back) leaves the decoded
+	 * table unsorted: refused, not misread */
+	build(&im, L_PLACE_RELATIVE, true);
+	put32(&im, im.offsets_at + 4 * 100, (uint32_t)-0x100000);
 	CHECK(fails(&im));
 	image_free(&im);
 }
