@@ -51,6 +51,85 @@ apt_update() {
 	APT_UPDATED=1
 }
 
+# --- a private apt state for the suites the machine's apt lacks --------------
+
+# The machine's own Debian mirror (and its security mirror), read from
+# /etc/apt/sources.list.d/*.sources (deb822), *.list and sources.list:
+# "MIRROR SECURITY_MIRROR" (the latter may be empty).
+papt_mirrors() {
+	local f main='' sec='' uri suites
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		while IFS='|' read -r uri suites; do
+			case " $suites" in
+			*-security*) [ -n "$sec" ] || sec=$uri ;;
+			*) [ -n "$main" ] || main=$uri ;;
+			esac
+		done < <(awk 'BEGIN { RS = ""; FS = "\n" }
+			{ u = ""; s = ""; t = 0
+			  for (i = 1; i <= NF; i++) {
+				if ($i ~ /^Types:.*deb( |$)/) t = 1
+				if ($i ~ /^URIs:/) { sub(/^URIs: */, "", $i); split($i, a, " "); u = a[1] }
+				if ($i ~ /^Suites:/) { sub(/^Suites: */, "", $i); s = $i }
+			  }
+			  if (t && u ~ /\/debian(-security)?\/?$/) print u "|" s }' "$f")
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		while read -r uri suites; do
+			case $suites in
+			*-security*) [ -n "$sec" ] || sec=$uri ;;
+			*) [ -n "$main" ] || main=$uri ;;
+			esac
+		done < <(sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\/debian\(-security\)\{0,1\}\/\{0,1\}\) \([^ ]*\).*/\2 \4/p' "$f")
+	done
+	[ -n "$main" ] || return 1
+	echo "$main $sec"
+}
+
+# papt_init SUITE...: an apt state of its own under $CACHE/apt with those
+# suites (main) from the machine's mirror, e.g. "sid" for 7.x, "bullseye
+# bullseye-security" for 5.10; updated when its sources change, it has no
+# lists or they are a day old (sid's pool drops old kernels). The system's apt setup is never touched: every call passes
+# PAPT_OPTS. Returns 1 (and PAPT_OPTS empty) without apt or a mirror.
+PAPT_OPTS=()
+PAPT_SUITES=
+papt_init() {
+	local dir=$CACHE/apt m main sec s want
+	[ "${ORCCRASH_NO_APT:-}" = 1 ] && return 1
+	for s in "$@"; do
+		case " $PAPT_SUITES " in *" $s "*) ;; *) PAPT_SUITES+="${PAPT_SUITES:+ }$s" ;; esac
+	done
+	m=$(papt_mirrors) || return 1
+	read -r main sec <<< "$m"
+	[ -n "$sec" ] || sec=${main%/debian*}/debian-security
+	want=$(for s in $PAPT_SUITES; do
+		case $s in
+		*-security) echo "deb $sec $s main" ;;
+		*) echo "deb $main $s main" ;;
+		esac
+	done)
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	PAPT_OPTS=(-o "Dir::Etc::sourcelist=$dir/sources.list"
+		-o Dir::Etc::sourceparts=/nonexistent
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache")
+	if [ "$(cat "$dir/sources.list" 2>/dev/null)" != "$want" ] ||
+		! ls "$dir"/lists/*_Packages* > /dev/null 2>&1 ||
+		[ -n "$(find "$dir/lists" -maxdepth 1 -name '*_InRelease' -mtime +0)" ]; then
+		echo "$want" > "$dir/sources.list"
+		log "apt-get update (private state $dir: $PAPT_SUITES)"
+		apt-get "${PAPT_OPTS[@]}" update -qq >&2 || { PAPT_OPTS=(); return 1; }
+	fi
+}
+
+# The suites a release series comes from when the machine's apt lacks it.
+papt_suites_of() {
+	case $1 in
+	7*) echo sid ;;
+	5.10*) echo "bullseye bullseye-security" ;;
+	esac
+}
+
 # Debian packages the script uses (dwarves: pahole, for 6.12 module BTF;
 # libxenmisc4.17: kexec-tools links it).
 HOST_PKGS="qemu-system-x86 busybox-static cpio kexec-tools libxenmisc4.17
@@ -79,16 +158,27 @@ ensure_host_packages() {
 # "6.1.0-57-cloud-amd64"; falls back to the newest one already in $DEBS.
 newest_release() {
 	local re=$1 found=
+	# 7.x's image is linux-binary-REL (see image_packages)
+	local pat="^linux-(image-${re}-cloud-amd64-unsigned|binary-${re}-cloud-amd64)\$"
+	pick() { awk '{print $1}' | sed -E 's/^linux-(image|binary)-//; s/-unsigned$//' | sort -V | tail -n1; }
 	if [ "${ORCCRASH_NO_APT:-}" != 1 ]; then
-		found=$(apt-cache search --names-only "^linux-image-${re}-cloud-amd64-unsigned\$" 2>/dev/null |
-			awk '{print $1}' | sed 's/^linux-image-//; s/-unsigned$//' | sort -V | tail -n1)
-		if [ -z "$found" ] && apt_update; then
-			found=$(apt-cache search --names-only "^linux-image-${re}-cloud-amd64-unsigned\$" |
-				awk '{print $1}' | sed 's/^linux-image-//; s/-unsigned$//' | sort -V | tail -n1)
+		# a series of another suite (7.x: sid) from the private state,
+		# the others from the machine's apt
+		local suites
+		suites=$(papt_suites_of "${re//\\/}")
+		if [ -n "$suites" ]; then
+			# shellcheck disable=SC2086 # one word a suite
+			papt_init $suites &&
+				found=$(apt-cache "${PAPT_OPTS[@]}" search --names-only "$pat" | pick)
+		else
+			found=$(apt-cache search --names-only "$pat" 2>/dev/null | pick)
+			if [ -z "$found" ] && apt_update; then
+				found=$(apt-cache search --names-only "$pat" | pick)
+			fi
 		fi
 	fi
 	if [ -z "$found" ]; then
-		found=$(ls "$DEBS" 2>/dev/null | sed -n 's/^linux-image-\(.*-cloud-amd64\)-unsigned_.*\.deb$/\1/p' |
+		found=$(ls "$DEBS" 2>/dev/null | sed -n -E 's/^linux-(image-(.*-cloud-amd64)-unsigned|binary-(.*-cloud-amd64))_.*\.deb$/\2\3/p' |
 			grep -E "^${re}-cloud-amd64\$" | sort -V | tail -n1) || true
 	fi
 	[ -n "$found" ] || die "no kernel matching $re"
@@ -104,6 +194,8 @@ deb_of() {
 		log "apt-get download $pkg"
 		mkdir -p "$DEBS"
 		(cd "$DEBS" && apt-get download -q "$pkg" >&2 2>/dev/null) ||
+			{ [ ${#PAPT_OPTS[@]} -gt 0 ] &&
+			  (cd "$DEBS" && apt-get "${PAPT_OPTS[@]}" download -q "$pkg" >&2 2>/dev/null); } ||
 			{ apt_update && (cd "$DEBS" && apt-get download -q "$pkg" >&2); } ||
 			die "cannot download $pkg"
 		f=$(ls "$DEBS/${pkg}"_*.deb | sort -V | tail -n1)
@@ -154,7 +246,7 @@ image_packages() {
 	if ls "$DEBS/linux-binary-$rel"_*.deb > /dev/null 2>&1 ||
 		{ ! ls "$DEBS/linux-image-$rel-unsigned"_*.deb > /dev/null 2>&1 &&
 		  [ "${ORCCRASH_NO_APT:-}" != 1 ] &&
-		  apt-cache show "linux-binary-$rel" > /dev/null 2>&1; }; then
+		  apt-cache "${PAPT_OPTS[@]}" show "linux-binary-$rel" > /dev/null 2>&1; }; then
 		echo "linux-binary-$rel linux-base-$rel linux-modules-$rel"
 	else
 		echo "linux-image-$rel-unsigned"
@@ -364,6 +456,28 @@ scenario_attempts() {
 	esac
 }
 
+# A newer generation adds a few scenarios to `make samples`, not all (CI
+# time): 7.x makes process (sysrq-t), hardirq, kdump (the real capture)
+# and mod-oops, unless ORCCRASH_SCENARIOS names others.
+release_has_scenario() {
+	[ -n "${ORCCRASH_SCENARIOS:-}" ] && return 0
+	case $1 in
+	7.*) case " $REDUCED_SCENARIOS " in *" $2 "*) return 0 ;; *) return 1 ;; esac ;;
+	esac
+	return 0
+}
+REDUCED_SCENARIOS="process hardirq kdump mod-oops"
+
+# The dump formats a release keeps: every one for 6.1 and 6.12; for a
+# reduced release (7.x) the QEMU dumps keep only vmcore.kdump (the flat
+# file's reassembly: kdump-compressed, the format of a real capture too)
+# beside the real kdump; the ELF and flat files test nothing new there.
+release_drops_formats() {
+	case $1 in
+	7.*) echo "vmcore.elf vmcore.flat" ;;
+	esac
+}
+
 make_dump() {
 	local final=$CACHE/dumps/$1/$2
 	if [ -f "$final/info" ]; then
@@ -503,6 +617,10 @@ make_dump_once() {
 		echo "qemu=$(printf '%q ' "${q[@]}")"
 	} > "$d/info.tmp"
 	mv "$d/info.tmp" "$d/info"
+	for f in $(release_drops_formats "$rel"); do
+		[ "$f" = "$main" ] && [ ! -f "$d/vmcore.kdump" ] && continue
+		[ -f "$d/$f" ] && { rm -f "$d/$f"; echo "dropped.$f=yes" >> "$d/info"; }
+	done
 	rm -rf "$final"
 	mv "$d" "$final"
 }
@@ -642,16 +760,26 @@ main() {
 	ensure_host_packages
 	local releases=${ORCCRASH_RELEASES:-}
 	if [ -z "$releases" ]; then
+		# sid's 7.x through the private apt state (made here, in this
+		# shell, so that deb_of has it too)
+		papt_init sid || true
 		releases="$(newest_release '6\.1\.0-[0-9]+') $(newest_release '6\.12\.[0-9]+[^-]*')"
+		releases+=" $(newest_release '7\.[0-9]+\.[0-9]+\+deb[0-9]+')"
 	fi
 	log "kernels: $releases"
-	local rel sc failed=0
+	local rel sc failed=0 suites
+	for rel in $releases; do
+		suites=$(papt_suites_of "$rel")
+		# shellcheck disable=SC2086 # one word a suite
+		[ -z "$suites" ] || papt_init $suites || true
+	done
 	for rel in $releases; do
 		prepare_kernel "$rel"
 		make_initramfs "$rel"
 	done
 	for sc in $SCENARIOS; do
 		for rel in $releases; do
+			release_has_scenario "$rel" "$sc" || continue
 			make_dump "$rel" "$sc" || failed=$((failed + 1))
 		done
 	done
