@@ -172,9 +172,11 @@ static struct oc_error *walk_names(struct names_buf *b, uint32_t nr,
 	 * (no kallsyms_relative_base) 4: 7.2.13+deb14 has kallsyms_markers
 	 * 4- but not 8-aligned after the names */
 	for (size_t align = 8; align >= 4 && !*markers_ok_ret; align /= 2) {
-		struct oc_error *merr = oc_mem_read(b->mem,
-						    b->addr + ((off + align - 1) & ~(align - 1)),
-						    found, nr_markers * sizeof(*found));
+		/* .balign aligns the address, not the offset from the
+		 * names (4-aligned themselves in 7.x) */
+		uint64_t at = (b->addr + off + align - 1) & ~(uint64_t)(align - 1);
+		struct oc_error *merr = oc_mem_read(b->mem, at, found,
+						    nr_markers * sizeof(*found));
 
 		if (merr)
 			oc_error_destroy(merr);
