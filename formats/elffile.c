@@ -390,10 +390,16 @@ static struct oc_error *read_symtab(struct oc_elf *e, struct oc_symtab *tab,
 		 * __per_cpu_start..__per_cpu_end (so __per_cpu_end, a small
 		 * offset, never names a user address); a symbol the linker
 		 * script puts at its load address (__init_begin,
-		 * __per_cpu_load) is an ordinary kernel address */
+		 * __per_cpu_load) is an ordinary kernel address.  Linked in
+		 * place (6.15+, x86-64 no longer zero-based; see read_vmlinux()
+		 * in src/kernel.c) the range is [__per_cpu_start,
+		 * __per_cpu_end), as the dump's own kallsyms has it:
+		 * __per_cpu_end is then an ordinary address (7.2.13+deb14) */
 		if ((sym.st_shndx == e->percpu_shndx &&
 		     sym.st_value >= e->percpu_addr &&
-		     sym.st_value - e->percpu_addr <= e->percpu_size) != percpu)
+		     (sym.st_value - e->percpu_addr < e->percpu_size ||
+		      (!e->percpu_addr &&
+		       sym.st_value - e->percpu_addr == e->percpu_size))) != percpu)
 			continue;
 		name = elf_strptr(e->elf, symsh.sh_link, sym.st_name);
 		if (!name || kallsyms_ignored(name))

@@ -46,7 +46,7 @@ case $sc in
 process | kdump)
 	has '^@task .*comm=sleep state=S' 'do_nanosleep'
 	has '^@task .*comm=cat state=S' '^fifo_open'
-	has '^@task .*comm=cat state=S' '^pipe_read'
+	has '^@task .*comm=cat state=S' '^(anon_)?pipe_read'
 	has '^@task .*comm=nc state=S' 'inet_csk_accept'
 	has '^@task .*comm=sh state=S' '^do_wait'
 	has '^@task .*comm=dd ' '.'

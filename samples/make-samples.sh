@@ -51,6 +51,85 @@ apt_update() {
 	APT_UPDATED=1
 }
 
+# --- a private apt state for the suites the machine's apt lacks --------------
+
+# The machine's own Debian mirror (and its security mirror), read from
+# /etc/apt/sources.list.d/*.sources (deb822), *.list and sources.list:
+# "MIRROR SECURITY_MIRROR" (the latter may be empty).
+papt_mirrors() {
+	local f main='' sec='' uri suites
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		while IFS='|' read -r uri suites; do
+			case " $suites" in
+			*-security*) [ -n "$sec" ] || sec=$uri ;;
+			*) [ -n "$main" ] || main=$uri ;;
+			esac
+		done < <(awk 'BEGIN { RS = ""; FS = "\n" }
+			{ u = ""; s = ""; t = 0
+			  for (i = 1; i <= NF; i++) {
+				if ($i ~ /^Types:.*deb( |$)/) t = 1
+				if ($i ~ /^URIs:/) { sub(/^URIs: */, "", $i); split($i, a, " "); u = a[1] }
+				if ($i ~ /^Suites:/) { sub(/^Suites: */, "", $i); s = $i }
+			  }
+			  if (t && u ~ /\/debian(-security)?\/?$/) print u "|" s }' "$f")
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		while read -r uri suites; do
+			case $suites in
+			*-security*) [ -n "$sec" ] || sec=$uri ;;
+			*) [ -n "$main" ] || main=$uri ;;
+			esac
+		done < <(sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\/debian\(-security\)\{0,1\}\/\{0,1\}\) \([^ ]*\).*/\2 \4/p' "$f")
+	done
+	[ -n "$main" ] || return 1
+	echo "$main $sec"
+}
+
+# papt_init SUITE...: an apt state of its own under $CACHE/apt with those
+# suites (main) from the machine's mirror, e.g. "sid" for 7.x, "bullseye
+# bullseye-security" for 5.10; updated when its sources change, it has no
+# lists or they are a day old (sid's pool drops old kernels). The system's apt setup is never touched: every call passes
+# PAPT_OPTS. Returns 1 (and PAPT_OPTS empty) without apt or a mirror.
+PAPT_OPTS=()
+PAPT_SUITES=
+papt_init() {
+	local dir=$CACHE/apt m main sec s want
+	[ "${ORCCRASH_NO_APT:-}" = 1 ] && return 1
+	for s in "$@"; do
+		case " $PAPT_SUITES " in *" $s "*) ;; *) PAPT_SUITES+="${PAPT_SUITES:+ }$s" ;; esac
+	done
+	m=$(papt_mirrors) || return 1
+	read -r main sec <<< "$m"
+	[ -n "$sec" ] || sec=${main%/debian*}/debian-security
+	want=$(for s in $PAPT_SUITES; do
+		case $s in
+		*-security) echo "deb $sec $s main" ;;
+		*) echo "deb $main $s main" ;;
+		esac
+	done)
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+	PAPT_OPTS=(-o "Dir::Etc::sourcelist=$dir/sources.list"
+		-o Dir::Etc::sourceparts=/nonexistent
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache")
+	if [ "$(cat "$dir/sources.list" 2>/dev/null)" != "$want" ] ||
+		! ls "$dir"/lists/*_Packages* > /dev/null 2>&1 ||
+		[ -n "$(find "$dir/lists" -maxdepth 1 -name '*_InRelease' -mtime +0)" ]; then
+		echo "$want" > "$dir/sources.list"
+		log "apt-get update (private state $dir: $PAPT_SUITES)"
+		apt-get "${PAPT_OPTS[@]}" update -qq >&2 || { PAPT_OPTS=(); return 1; }
+	fi
+}
+
+# The suites a release series comes from when the machine's apt lacks it.
+papt_suites_of() {
+	case $1 in
+	7*) echo sid ;;
+	5.10*) echo "bullseye bullseye-security" ;;
+	esac
+}
+
 # Debian packages the script uses (dwarves: pahole, for 6.12 module BTF;
 # libxenmisc4.17: kexec-tools links it).
 HOST_PKGS="qemu-system-x86 busybox-static cpio kexec-tools libxenmisc4.17
@@ -79,16 +158,27 @@ ensure_host_packages() {
 # "6.1.0-57-cloud-amd64"; falls back to the newest one already in $DEBS.
 newest_release() {
 	local re=$1 found=
+	# 7.x's image is linux-binary-REL (see image_packages)
+	local pat="^linux-(image-${re}-cloud-amd64-unsigned|binary-${re}-cloud-amd64)\$"
+	pick() { awk '{print $1}' | sed -E 's/^linux-(image|binary)-//; s/-unsigned$//' | sort -V | tail -n1; }
 	if [ "${ORCCRASH_NO_APT:-}" != 1 ]; then
-		found=$(apt-cache search --names-only "^linux-image-${re}-cloud-amd64-unsigned\$" 2>/dev/null |
-			awk '{print $1}' | sed 's/^linux-image-//; s/-unsigned$//' | sort -V | tail -n1)
-		if [ -z "$found" ] && apt_update; then
-			found=$(apt-cache search --names-only "^linux-image-${re}-cloud-amd64-unsigned\$" |
-				awk '{print $1}' | sed 's/^linux-image-//; s/-unsigned$//' | sort -V | tail -n1)
+		# a series of another suite (7.x: sid) from the private state,
+		# the others from the machine's apt
+		local suites
+		suites=$(papt_suites_of "${re//\\/}")
+		if [ -n "$suites" ]; then
+			# shellcheck disable=SC2086 # one word a suite
+			papt_init $suites &&
+				found=$(apt-cache "${PAPT_OPTS[@]}" search --names-only "$pat" | pick)
+		else
+			found=$(apt-cache search --names-only "$pat" 2>/dev/null | pick)
+			if [ -z "$found" ] && apt_update; then
+				found=$(apt-cache search --names-only "$pat" | pick)
+			fi
 		fi
 	fi
 	if [ -z "$found" ]; then
-		found=$(ls "$DEBS" 2>/dev/null | sed -n 's/^linux-image-\(.*-cloud-amd64\)-unsigned_.*\.deb$/\1/p' |
+		found=$(ls "$DEBS" 2>/dev/null | sed -n -E 's/^linux-(image-(.*-cloud-amd64)-unsigned|binary-(.*-cloud-amd64))_.*\.deb$/\2\3/p' |
 			grep -E "^${re}-cloud-amd64\$" | sort -V | tail -n1) || true
 	fi
 	[ -n "$found" ] || die "no kernel matching $re"
@@ -104,6 +194,8 @@ deb_of() {
 		log "apt-get download $pkg"
 		mkdir -p "$DEBS"
 		(cd "$DEBS" && apt-get download -q "$pkg" >&2 2>/dev/null) ||
+			{ [ ${#PAPT_OPTS[@]} -gt 0 ] &&
+			  (cd "$DEBS" && apt-get "${PAPT_OPTS[@]}" download -q "$pkg" >&2 2>/dev/null); } ||
 			{ apt_update && (cd "$DEBS" && apt-get download -q "$pkg" >&2); } ||
 			die "cannot download $pkg"
 		f=$(ls "$DEBS/${pkg}"_*.deb | sort -V | tail -n1)
@@ -144,6 +236,23 @@ module_order() {
 	printf '%s\n' "${out[@]}"
 }
 
+# The packages holding a release's vmlinuz, System.map, config and modules:
+# one linux-image-REL-unsigned up to 6.x; from 7.x (sid, 7.2.13+deb14)
+# linux-image-REL is a meta package and the files are split over
+# linux-binary-REL (usr/lib/modules/REL/vmlinuz), linux-base-REL (System.map,
+# config) and linux-modules-REL. Chosen by which one is cached or apt knows.
+image_packages() {
+	local rel=$1
+	if ls "$DEBS/linux-binary-$rel"_*.deb > /dev/null 2>&1 ||
+		{ ! ls "$DEBS/linux-image-$rel-unsigned"_*.deb > /dev/null 2>&1 &&
+		  [ "${ORCCRASH_NO_APT:-}" != 1 ] &&
+		  apt-cache "${PAPT_OPTS[@]}" show "linux-binary-$rel" > /dev/null 2>&1; }; then
+		echo "linux-binary-$rel linux-base-$rel linux-modules-$rel"
+	else
+		echo "linux-image-$rel-unsigned"
+	fi
+}
+
 prepare_kernel() {
 	local rel=$1 kdir=$CACHE/kernels/$1
 	local img dbg hdr tmp pkg d
@@ -152,7 +261,9 @@ prepare_kernel() {
 		return 0
 	fi
 	log "$rel: preparing kernel"
-	img=$(deb_of "linux-image-$rel-unsigned")
+	local imgs=() img_debs
+	img_debs=$(image_packages "$rel")
+	for pkg in $img_debs; do imgs+=("$(deb_of "$pkg")"); done
 	dbg=$(deb_of "linux-image-$rel-dbg")
 	hdr=$(deb_of "linux-headers-$rel")
 	local extra=()
@@ -163,32 +274,58 @@ prepare_kernel() {
 	mkdir -p "$tmp/x" "$tmp/modules"
 	# Only the few modules the guest loads: qemu_fw_cfg (VMCOREINFO for
 	# -device vmcoreinfo) and virtio_blk with its virtio stack (kdump disk).
-	dpkg-deb --fsys-tarfile "$img" | tar -x -C "$tmp/x" --wildcards \
-		'./boot/vmlinuz-*' './boot/System.map-*' './boot/config-*' \
-		"./lib/modules/$rel/kernel/drivers/firmware/qemu_fw_cfg.ko*" \
-		"./lib/modules/$rel/kernel/drivers/virtio/*" \
-		"./lib/modules/$rel/kernel/drivers/block/virtio_blk.ko*"
-	mv "$tmp/x/boot/vmlinuz-$rel" "$tmp/vmlinuz"
-	mv "$tmp/x/boot/System.map-$rel" "$tmp/System.map"
-	mv "$tmp/x/boot/config-$rel" "$tmp/config"
-	find "$tmp/x/lib/modules" -name '*.ko*' -exec mv -t "$tmp/modules" {} +
+	# Up to 6.x the image package has /boot/{vmlinuz,System.map,config}-REL
+	# and /lib/modules; 7.x (sid) has /usr/lib/modules/REL/{vmlinuz,
+	# System.map,config} split over linux-binary, -base and -modules.
+	for img in "${imgs[@]}"; do
+		local l=./lib/modules/$rel
+		case $img in */linux-image-*) ;; *) l=./usr/lib/modules/$rel ;; esac
+		# (tar fails on the names a package lacks; what it has is there)
+		dpkg-deb --fsys-tarfile "$img" | tar -x -C "$tmp/x" --wildcards \
+			'./boot/vmlinuz-*' './boot/System.map-*' './boot/config-*' \
+			"$l/vmlinuz" "$l/System.map" "$l/config" \
+			"$l/kernel/drivers/firmware/qemu_fw_cfg.ko*" \
+			"$l/kernel/drivers/virtio/*" \
+			"$l/kernel/drivers/block/virtio_blk.ko*" 2>/dev/null || true
+	done
+	local f
+	for f in vmlinuz System.map config; do
+		if [ -f "$tmp/x/boot/$f-$rel" ]; then
+			mv "$tmp/x/boot/$f-$rel" "$tmp/$f"
+		elif [ -f "$tmp/x/usr/lib/modules/$rel/$f" ]; then
+			mv "$tmp/x/usr/lib/modules/$rel/$f" "$tmp/$f"
+		else
+			die "$rel: no $f in ${imgs[*]}"
+		fi
+	done
+	find "$tmp/x" -name '*.ko*' -exec mv -t "$tmp/modules" {} +
 	for d in "$tmp"/modules/*.ko.xz; do [ -e "$d" ] && xz -d "$d"; done
 	for d in "$tmp"/modules/*.ko.zst; do [ -e "$d" ] && zstd -q -d --rm "$d"; done
 	rm -rf "$tmp/x"
 
 	log "$rel: extracting vmlinux from $(basename "$dbg")"
-	dpkg-deb --fsys-tarfile "$dbg" |
-		tar -xO "./usr/lib/debug/boot/vmlinux-$rel" > "$tmp/vmlinux"
+	# 7.x: usr/lib/debug/boot/vmlinux-REL is a symlink to
+	# ../lib/modules/REL/vmlinux; earlier it is the file. One pass takes
+	# both names (tar fails on the one a package lacks).
+	mkdir -p "$tmp/x"
+	dpkg-deb --fsys-tarfile "$dbg" | tar -x -C "$tmp/x" \
+		"./usr/lib/debug/boot/vmlinux-$rel" \
+		"./usr/lib/debug/lib/modules/$rel/vmlinux" 2>/dev/null || true
+	[ -f "$tmp/x/usr/lib/debug/boot/vmlinux-$rel" ] ||
+		die "$rel: no vmlinux in $(basename "$dbg")"
+	mv "$(readlink -f "$tmp/x/usr/lib/debug/boot/vmlinux-$rel")" "$tmp/vmlinux"
+	rm -rf "$tmp/x"
 
 	mkdir -p "$tmp/headers"
 	for d in "$hdr" "${extra[@]}"; do dpkg-deb -x "$d" "$tmp/headers"; done
 	# The headers' Makefile includes the -common tree by absolute path under
 	# /usr/src: point it at our extracted copy (the final location).
 	local mk=$tmp/headers/usr/src/linux-headers-$rel/Makefile
-	sed -i "s|include /usr/src/|include $kdir/headers/usr/src/|" "$mk"
+	# (7.x also sets KBUILD_OUTPUT=/usr/src/linux-headers-REL there)
+	sed -i "s|\([ =]\)/usr/src/|\1$kdir/headers/usr/src/|" "$mk"
 
 	{
-		for d in "$img" "$dbg" "$hdr" "${extra[@]}"; do
+		for d in "${imgs[@]}" "$dbg" "$hdr" "${extra[@]}"; do
 			echo "$(dpkg-deb -f "$d" Package) $(dpkg-deb -f "$d" Version)"
 		done
 	} > "$tmp/package.txt"
@@ -196,6 +333,34 @@ prepare_kernel() {
 	rm -rf "$kdir"
 	mv "$tmp" "$kdir"
 	build_module "$rel"
+}
+
+# What runs a release's kbuild: nothing on this host when the compiler the
+# kernel was built with (CC in the headers' .kernelvariables, e.g. gcc-12 for
+# 6.1, gcc-16 for 7.2: 7.x's flags such as -fmin-function-alignment are
+# unknown to gcc-12) is here; else Debian sid's chroot of
+# tests/bench/sid-chroot.sh, with that gcc, make and dwarves (pahole, for the
+# module's BTF) installed in it. It binds $CACHE at the same path.
+kbuild_runner() {
+	local rel=$1 kv cc sid=$SAMPLES/../tests/bench/sid-chroot.sh
+	kv=$CACHE/kernels/$rel/headers/usr/src/linux-headers-$rel/.kernelvariables
+	cc=$(sed -n 's/^CC = .*\(gcc-[0-9][0-9]*\)$/\1/p' "$kv" 2>/dev/null)
+	if [ -z "$cc" ] || command -v "$cc" > /dev/null; then
+		return 0
+	fi
+	log "$rel: $cc is not on this host: building in sid's chroot"
+	if ! "$sid" root > /dev/null 2>&1; then
+		[ "${ORCCRASH_NO_APT:-}" = 1 ] && die "$rel: needs $cc: no sid root (tests/bench/sid-chroot.sh ensure)"
+		SID_PACKAGES="$cc make dwarves libc6-dev" "$sid" ensure >&2 ||
+			die "$rel: cannot make the sid root for $cc"
+	fi
+	if ! "$sid" run sh -c "command -v $cc && command -v make && command -v pahole" > /dev/null 2>&1; then
+		[ "${ORCCRASH_NO_APT:-}" = 1 ] && die "$rel: $cc, make or pahole missing in the sid root"
+		"$sid" run env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			--no-install-recommends "$cc" make dwarves libc6-dev >&2 ||
+			die "$rel: cannot install $cc in the sid root"
+	fi
+	echo "$sid run"
 }
 
 # samples/module/orccrash_test.ko against the release's own headers, so its
@@ -212,9 +377,11 @@ build_module() {
 	rm -rf "$b"
 	mkdir -p "$b"
 	cp "$SAMPLES/module/orccrash_test.c" "$SAMPLES/module/Kbuild" "$b/"
+	local in_root=()
+	read -ra in_root <<< "$(kbuild_runner "$rel")"
 	# run from `make O=DIR samples`, the caller's O= (in MAKEFLAGS) would
 	# become kbuild's output directory: the kbuild make gets none of it
-	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u O \
+	"${in_root[@]}" env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u O \
 		make -s -C "$kdir/headers/usr/src/linux-headers-$rel" M="$b" modules >&2 ||
 		die "$rel: module build failed"
 	modinfo -F vermagic "$b/orccrash_test.ko" | grep -q "^$rel " ||
@@ -286,6 +453,28 @@ scenario_attempts() {
 	case $1 in
 	kdump-timer) echo 5 ;;
 	*) echo 2 ;;
+	esac
+}
+
+# A newer generation adds a few scenarios to `make samples`, not all (CI
+# time): 7.x makes process (sysrq-t), hardirq, kdump (the real capture)
+# and mod-oops, unless ORCCRASH_SCENARIOS names others.
+release_has_scenario() {
+	[ -n "${ORCCRASH_SCENARIOS:-}" ] && return 0
+	case $1 in
+	7.*) case " $REDUCED_SCENARIOS " in *" $2 "*) return 0 ;; *) return 1 ;; esac ;;
+	esac
+	return 0
+}
+REDUCED_SCENARIOS="process hardirq kdump mod-oops"
+
+# The dump formats a release keeps: every one for 6.1 and 6.12; for a
+# reduced release (7.x) the QEMU dumps keep only vmcore.kdump (the flat
+# file's reassembly: kdump-compressed, the format of a real capture too)
+# beside the real kdump; the ELF and flat files test nothing new there.
+release_drops_formats() {
+	case $1 in
+	7.*) echo "vmcore.elf vmcore.flat" ;;
 	esac
 }
 
@@ -428,6 +617,10 @@ make_dump_once() {
 		echo "qemu=$(printf '%q ' "${q[@]}")"
 	} > "$d/info.tmp"
 	mv "$d/info.tmp" "$d/info"
+	for f in $(release_drops_formats "$rel"); do
+		[ "$f" = "$main" ] && [ ! -f "$d/vmcore.kdump" ] && continue
+		[ -f "$d/$f" ] && { rm -f "$d/$f"; echo "dropped.$f=yes" >> "$d/info"; }
+	done
 	rm -rf "$final"
 	mv "$d" "$final"
 }
@@ -567,16 +760,26 @@ main() {
 	ensure_host_packages
 	local releases=${ORCCRASH_RELEASES:-}
 	if [ -z "$releases" ]; then
+		# sid's 7.x through the private apt state (made here, in this
+		# shell, so that deb_of has it too)
+		papt_init sid || true
 		releases="$(newest_release '6\.1\.0-[0-9]+') $(newest_release '6\.12\.[0-9]+[^-]*')"
+		releases+=" $(newest_release '7\.[0-9]+\.[0-9]+\+deb[0-9]+')"
 	fi
 	log "kernels: $releases"
-	local rel sc failed=0
+	local rel sc failed=0 suites
+	for rel in $releases; do
+		suites=$(papt_suites_of "$rel")
+		# shellcheck disable=SC2086 # one word a suite
+		[ -z "$suites" ] || papt_init $suites || true
+	done
 	for rel in $releases; do
 		prepare_kernel "$rel"
 		make_initramfs "$rel"
 	done
 	for sc in $SCENARIOS; do
 		for rel in $releases; do
+			release_has_scenario "$rel" "$sc" || continue
 			make_dump "$rel" "$sc" || failed=$((failed + 1))
 		done
 	done

@@ -132,7 +132,8 @@ static struct oc_error *name_at(struct names_buf *b, size_t off, bool long_names
 /*
  * Walk every name with one length encoding, noting where each 256th
  * symbol starts; check those against kallsyms_markers, which follows
- * the names at the next 8-byte boundary (ALGN in write_src()).
+ * the names at the next 8-byte (4-byte in 7.x) boundary (ALGN in
+ * write_src()).
  */
 static struct oc_error *walk_names(struct names_buf *b, uint32_t nr,
 				   bool long_names, size_t *end_ret,
@@ -167,10 +168,15 @@ static struct oc_error *walk_names(struct names_buf *b, uint32_t nr,
 		err = &oc_enomem;
 		goto out;
 	}
-	{
-		struct oc_error *merr = oc_mem_read(b->mem,
-						    b->addr + ((off + 7) & ~(size_t)7),
-						    found, nr_markers * sizeof(*found));
+	/* ALGN is ".balign 8" while the tables hold 8-byte values; in 7.x
+	 * (no kallsyms_relative_base) 4: 7.2.13+deb14 has kallsyms_markers
+	 * 4- but not 8-aligned after the names */
+	for (size_t align = 8; align >= 4 && !*markers_ok_ret; align /= 2) {
+		/* .balign aligns the address, not the offset from the
+		 * names (4-aligned themselves in 7.x) */
+		uint64_t at = (b->addr + off + align - 1) & ~(uint64_t)(align - 1);
+		struct oc_error *merr = oc_mem_read(b->mem, at, found,
+						    nr_markers * sizeof(*found));
 
 		if (merr)
 			oc_error_destroy(merr);
@@ -295,6 +301,8 @@ static uint64_t address_of(const struct oc_kallsyms_info *info,
 		return addrs[i];
 	case OC_KALLSYMS_RELATIVE:
 		return info->base + (uint32_t)offs[i];
+	case OC_KALLSYMS_PLACE_RELATIVE:
+		return info->base + 4 * (uint64_t)i + (uint64_t)(int64_t)offs[i];
 	case OC_KALLSYMS_ABSOLUTE_PERCPU:
 		break;
 	}
@@ -309,8 +317,10 @@ static uint64_t address_of(const struct oc_kallsyms_info *info,
  * _stext where VMCOREINFO says it is.  x86-64 used absolute per-CPU
  * symbols (positive offsets are absolute, negative ones relative to
  * base - 1) until the per-CPU rework of 6.15 removed
- * CONFIG_KALLSYMS_ABSOLUTE_PERCPU; newer kernels dropped
- * kallsyms_relative_base too, and the base then follows from _stext.
+ * CONFIG_KALLSYMS_ABSOLUTE_PERCPU; 7.x dropped kallsyms_relative_base
+ * and stores place-relative offsets (below).  A table without
+ * kallsyms_relative_base whose _stext does not decode place-relative is
+ * read base-relative with the base derived from _stext.
  */
 static struct oc_error *choose_rule(const struct oc_mem *mem,
 				    const struct oc_kallsyms_loc *loc,
@@ -334,6 +344,21 @@ static struct oc_error *choose_rule(const struct oc_mem *mem,
 				       "VMCOREINFO has no SYMBOL(_stext) to check the kallsyms addresses against");
 	o = offs[d->stext];
 	if (!loc->relative_base) {
+		/*
+		 * 7.x (7.2.13+deb14): each offset is relative to its own
+		 * slot, kallsyms_sym_address() is
+		 * offset_to_ptr(&kallsyms_offsets[idx]) (its code in that
+		 * vmlinux: movslq kallsyms_offsets(,%rdi,4),%rax; lea
+		 * kallsyms_offsets(%rax,%rdi,4),%rax) and the tables have no
+		 * kallsyms_relative_base.  loc->offsets is the table's
+		 * address as the kernel sees it (VMCOREINFO, relocated).
+		 */
+		if (loc->offsets + 4 * (uint64_t)d->stext + (uint64_t)(int64_t)o ==
+		    loc->stext) {
+			info->rule = OC_KALLSYMS_PLACE_RELATIVE;
+			info->base = loc->offsets;
+			return NULL;
+		}
 		info->rule = OC_KALLSYMS_RELATIVE;
 		info->base = loc->stext - (uint32_t)o;
 		info->base_derived = true;

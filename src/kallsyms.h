@@ -47,13 +47,15 @@ enum oc_kallsyms_rule {
 	OC_KALLSYMS_ABSOLUTE = 1,	/* kallsyms_addresses[] */
 	OC_KALLSYMS_RELATIVE,		/* base + (u32)offset */
 	OC_KALLSYMS_ABSOLUTE_PERCPU,	/* offset >= 0: absolute, else base - 1 - offset */
+	OC_KALLSYMS_PLACE_RELATIVE,	/* 7.x: &kallsyms_offsets[i] + (s32)offset */
 };
 
 struct oc_kallsyms_info {
 	uint32_t nr_syms;		/* kallsyms_num_syms */
 	size_t nr_percpu;		/* of them, per-CPU symbols */
 	enum oc_kallsyms_rule rule;
-	uint64_t base;			/* kallsyms_relative_base (or derived) */
+	uint64_t base;			/* kallsyms_relative_base (or derived);
+					 * place-relative: kallsyms_offsets */
 	bool base_derived;		/* from _stext: no kallsyms_relative_base */
 	bool long_names;		/* the length encoding that decoded */
 	bool markers_checked;		/* kallsyms_markers agreed with the decode */

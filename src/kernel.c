@@ -141,6 +141,29 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 	if (err)
 		return oc_error_set_path(err, vmlinux);
 	oc_symtab_relocate(&k->syms, k->kaslr_offset);
+	/*
+	 * Until 6.14 x86-64 linked .data..percpu at address 0
+	 * (arch/x86/kernel/vmlinux.lds.S: PERCPU_VADDR(..., 0, :percpu) under
+	 * CONFIG_X86_64_SMP): a per-CPU symbol is an offset into each CPU's
+	 * area, which KASLR does not move.  6.15's per-CPU rework
+	 * ("x86/percpu/64: Use relative percpu offsets"; PERCPU_VADDR is in
+	 * 6.12's include/asm-generic/vmlinux.lds.h, not in 7.2's) links the
+	 * section in place, like any data: its symbols are kernel addresses,
+	 * relocated by KASLR.  __per_cpu_offset[cpu] is the CPU's area minus
+	 * __per_cpu_start in both (arch/x86/kernel/setup_percpu.c
+	 * setup_per_cpu_areas(): delta = pcpu_base_addr - __per_cpu_start),
+	 * so symbol + __per_cpu_offset[cpu] is right for both once the
+	 * symbol is relocated.  Keyed on the section's link address, not the
+	 * version (7.2.13+deb14: .data..percpu at 0xffffffff83da5000).
+	 */
+	{
+		struct oc_elf_section sec;
+
+		err = oc_elf_section(k->elf, ".data..percpu", &sec);
+		if (!err && sec.addr)
+			oc_symtab_relocate(&k->percpu_syms, k->kaslr_offset);
+		oc_error_destroy(err);
+	}
 	k->syms.ties = OC_SYMTAB_TIES_KALLSYMS_SCRIPT;
 	err = oc_symtab_finish(&k->syms);
 	if (!err)

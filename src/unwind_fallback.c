@@ -63,9 +63,14 @@ static bool func_of(const struct walk *w, uint64_t addr,
 
 /* the retpoline and call-depth thunks (arch/x86/lib/retpoline.S:
  * __x86_indirect_thunk_<reg>, __x86_indirect_call_thunk_<reg>,
- * __x86_indirect_its_thunk_<reg>): a call through a register */
+ * __x86_indirect_its_thunk_<reg>): a call through a register.  7.x
+ * also gives the thunks a __pi_ alias for the confined startup code
+ * (SYM_PIC_ALIAS; 7.2.13+deb14 has __pi___x86_indirect_thunk_rax at
+ * __x86_indirect_thunk_array), which kallsyms' tie rule may pick. */
 static bool is_indirect_thunk(const char *name)
 {
+	if (name && !strncmp(name, "__pi_", 5))
+		name += 5;
 	return name && !strncmp(name, "__x86_indirect_", 15);
 }
 

@@ -40,7 +40,14 @@
 #include <linux/string.h>
 #include <linux/sched.h>
 #include <linux/atomic.h>
+#include <linux/version.h>
 #include <asm/nmi.h>
+
+/* del_timer_sync() was renamed timer_delete_sync() in 6.2 and the old name
+ * removed in 6.15 (include/linux/timer.h) */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define timer_delete_sync del_timer_sync
+#endif
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("orccrash test crashes");
@@ -274,7 +281,7 @@ static void __exit orccrash_exit(void)
 	remove_proc_entry("orccrash_test", NULL);
 	if (orccrash_nmi_registered)
 		unregister_nmi_handler(NMI_LOCAL, "orccrash");
-	del_timer_sync(&orccrash_timer);
+	timer_delete_sync(&orccrash_timer);
 }
 
 module_init(orccrash_init);

@@ -17,7 +17,7 @@ enum {
 static const uint64_t image_addr = 0xffffffff82000000ull;
 static const uint64_t text_base = 0xffffffff81000000ull;
 
-enum layout_rule { L_ABS_PERCPU, L_RELATIVE, L_ADDRESSES };
+enum layout_rule { L_ABS_PERCPU, L_RELATIVE, L_ADDRESSES, L_PLACE_RELATIVE };
 
 struct ksym {
 	char name[LONG_NAME_LEN + 8];
@@ -38,6 +38,7 @@ struct image {
 	char tokens[256][16];
 	uint64_t offsets_at;	/* image offset of kallsyms_offsets */
 	uint64_t long_addr;	/* where the long-named symbol is */
+	uint64_t markers_at;	/* image offset of kallsyms_markers (4-aligned) */
 };
 
 /* Multi-character tokens, as the kernel's compressor would have found. */
@@ -203,20 +204,26 @@ static void build_ex(struct image *im, enum layout_rule rule, bool long_names,
 			if (rule == L_ABS_PERCPU)
 				v = k->absolute ? (int64_t)k->addr
 						: (int64_t)(base - k->addr - 1);
+			else if (rule == L_PLACE_RELATIVE)
+				v = (int64_t)(k->addr - (image_addr + off + 4 * i));
 			else
 				v = (int64_t)(k->addr - base);
 			put32(im, off + 4 * i, (uint32_t)v);
 		}
 		im->loc.offsets = image_addr + off;
-		off = place(im, 8);
-		memcpy(im->buf + off, &base, 8);
-		im->loc.relative_base = image_addr + off;
+		/* 7.x: no kallsyms_relative_base */
+		if (rule != L_PLACE_RELATIVE) {
+			off = place(im, 8);
+			memcpy(im->buf + off, &base, 8);
+			im->loc.relative_base = image_addr + off;
+		}
 	}
 	off = place(im, 4);
 	put32(im, off, (uint32_t)im->nr);
 	im->loc.num_syms = image_addr + off;
 
-	names = place(im, 0);
+	/* 7.x: the names right after kallsyms_num_syms, 4-aligned */
+	names = rule == L_PLACE_RELATIVE ? im->used : place(im, 0);
 	markers = 0;
 	{
 		uint32_t mk[8];
@@ -237,7 +244,14 @@ static void build_ex(struct image *im, enum layout_rule rule, bool long_names,
 			pos += n;
 		}
 		im->used = names + pos;
-		markers = place(im, ((im->nr + 255) / 256) * 4);
+		if (rule == L_PLACE_RELATIVE) {
+			/* 7.x: ALGN is 4 bytes (7.2.13+deb14) */
+			markers = (im->used + 3) & ~(size_t)3;
+			im->used = markers + ((im->nr + 255) / 256) * 4;
+			im->markers_at = markers;
+		} else {
+			markers = place(im, ((im->nr + 255) / 256) * 4);
+		}
 		for (size_t i = 0; i < (im->nr + 255) / 256; i++)
 			put32(im, markers + 4 * i, mk[i]);
 	}
@@ -422,29 +436,40 @@ TEST(kallsyms_markers_unconfirmed)
 	image_free(&im);
 }
 
+/*
+ * Decode a table whose per-CPU symbols are kernel addresses (x86-64
+ * after 6.15) and check them: [__per_cpu_start, __per_cpu_end), the end
+ * marker not per-CPU.  The image is freed.
+ */
+static void check_percpu_range(struct image *im,
+			       struct oc_kallsyms_info *info)
+{
+	struct oc_symtab syms, pcpu;
+	const struct oc_symbol *s;
+
+	CHECK_OK(decode(im, &syms, &pcpu, info));
+	check_text(im, &syms);
+	s = oc_symtab_find(&pcpu, "cpu_number");
+	CHECK(s && s->addr == 0xffffffff83000000ull + 0x1f000);
+	CHECK(oc_symtab_find(&pcpu, "__per_cpu_start"));
+	CHECK(oc_symtab_find(&syms, "__per_cpu_end"));
+	CHECK(oc_symtab_find(&syms, "_end"));
+	CHECK_EQ(info->nr_percpu, 2);
+	oc_symtab_deinit(&syms);
+	oc_symtab_deinit(&pcpu);
+	image_free(im);
+}
+
 /* After 6.15: unsigned offsets, per-CPU symbols at kernel addresses. */
 TEST(kallsyms_relative_percpu_range)
 {
 	struct image im;
-	struct oc_symtab syms, pcpu;
 	struct oc_kallsyms_info info;
-	const struct oc_symbol *s;
 
 	build(&im, L_RELATIVE, true);
-	CHECK_OK(decode(&im, &syms, &pcpu, &info));
+	check_percpu_range(&im, &info);
 	CHECK_EQ(info.rule, OC_KALLSYMS_RELATIVE);
 	CHECK(!info.base_derived);
-	check_text(&im, &syms);
-	s = oc_symtab_find(&pcpu, "cpu_number");
-	CHECK(s && s->addr == 0xffffffff83000000ull + 0x1f000);
-	CHECK(oc_symtab_find(&pcpu, "__per_cpu_start"));
-	/* [__per_cpu_start, __per_cpu_end): the end marker is not per-CPU */
-	CHECK(oc_symtab_find(&syms, "__per_cpu_end"));
-	CHECK(oc_symtab_find(&syms, "_end"));
-	CHECK_EQ(info.nr_percpu, 2);
-	oc_symtab_deinit(&syms);
-	oc_symtab_deinit(&pcpu);
-	image_free(&im);
 }
 
 /* Newest kernels: no kallsyms_relative_base; the base comes from _stext. */
@@ -467,6 +492,36 @@ TEST(kallsyms_base_from_stext)
 	/* an absolute-percpu table read that way is unsorted: refused */
 	build(&im, L_ABS_PERCPU, true);
 	im.loc.relative_base = 0;
+	CHECK(fails(&im));
+	image_free(&im);
+}
+
+/*
+ * 7.x (7.2.13+deb14): each offset relative to its own slot in
+ * kallsyms_offsets, no kallsyms_relative_base; the per-CPU symbols are
+ * kernel addresses in [__per_cpu_start, __per_cpu_end).
+ */
+TEST(kallsyms_place_relative)
+{
+	struct image im;
+	struct oc_kallsyms_info info;
+	uint64_t offsets;
+
+	build(&im, L_PLACE_RELATIVE, true);
+	CHECK(!im.loc.relative_base);
+	offsets = im.loc.offsets;
+	/* the markers 4- but not 8-aligned, as in 7.2.13+deb14
+	 * (0xffffffff8282d1c4): found */
+	CHECK((image_addr + im.markers_at) % 8 == 4);
+	check_percpu_range(&im, &info);
+	CHECK_EQ(info.rule, OC_KALLSYMS_PLACE_RELATIVE);
+	CHECK_EQ(info.base, offsets);
+	CHECK(info.markers_checked);
+
+	/* one corrupt offset (a function 1 MiB back) leaves the decoded
+	 * table unsorted: refused, not misread */
+	build(&im, L_PLACE_RELATIVE, true);
+	put32(&im, im.offsets_at + 4 * 100, (uint32_t)-0x100000);
 	CHECK(fails(&im));
 	image_free(&im);
 }
