@@ -214,8 +214,14 @@ build_module() {
 	cp "$SAMPLES/module/orccrash_test.c" "$SAMPLES/module/Kbuild" "$b/"
 	# run from `make O=DIR samples`, the caller's O= (in MAKEFLAGS) would
 	# become kbuild's output directory: the kbuild make gets none of it
+	# bullseye's 5.10 headers name gcc-10 (.kernelvariables), which the
+	# host may lack: its gcc-12 then builds a module 5.10 loads
+	local cc=() want
+	want=$(sed -n 's/^CC = .*\(gcc-[0-9]*\)$/\1/p' \
+		"$kdir/headers/usr/src/linux-headers-$rel/.kernelvariables" 2>/dev/null) || true
+	[ -n "$want" ] && ! command -v "$want" >/dev/null && cc=(CC=gcc-12)
 	env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u O \
-		make -s -C "$kdir/headers/usr/src/linux-headers-$rel" M="$b" modules >&2 ||
+		make -s -C "$kdir/headers/usr/src/linux-headers-$rel" M="$b" "${cc[@]}" modules >&2 ||
 		die "$rel: module build failed"
 	modinfo -F vermagic "$b/orccrash_test.ko" | grep -q "^$rel " ||
 		die "$rel: orccrash_test.ko vermagic mismatch"

@@ -568,7 +568,7 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		if (!err)
 			err = check_match(k, opts->force);
 	} else {
-		err = oc_kmodel_kallsyms(k);
+		err = oc_kmodel_kallsyms(k, opts->kallsyms_scan);
 	}
 	if (err)
 		goto fail;
