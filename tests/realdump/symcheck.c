@@ -20,6 +20,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel.h"
@@ -61,7 +62,7 @@ static size_t same_table(const char *what, const struct oc_symtab *a,
 		if (x->addr == y->addr && x->type == y->type &&
 		    !strcmp(oc_symtab_name(a, x), oc_symtab_name(b, y)))
 			continue;
-		if (differ++ < 20)
+		if (differ++ < (getenv("SYMCHECK_ALL") ? SIZE_MAX : 20))
 			printf("%s %zu: search %c %s 0x%" PRIx64 ", listed %c %s 0x%" PRIx64 "\n",
 			       what, i, x->type, oc_symtab_name(a, x), x->addr,
 			       y->type, oc_symtab_name(b, y), y->addr);
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
 		mn = m ? oc_symtab_name(&km->syms, m) : "(none)";
 		vn = v ? oc_symtab_name(&kv->syms, v) : "(none)";
 		if (!v || !m || v->addr != m->addr || strcmp(mn, vn)) {
-			if (differ++ < 20)
+			if (differ++ < (getenv("SYMCHECK_ALL") ? SIZE_MAX : 20))
 				printf("0x%" PRIx64 ": kallsyms %s, vmlinux %s\n",
 				       km->syms.syms[i].addr, mn, vn);
 		}
