@@ -275,6 +275,23 @@ scenario_kaslr() {
 	esac
 }
 
+# What an older kernel adds to `make samples` (CI time): 5.10 (bullseye,
+# issue 17) gets the scenarios that test something of its own, and of
+# QEMU's formats only the kdump-compressed one (the ELF and flattened
+# readers are the same code on every kernel).
+release_scenarios() {
+	case $1 in
+	5.10.*) echo "process hardirq kdump mod-oops" ;;
+	*) echo "$ALL_SCENARIOS" ;;
+	esac
+}
+release_keeps_format() {
+	case $1:$2 in
+	5.10.*:vmcore.elf | 5.10.*:vmcore.flat) return 1 ;;
+	*) return 0 ;;
+	esac
+}
+
 # A real kdump (kexec into a capture kernel, makedumpfile there) rather than
 # QEMU's dump-guest-memory.
 scenario_is_kdump() {
@@ -391,6 +408,10 @@ make_dump_once() {
 		if [ $ok = 1 ]; then
 			makedumpfile -R "$d/vmcore.kdump" < "$d/vmcore.flat" > "$d/makedumpfile-R.log" 2>&1 || ok=0
 		fi
+		local fmt
+		for fmt in vmcore.elf vmcore.flat; do
+			release_keeps_format "$rel" "$fmt" || rm -f "$d/$fmt"
+		done
 	fi
 	kill $qpid 2>/dev/null || true
 	wait $qpid 2>/dev/null || true
@@ -583,7 +604,9 @@ main() {
 	done
 	for sc in $SCENARIOS; do
 		for rel in $releases; do
-			make_dump "$rel" "$sc" || failed=$((failed + 1))
+			case " $(release_scenarios "$rel") " in
+			*" $sc "*) make_dump "$rel" "$sc" || failed=$((failed + 1)) ;;
+			esac
 		done
 	done
 	write_index

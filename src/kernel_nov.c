@@ -292,9 +292,9 @@ struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k, bool scan)
 			oc_error_string(err, buf, sizeof(buf));
 			oc_error_destroy(err);
 			return oc_error_file(OC_ERR_UNSUPPORTED, oc_dump_path(k->dump),
-					     "%s (kernel %s) and no kallsyms tables were found in the kernel image in the dump (%s): a vmlinux is needed",
-					     listed ? "kallsyms search forced" :
-					     "VMCOREINFO has no kallsyms tables (they are there since 6.0)",
+					     "%s kernel %s, and the search of its image in the dump found none: %s; a vmlinux is needed",
+					     listed ? "kallsyms search forced on" :
+					     "VMCOREINFO has no kallsyms tables (6.0+ lists them) for",
 					     k->release, buf);
 		}
 	} else {
