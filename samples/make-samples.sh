@@ -408,10 +408,6 @@ make_dump_once() {
 		if [ $ok = 1 ]; then
 			makedumpfile -R "$d/vmcore.kdump" < "$d/vmcore.flat" > "$d/makedumpfile-R.log" 2>&1 || ok=0
 		fi
-		local fmt
-		for fmt in vmcore.elf vmcore.flat; do
-			release_keeps_format "$rel" "$fmt" || rm -f "$d/$fmt"
-		done
 	fi
 	kill $qpid 2>/dev/null || true
 	wait $qpid 2>/dev/null || true
@@ -437,6 +433,12 @@ make_dump_once() {
 		return 1
 	fi
 	rm -f "$d/check-ref.log"
+	for f in vmcore.elf vmcore.flat; do
+		release_keeps_format "$rel" "$f" || rm -f "$d/$f"
+	done
+	for f in vmcore.elf vmcore.kdump vmcore.kdump-real; do
+		[ -f "$d/$f" ] && { main=$f; break; }
+	done
 	reference_tools "$d" "$kdir/vmlinux" "$main"
 	{
 		echo "release=$rel"
