@@ -777,8 +777,13 @@ size_t oc_kallsyms_scan(const uint8_t *img, size_t len, uint64_t addr,
 		size_t win = 16u << 20;
 		size_t lo = tab > win ? tab - win : 0;
 
+		/* a real image has one markers array; a hostile one could
+		 * offer a run at every other word */
+		size_t budget = 1024;
+
 		why = "no kallsyms_markers with kallsyms_names and kallsyms_num_syms before them";
-		for (size_t m = align8(&s, lo); m + 8 <= tab && n < max; m += 8) {
+		for (size_t m = align8(&s, lo); m + 8 <= tab && n < max && budget;
+		     m += 8) {
 			size_t runs, names;
 			uint32_t nr;
 
@@ -786,8 +791,9 @@ size_t oc_kallsyms_scan(const uint8_t *img, size_t len, uint64_t addr,
 			/* what follows the markers may look like one more */
 			for (size_t k = runs; k >= 2 && k + 2 >= runs; k--) {
 				/* no more than the seqs of 256 * k names between */
-				if (tab - (m + 4 * k) > 4 * 256 * k + 16)
+				if (tab - (m + 4 * k) > 4 * 256 * k + 16 || !budget)
 					continue;
+				budget--;
 				bool found = false;
 
 				for (int pass = 0; pass < 2 && !found; pass++) {
