@@ -721,7 +721,8 @@ static size_t add_layouts(const struct scan *s, size_t tab, size_t idx,
 			  struct oc_kallsyms_loc *cands, size_t n, size_t max)
 {
 	size_t count = names - 8;	/* kallsyms_num_syms */
-	size_t offs_len = align8(s, (size_t)nr * 4) , after = align8(s, idx + 512);
+	size_t offs_len = ((size_t)nr * 4 + 7) & ~(size_t)7;
+	size_t after = align8(s, idx + 512);
 	struct oc_kallsyms_loc base = {
 		.names = s->addr + names,
 		.num_syms = s->addr + count,

@@ -292,7 +292,7 @@ struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k, bool scan)
 			oc_error_string(err, buf, sizeof(buf));
 			oc_error_destroy(err);
 			return oc_error_file(OC_ERR_UNSUPPORTED, oc_dump_path(k->dump),
-					     "%s kernel %s, and the search of its image in the dump found none: %s; a vmlinux is needed",
+					     "%s kernel %s, and the search of its image in the dump found none to trust: %s; a vmlinux is needed",
 					     listed ? "kallsyms search forced on" :
 					     "VMCOREINFO has no kallsyms tables (6.0+ lists them) for",
 					     k->release, buf);

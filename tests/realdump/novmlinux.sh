@@ -147,19 +147,23 @@ fi
 # kernel image (src/kernel_nov.c) and the report is the one the listed
 # tables give.  With SYMBOL(init_uts_ns) renamed too there is no image to
 # search: one clear line asking for the vmlinux, exit 1; with the vmlinux
-# the same copy still works.
+# the same copy still works.  With SYMBOL(vmap_area_list) off by 0x40
+# the table found disagrees with VMCOREINFO: refused, in one line.
 row=$(grep -P '\tkdump\t' "$index" | head -n 1)
 if [ -n "$row" ]; then
 	core=$(cut -f4 <<<"$row"); vml=$(cut -f5 <<<"$row")
-	python3 - "$core" "$tmp/old.kdump" "$tmp/bare.kdump" <<'EOF'
-import sys
+	python3 - "$core" "$tmp/old.kdump" "$tmp/bare.kdump" "$tmp/wrong.kdump" <<'EOF'
+import re, sys
 data = open(sys.argv[1], "rb").read()
-for key in (b"SYMBOL(kallsyms_names)=", b"SYMBOL(init_uts_ns)="):
+for key in (b"SYMBOL(kallsyms_names)=", b"SYMBOL(init_uts_ns)=", b"SYMBOL(vmap_area_list)="):
     if data.count(key) != 1:
         sys.exit("no single %s" % key.decode())
 old = data.replace(b"SYMBOL(kallsyms_names)=", b"SYMBOL(kallsyms_namez)=")
 open(sys.argv[2], "wb").write(old)
 open(sys.argv[3], "wb").write(old.replace(b"SYMBOL(init_uts_ns)=", b"SYMBOL(init_uts_nz)="))
+m = re.search(rb"SYMBOL\(vmap_area_list\)=([0-9a-f]{16})", old)
+wrong = b"%016x" % (int(m.group(1), 16) ^ 0x40)
+open(sys.argv[4], "wb").write(old[:m.start(1)] + wrong + old[m.end(1):])
 EOF
 	if [ $? -ne 0 ]; then
 		skip "pre-6.0 VMCOREINFO: cannot make the copy of $core"
@@ -173,6 +177,9 @@ EOF
 		else
 			fail "pre-6.0 VMCOREINFO without a vmlinux: $(head -c 300 "$tmp/listed.err" "$tmp/searched.err")"
 		fi
+		tst_one_line_error "pre-6.0 VMCOREINFO with a wrong SYMBOL(vmap_area_list), no vmlinux" \
+			"no kallsyms tables.*SYMBOL(vmap_area_list) is 0x[0-9a-f]* in VMCOREINFO.*a vmlinux is needed" \
+			"$bin" --json "$tmp/wrong.kdump"
 		tst_one_line_error "pre-6.0 VMCOREINFO without SYMBOL(init_uts_ns), no vmlinux" \
 			"no kallsyms tables.*init_uts_ns.*a vmlinux is needed" \
 			"$bin" --json "$tmp/bare.kdump"
@@ -184,7 +191,7 @@ EOF
 			fail "pre-6.0 VMCOREINFO with the vmlinux: exit $rc: $(head -c 300 "$tmp/old.err")"
 		fi
 	fi
-	rm -f "$tmp/old.kdump" "$tmp/bare.kdump"
+	rm -f "$tmp/old.kdump" "$tmp/bare.kdump" "$tmp/wrong.kdump"
 fi
 
 # An ELF dump cut before the kernel image's rodata (kallsyms, BTF): one
