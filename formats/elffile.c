@@ -27,6 +27,7 @@ struct oc_elf {
 	/* section index of .data..percpu, 0 if none, and where it lies */
 	size_t percpu_shndx;
 	uint64_t percpu_addr, percpu_size;
+	unsigned int keep;	/* OC_ELF_KEEP_*: oc_elf_kallsyms_keep() */
 };
 
 static struct oc_error *elf_err(const struct oc_elf *e, const char *what)
@@ -333,9 +334,10 @@ static char sym_type(const GElf_Sym *sym, const GElf_Shdr *sh)
  * The symbols scripts/kallsyms.c would keep: nm's view of the symbol
  * table (no section or file symbols, nothing undefined or absolute), less
  * the names kallsyms ignores ($-prefixed mapping symbols, .L locals,
- * __crc_, __kstrtab_ and friends).
+ * __crc_, __kstrtab_ and friends), as of 6.1.  Older kernels kept more
+ * (OC_ELF_KEEP_*, formats/elffile.h).
  */
-static bool kallsyms_ignored(const char *name)
+static bool kallsyms_ignored(const struct oc_elf *e, const char *name)
 {
 	static const char *const prefixes[] = {
 		"$", ".L", "__crc_", "__kstrtab_", "__kstrtabns_",
@@ -344,6 +346,10 @@ static bool kallsyms_ignored(const char *name)
 
 	if (!name[0])
 		return true;
+	if ((e->keep & OC_ELF_KEEP_LOCAL_LABELS) && !strncmp(name, ".L", 2))
+		return !strncmp(name, ".LASANPC", 8);
+	if ((e->keep & OC_ELF_KEEP_KSTRTAB) && !strncmp(name, "__kstrtab", 9))
+		return false;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			return true;
@@ -402,7 +408,7 @@ static struct oc_error *read_symtab(struct oc_elf *e, struct oc_symtab *tab,
 		       sym.st_value - e->percpu_addr == e->percpu_size))) != percpu)
 			continue;
 		name = elf_strptr(e->elf, symsh.sh_link, sym.st_name);
-		if (!name || kallsyms_ignored(name))
+		if (!name || kallsyms_ignored(e, name))
 			continue;
 		sec = elf_getscn(e->elf, sym.st_shndx);
 		if (!sec || !gelf_getshdr(sec, &sh))
@@ -414,6 +420,11 @@ static struct oc_error *read_symtab(struct oc_elf *e, struct oc_symtab *tab,
 			return err;
 	}
 	return NULL;
+}
+
+void oc_elf_kallsyms_keep(struct oc_elf *e, unsigned int keep)
+{
+	e->keep = keep;
 }
 
 struct oc_error *oc_elf_symtab(struct oc_elf *e, struct oc_symtab *tab)

@@ -36,6 +36,21 @@ struct oc_error *oc_elf_section(struct oc_elf *elf, const char *name,
  * oc_elf_percpu_symtab() instead, since KASLR does not move them.
  */
 struct oc_error *oc_elf_symtab(struct oc_elf *elf, struct oc_symtab *tab);
+/*
+ * Names older kernels' kallsyms kept and oc_elf_symtab() leaves out by
+ * default (before oc_elf_symtab()):
+ *   OC_ELF_KEEP_LOCAL_LABELS  .L local labels but .LASANPC (gcc's .LC<n>
+ *       string labels in 5.10's table): before 5.18, commit d4c858643263
+ *       "kallsyms: ignore all local labels prefixed by '.L'";
+ *   OC_ELF_KEEP_KSTRTAB  EXPORT_SYMBOL's __kstrtab_ and __kstrtabns_
+ *       strings: before 6.1, "kallsyms: ignore __kstrtab_* and
+ *       __kstrtabns_* symbols" (Masahiro Yamada).
+ */
+enum {
+	OC_ELF_KEEP_LOCAL_LABELS = 1 << 0,
+	OC_ELF_KEEP_KSTRTAB = 1 << 1,
+};
+void oc_elf_kallsyms_keep(struct oc_elf *elf, unsigned int keep);
 struct oc_error *oc_elf_percpu_symtab(struct oc_elf *elf,
 				      struct oc_symtab *tab);
 /*

@@ -1,7 +1,9 @@
 #!/bin/bash
 # make-samples.sh: real crash dumps of Debian's own kernels under QEMU.
 #
-# Picks the newest Debian cloud kernel of the 6.1 and 6.12 series, boots each
+# Picks the newest Debian cloud kernel of the 6.1 and 6.12 series (bookworm),
+# of 7.x (sid) and of 5.10 (bullseye), the last two through a private apt
+# state under $CACHE/apt (papt_init), boots each
 # under qemu-system-x86_64 -accel tcg with a busybox initramfs, crashes it in
 # several ways (samples/README.md lists the scenarios) and saves:
 #   - QEMU dump-guest-memory: ELF (vmcore.elf) and kdump-compressed, which
@@ -19,7 +21,7 @@
 # Knobs (environment):
 #   ORCCRASH_CACHE       cache root
 #   ORCCRASH_RELEASES    space-separated kernel releases instead of the newest
-#                        6.1 and 6.12 (e.g. "6.1.0-57-cloud-amd64")
+#                        6.1, 6.12, 7.x and 5.10 (e.g. "6.1.0-57-cloud-amd64")
 #   ORCCRASH_SCENARIOS   space-separated subset of the scenarios
 #   ORCCRASH_NO_APT=1    never call apt-get (use only what is cached)
 #   ORCCRASH_NO_TOOLS=1  skip the crash/drgn reference runs
@@ -167,9 +169,25 @@ newest_release() {
 		local suites
 		suites=$(papt_suites_of "${re//\\/}")
 		if [ -n "$suites" ]; then
+			# The index of an older suite may list releases whose
+			# files the pool no longer has (bullseye's 5.10.0-46 to
+			# -44 are 404 today): the newest whose image downloads.
+			local c
 			# shellcheck disable=SC2086 # one word a suite
-			papt_init $suites &&
-				found=$(apt-cache "${PAPT_OPTS[@]}" search --names-only "$pat" | pick)
+			if papt_init $suites; then
+				for c in $(apt-cache "${PAPT_OPTS[@]}" search --names-only "$pat" |
+					awk '{print $1}' | sed -E 's/^linux-(image|binary)-//; s/-unsigned$//' |
+					sort -V -r); do
+					if ls "$DEBS"/linux-*-"$c"{,-unsigned}_*.deb >/dev/null 2>&1 ||
+					   (mkdir -p "$DEBS" && cd "$DEBS" &&
+					    apt-get "${PAPT_OPTS[@]}" download -q \
+						"$(case $c in 7.*) echo "linux-binary-$c" ;; *) echo "linux-image-$c-unsigned" ;; esac)" >/dev/null 2>&1); then
+						found=$c
+						break
+					fi
+					log "$c: listed by the index, not in the pool: trying an older one"
+				done
+			fi
 		else
 			found=$(apt-cache search --names-only "$pat" 2>/dev/null | pick)
 			if [ -z "$found" ] && apt_update; then
@@ -381,8 +399,15 @@ build_module() {
 	read -ra in_root <<< "$(kbuild_runner "$rel")"
 	# run from `make O=DIR samples`, the caller's O= (in MAKEFLAGS) would
 	# become kbuild's output directory: the kbuild make gets none of it
+	# bullseye's 5.10 headers name gcc-10 (.kernelvariables), which the
+	# host may lack: its gcc-12 then builds a module 5.10 loads (7.x's
+	# gcc-16 kbuild runs in sid's chroot: kbuild_runner)
+	local cc=() want
+	want=$(sed -n 's/^CC = .*\(gcc-[0-9]*\)$/\1/p' \
+		"$kdir/headers/usr/src/linux-headers-$rel/.kernelvariables" 2>/dev/null) || true
+	[ ${#in_root[@]} -eq 0 ] && [ -n "$want" ] && ! command -v "$want" >/dev/null && cc=(CC=gcc-12)
 	"${in_root[@]}" env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u O \
-		make -s -C "$kdir/headers/usr/src/linux-headers-$rel" M="$b" modules >&2 ||
+		make -s -C "$kdir/headers/usr/src/linux-headers-$rel" M="$b" "${cc[@]}" modules >&2 ||
 		die "$rel: module build failed"
 	modinfo -F vermagic "$b/orccrash_test.ko" | grep -q "^$rel " ||
 		die "$rel: orccrash_test.ko vermagic mismatch"
@@ -436,6 +461,10 @@ scenario_kaslr() {
 	esac
 }
 
+# What an older kernel adds to `make samples` (CI time): 5.10 (bullseye,
+# issue 17) gets the scenarios that test something of its own, and of
+# QEMU's formats only the kdump-compressed one (the ELF and flattened
+# readers are the same code on every kernel).
 # A real kdump (kexec into a capture kernel, makedumpfile there) rather than
 # QEMU's dump-guest-memory.
 scenario_is_kdump() {
@@ -462,7 +491,7 @@ scenario_attempts() {
 release_has_scenario() {
 	[ -n "${ORCCRASH_SCENARIOS:-}" ] && return 0
 	case $1 in
-	7.*) case " $REDUCED_SCENARIOS " in *" $2 "*) return 0 ;; *) return 1 ;; esac ;;
+	7.* | 5.10.*) case " $REDUCED_SCENARIOS " in *" $2 "*) return 0 ;; *) return 1 ;; esac ;;
 	esac
 	return 0
 }
@@ -474,7 +503,7 @@ REDUCED_SCENARIOS="process hardirq kdump mod-oops"
 # beside the real kdump; the ELF and flat files test nothing new there.
 release_drops_formats() {
 	case $1 in
-	7.*) echo "vmcore.elf vmcore.flat" ;;
+	7.* | 5.10.*) echo "vmcore.elf vmcore.flat" ;;
 	esac
 }
 
@@ -599,6 +628,9 @@ make_dump_once() {
 		return 1
 	fi
 	rm -f "$d/check-ref.log"
+	for f in vmcore.elf vmcore.kdump vmcore.kdump-real; do
+		[ -f "$d/$f" ] && { main=$f; break; }
+	done
 	reference_tools "$d" "$kdir/vmlinux" "$main"
 	{
 		echo "release=$rel"
@@ -765,6 +797,7 @@ main() {
 		papt_init sid || true
 		releases="$(newest_release '6\.1\.0-[0-9]+') $(newest_release '6\.12\.[0-9]+[^-]*')"
 		releases+=" $(newest_release '7\.[0-9]+\.[0-9]+\+deb[0-9]+')"
+		releases+=" $(newest_release '5\.10\.0-[0-9]+')"
 	fi
 	log "kernels: $releases"
 	local rel sc failed=0 suites

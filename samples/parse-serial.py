@@ -80,8 +80,9 @@ class Parser:
             return
         m = TASK.match(s)
         if m:
-            fields = dict(kv.split(":", 1) for kv in m.group(3).split()
-                          if ":" in kv)
+            # "pid:1" (6.1+) or "pid:    1" (5.10's "pid:%5d",
+            # kernel/sched/core.c sched_show_task())
+            fields = dict(re.findall(r"(\w+):\s*(\S+)", m.group(3)))
             head = "@task pid=%s comm=%s state=%s" % (
                 fields.get("pid", "?"), clean(m.group(1)), m.group(2))
             self.titles = []

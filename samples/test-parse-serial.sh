@@ -2,7 +2,7 @@
 # Self-test of parse-serial.py on tests/serial-excerpt.log, real console
 # lines cut from the sample dumps (6.1 and 6.12: a sysrq-t task, an NMI
 # backtrace, a hard-IRQ panic, a module oops, a kdump-loaded panic, a #DF
-# stack overflow). Two checks:
+# stack overflow; 5.10: a sysrq-t task, "pid:%5d"). Two checks:
 #  - every frame line the kernel printed is in the output, none invented
 #    (counted independently of the parser);
 #  - the output equals tests/serial-excerpt.expected (reviewed by hand).

@@ -537,3 +537,306 @@ out:
 	free(b.data);
 	return err;
 }
+
+/*
+ * Finding the tables by their shape, for kernels whose VMCOREINFO does
+ * not list them (before 6.0).  scripts/kallsyms.c write_src() (5.10 to
+ * 6.12) puts each table behind an 8-byte aligned label in .rodata, in
+ * this order: kallsyms_offsets (or kallsyms_addresses),
+ * kallsyms_relative_base, kallsyms_num_syms, kallsyms_names,
+ * kallsyms_markers, [kallsyms_seqs_of_names, 6.2+,] kallsyms_token_table,
+ * kallsyms_token_index.  The token table is found first, then the
+ * markers, the names and the count before them, and the ways the
+ * addresses may be stored are left to oc_kallsyms_read() to decide
+ * (the one that puts _stext where VMCOREINFO says) and to the caller to
+ * check against every other VMCOREINFO symbol.  vmlinux-to-elf finds the
+ * token table by the same digits.
+ */
+
+/* the scan: the image and where it is */
+struct scan {
+	const uint8_t *img;
+	size_t len;
+	uint64_t addr;
+};
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+/* the next offset at or after @off whose address is 8-byte aligned (ALGN) */
+static size_t align8(const struct scan *s, size_t off)
+{
+	return off + (size_t)(-(s->addr + off) & 7);
+}
+
+/*
+ * kallsyms_token_index at @idx for a token table at @tab: 256 offsets,
+ * the first 0, strictly increasing, each token NUL-terminated right
+ * before the next and not empty, the last one ending within the
+ * alignment padding before the index.
+ */
+static bool token_index_at(const struct scan *s, size_t tab, size_t idx)
+{
+	uint16_t ix[256];
+
+	if (idx + 512 > s->len || tab >= idx)
+		return false;
+	for (int i = 0; i < 256; i++) {
+		ix[i] = get16(s->img + idx + 2 * i);
+		if (i ? ix[i] <= ix[i - 1] : ix[i] != 0)
+			return false;
+	}
+	if (tab + ix[255] >= idx)
+		return false;
+	for (int i = 0; i < 256; i++) {
+		size_t at = tab + ix[i];
+		size_t end = i < 255 ? tab + ix[i + 1] - 1 : idx;
+		size_t n = strnlen((const char *)s->img + at, end - at);
+
+		if (!n || (i < 255 ? n != end - at : end - (at + n + 1) >= 8))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Every character that occurs in some symbol name stays a token of its
+ * own, at its own code (insert_real_symbols_in_table() in
+ * scripts/kallsyms.c): the digits are tokens 0x30..0x39, consecutive in
+ * the table.
+ */
+static const char digits[] = "0\0" "1\0" "2\0" "3\0" "4\0" "5\0" "6\0" "7\0" "8\0" "9";
+
+static bool find_tokens(const struct scan *s, size_t from, size_t *tab_ret,
+			size_t *idx_ret, size_t *next_ret)
+{
+	const uint8_t *p = s->img + from;
+
+	while ((p = memmem(p, s->len - (size_t)(p - s->img), digits,
+			   sizeof(digits))) != NULL) {
+		size_t at = (size_t)(p - s->img);
+		size_t lim = at + 65536 < s->len ? at + 65536 : s->len;
+
+		/* the index follows the table (ALGN): at most 64 KiB on */
+		for (size_t q = align8(s, at + sizeof(digits)); q + 512 <= lim;
+		     q += 8) {
+			const uint8_t *ix = s->img + q;
+			size_t off0 = get16(ix + 2 * '0'), tab;
+
+			if (get16(ix) || off0 > at ||
+			    get16(ix + 2 * '1') != off0 + 2)
+				continue;
+			tab = at - off0;
+			if (align8(s, tab) != tab || !token_index_at(s, tab, q))
+				continue;
+			*tab_ret = tab;
+			*idx_ret = q;
+			*next_ret = at + 1;
+			return true;
+		}
+		p++;
+	}
+	return false;
+}
+
+/* One name's compressed length at @off (its bytes follow), or 0. */
+static size_t scan_name(const struct scan *s, size_t off, size_t lim,
+			bool long_names, size_t *next_ret)
+{
+	size_t n;
+
+	if (off >= lim)
+		return 0;
+	n = s->img[off++];
+	if ((n & 0x80) && long_names) {
+		if (off >= lim)
+			return 0;
+		n = (n & 0x7f) | (size_t)s->img[off++] << 7;
+	}
+	if (!n || off + n > lim)
+		return 0;
+	*next_ret = off + n;
+	return n;
+}
+
+/* Walk @nr names from @off, not past @lim; the offset after them or 0. */
+static size_t scan_walk(const struct scan *s, size_t off, size_t lim,
+			uint32_t nr, bool long_names)
+{
+	for (uint32_t i = 0; i < nr; i++)
+		if (!scan_name(s, off, lim, long_names, &off))
+			return 0;
+	return off;
+}
+
+enum { MAX_GROUP = 256 * (OC_KALLSYMS_NAME_LEN + 2) };
+
+/*
+ * kallsyms_names and kallsyms_num_syms before markers @m[0..@nr_markers):
+ * the names end where the markers start (after alignment), the count is
+ * the 8 bytes before the names, it needs exactly that many markers, and
+ * walking the names lands on the markers' offsets.
+ */
+static bool names_before(const struct scan *s, size_t m, size_t nr_markers,
+			 bool long_names, size_t *names_ret, uint32_t *nr_ret)
+{
+	uint32_t last = get32(s->img + m + 4 * (nr_markers - 1));
+	uint32_t second = get32(s->img + m + 4);
+
+	size_t names;
+
+	if (m < (size_t)last + 16)
+		return false;
+	/* the last group of names is 1 to 256 names long */
+	names = m - (size_t)last - 2;
+	names -= (size_t)((s->addr + names) & 7);
+	for (; names >= 8 && m - names <= (size_t)last + MAX_GROUP; names -= 8) {
+		size_t end;
+		uint32_t nr;
+
+		nr = get32(s->img + names - 8);
+		if (!nr || ((size_t)nr + 255) / 256 != nr_markers)
+			continue;
+		if (scan_walk(s, names, m, 256, long_names) != names + second)
+			continue;
+		end = scan_walk(s, names + last, m,
+				nr - 256 * (uint32_t)(nr_markers - 1), long_names);
+		if (!end || align8(s, end) != m)
+			continue;
+		*names_ret = names;
+		*nr_ret = nr;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * kallsyms_markers at @m: 0, then offsets growing by at least 2 bytes
+ * (a length and a token) and at most MAX_GROUP per 256 names.  The
+ * number of markers in the run, 0 if fewer than 2.
+ */
+static size_t markers_at(const struct scan *s, size_t m, size_t lim)
+{
+	size_t n = 1;
+	uint32_t prev = 0;
+
+	if (m + 8 > lim || get32(s->img + m))
+		return 0;
+	while (m + 4 * (n + 1) <= lim) {
+		uint32_t v = get32(s->img + m + 4 * n);
+
+		if (v < prev + 512 || v - prev > MAX_GROUP)
+			break;
+		prev = v;
+		n++;
+	}
+	return n >= 2 ? n : 0;
+}
+
+static size_t add_layouts(const struct scan *s, size_t tab, size_t idx,
+			  size_t names, uint32_t nr, bool long_names,
+			  struct oc_kallsyms_loc *cands, size_t n, size_t max)
+{
+	size_t count = names - 8;	/* kallsyms_num_syms */
+	size_t offs_len = ((size_t)nr * 4 + 7) & ~(size_t)7;
+	size_t after = align8(s, idx + 512);
+	struct oc_kallsyms_loc base = {
+		.names = s->addr + names,
+		.num_syms = s->addr + count,
+		.token_table = s->addr + tab,
+		.token_index = s->addr + idx,
+		.long_names = long_names,
+	};
+	struct oc_kallsyms_loc c;
+
+	/* offsets, relative_base, num_syms: Debian's (BASE_RELATIVE) */
+	if (count >= 8 + offs_len && n < max) {
+		c = base;
+		c.relative_base = s->addr + count - 8;
+		c.offsets = c.relative_base - offs_len;
+		cands[n++] = c;
+	}
+	/* kallsyms_addresses, num_syms: without BASE_RELATIVE */
+	if (count >= (size_t)nr * 8 && n < max) {
+		c = base;
+		c.addresses = s->addr + count - (size_t)nr * 8;
+		cands[n++] = c;
+	}
+	/* offsets right before num_syms: no kallsyms_relative_base */
+	if (count >= offs_len && n < max) {
+		c = base;
+		c.offsets = s->addr + count - offs_len;
+		cands[n++] = c;
+	}
+	/* offsets (and base) after the token index */
+	if (after + (size_t)nr * 4 + 8 <= s->len && n < max) {
+		c = base;
+		c.offsets = s->addr + after;
+		c.relative_base = s->addr + align8(s, after + (size_t)nr * 4);
+		cands[n++] = c;
+	}
+	return n;
+}
+
+size_t oc_kallsyms_scan(const uint8_t *img, size_t len, uint64_t addr,
+			bool long_names_first, struct oc_kallsyms_loc *cands,
+			size_t max, const char **why_ret)
+{
+	const struct scan s = { .img = img, .len = len, .addr = addr };
+	size_t from = 0, tab, idx, n = 0;
+	const char *why = "no kallsyms_token_table (the digits as tokens)";
+
+	while (n < max && find_tokens(&s, from, &tab, &idx, &from)) {
+		/*
+		 * The markers: before the token table, right before it or
+		 * (6.2+) with kallsyms_seqs_of_names, 3 or 4 bytes a
+		 * symbol, between them: up to 16 MiB before it.
+		 */
+		size_t win = 16u << 20;
+		size_t lo = tab > win ? tab - win : 0;
+
+		/* a real image has one markers array; a hostile one could
+		 * offer a run at every other word */
+		size_t budget = 1024;
+
+		why = "no kallsyms_markers with kallsyms_names and kallsyms_num_syms before them";
+		for (size_t m = align8(&s, lo); m + 8 <= tab && n < max && budget;
+		     m += 8) {
+			size_t runs, names;
+			uint32_t nr;
+
+			runs = markers_at(&s, m, tab);
+			/* what follows the markers may look like one more */
+			for (size_t k = runs; k >= 2 && k + 2 >= runs; k--) {
+				/* no more than the seqs of 256 * k names between */
+				if (tab - (m + 4 * k) > 4 * 256 * k + 16 || !budget)
+					continue;
+				budget--;
+				bool found = false;
+
+				for (int pass = 0; pass < 2 && !found; pass++) {
+					bool ln = pass ? !long_names_first : long_names_first;
+
+					if (!names_before(&s, m, k, ln, &names, &nr))
+						continue;
+					n = add_layouts(&s, tab, idx, names, nr,
+							ln, cands, n, max);
+					found = true;
+				}
+				if (found)
+					break;
+			}
+		}
+	}
+	if (why_ret)
+		*why_ret = n ? NULL : why;
+	return n;
+}

@@ -83,4 +83,18 @@ struct oc_error *oc_kallsyms_read(const struct oc_mem *mem,
 				  struct oc_symtab *percpu_syms,
 				  struct oc_kallsyms_info *info_ret);
 
+/*
+ * Where the tables may be, found by their shape in a copy of the kernel
+ * image (@img: @len bytes read from address @addr; unreadable pages
+ * zero), for kernels whose VMCOREINFO does not say (before 6.0).  See
+ * kallsyms.c for the rules.  Each candidate in @cands (at most @max) has
+ * the names, count and token tables, and one way the addresses may be
+ * stored; the caller tries them in order with oc_kallsyms_read() and
+ * checks the result against VMCOREINFO.  Returns how many were found
+ * and, in *@why_ret when none, which step failed.
+ */
+size_t oc_kallsyms_scan(const uint8_t *img, size_t len, uint64_t addr,
+			bool long_names_first, struct oc_kallsyms_loc *cands,
+			size_t max, const char **why_ret);
+
 #endif /* OC_KALLSYMS_H */

@@ -135,6 +135,11 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 	err = oc_elf_open(vmlinux, &k->elf);
 	if (err)
 		return err;
+	/* what older kernels' own tables kept (formats/elffile.h) */
+	if (k->version && k->version < OC_KERNEL_VERSION(6, 1, 0))
+		oc_elf_kallsyms_keep(k->elf, OC_ELF_KEEP_KSTRTAB |
+				     (k->version < OC_KERNEL_VERSION(5, 18, 0) ?
+				      OC_ELF_KEEP_LOCAL_LABELS : 0));
 	err = oc_elf_symtab(k->elf, &k->syms);
 	if (!err)
 		err = oc_elf_percpu_symtab(k->elf, &k->percpu_syms);
@@ -591,7 +596,7 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		if (!err)
 			err = check_match(k, opts->force);
 	} else {
-		err = oc_kmodel_kallsyms(k);
+		err = oc_kmodel_kallsyms(k, opts->kallsyms_scan);
 	}
 	if (err)
 		goto fail;

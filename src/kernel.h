@@ -79,6 +79,12 @@ struct oc_kernel_options {
 	bool force;		/* go on when the vmlinux does not match */
 	bool no_vmlinux;	/* ignore the vmlinux (dump-only path) */
 	/*
+	 * Dump-only path: find the kallsyms tables in the kernel image by
+	 * their shape even when VMCOREINFO lists them (the tests hold the
+	 * search, which pre-6.0 kernels need, to the listed tables).
+	 */
+	bool kallsyms_scan;
+	/*
 	 * Read kernel memory through this source instead of the dump's own
 	 * reader (the crash extension passes crash's readmem); the dump file
 	 * is still opened for VMCOREINFO and the CPU notes.

@@ -103,7 +103,168 @@ static void read_banner(struct oc_kernel *k)
 	k->banner[strcspn(k->banner, "\n")] = '\0';
 }
 
-struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k)
+/*
+ * A table found by its shape is trusted only if it agrees with every
+ * SYMBOL() VMCOREINFO lists that it has, _stext and init_uts_ns among
+ * them (both always there: kernel/crash_core.c, arch/x86/kernel/
+ * machine_kexec_64.c).
+ */
+static struct oc_error *check_vmcoreinfo(const struct oc_kernel *k,
+					 const struct oc_symtab *syms,
+					 size_t *nr_checked_ret)
+{
+	const struct oc_vmcoreinfo *vi = oc_dump_vmcoreinfo(k->dump);
+	bool stext = false, uts = false;
+	size_t checked = 0;
+
+	for (size_t i = 0; i < oc_vmcoreinfo_nr(vi); i++) {
+		const char *key, *value, *close;
+		const struct oc_symbol *sym;
+		char name[128];
+		uint64_t want, held;
+		size_t len;
+
+		oc_vmcoreinfo_line(vi, i, &key, &value);
+		if (strncmp(key, "SYMBOL(", 7) || !(close = strchr(key + 7, ')')))
+			continue;
+		len = (size_t)(close - key - 7);
+		if (!len || len >= sizeof(name))
+			continue;
+		memcpy(name, key + 7, len);
+		name[len] = '\0';
+		if (!oc_ok(oc_vmcoreinfo_symbol(vi, name, &want)))
+			continue;
+		sym = oc_symtab_find(syms, name);
+		if (!sym)
+			continue;
+		/*
+		 * VMCOREINFO_SYMBOL_ARRAY() publishes an array's value: for
+		 * a pointer (mem_section under SPARSEMEM_EXTREME,
+		 * kernel/crash_core.c) that is what the symbol holds
+		 */
+		if (sym->addr != want &&
+		    (!oc_ok(oc_mem_read_u64(&k->mem, sym->addr, &held)) ||
+		     held != want))
+			return oc_error_format(OC_ERR_FORMAT,
+					       "SYMBOL(%s) is 0x%" PRIx64 " in VMCOREINFO, 0x%" PRIx64 " in the table",
+					       name, want, sym->addr);
+		checked++;
+		stext |= !strcmp(name, "_stext");
+		uts |= !strcmp(name, "init_uts_ns");
+	}
+	if (!stext || !uts)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "the table has no %s to check against VMCOREINFO",
+				       stext ? "init_uts_ns" : "_stext");
+	*nr_checked_ret = checked;
+	return NULL;
+}
+
+/* the kernel image as read for the scan: [_stext, init_uts_ns) */
+static const uint64_t max_image = 256u << 20;
+
+static struct oc_error *read_image(struct oc_kernel *k, uint64_t start,
+				   uint64_t end, uint8_t **img_ret,
+				   size_t *len_ret)
+{
+	size_t len = (size_t)(end - start), missing = 0;
+	uint8_t *img = malloc(len);
+
+	if (!img)
+		return &oc_enomem;
+	for (size_t off = 0; off < len; off += 4096) {
+		size_t n = len - off < 4096 ? len - off : 4096;
+		struct oc_error *err = oc_mem_read(&k->mem, start + off,
+						   img + off, n);
+
+		if (err) {
+			oc_error_destroy(err);
+			memset(img + off, 0, n);
+			missing++;
+		}
+	}
+	if (missing == (len + 4095) / 4096) {
+		free(img);
+		return oc_error_format(OC_ERR_FAULT,
+				       "none of the kernel image 0x%" PRIx64 "..0x%" PRIx64 " is in the dump",
+				       start, end);
+	}
+	*img_ret = img;
+	*len_ret = len;
+	return NULL;
+}
+
+/*
+ * No kallsyms entries in VMCOREINFO (before 6.0): find the tables in the
+ * kernel image in the dump, between _stext and init_uts_ns (.text, then
+ * .rodata, which holds them, then .data: arch/x86/kernel/vmlinux.lds.S),
+ * and keep the first candidate that decodes and agrees with VMCOREINFO.
+ */
+static struct oc_error *kallsyms_scan(struct oc_kernel *k,
+				      struct oc_kallsyms_info *info)
+{
+	struct oc_kallsyms_loc cands[8];
+	uint64_t stext = vmcoreinfo_symbol(k, "_stext");
+	uint64_t end = vmcoreinfo_symbol(k, "init_uts_ns");
+	struct oc_error *first = NULL, *err;
+	bool first_decoded = false;
+	const char *why;
+	uint8_t *img = NULL;
+	size_t len = 0, n;
+
+	if (!stext || !end || end <= stext || end - stext > max_image)
+		return oc_error_format(OC_ERR_UNSUPPORTED,
+				       "VMCOREINFO's SYMBOL(_stext) 0x%" PRIx64 " and SYMBOL(init_uts_ns) 0x%" PRIx64
+				       " do not bound a kernel image to search",
+				       stext, end);
+	err = read_image(k, stext, end, &img, &len);
+	if (err)
+		return err;
+	n = oc_kallsyms_scan(img, len, stext,
+			     k->version >= OC_KERNEL_VERSION(6, 1, 0), cands,
+			     sizeof(cands) / sizeof(cands[0]), &why);
+	free(img);
+	if (!n)
+		return oc_error_format(OC_ERR_UNSUPPORTED,
+				       "%s in the kernel image 0x%" PRIx64 "..0x%" PRIx64,
+				       why, stext, end);
+	for (size_t i = 0; i < n; i++) {
+		struct oc_symtab syms, percpu;
+		size_t checked;
+		bool decoded;
+
+		cands[i].stext = stext;
+		oc_symtab_init(&syms);
+		oc_symtab_init(&percpu);
+		syms.ties = k->syms.ties;
+		percpu.ties = k->percpu_syms.ties;
+		err = oc_kallsyms_read(&k->mem, &cands[i], &syms, &percpu, info);
+		decoded = !err;
+		if (!err)
+			err = check_vmcoreinfo(k, &syms, &checked);
+		if (!err) {
+			oc_error_destroy(first);
+			oc_symtab_deinit(&k->syms);
+			oc_symtab_deinit(&k->percpu_syms);
+			k->syms = syms;
+			k->percpu_syms = percpu;
+			return NULL;
+		}
+		oc_symtab_deinit(&syms);
+		oc_symtab_deinit(&percpu);
+		/* the most telling error: a table that decoded but disagrees */
+		if (!first || (decoded && !first_decoded)) {
+			oc_error_destroy(first);
+			first = err;
+			first_decoded = decoded;
+		} else {
+			oc_error_destroy(err);
+		}
+	}
+	return first;
+}
+
+struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k, bool scan)
 {
 	struct oc_kallsyms_loc loc = {
 		.names = vmcoreinfo_symbol(k, "kallsyms_names"),
@@ -120,15 +281,28 @@ struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k)
 	struct oc_kallsyms_info info;
 	struct oc_error *err;
 
-	if (!loc.names || !loc.num_syms || !loc.token_table ||
-	    !loc.token_index || (!loc.offsets && !loc.addresses))
-		return oc_error_file(OC_ERR_UNSUPPORTED, oc_dump_path(k->dump),
-				     "VMCOREINFO has no kallsyms tables (kernel %s; they are there since 6.0): a vmlinux is needed",
-				     k->release);
-	err = oc_kallsyms_read(&k->mem, &loc, &k->syms, &k->percpu_syms,
-			       &info);
-	if (err)
-		return dump_error(k, err, "reading kallsyms");
+	bool listed = loc.names && loc.num_syms && loc.token_table &&
+		      loc.token_index && (loc.offsets || loc.addresses);
+
+	if (scan || !listed) {
+		err = kallsyms_scan(k, &info);
+		if (err) {
+			char buf[300];
+
+			oc_error_string(err, buf, sizeof(buf));
+			oc_error_destroy(err);
+			return oc_error_file(OC_ERR_UNSUPPORTED, oc_dump_path(k->dump),
+					     "%s kernel %s, and the search of its image in the dump found none to trust: %s; a vmlinux is needed",
+					     listed ? "kallsyms search forced on" :
+					     "VMCOREINFO has no kallsyms tables (6.0+ lists them) for",
+					     k->release, buf);
+		}
+	} else {
+		err = oc_kallsyms_read(&k->mem, &loc, &k->syms,
+				       &k->percpu_syms, &info);
+		if (err)
+			return dump_error(k, err, "reading kallsyms");
+	}
 	if (!info.markers_checked)
 		oc_kernel_warn(k, "kallsyms: kallsyms_markers did not confirm the names (%s lengths assumed)",
 			       info.long_names ? "two-byte" : "one-byte");

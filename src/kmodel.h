@@ -24,7 +24,7 @@ struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 					size_t max_modules,
 					uint64_t max_orcs, uint64_t max_syms);
 /* kernel_nov.c: the dump-only path (no vmlinux) */
-struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k);
+struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k, bool scan);
 struct oc_error *oc_kmodel_btf_from_memory(struct oc_kernel *k);
 struct oc_error *oc_kmodel_orc_from_memory(struct oc_kernel *k);
 

@@ -3,7 +3,9 @@
  * libFuzzer target: the kallsyms decoder (src/kallsyms.h) over a memory
  * image.  Input: struct oc_kallsyms_loc's eight addresses (u64 each:
  * names, num_syms, token_table, token_index, offsets, relative_base,
- * addresses, stext), u8 flags (1: long_names), then a memory image
+ * addresses, stext), u8 flags (1: long_names; 2: ignore the addresses
+ * but stext and find the tables in the first region with
+ * oc_kallsyms_scan(), then decode each candidate), then a memory image
  * (fuzz_common.h).
  * Invariants: on success at most OC_KALLSYMS_MAX_SYMS symbols, each
  * name terminated and shorter than OC_KALLSYMS_NAME_LEN.
@@ -19,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct oc_kallsyms_info info;
 	struct oc_symtab syms, percpu;
 	struct oc_error *err;
+	uint8_t flags;
 
 	loc.names = fuzz_u64(&in);
 	loc.num_syms = fuzz_u64(&in);
@@ -28,9 +31,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	loc.relative_base = fuzz_u64(&in);
 	loc.addresses = fuzz_u64(&in);
 	loc.stext = fuzz_u64(&in);
-	loc.long_names = fuzz_u8(&in) & 1;
+	flags = fuzz_u8(&in);
+	loc.long_names = flags & 1;
 	fuzz_image_read(&in, &img);
 
+	if ((flags & 2) && img.bufs.nr) {
+		struct oc_kallsyms_loc cands[8];
+		const char *why = NULL;
+		size_t n = oc_kallsyms_scan(img.regions[0].data,
+					    img.regions[0].len,
+					    img.regions[0].addr, loc.long_names,
+					    cands, 8, &why);
+
+		FUZZ_ASSERT(n <= 8 && (n > 0) == !why);
+		for (size_t i = 0; i < n; i++) {
+			cands[i].stext = loc.stext;
+			oc_symtab_init(&syms);
+			oc_symtab_init(&percpu);
+			err = oc_kallsyms_read(&img.mem, &cands[i], &syms,
+					       &percpu, &info);
+			if (err) {
+				fuzz_check_error(err);
+			} else {
+				FUZZ_CHECK_SYMTAB(&syms);
+				FUZZ_CHECK_SYMTAB(&percpu);
+			}
+			oc_symtab_deinit(&syms);
+			oc_symtab_deinit(&percpu);
+		}
+		return 0;
+	}
 	oc_symtab_init(&syms);
 	oc_symtab_init(&percpu);
 	err = oc_kallsyms_read(&img.mem, &loc, &syms, &percpu, &info);

@@ -38,14 +38,21 @@ import re
 import sys
 
 
-def render(frames):
+def render(frames, task_markers=True):
+    """task_markers: the kernel prints <TASK> ... </TASK> around the task
+    stack (6.1 does; 5.10's show_trace_log_lvl() in
+    arch/x86/kernel/dumpstack.c marks only the exception and IRQ
+    stacks)."""
     out, cur = [], None
+
+    def marked(st):
+        return st not in (None, "unknown") and (task_markers or st != "task")
     for f in frames:
         st = f["stack"]
         if st != cur:
-            if cur not in (None, "unknown"):
+            if marked(cur):
                 out.append("</%s>" % NAMES.get(cur, cur))
-            if st != "unknown":
+            if marked(st):
                 out.append("<%s>" % NAMES.get(st, st))
             cur = st
         if f.get("regs"):
@@ -55,7 +62,7 @@ def render(frames):
             continue
         mark = "? " if f.get("scanned") else ("" if f.get("reliable") else "(unreliable) ")
         out.append(mark + sym(f, int(f["ip"], 16)))
-    if cur not in (None, "unknown"):
+    if marked(cur):
         out.append("</%s>" % NAMES.get(cur, cur))
     return out
 
@@ -230,6 +237,8 @@ def main():
         del args[i:i + 2]
     report = json.load(open(args[0]))
     blocks = parse_ref(args[1])
+    # whether this kernel marks the task stack: any of its traces says
+    task_markers = any(l in ("<TASK>", "</TASK>") for b in blocks for l in b["lines"])
     tasks = {t["pid"]: t for t in report["tasks"] if t["comm"] and t["pid"] > 0}
     panic_cpu = report["kernel"]["panic"]["cpu"]
     cpus = {c["cpu"]: c for c in report["cpus"]}
@@ -271,7 +280,7 @@ def main():
         if t["on_cpu"]:
             continue
         compared += 1
-        ours = render(t["frames"])
+        ours = render(t["frames"], task_markers)
         if norm(ours) == norm(b["lines"]):
             matched += 1
         else:
@@ -294,7 +303,7 @@ def main():
             print("FAIL %s: no CPU %d in the report" % (b["kind"], cpu))
             failed += 1
             continue
-        ours = render(c["frames"])
+        ours = render(c["frames"], task_markers)
         i, j = anchored(b["lines"], ours, b["kind"])
         if i is None:
             print("SKIP %s on CPU %d: no anchor in the kernel's trace" % (b["kind"], cpu))

@@ -143,26 +143,47 @@ fi
 
 # A kernel without the kallsyms entries in VMCOREINFO (pre-6.0), made by
 # renaming one in a copy of a kdump-compressed dump (VMCOREINFO is stored
-# uncompressed there): one clear line asking for the vmlinux, exit 1;
-# with the vmlinux the same copy still works.
+# uncompressed there): the tables are then found by their shape in the
+# kernel image (src/kernel_nov.c) and the report is the one the listed
+# tables give.  With SYMBOL(init_uts_ns) renamed too there is no image to
+# search: one clear line asking for the vmlinux, exit 1; with the vmlinux
+# the same copy still works.  With SYMBOL(vmap_area_list) off by 0x40
+# the table found disagrees with VMCOREINFO: refused, in one line.
 row=$(grep -P '\tkdump\t' "$index" | head -n 1)
 if [ -n "$row" ]; then
 	core=$(cut -f4 <<<"$row"); vml=$(cut -f5 <<<"$row")
-	python3 - "$core" "$tmp/old.kdump" <<'EOF'
-import sys
+	python3 - "$core" "$tmp/old.kdump" "$tmp/bare.kdump" "$tmp/wrong.kdump" <<'EOF'
+import re, sys
 data = open(sys.argv[1], "rb").read()
-key = b"SYMBOL(kallsyms_names)="
-if data.count(key) != 1:
-    sys.exit("no single %s" % key.decode())
-open(sys.argv[2], "wb").write(data.replace(key, b"SYMBOL(kallsyms_namez)="))
+for key in (b"SYMBOL(kallsyms_names)=", b"SYMBOL(init_uts_ns)=", b"SYMBOL(vmap_area_list)="):
+    if data.count(key) != 1:
+        sys.exit("no single %s" % key.decode())
+old = data.replace(b"SYMBOL(kallsyms_names)=", b"SYMBOL(kallsyms_namez)=")
+open(sys.argv[2], "wb").write(old)
+open(sys.argv[3], "wb").write(old.replace(b"SYMBOL(init_uts_ns)=", b"SYMBOL(init_uts_nz)="))
+m = re.search(rb"SYMBOL\(vmap_area_list\)=([0-9a-f]{16})", old)
+wrong = b"%016x" % (int(m.group(1), 16) ^ 0x40)
+open(sys.argv[4], "wb").write(old[:m.start(1)] + wrong + old[m.end(1):])
 EOF
 	if [ $? -ne 0 ]; then
 		skip "pre-6.0 VMCOREINFO: cannot make the copy of $core"
 	else
-		tst_one_line_error "pre-6.0 VMCOREINFO without a vmlinux" \
-			"no kallsyms tables.*a vmlinux is needed" \
-			"$bin" --json "$tmp/old.kdump"
-		"$bin" --json "$tmp/old.kdump" "$vml" >/dev/null 2>"$tmp/old.err"
+		if run listed "$tmp/a.json" "$core" && run searched "$tmp/b.json" "$tmp/old.kdump"; then
+			if res=$(python3 "$tmp/cmp.py" "$tmp/a.json" "$tmp/b.json"); then
+				pass "pre-6.0 VMCOREINFO without a vmlinux: kallsyms found in the image, same report as the listed tables: $res"
+			else
+				fail "pre-6.0 VMCOREINFO without a vmlinux: kallsyms found in the image: $res"
+			fi
+		else
+			fail "pre-6.0 VMCOREINFO without a vmlinux: $(head -c 300 "$tmp/listed.err" "$tmp/searched.err")"
+		fi
+		tst_one_line_error "pre-6.0 VMCOREINFO with a wrong SYMBOL(vmap_area_list), no vmlinux" \
+			"no kallsyms tables.*SYMBOL(vmap_area_list) is 0x[0-9a-f]* in VMCOREINFO.*a vmlinux is needed" \
+			"$bin" --json "$tmp/wrong.kdump"
+		tst_one_line_error "pre-6.0 VMCOREINFO without SYMBOL(init_uts_ns), no vmlinux" \
+			"no kallsyms tables.*init_uts_ns.*a vmlinux is needed" \
+			"$bin" --json "$tmp/bare.kdump"
+		"$bin" --json "$tmp/bare.kdump" "$vml" >/dev/null 2>"$tmp/old.err"
 		rc=$?
 		if [ $rc -eq 0 ] || [ $rc -eq 3 ]; then
 			pass "pre-6.0 VMCOREINFO with the vmlinux: report produced"
@@ -170,7 +191,7 @@ EOF
 			fail "pre-6.0 VMCOREINFO with the vmlinux: exit $rc: $(head -c 300 "$tmp/old.err")"
 		fi
 	fi
-	rm -f "$tmp/old.kdump"
+	rm -f "$tmp/old.kdump" "$tmp/bare.kdump" "$tmp/wrong.kdump"
 fi
 
 # An ELF dump cut before the kernel image's rodata (kallsyms, BTF): one
@@ -210,6 +231,19 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		skip "$rel: symcheck cannot open the dump both ways: $(tail -n 1 "$tmp/sym.out")"
 	else
 		fail "$rel: symbol lookups differ from the dump's kallsyms: $(tail -n 1 "$tmp/sym.out"); first: $(head -n 1 "$tmp/sym.out")"
+	fi
+	# Where VMCOREINFO lists the tables (6.0+), the search of the image
+	# that older kernels need must find the very same symbols (without
+	# the list, the lookups above already went through the search).
+	if ! grep -a -q -m1 'SYMBOL(kallsyms_names)=' "$core"; then
+		continue
+	fi
+	"$symcheck" --scan "$core" "$vml" >"$tmp/sym.out" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		pass "$rel: kallsyms found in the image equal the listed tables ($(head -n 1 "$tmp/sym.out"))"
+	else
+		fail "$rel: kallsyms found in the image: exit $rc: $(head -n 3 "$tmp/sym.out" | tr '\n' ' ')"
 	fi
 done <"$index"
 [ $nfail -eq 0 ]

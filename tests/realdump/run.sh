@@ -102,7 +102,14 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		[ -s "$tmp/crash-bt" ] && kd+=(--crash-bt "$tmp/crash-bt")
 	fi
 	if [ -s "$ref" ]; then
-		python3 "$here/compare.py" "$out" "$ref" "${kd[@]}" | sed -E "s#^(PASS|FAIL|SKIP) #\1 $name: #"
+		python3 "$here/compare.py" "$out" "$ref" "${kd[@]}" >"$tmp/compare.out" 2>&1
+		crc=$?
+		sed -E "s#^(PASS|FAIL|SKIP) #\1 $name: #" "$tmp/compare.out"
+		# a compare.py that dies (say on a ref/kernel.txt it cannot
+		# read) must not pass for one with nothing to say
+		if [ $crc -gt 1 ] || { [ $crc -ne 0 ] && ! grep -q '^FAIL ' "$tmp/compare.out"; }; then
+			fail "$name: compare.py exited $crc: $(tail -n 1 "$tmp/compare.out")"
+		fi
 	else
 		echo "SKIP $name: no ref/kernel.txt"
 	fi

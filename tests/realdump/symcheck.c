@@ -11,9 +11,16 @@
  *
  * Prints "N addresses, A with aliases, D differ" and the first
  * differences; exits 1 if any differ, 2 if the dump cannot be opened.
+ *
+ * symcheck --scan VMCORE VMLINUX: the dump-only side finds the kallsyms
+ * tables by their shape in the kernel image (what kernels before 6.0
+ * need) although VMCOREINFO lists them; first every symbol it decodes
+ * (name, address, type, in order, per-CPU ones too) must be the one the
+ * listed tables give, then the lookups above.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel.h"
@@ -25,9 +32,10 @@ const char *__lsan_default_suppressions(void)
 }
 
 static struct oc_kernel *open_kernel(const char *vmcore, const char *vmlinux,
-				     bool no_vmlinux)
+				     bool no_vmlinux, bool scan)
 {
-	struct oc_kernel_options ko = { .no_vmlinux = no_vmlinux };
+	struct oc_kernel_options ko = { .no_vmlinux = no_vmlinux,
+					.kallsyms_scan = scan };
 	struct oc_kernel *k = NULL;
 	struct oc_error *err = oc_kernel_open(vmcore, vmlinux, &ko, &k);
 
@@ -39,23 +47,66 @@ static struct oc_kernel *open_kernel(const char *vmcore, const char *vmlinux,
 	return k;
 }
 
+/* Every symbol of @a and @b the same, in the same order; the count differing. */
+static size_t same_table(const char *what, const struct oc_symtab *a,
+			 const struct oc_symtab *b)
+{
+	size_t differ = a->nr != b->nr;
+
+	if (differ)
+		printf("%s: %zu symbols found by the search, %zu listed\n",
+		       what, a->nr, b->nr);
+	for (size_t i = 0; i < a->nr && i < b->nr; i++) {
+		const struct oc_symbol *x = &a->syms[i], *y = &b->syms[i];
+
+		if (x->addr == y->addr && x->type == y->type &&
+		    !strcmp(oc_symtab_name(a, x), oc_symtab_name(b, y)))
+			continue;
+		if (differ++ < (getenv("SYMCHECK_ALL") ? SIZE_MAX : 20))
+			printf("%s %zu: search %c %s 0x%" PRIx64 ", listed %c %s 0x%" PRIx64 "\n",
+			       what, i, x->type, oc_symtab_name(a, x), x->addr,
+			       y->type, oc_symtab_name(b, y), y->addr);
+	}
+	return differ;
+}
+
 int main(int argc, char **argv)
 {
-	struct oc_kernel *kv, *km;
+	struct oc_kernel *kv, *km, *kl = NULL;
 	size_t n = 0, aliased = 0, differ = 0;
+	bool scan = argc == 4 && !strcmp(argv[1], "--scan");
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: symcheck VMCORE VMLINUX\n");
+	if (argc != 3 && !scan) {
+		fprintf(stderr, "usage: symcheck [--scan] VMCORE VMLINUX\n");
 		return 2;
 	}
-	kv = open_kernel(argv[1], argv[2], false);
-	km = open_kernel(argv[1], argv[2], true);
-	if (!kv || !km) {
+	argv += scan;
+	kv = open_kernel(argv[1], argv[2], false, false);
+	km = open_kernel(argv[1], argv[2], true, scan);
+	if (scan)
+		kl = open_kernel(argv[1], argv[2], true, false);
+	if (!kv || !km || (scan && !kl)) {
 		if (kv)
 			oc_kernel_close(kv);
 		if (km)
 			oc_kernel_close(km);
+		if (kl)
+			oc_kernel_close(kl);
 		return 2;
+	}
+	if (kl) {
+		size_t d = same_table("kallsyms", &km->syms, &kl->syms) +
+			   same_table("per-CPU", &km->percpu_syms,
+				      &kl->percpu_syms);
+
+		printf("search: %zu symbols, %zu per-CPU, %zu differ from the listed tables\n",
+		       km->syms.nr, km->percpu_syms.nr, d);
+		oc_kernel_close(kl);
+		if (d) {
+			oc_kernel_close(kv);
+			oc_kernel_close(km);
+			return 1;
+		}
 	}
 	/* the kernel's table (dump memory) decides which addresses count:
 	 * the vmlinux has symbols kallsyms leaves out */
@@ -75,7 +126,7 @@ int main(int argc, char **argv)
 		mn = m ? oc_symtab_name(&km->syms, m) : "(none)";
 		vn = v ? oc_symtab_name(&kv->syms, v) : "(none)";
 		if (!v || !m || v->addr != m->addr || strcmp(mn, vn)) {
-			if (differ++ < 20)
+			if (differ++ < (getenv("SYMCHECK_ALL") ? SIZE_MAX : 20))
 				printf("0x%" PRIx64 ": kallsyms %s, vmlinux %s\n",
 				       km->syms.syms[i].addr, mn, vn);
 		}

@@ -46,11 +46,28 @@ static const char *const multi_tokens[] = {
 	"func_", "_start", "per_cpu", "Tsys_", "t__", "banner",
 };
 
+/*
+ * As scripts/kallsyms.c lays tokens out: every character at its own
+ * code, the multi-character ones in the unused codes (what the search
+ * for the tables relies on); else packed from 0.
+ */
+static bool kernel_tokens;
+
 static void make_tokens(struct image *im)
 {
 	int n = 0;
 
 	memset(im->tokens, 0, sizeof(im->tokens));
+	if (kernel_tokens) {
+		for (int t = 0; t < 256; t++)
+			snprintf(im->tokens[t], sizeof(im->tokens[0]), "?");
+		for (int c = 33; c < 127; c++)
+			snprintf(im->tokens[c], sizeof(im->tokens[0]), "%c", c);
+		for (size_t i = 0; i < sizeof(multi_tokens) / sizeof(*multi_tokens); i++)
+			snprintf(im->tokens[0x80 + i], sizeof(im->tokens[0]),
+				 "%s", multi_tokens[i]);
+		return;
+	}
 	for (size_t i = 0; i < sizeof(multi_tokens) / sizeof(*multi_tokens); i++)
 		snprintf(im->tokens[n++], sizeof(im->tokens[0]), "%s",
 			 multi_tokens[i]);
@@ -609,4 +626,99 @@ TEST(kallsyms_hostile_tables)
 	}
 	CHECK(fails(&im));
 	image_free(&im);
+}
+
+/* The search for the tables (no VMCOREINFO entries) on kernel-style tokens. */
+static size_t scan(struct image *im, struct oc_kallsyms_loc *cands,
+		   const char **why)
+{
+	return oc_kallsyms_scan(im->buf, IMAGE_SIZE, image_addr,
+				im->loc.long_names, cands, 8, why);
+}
+
+static bool same_tables(const struct oc_kallsyms_loc *a,
+			const struct oc_kallsyms_loc *b)
+{
+	return a->names == b->names && a->num_syms == b->num_syms &&
+	       a->token_table == b->token_table &&
+	       a->token_index == b->token_index && a->offsets == b->offsets &&
+	       a->relative_base == b->relative_base &&
+	       a->addresses == b->addresses && a->long_names == b->long_names;
+}
+
+TEST(kallsyms_scan_finds_the_tables)
+{
+	static const enum layout_rule rules[] = {
+		L_ABS_PERCPU, L_RELATIVE, L_ADDRESSES,
+	};
+
+	kernel_tokens = true;
+	for (size_t r = 0; r < 3; r++) {
+		for (int ln = 0; ln < 2; ln++) {
+			struct oc_kallsyms_loc cands[8];
+			struct oc_symtab syms, pcpu;
+			struct oc_kallsyms_info info;
+			const char *why = "";
+			struct image im;
+			size_t n, hit = 8;
+
+			build(&im, rules[r], ln);
+			n = scan(&im, cands, &why);
+			CHECK(n > 0 && !why);
+			for (size_t i = 0; i < n && hit == 8; i++)
+				if (same_tables(&cands[i], &im.loc))
+					hit = i;
+			CHECK(hit < n);
+			if (hit < n) {
+				/* and they decode as the listed ones do */
+				cands[hit].stext = im.loc.stext;
+				im.loc = cands[hit];
+				CHECK_OK(decode(&im, &syms, &pcpu, &info));
+				check_text(&im, &syms);
+				CHECK(info.markers_checked);
+				oc_symtab_deinit(&syms);
+				oc_symtab_deinit(&pcpu);
+			}
+			image_free(&im);
+		}
+	}
+	kernel_tokens = false;
+}
+
+TEST(kallsyms_scan_says_what_is_missing)
+{
+	struct oc_kallsyms_loc cands[8];
+	const char *why = NULL;
+	struct image im;
+	uint64_t at;
+
+	kernel_tokens = true;
+	/* the digit tokens broken: no token table */
+	build(&im, L_ABS_PERCPU, true);
+	at = im.loc.token_table - image_addr;
+	for (size_t i = 0; i < 256 * 16; i++)
+		if (im.buf[at + i] == '5' && !im.buf[at + i + 1])
+			im.buf[at + i] = '%';
+	CHECK_EQ(scan(&im, cands, &why), 0);
+	CHECK(why && strstr(why, "kallsyms_token_table"));
+	image_free(&im);
+
+	/* a marker that does not grow: no markers */
+	build(&im, L_ABS_PERCPU, true);
+	at = im.loc.token_table - image_addr;
+	while (at > 4 && im.buf[at - 1] == 0 && im.buf[at - 2] == 0 &&
+	       im.buf[at - 3] == 0 && im.buf[at - 4] == 0)
+		at -= 4;	/* over the alignment padding */
+	put32(&im, at - 4, 1);	/* the last marker */
+	CHECK_EQ(scan(&im, cands, &why), 0);
+	CHECK(why && strstr(why, "kallsyms_markers"));
+	image_free(&im);
+
+	/* the count does not need that many markers: no names */
+	build(&im, L_ABS_PERCPU, true);
+	put32(&im, im.loc.num_syms - image_addr, 100);
+	CHECK_EQ(scan(&im, cands, &why), 0);
+	CHECK(why && strstr(why, "kallsyms_names"));
+	image_free(&im);
+	kernel_tokens = false;
 }
