@@ -19,7 +19,8 @@
 # Knobs (environment):
 #   ORCCRASH_CACHE       cache root
 #   ORCCRASH_RELEASES    space-separated kernel releases instead of the newest
-#                        6.1 and 6.12 (e.g. "6.1.0-57-cloud-amd64")
+#                        6.1 and 6.12 cloud, 6.1 rt and 6.1 generic (e.g.
+#                        "6.1.0-57-cloud-amd64 6.1.0-57-rt-amd64")
 #   ORCCRASH_SCENARIOS   space-separated subset of the scenarios
 #   ORCCRASH_NO_APT=1    never call apt-get (use only what is cached)
 #   ORCCRASH_NO_TOOLS=1  skip the crash/drgn reference runs
@@ -75,23 +76,25 @@ ensure_host_packages() {
 
 # --- kernels -----------------------------------------------------------------
 
-# Newest release of a series among the -unsigned images apt knows, e.g.
-# "6.1.0-57-cloud-amd64"; falls back to the newest one already in $DEBS.
+# Newest release of a series and flavour (default cloud-amd64; rt-amd64 and
+# amd64 are the PREEMPT_RT and generic ones) among the -unsigned images apt
+# knows, e.g. "6.1.0-57-cloud-amd64"; falls back to the newest one already
+# in $DEBS.
 newest_release() {
-	local re=$1 found=
+	local re=$1 flav=${2:-cloud-amd64} found=
 	if [ "${ORCCRASH_NO_APT:-}" != 1 ]; then
-		found=$(apt-cache search --names-only "^linux-image-${re}-cloud-amd64-unsigned\$" 2>/dev/null |
+		found=$(apt-cache search --names-only "^linux-image-${re}-${flav}-unsigned\$" 2>/dev/null |
 			awk '{print $1}' | sed 's/^linux-image-//; s/-unsigned$//' | sort -V | tail -n1)
 		if [ -z "$found" ] && apt_update; then
-			found=$(apt-cache search --names-only "^linux-image-${re}-cloud-amd64-unsigned\$" |
+			found=$(apt-cache search --names-only "^linux-image-${re}-${flav}-unsigned\$" |
 				awk '{print $1}' | sed 's/^linux-image-//; s/-unsigned$//' | sort -V | tail -n1)
 		fi
 	fi
 	if [ -z "$found" ]; then
-		found=$(ls "$DEBS" 2>/dev/null | sed -n 's/^linux-image-\(.*-cloud-amd64\)-unsigned_.*\.deb$/\1/p' |
-			grep -E "^${re}-cloud-amd64\$" | sort -V | tail -n1) || true
+		found=$(ls "$DEBS" 2>/dev/null | sed -n 's/^linux-image-\(.*-amd64\)-unsigned_.*\.deb$/\1/p' |
+			grep -E "^${re}-${flav}\$" | sort -V | tail -n1) || true
 	fi
-	[ -n "$found" ] || die "no kernel matching $re"
+	[ -n "$found" ] || die "no $flav kernel matching $re"
 	echo "$found"
 }
 
@@ -278,6 +281,29 @@ scenario_is_kdump() {
 	esac
 }
 
+# The PREEMPT_RT (-rt-amd64) and generic (-amd64) flavours: only the
+# scenarios that hold what differs there (sysrq-t of threaded IRQs and
+# rt_mutex sleepers, the hard IRQ, the timer callback's panic, which rt runs
+# in the ktimers thread, and the real kdump, whose capture kernel loads its
+# disk driver as a module), and of QEMU's formats only the ELF: the others
+# read the same memory through code the cloud samples test already.
+flavour_scenarios="process hardirq mod-timer kdump"
+release_has_scenario() {
+	case $1 in
+	*-cloud-amd64) return 0 ;;
+	esac
+	case " $flavour_scenarios " in
+	*" $2 "*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+qemu_elf_only() {
+	case $1 in
+	*-cloud-amd64) return 1 ;;
+	*) return 0 ;;
+	esac
+}
+
 # How often a scenario is tried: a crash that depends on timing (where an
 # interrupt lands) may miss what check-ref.sh requires. kdump-timer exists
 # for one case only (the timer's softirq on the IRQ stack, from kernel
@@ -371,18 +397,17 @@ make_dump_once() {
 		fi
 		rm -f "$d/disk.raw"
 	else
+		local cmds=('stop' "dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.elf\"}")
+		qemu_elf_only "$rel" ||
+			cmds+=("dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.flat\", \"format\": \"kdump-zlib\"}")
 		if [ $ok = 1 ] && wait_serial "$d/serial.log" 'end Kernel panic' 300 $qpid; then
 			sleep 1
-			"$PY" "$SAMPLES/qmp.py" "$d/qmp.sock" \
-				'stop' \
-				"dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.elf\"}" \
-				"dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.flat\", \"format\": \"kdump-zlib\"}" \
-				'quit' >&2 || ok=0
+			"$PY" "$SAMPLES/qmp.py" "$d/qmp.sock" "${cmds[@]}" 'quit' >&2 || ok=0
 		else
 			ok=0
 		fi
 		wait_exit $qpid 30 || true
-		if [ $ok = 1 ]; then
+		if [ $ok = 1 ] && [ -f "$d/vmcore.flat" ]; then
 			makedumpfile -R "$d/vmcore.kdump" < "$d/vmcore.flat" > "$d/makedumpfile-R.log" 2>&1 || ok=0
 		fi
 	fi
@@ -402,7 +427,7 @@ make_dump_once() {
 		[ -f "$d/$f" ] && { main=$f; break; }
 	done
 	"$PY" "$SAMPLES/parse-serial.py" "$d/serial.log" > "$d/ref/kernel.txt"
-	if ! "$SAMPLES/check-ref.sh" "$d" "$sc" > "$d/check-ref.log" 2>&1; then
+	if ! "$SAMPLES/check-ref.sh" "$d" "$sc" "$rel" > "$d/check-ref.log" 2>&1; then
 		log "$rel: scenario $sc did not crash as intended:"
 		cat "$d/check-ref.log" >&2
 		rm -rf "$CACHE/dumps/$rel/.$sc.failed"
@@ -568,6 +593,9 @@ main() {
 	local releases=${ORCCRASH_RELEASES:-}
 	if [ -z "$releases" ]; then
 		releases="$(newest_release '6\.1\.0-[0-9]+') $(newest_release '6\.12\.[0-9]+[^-]*')"
+		# 6.1's PREEMPT_RT and generic flavours (flavour_scenarios only)
+		releases+=" $(newest_release '6\.1\.0-[0-9]+' rt-amd64)"
+		releases+=" $(newest_release '6\.1\.0-[0-9]+' amd64)"
 	fi
 	log "kernels: $releases"
 	local rel sc failed=0
@@ -577,12 +605,13 @@ main() {
 	done
 	for sc in $SCENARIOS; do
 		for rel in $releases; do
+			release_has_scenario "$rel" "$sc" || continue
 			make_dump "$rel" "$sc" || failed=$((failed + 1))
 		done
 	done
 	write_index
 	for rel in $releases; do
-		case $rel in 6.1.*) default_sample "$rel" ;; esac
+		case $rel in 6.1.*-cloud-amd64) default_sample "$rel" ;; esac
 	done
 	log "done: $(wc -l < "$CACHE/dumps/index.tsv") vmcore files in $CACHE/dumps/index.tsv, $failed failed scenario(s)"
 	[ $failed = 0 ]
