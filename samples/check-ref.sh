@@ -106,6 +106,13 @@ mod-overflow)
 mod-blocked)
 	has '^@task .*comm=orccrash_holder state=D' '^msleep'
 	has '^@task .*comm=orccrash_mutex state=D' '^orccrash_lock_mutex'
+	case $rel in
+	*-rt-amd64)
+		# PREEMPT_RT: struct mutex is an rt_mutex (kernel/locking/
+		# rtmutex_api.c, v6.1): the sleeper waits in its slow path
+		has '^@task .*comm=orccrash_mutex state=D' '^rt_mutex_slowlock_block'
+		;;
+	esac
 	has '^@task .*comm=orccrash_wait state=D' '^orccrash_wait_event'
 	has '^@task .*comm=orccrash_compl state=D' 'orccrash_kthread_completion'
 	has '^@task .*comm=sh state=D' '^orccrash_write'

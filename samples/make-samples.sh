@@ -282,17 +282,20 @@ scenario_is_kdump() {
 }
 
 # The PREEMPT_RT (-rt-amd64) and generic (-amd64) flavours: only the
-# scenarios that hold what differs there (sysrq-t of threaded IRQs and
-# rt_mutex sleepers, the hard IRQ, the timer callback's panic, which rt runs
-# in the ktimers thread, and the real kdump, whose capture kernel loads its
-# disk driver as a module), and of QEMU's formats only the ELF: the others
-# read the same memory through code the cloud samples test already.
+# scenarios that hold what differs there (sysrq-t of threaded IRQs, the
+# keyboard interrupt, which rt runs in its irq/1-i8042 thread, the timer
+# callback's panic, which rt runs in the ktimers thread, and the real kdump),
+# plus on rt the module's blocked tasks (a mutex is an rt_mutex there), and
+# of QEMU's formats only the ELF: the others read the same memory through
+# code the cloud samples test already.
 flavour_scenarios="process hardirq mod-timer kdump"
 release_has_scenario() {
+	local want=$flavour_scenarios
 	case $1 in
 	*-cloud-amd64) return 0 ;;
+	*-rt-amd64) want+=" mod-blocked" ;;
 	esac
-	case " $flavour_scenarios " in
+	case " $want " in
 	*" $2 "*) return 0 ;;
 	*) return 1 ;;
 	esac
