@@ -100,6 +100,11 @@ mod-timer | kdump-timer)
 			fail "kexec -p did not load the capture kernel"
 	fi
 	;;
+mod-hrtimer)
+	has '^@panic ' '^orccrash_hrtimer_fn\+.*\[orccrash_test\]$'
+	has '^@panic ' '^__hrtimer_run_queues\+'
+	has '^@panic ' '^<IRQ>$'
+	;;
 mod-overflow)
 	has '^@oops ' '^orccrash_recurse\+.*\[orccrash_test\]$'
 	;;
