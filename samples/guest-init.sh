@@ -145,6 +145,15 @@ mod-timer)
 	echo timer > $orc_proc
 	sleep 5
 	;;
+mod-hrtimer)
+	# the module's hard hrtimer panics in hard-IRQ context on the IRQ
+	# stack, above the writer spinning in mdelay() (PREEMPT_RT too)
+	busy
+	sleep 1
+	say "CRASH"
+	echo hrtimer > $orc_proc
+	sleep 5
+	;;
 kdump-timer)
 	# mod-timer's crash captured by a real kdump: the timer callback's
 	# panic() runs in softirq on the IRQ stack, then __crash_kexec()

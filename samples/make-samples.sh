@@ -21,7 +21,8 @@
 # Knobs (environment):
 #   ORCCRASH_CACHE       cache root
 #   ORCCRASH_RELEASES    space-separated kernel releases instead of the newest
-#                        6.1, 6.12, 7.x and 5.10 (e.g. "6.1.0-57-cloud-amd64")
+#                        6.1, 6.12, 7.x and 5.10 cloud, 6.1 rt and 6.1 generic
+#                        (e.g. "6.1.0-57-cloud-amd64 6.1.0-57-rt-amd64")
 #   ORCCRASH_SCENARIOS   space-separated subset of the scenarios
 #   ORCCRASH_NO_APT=1    never call apt-get (use only what is cached)
 #   ORCCRASH_NO_TOOLS=1  skip the crash/drgn reference runs
@@ -30,7 +31,7 @@ set -euo pipefail
 SAMPLES=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
 DEBS=$CACHE/debs
-ALL_SCENARIOS="process hardirq kdump mod-oops mod-timer mod-overflow mod-blocked mod-nmi kdump-timer"
+ALL_SCENARIOS="process hardirq kdump mod-oops mod-timer mod-overflow mod-blocked mod-nmi kdump-timer mod-hrtimer"
 SCENARIOS=${ORCCRASH_SCENARIOS:-$ALL_SCENARIOS}
 # drgn is a module of Debian's python3, not of any other python on PATH.
 PY=/usr/bin/python3
@@ -156,12 +157,14 @@ ensure_host_packages() {
 
 # --- kernels -----------------------------------------------------------------
 
-# Newest release of a series among the -unsigned images apt knows, e.g.
-# "6.1.0-57-cloud-amd64"; falls back to the newest one already in $DEBS.
+# Newest release of a series and flavour (default cloud-amd64; rt-amd64 and
+# amd64 are the PREEMPT_RT and generic ones) among the -unsigned images apt
+# knows, e.g. "6.1.0-57-cloud-amd64"; falls back to the newest one already
+# in $DEBS.
 newest_release() {
-	local re=$1 found=
+	local re=$1 flav=${2:-cloud-amd64} found=
 	# 7.x's image is linux-binary-REL (see image_packages)
-	local pat="^linux-(image-${re}-cloud-amd64-unsigned|binary-${re}-cloud-amd64)\$"
+	local pat="^linux-(image-${re}-${flav}-unsigned|binary-${re}-${flav})\$"
 	pick() { awk '{print $1}' | sed -E 's/^linux-(image|binary)-//; s/-unsigned$//' | sort -V | tail -n1; }
 	if [ "${ORCCRASH_NO_APT:-}" != 1 ]; then
 		# a series of another suite (7.x: sid) from the private state,
@@ -196,10 +199,10 @@ newest_release() {
 		fi
 	fi
 	if [ -z "$found" ]; then
-		found=$(ls "$DEBS" 2>/dev/null | sed -n -E 's/^linux-(image-(.*-cloud-amd64)-unsigned|binary-(.*-cloud-amd64))_.*\.deb$/\2\3/p' |
-			grep -E "^${re}-cloud-amd64\$" | sort -V | tail -n1) || true
+		found=$(ls "$DEBS" 2>/dev/null | sed -n -E "s/^linux-(image-(.*-${flav})-unsigned|binary-(.*-${flav}))_.*\\.deb\$/\\2\\3/p" |
+			grep -E "^${re}-${flav}\$" | sort -V | tail -n1) || true
 	fi
-	[ -n "$found" ] || die "no kernel matching $re"
+	[ -n "$found" ] || die "no $flav kernel matching $re"
 	echo "$found"
 }
 
@@ -474,6 +477,23 @@ scenario_is_kdump() {
 	esac
 }
 
+# The PREEMPT_RT (-rt-amd64) and generic (-amd64) flavours: only the
+# scenarios that hold what differs there (sysrq-t of threaded IRQs, the
+# keyboard interrupt, which rt runs in its irq/1-i8042 thread, the timer
+# callback's panic, which rt runs in the ktimers thread, and the real kdump),
+# plus on rt the module's blocked tasks (a mutex is an rt_mutex there) and
+# its hard hrtimer (rt's only hard-IRQ panic: hardirq is threaded there),
+# and of QEMU's formats only the ELF: the others read the same memory
+# through code the cloud samples test already. The cloud kernels make every
+# scenario but mod-hrtimer (their hardirq is on the IRQ stack already).
+flavour_scenarios="process hardirq mod-timer kdump"
+qemu_elf_only() {
+	case $1 in
+	*-cloud-amd64) return 1 ;;
+	*) return 0 ;;
+	esac
+}
+
 # How often a scenario is tried: a crash that depends on timing (where an
 # interrupt lands) may miss what check-ref.sh requires. kdump-timer exists
 # for one case only (the timer's softirq on the IRQ stack, from kernel
@@ -485,17 +505,25 @@ scenario_attempts() {
 	esac
 }
 
-# A newer generation adds a few scenarios to `make samples`, not all (CI
-# time): 7.x makes process (sysrq-t), hardirq, kdump (the real capture)
-# and mod-oops, unless ORCCRASH_SCENARIOS names others.
+# The scenarios a release makes (CI time), unless ORCCRASH_SCENARIOS names
+# them: another generation (7.x, 5.10) a few, process (sysrq-t), hardirq,
+# kdump (the real capture) and mod-oops; the flavours flavour_scenarios
+# (above); the Debian 12 cloud kernels every one but mod-hrtimer.
+REDUCED_SCENARIOS="process hardirq kdump mod-oops"
 release_has_scenario() {
+	local want
 	[ -n "${ORCCRASH_SCENARIOS:-}" ] && return 0
 	case $1 in
-	7.* | 5.10.*) case " $REDUCED_SCENARIOS " in *" $2 "*) return 0 ;; *) return 1 ;; esac ;;
+	7.* | 5.10.*) want=$REDUCED_SCENARIOS ;;
+	*-cloud-amd64) [ "$2" != mod-hrtimer ]; return ;;
+	*-rt-amd64) want="$flavour_scenarios mod-blocked mod-hrtimer" ;;
+	*) want=$flavour_scenarios ;;
 	esac
-	return 0
+	case " $want " in
+	*" $2 "*) return 0 ;;
+	*) return 1 ;;
+	esac
 }
-REDUCED_SCENARIOS="process hardirq kdump mod-oops"
 
 # The dump formats a release keeps: every one for 6.1 and 6.12; for a
 # reduced release (7.x) the QEMU dumps keep only vmcore.kdump (the flat
@@ -589,18 +617,17 @@ make_dump_once() {
 		fi
 		rm -f "$d/disk.raw"
 	else
+		local cmds=('stop' "dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.elf\"}")
+		qemu_elf_only "$rel" ||
+			cmds+=("dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.flat\", \"format\": \"kdump-zlib\"}")
 		if [ $ok = 1 ] && wait_serial "$d/serial.log" 'end Kernel panic' 300 $qpid; then
 			sleep 1
-			"$PY" "$SAMPLES/qmp.py" "$d/qmp.sock" \
-				'stop' \
-				"dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.elf\"}" \
-				"dump-guest-memory {\"paging\": false, \"protocol\": \"file:$d/vmcore.flat\", \"format\": \"kdump-zlib\"}" \
-				'quit' >&2 || ok=0
+			"$PY" "$SAMPLES/qmp.py" "$d/qmp.sock" "${cmds[@]}" 'quit' >&2 || ok=0
 		else
 			ok=0
 		fi
 		wait_exit $qpid 30 || true
-		if [ $ok = 1 ]; then
+		if [ $ok = 1 ] && [ -f "$d/vmcore.flat" ]; then
 			makedumpfile -R "$d/vmcore.kdump" < "$d/vmcore.flat" > "$d/makedumpfile-R.log" 2>&1 || ok=0
 		fi
 	fi
@@ -620,7 +647,7 @@ make_dump_once() {
 		[ -f "$d/$f" ] && { main=$f; break; }
 	done
 	"$PY" "$SAMPLES/parse-serial.py" "$d/serial.log" > "$d/ref/kernel.txt"
-	if ! "$SAMPLES/check-ref.sh" "$d" "$sc" > "$d/check-ref.log" 2>&1; then
+	if ! "$SAMPLES/check-ref.sh" "$d" "$sc" "$rel" > "$d/check-ref.log" 2>&1; then
 		log "$rel: scenario $sc did not crash as intended:"
 		cat "$d/check-ref.log" >&2
 		rm -rf "$CACHE/dumps/$rel/.$sc.failed"
@@ -798,6 +825,9 @@ main() {
 		releases="$(newest_release '6\.1\.0-[0-9]+') $(newest_release '6\.12\.[0-9]+[^-]*')"
 		releases+=" $(newest_release '7\.[0-9]+\.[0-9]+\+deb[0-9]+')"
 		releases+=" $(newest_release '5\.10\.0-[0-9]+')"
+		# 6.1's PREEMPT_RT and generic flavours (flavour_scenarios only)
+		releases+=" $(newest_release '6\.1\.0-[0-9]+' rt-amd64)"
+		releases+=" $(newest_release '6\.1\.0-[0-9]+' amd64)"
 	fi
 	log "kernels: $releases"
 	local rel sc failed=0 suites
@@ -818,7 +848,7 @@ main() {
 	done
 	write_index
 	for rel in $releases; do
-		case $rel in 6.1.*) default_sample "$rel" ;; esac
+		case $rel in 6.1.*-cloud-amd64) default_sample "$rel" ;; esac
 	done
 	log "done: $(wc -l < "$CACHE/dumps/index.tsv") vmcore files in $CACHE/dumps/index.tsv, $failed failed scenario(s)"
 	[ $failed = 0 ]

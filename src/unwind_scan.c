@@ -86,11 +86,39 @@ struct oc_error *oc_unwind_resync(struct walk *w, unsigned int max)
 
 
 /*
+ * The pt_regs or iret frame that is the next unwound frame, when the
+ * kernel prints it now: show_trace_log_lvl() prints a frame's registers as
+ * soon as unwind_next_frame() reaches them, right after the frame before
+ * (or on entering the stack that holds them), if they are on the stack
+ * being scanned (show_regs_if_on_stack(), arch/x86/kernel/dumpstack.c,
+ * v6.1), so "?" entries found in the pt_regs come after its RIP line.
+ * Pushes it and returns the address of its ip slot, which the scan skips
+ * as the kernel does; 0 if there is none.
+ */
+static uint64_t push_regs_now(struct oc_trace *trace, const struct oc_frame *unwound,
+			      size_t nr, size_t *next, const struct oc_stack_info *info,
+			      uint64_t stack, struct oc_error **err)
+{
+	const struct oc_frame *f;
+
+	if (*next >= nr)
+		return 0;
+	f = &unwound[*next];
+	if (f->regs_kind == OC_REGS_NONE || f->ip_addr <= stack ||
+	    f->regs_addr < info->begin || f->regs_addr >= info->end)
+		return 0;
+	*err = oc_unwind_push(trace, f);
+	(*next)++;
+	return f->ip_addr;
+}
+
+/*
  * show_trace_log_lvl(): scan each stack in turn from the starting sp,
  * word by word; a word that is the return address slot of the next
  * unwound frame gives that frame, any other kernel text address a "?"
- * entry.  Frames the scan does not meet (the starting registers, frames
- * on stacks it cannot reach) keep their order.
+ * entry; registers crossed come where the kernel prints them
+ * (push_regs_now()).  Frames the scan does not meet (the starting
+ * registers, frames on stacks it cannot reach) keep their order.
  */
 struct oc_error *oc_unwind_scan_merge(const struct walk *w, uint64_t start,
 				      struct oc_trace *trace)
@@ -101,6 +129,7 @@ struct oc_error *oc_unwind_scan_merge(const struct walk *w, uint64_t start,
 	unsigned long mask = 0;
 	size_t budget = MAX_SCAN_WORDS;
 	uint64_t stack = start & ~(uint64_t)7;
+	uint64_t regs_ip = 0;	/* &regs->ip of registers already pushed */
 	struct oc_error *err = NULL;
 
 	trace->frames = NULL;
@@ -128,14 +157,25 @@ struct oc_error *oc_unwind_scan_merge(const struct walk *w, uint64_t start,
 		}
 		if (mask & (1UL << info.type))
 			break;
+		/* a stack after the first: registers on it print first */
+		if (mask)
+			regs_ip = push_regs_now(trace, unwound, nr, &next, &info,
+						stack, &err);
+		if (err)
+			goto out;
 		mask |= 1UL << info.type;
 
 		for (; stack + 8 <= info.end && budget; stack += 8, budget--) {
 			uint64_t word;
 			struct oc_frame f;
 
-			if (next < nr && unwound[next].ip_addr == stack) {
-				err = oc_unwind_push(trace, &unwound[next++]);
+			if (stack == regs_ip ||
+			    (next < nr && unwound[next].ip_addr == stack)) {
+				if (stack != regs_ip)
+					err = oc_unwind_push(trace, &unwound[next++]);
+				if (!err)
+					regs_ip = push_regs_now(trace, unwound, nr, &next,
+								&info, stack, &err);
 				if (err)
 					goto out;
 				continue;

@@ -9,6 +9,10 @@
  *   timer     panic() from a timer callback while the writer spins in
  *             mdelay(): softirq on the IRQ stack (irq_exit_rcu ->
  *             handle_softirqs), above the task stack.
+ *   hrtimer   panic() from a hard hrtimer's callback (HRTIMER_MODE_REL_HARD)
+ *             while the writer spins in mdelay(): hard-IRQ context on the
+ *             IRQ stack (hrtimer_interrupt -> __hrtimer_run_queues), even
+ *             on PREEMPT_RT, where the timer above runs in a thread.
  *   overflow  unbounded recursion until the guard page below the (vmap'ed)
  *             task stack is hit: #PF cannot push its frame, so the CPU
  *             raises #DF, which runs on its own IST stack and panics
@@ -32,6 +36,8 @@
 #include <linux/proc_fs.h>
 #include <linux/uaccess.h>
 #include <linux/timer.h>
+#include <linux/hrtimer.h>
+#include <linux/version.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/wait.h>
@@ -59,6 +65,7 @@ static DECLARE_COMPLETION(orccrash_mutex_held);
 static int orccrash_never;	/* wait_event condition that never comes true */
 static volatile int orccrash_depth_limit = 1 << 30;
 static struct timer_list orccrash_timer;
+static struct hrtimer orccrash_hrtimer;
 
 /* --- oops --- */
 
@@ -90,6 +97,21 @@ static void orccrash_timer_fn(struct timer_list *t)
 {
 	orccrash_timer_panic(in_serving_softirq() ? 1 : 0);
 	pr_info("orccrash: timer returned\n");
+}
+
+/* --- hrtimer --- */
+
+static noinline void orccrash_hrtimer_panic(unsigned long in_hardirq)
+{
+	panic("orccrash: panic in hard hrtimer callback (in_hardirq=%lu)",
+	      in_hardirq);
+}
+
+static enum hrtimer_restart orccrash_hrtimer_fn(struct hrtimer *t)
+{
+	orccrash_hrtimer_panic(hardirq_count() ? 1 : 0);
+	pr_info("orccrash: hrtimer returned\n");
+	return HRTIMER_NORESTART;
 }
 
 /* --- overflow --- */
@@ -247,6 +269,11 @@ static ssize_t orccrash_write(struct file *file, const char __user *ubuf,
 		 */
 		mod_timer(&orccrash_timer, jiffies + 2);
 		mdelay(2000);
+	} else if (!strcmp(cmd, "hrtimer")) {
+		/* as "timer": the interrupt comes from kernel mode */
+		hrtimer_start(&orccrash_hrtimer, ms_to_ktime(20),
+			      HRTIMER_MODE_REL_HARD);
+		mdelay(2000);
 	} else if (!strcmp(cmd, "overflow")) {
 		r = orccrash_recurse(0);
 	} else if (!strcmp(cmd, "blocked")) {
@@ -270,6 +297,13 @@ static const struct proc_ops orccrash_proc_ops = {
 static int __init orccrash_init(void)
 {
 	timer_setup(&orccrash_timer, orccrash_timer_fn, 0);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)	/* hrtimer_init is gone in 6.15 */
+	hrtimer_setup(&orccrash_hrtimer, orccrash_hrtimer_fn, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL_HARD);
+#else
+	hrtimer_init(&orccrash_hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	orccrash_hrtimer.function = orccrash_hrtimer_fn;
+#endif
 	if (!proc_create("orccrash_test", 0200, NULL, &orccrash_proc_ops))
 		return -ENOMEM;
 	pr_info("orccrash: loaded\n");
@@ -282,6 +316,7 @@ static void __exit orccrash_exit(void)
 	if (orccrash_nmi_registered)
 		unregister_nmi_handler(NMI_LOCAL, "orccrash");
 	timer_delete_sync(&orccrash_timer);
+	hrtimer_cancel(&orccrash_hrtimer);
 }
 
 module_init(orccrash_init);

@@ -14,10 +14,11 @@ $(UBENCH): $(O)/tests/bench/ubench.o $(LIB)
 # The large dumps (tests/bench/make-large-dump.sh), each made once per
 # kernel and kept in the cache: ~10,000 tasks ("large"), ~2,500 ("medium"),
 # ~10,000 on a guest with 8 CPUs and 4 GB ("smp8") and ~100,000 threads on
-# a 6 GB guest ("huge").  large and medium for every kernel of make samples;
-# smp8 and huge for BENCH_RELEASES (default: the 6.1 kernel, whose real
+# a 6 GB guest ("huge").  large and medium for every cloud kernel of make
+# samples (make-large-dump.sh: not the rt and generic flavours);
+# smp8 and huge for BENCH_RELEASES (default: the 6.1 cloud kernel, whose real
 # kdump every peer opens whole; else the first kernel).
-BENCH_KERNELS := $(notdir $(patsubst %/.complete,%,$(wildcard $(or $(ORCCRASH_CACHE),$(HOME)/.cache/orccrash)/kernels/*/.complete)))
+BENCH_KERNELS := $(notdir $(patsubst %/.complete,%,$(wildcard $(or $(ORCCRASH_CACHE),$(HOME)/.cache/orccrash)/kernels/*-cloud-amd64/.complete)))
 BENCH_RELEASES ?= $(or $(firstword $(filter 6.1.%,$(BENCH_KERNELS))),$(firstword $(BENCH_KERNELS)))
 
 # DWARF libraries side by side (docs/benchmarks.md): libdw only when

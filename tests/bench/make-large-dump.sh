@@ -17,8 +17,9 @@
 # serial-*.log,info}.
 # Idempotent: a complete directory (with info) is kept.
 #
-# Environment: ORCCRASH_CACHE, ORCCRASH_RELEASES (default: every release in
-# $CACHE/kernels with .complete), LARGE_PROCS (500), LARGE_THREADS (20),
+# Environment: ORCCRASH_CACHE, ORCCRASH_RELEASES (default: every cloud
+# release in $CACHE/kernels with .complete; the rt and generic flavours of
+# make samples get no large dumps), LARGE_PROCS (500), LARGE_THREADS (20),
 # LARGE_NAME (large: the directory under $CACHE/bench/<release>/),
 # LARGE_MEM (1536M), LARGE_SMP (2: the guest's CPUs), LARGE_TIMEOUT (1500:
 # seconds to wait for the guest to crash, and again for the capture).
@@ -153,7 +154,7 @@ one() {
 main() {
 	local releases=${ORCCRASH_RELEASES:-} rel failed=0
 	if [ -z "$releases" ]; then
-		for rel in "$CACHE"/kernels/*/.complete; do
+		for rel in "$CACHE"/kernels/*-cloud-amd64/.complete; do
 			[ -e "$rel" ] && releases+=" $(basename "$(dirname "$rel")")"
 		done
 	fi

@@ -63,7 +63,8 @@ dumps=$tmp/dumps
 def_rel=$(sed -n 's/^release=//p' "$top/samples/default/README")
 def_vml=$cache/kernels/$def_rel/vmlinux
 [ -r "$def_vml" ] || def_vml=
-printf 'default\t%s\t%s\t1\n' "$top/samples/default/vmcore" "$def_vml" >>"$dumps"
+# "-": no vmlinux (read's tab IFS would merge an empty field away)
+printf 'default\t%s\t%s\t1\n' "$top/samples/default/vmcore" "${def_vml:--}" >>"$dumps"
 if [ -s "$index" ]; then
 	# one kdump-compressed dump per release (crash reads those best)
 	awk -F'\t' '($2 == "kdump" && $3 == "kdump-real") || ($2 == "mod-blocked" && $3 == "elf") ||
@@ -289,6 +290,7 @@ have_drgn=0
 n=0
 while IFS=$'\t' read -r name core vml crashable; do
 	n=$((n + 1))
+	[ "$vml" = - ] && vml=
 	[[ "$name" =~ ${ORCCRASH_COMMANDS_FILTER:-.} ]] || continue
 	mkdir -p "$tmp/$n"
 	check_dump "$name" "$core" "$vml" "$crashable" "$tmp/$n"

@@ -16,6 +16,8 @@ passed=0 failed=0
 kernels=(
 	"6.1.0-57-cloud-amd64 linux-kbuild-6.1"
 	"6.12.118+deb12-cloud-amd64 linux-kbuild-6.12.118+deb12"
+	"6.1.0-57-rt-amd64 linux-kbuild-6.1"
+	"6.1.0-57-amd64 linux-kbuild-6.1"
 )
 
 # objtool of @pkg, from the cache, else fetched with apt-get download

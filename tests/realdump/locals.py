@@ -17,6 +17,8 @@ Usage:
       available (at least one must be: the interrupted one has pt_regs);
       mod-timer's and kdump-timer's orccrash_timer_panic(in_irq) is 1 (a
       timer callback runs in softirq);
+      mod-hrtimer's orccrash_hrtimer_panic(in_hardirq) is 1 (a hard
+      hrtimer's callback runs in hard-IRQ context, on PREEMPT_RT too);
       mod-nmi's orccrash_nmi_panic(cpu) is the CPU it panics on.
   locals.py prev REPORT.json
       a sleeping task's __schedule / context_switch `prev`, when we give
@@ -256,22 +258,24 @@ def cmd_module(report_path, scenario):
             return rc
         print("FAIL recurse: no orccrash_recurse frame")
         return 1
-    if scenario in ("mod-timer", "kdump-timer"):
+    if scenario in ("mod-timer", "kdump-timer", "mod-hrtimer"):
+        fn, arg = (("orccrash_hrtimer_panic", "in_hardirq")
+                   if scenario == "mod-hrtimer" else
+                   ("orccrash_timer_panic", "in_irq"))
         seen = False
-        for t, i, vs in find_vars(report, "orccrash_timer_panic"):
+        for t, i, vs in find_vars(report, fn):
             seen = True
-            v = value(vs.get("in_irq"))
+            v = value(vs.get(arg))
             if v is None:
-                print("  note: in_irq %s"
-                      % (vs.get("in_irq") or {}).get("why"))
+                print("  note: %s %s" % (arg, (vs.get(arg) or {}).get("why")))
                 continue
             if v != 1:
-                print("FAIL timer: in_irq = %d, want 1" % v)
+                print("FAIL timer: %s = %d, want 1" % (arg, v))
                 return 1
-            print("PASS timer: orccrash_timer_panic(in_irq = 1)")
+            print("PASS timer: %s(%s = 1)" % (fn, arg))
             return 0
-        print(("SKIP timer: in_irq unavailable" if seen else
-               "FAIL timer: no orccrash_timer_panic frame"))
+        print(("SKIP timer: %s unavailable" % arg if seen else
+               "FAIL timer: no %s frame" % fn))
         return 0 if seen else 1
     if scenario == "mod-nmi":
         seen = False

@@ -16,8 +16,9 @@
 #  - every scenario: the callee-saved registers recovered through
 #    .debug_frame CFI (locals.py cfi): some are, the CFI's rbp is ORC's,
 #    save slots lie below the frame's sp;
-#  - mod-overflow, mod-timer, kdump-timer, mod-nmi with --modules-dir on the dump's
-#    orccrash_test.ko: the values the test module's source implies
+#  - mod-overflow, mod-timer, kdump-timer, mod-nmi, mod-hrtimer with
+#    --modules-dir on the dump's orccrash_test.ko: the values the test
+#    module's source implies
 #    (locals.py module);
 #  - every kernel: our .debug_frame rows against readelf -wF's, row by row
 #    (build/tests/test_dwarfcfi with ORCCRASH_CFI_VMLINUX).
@@ -97,7 +98,7 @@ while IFS=$'\t' read -r rel scen fmt vmcore vmlinux kaslr; do
 	"$py" "$here/locals.py" prev "$json" | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $name: /"
 	"$py" "$here/locals.py" cfi "$json" | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $name: /"
 	case $scen in
-	mod-overflow|mod-timer|kdump-timer|mod-nmi)
+	mod-overflow|mod-timer|kdump-timer|mod-nmi|mod-hrtimer)
 		if [ ${#mods[@]} -eq 0 ]; then
 			skip "$name: no orccrash_test.ko in $dir"
 		else

@@ -40,6 +40,7 @@ mod-oops	null-deref	orccrash_oops_deref	null-deref
 mod-overflow	stack-overflow	orccrash_recurse	recursion
 mod-timer	panic	orccrash_timer_panic	panic-in-timer
 kdump-timer	panic	orccrash_timer_panic	panic-in-timer
+mod-hrtimer	panic	orccrash_hrtimer_panic	panic-in-hrtimer
 EOF
 
 cat >"$tmp/check.py" <<'EOF'

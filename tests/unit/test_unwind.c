@@ -842,6 +842,44 @@ TEST(unwind_scan_follows_the_link_word)
 	world_free(w);
 }
 
+/*
+ * A text address inside a pt_regs (a saved cx): the kernel prints the
+ * registers as soon as the unwinder reaches them, right after the frame
+ * before them, and the words of the pt_regs after that, all but &regs->ip
+ * (show_trace_log_lvl(), arch/x86/kernel/dumpstack.c, v6.1; seen on 6.1
+ * rt's hard hrtimer panic, samples mod-hrtimer).
+ */
+TEST(unwind_scan_regs_before_their_words)
+{
+	struct world *w = world_new(OC_ORC_V_6_4);
+	const uint64_t regs = NMI + NMI_SIZE - PT_REGS;
+	const uint64_t p = TASK + 0x3000;
+	struct oc_regs r = { .ip = T + F_A + 4, .sp = regs - 16, .cs = 0x10 };
+	struct oc_regs pt = { .ip = T + F_C + 0x30, .sp = p, .cs = 0x10,
+			      .cx = T + F_LOOP + 1 };
+	const struct oc_frame *f;
+
+	put(w, regs - 8, T + F_REGS + 0x8);
+	put_regs(w, regs, &pt);
+	put(w, p + 24, T + F_END + 0x8);
+	CHECK_STR(run_regs(w, &r, &(struct oc_unwind_options){ .scan = true }),
+		  "end of stack");
+	CHECK_EQ(w->trace.nr, 5);
+	if (w->trace.nr != 5)
+		goto out;
+	f = w->trace.frames;
+	CHECK(!f[0].scanned && f[0].ip == T + F_A + 4);
+	CHECK(!f[1].scanned && f[1].ip == T + F_REGS + 0x8);
+	CHECK(!f[2].scanned && f[2].regs_kind == OC_REGS_FULL &&
+	      f[2].ip == T + F_C + 0x30);
+	/* the saved cx, after the registers; regs->ip is no "?" entry */
+	CHECK(f[3].scanned && f[3].ip == T + F_LOOP + 1);
+	CHECK_EQ(f[3].ip_addr, regs + 88);
+	CHECK(!f[4].scanned && f[4].ip == T + F_END + 0x8);
+out:
+	world_free(w);
+}
+
 /* opts->resync: regs where objtool left no ORC data (__crash_kexec) */
 TEST(unwind_resync_after_undefined_start)
 {
