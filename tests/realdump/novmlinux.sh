@@ -147,7 +147,7 @@ fi
 # kernel image (src/kernel_nov.c) and the report is the one the listed
 # tables give.  With SYMBOL(init_uts_ns) renamed too there is no image to
 # search: one clear line asking for the vmlinux, exit 1; with the vmlinux
-# the same copy still works.  With SYMBOL(vmap_area_list) off by 0x40
+# the same copy still works.  With SYMBOL(clear_seq) off by 0x40
 # the table found disagrees with VMCOREINFO: refused, in one line.
 # One kdump-compressed dump of each release; a real pre-6.0 one (5.10)
 # needs no renaming and has no listed tables to compare with.
@@ -159,7 +159,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	kind=$(python3 - "$core" "$tmp/old.kdump" "$tmp/bare.kdump" "$tmp/wrong.kdump" <<'EOF'
 import re, sys
 data = open(sys.argv[1], "rb").read()
-for key in (b"SYMBOL(init_uts_ns)=", b"SYMBOL(vmap_area_list)="):
+for key in (b"SYMBOL(init_uts_ns)=", b"SYMBOL(clear_seq)="):
     if data.count(key) != 1:
         sys.exit("no single %s" % key.decode())
 listed = data.count(b"SYMBOL(kallsyms_names)=")
@@ -168,7 +168,7 @@ if listed > 1:
 old = data.replace(b"SYMBOL(kallsyms_names)=", b"SYMBOL(kallsyms_namez)=")
 open(sys.argv[2], "wb").write(old)
 open(sys.argv[3], "wb").write(old.replace(b"SYMBOL(init_uts_ns)=", b"SYMBOL(init_uts_nz)="))
-m = re.search(rb"SYMBOL\(vmap_area_list\)=([0-9a-f]{16})", old)
+m = re.search(rb"SYMBOL\(clear_seq\)=([0-9a-f]{16})", old)
 wrong = b"%016x" % (int(m.group(1), 16) ^ 0x40)
 open(sys.argv[4], "wb").write(old[:m.start(1)] + wrong + old[m.end(1):])
 print("listed" if listed else "pre6")
@@ -189,8 +189,8 @@ EOF
 	else
 		fail "$rel: pre-6.0 VMCOREINFO without a vmlinux: $(head -c 300 "$tmp/listed.err" "$tmp/searched.err")"
 	fi
-	tst_one_line_error "$rel: pre-6.0 VMCOREINFO with a wrong SYMBOL(vmap_area_list), no vmlinux" \
-		"no kallsyms tables.*SYMBOL(vmap_area_list) is 0x[0-9a-f]* in VMCOREINFO.*a vmlinux is needed" \
+	tst_one_line_error "$rel: pre-6.0 VMCOREINFO with a wrong SYMBOL(clear_seq), no vmlinux" \
+		"no kallsyms tables.*SYMBOL(clear_seq) is 0x[0-9a-f]* in VMCOREINFO.*a vmlinux is needed" \
 		"$bin" --json "$tmp/wrong.kdump"
 	tst_one_line_error "$rel: pre-6.0 VMCOREINFO without SYMBOL(init_uts_ns), no vmlinux" \
 		"no kallsyms tables.*init_uts_ns.*a vmlinux is needed" \
