@@ -21,13 +21,13 @@
 struct truth {
 	const char *release;
 	uint64_t thread_sp, task_size, pid, tasks, thread_fsbase;
-	uint64_t se_vruntime, rcu_nesting;
+	uint64_t se_vruntime, rcu_nesting, comm;
 	bool has_module_mem;
 };
 
 static const struct truth truths[] = {
-	{ "6.1.0-57-cloud-amd64", 5336, 9728, 2416, 2192, 5352, 208, 2036, false },
-	{ "6.12.118+deb12-cloud-amd64", 5400, 9792, 2432, 2224, 5416, 240, 2044, true },
+	{ "6.1.0-57-cloud-amd64", 5336, 9728, 2416, 2192, 5352, 208, 2036, 2976, false },
+	{ "6.12.118+deb12-cloud-amd64", 5400, 9792, 2432, 2224, 5416, 240, 2044, 2976, true },
 };
 
 static int tests_run;
@@ -130,9 +130,6 @@ static void check_common(struct oc_types *t)
 	check_member(t, "struct cea_exception_stacks", "DF_stack", 4096, 8192, 0, 0);
 	check_member(t, "struct cea_exception_stacks", "NMI_stack", 16384, 8192, 0, 0);
 	check_member(t, "struct cea_exception_stacks", "MCE_stack", 40960, 8192, 0, 0);
-	check_member(t, "struct task_struct", "stack", 32, 8, 0, 0);
-	check_member(t, "struct task_struct", "__state", 24, 4, 0, 0);
-	check_member(t, "struct task_struct", "comm", 2976, 16, 0, 0);
 	check_member(t, "struct page", "mapping", 24, 8, 0, 0);
 	/* array index, through a typedef'd array of u64 */
 	check_member(t, "struct tss_struct", "x86_tss.ist[1]", 44, 8, 0, 0);
@@ -183,6 +180,10 @@ static void check_release(const struct truth *tr, struct oc_types *t)
 	struct oc_member m;
 
 	check_size(t, "struct task_struct", tr->task_size);
+	/* __state since 5.14 (2f064a59a11f), state before: not common */
+	check_member(t, "struct task_struct", "__state", 24, 4, 0, 0);
+	check_member(t, "struct task_struct", "stack", 32, 8, 0, 0);
+	check_member(t, "struct task_struct", "comm", tr->comm, 16, 0, 0);
 	check_member(t, "struct task_struct", "thread.sp", tr->thread_sp, 8, 0, 0);
 	check_member(t, "struct task_struct", "thread.fsbase", tr->thread_fsbase, 8, 0, 0);
 	check_member(t, "struct task_struct", "pid", tr->pid, 4, 0, 0);
