@@ -38,6 +38,9 @@ struct oc_error *oc_elf_section(struct oc_elf *elf, const char *name,
 struct oc_error *oc_elf_symtab(struct oc_elf *elf, struct oc_symtab *tab);
 struct oc_error *oc_elf_percpu_symtab(struct oc_elf *elf,
 				      struct oc_symtab *tab);
+/* Both at once, in one pass over .symtab (either may be NULL). */
+struct oc_error *oc_elf_symtabs(struct oc_elf *elf, struct oc_symtab *tab,
+				struct oc_symtab *percpu);
 /*
  * Read @len bytes at link-time address @addr from the allocated section
  * that holds them (e.g. linux_banner in .rodata).

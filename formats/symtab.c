@@ -18,6 +18,30 @@ void oc_symtab_deinit(struct oc_symtab *tab)
 	memset(tab, 0, sizeof(*tab));
 }
 
+struct oc_error *oc_symtab_reserve(struct oc_symtab *tab, size_t nr,
+				   size_t pool_bytes)
+{
+	if (nr > UINT32_MAX || pool_bytes > UINT32_MAX)
+		return NULL;	/* oc_symtab_add() says what is too big */
+	if (tab->nr + nr > tab->cap) {
+		void *p = realloc(tab->syms, (tab->nr + nr) * sizeof(*tab->syms));
+
+		if (!p)
+			return &oc_enomem;
+		tab->syms = p;
+		tab->cap = tab->nr + nr;
+	}
+	if (tab->pool_len + pool_bytes > tab->pool_cap) {
+		void *p = realloc(tab->pool, tab->pool_len + pool_bytes);
+
+		if (!p)
+			return &oc_enomem;
+		tab->pool = p;
+		tab->pool_cap = tab->pool_len + pool_bytes;
+	}
+	return NULL;
+}
+
 struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 			       uint64_t addr, char type)
 {
@@ -134,14 +158,79 @@ static uint64_t name_hash(const char *s)
 	return h;
 }
 
+/*
+ * Sort by sym_cmp(): a stable radix sort on the address (11-bit digits,
+ * only those where the addresses differ: a vmlinux's span ~26 bits, three
+ * passes), then each run of equal addresses by sym_cmp() itself.  The
+ * order is total (seq is unique), so this is exactly qsort()'s result, at
+ * a tenth of its cost on a vmlinux's 150,000 symbols.
+ */
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+
+static struct oc_error *sort_symbols(struct oc_symtab *tab)
+{
+	struct oc_symbol *a = tab->syms, *b, *t;
+	size_t n = tab->nr, *count;
+	uint64_t diff = 0;
+
+	if (n < 2)	/* qsort(NULL, 0, ...) is undefined (UBSan) */
+		return NULL;
+	for (size_t i = 1; i < n; i++)
+		diff |= a[i].addr ^ a[0].addr;
+	b = malloc(n * sizeof(*b));
+	count = malloc(RADIX_SIZE * sizeof(*count));
+	if (!b || !count) {
+		free(b);
+		free(count);
+		return &oc_enomem;
+	}
+	for (unsigned int shift = 0; shift < 64 && (diff >> shift); shift += RADIX_BITS) {
+		size_t sum = 0;
+
+		if (!((diff >> shift) & (RADIX_SIZE - 1)))
+			continue;	/* one digit for all: nothing moves */
+		memset(count, 0, RADIX_SIZE * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[(a[i].addr >> shift) & (RADIX_SIZE - 1)]++;
+		for (size_t d = 0; d < RADIX_SIZE; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i].addr >> shift) & (RADIX_SIZE - 1)]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	free(count);
+	if (a != tab->syms) {
+		memcpy(tab->syms, a, n * sizeof(*a));
+		b = a;
+	}
+	free(b);
+	/* the ties: each run of one address in the full order */
+	sort_tab = tab;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && tab->syms[j].addr == tab->syms[i].addr; j++)
+			;
+		if (j - i > 1)
+			qsort(tab->syms + i, j - i, sizeof(*tab->syms), sym_cmp);
+	}
+	sort_tab = NULL;
+	return NULL;
+}
+
 struct oc_error *oc_symtab_finish(struct oc_symtab *tab)
 {
+	struct oc_error *err;
 	size_t n = 0;
 
-	sort_tab = tab;
-	if (tab->nr)	/* qsort(NULL, 0, ...) is undefined (UBSan) */
-		qsort(tab->syms, tab->nr, sizeof(*tab->syms), sym_cmp);
-	sort_tab = NULL;
+	err = sort_symbols(tab);
+	if (err)
+		return err;
 	for (size_t i = 0; i < tab->nr; i++) {
 		bool dup = false;
 

@@ -59,6 +59,10 @@ void oc_symtab_init(struct oc_symtab *tab);
 void oc_symtab_deinit(struct oc_symtab *tab);
 struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 			       uint64_t addr, char type);
+/* Room for @nr more symbols and @pool_bytes more of names (a hint: adding
+ * more still works). */
+struct oc_error *oc_symtab_reserve(struct oc_symtab *tab, size_t nr,
+				   size_t pool_bytes);
 /* Sort, drop exact duplicates, compute sizes, build the name index. */
 struct oc_error *oc_symtab_finish(struct oc_symtab *tab);
 /* Add @delta to every address (KASLR); call before finishing. */

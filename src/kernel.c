@@ -135,9 +135,7 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 	err = oc_elf_open(vmlinux, &k->elf);
 	if (err)
 		return err;
-	err = oc_elf_symtab(k->elf, &k->syms);
-	if (!err)
-		err = oc_elf_percpu_symtab(k->elf, &k->percpu_syms);
+	err = oc_elf_symtabs(k->elf, &k->syms, &k->percpu_syms);
 	if (err)
 		return oc_error_set_path(err, vmlinux);
 	oc_symtab_relocate(&k->syms, k->kaslr_offset);

@@ -108,16 +108,28 @@ struct oc_error *oc_orc_table_set_lookup_range(struct oc_orc_table *tab,
 void oc_orc_table_relocate(struct oc_orc_table *tab, uint64_t delta)
 {
 	struct oc_error *err;
+	/* The index is made of entry numbers, which do not move when every
+	 * ip and the range move together by whole blocks (KASLR moves the
+	 * kernel by CONFIG_PHYSICAL_ALIGN, 2 MiB): the same index then,
+	 * shifted.  Otherwise (an unaligned delta moves the default range,
+	 * which is block-aligned from the first ip; an address that wraps
+	 * reorders the table) it is built again. */
+	bool keep = tab->nr && !(delta % OC_ORC_LOOKUP_BLOCK_SIZE) &&
+		    tab->ips[tab->nr - 1] + delta >= tab->ips[tab->nr - 1] &&
+		    tab->lookup_start + delta >= tab->lookup_start &&
+		    tab->lookup_stop + delta >= tab->lookup_stop &&
+		    (tab->lookup_range_set ||
+		     tab->ips[tab->nr - 1] + 1 == tab->lookup_stop);
 
 	for (size_t i = 0; i < tab->nr; i++)
 		tab->ips[i] += delta;
-	if (tab->lookup_range_set) {
+	if (tab->lookup_range_set || keep) {
 		tab->lookup_start += delta;
 		tab->lookup_stop += delta;
 	}
-	/* The index is made of entry numbers, which do not move, but the
-	 * default range is block-aligned from the first ip: rebuild.  On
-	 * allocation failure lookups fall back to the binary search. */
+	if (keep)
+		return;
+	/* On allocation failure lookups fall back to the binary search. */
 	err = oc_orc_table_build_lookup(tab);
 	if (err)
 		oc_error_destroy(err);
