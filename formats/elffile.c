@@ -342,8 +342,12 @@ static bool kallsyms_ignored(const char *name)
 		"__efistub_", "__kvm_nvhe_",
 	};
 
-	if (!name[0])
-		return true;
+	/* a quick no for most names, 6.12's __pfx_ ones among them: every
+	 * prefix starts with '$', '.' or "__" and one of c, e, k */
+	if (name[0] != '$' && name[0] != '.' && name[0] != '_')
+		return !name[0];
+	if (name[0] == '_' && (name[1] != '_' || !name[2] || !strchr("cek", name[2])))
+		return false;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
 			return true;

@@ -18,6 +18,24 @@ void oc_symtab_deinit(struct oc_symtab *tab)
 	memset(tab, 0, sizeof(*tab));
 }
 
+/* A name's hash, eight bytes at a time (a multiplicative hash on words). */
+static uint32_t name_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull, w;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, s, len);	/* the tail, and the length in the high byte */
+	w |= (uint64_t)len << 56;
+	h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	h ^= h >> 32;
+	return (uint32_t)h;
+}
+
 struct oc_error *oc_symtab_reserve(struct oc_symtab *tab, size_t nr,
 				   size_t pool_bytes)
 {
@@ -84,6 +102,7 @@ struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 		.addr = addr,
 		.name = (uint32_t)tab->pool_len,
 		.seq = (uint32_t)(tab->nr - 1),
+		.hash = name_hash(tab->pool + tab->pool_len, len - 1),
 		.type = type,
 	};
 	tab->pool_len += len;
@@ -149,14 +168,6 @@ static int sym_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
 
 /*
  * Sort by sym_cmp(): a stable radix sort on the address (11-bit digits,
@@ -267,20 +278,23 @@ struct oc_error *oc_symtab_finish(struct oc_symtab *tab)
 		return &oc_enomem;
 	for (size_t i = 0; i < n; i++) {
 		const char *name = tab->pool + tab->syms[i].name;
-		size_t slot = name_hash(name) & (tab->hash_size - 1);
+		uint32_t h = tab->syms[i].hash;
+		size_t slot = h & (tab->hash_size - 1);
+		struct oc_symtab_slot *sl;
 
-		while (tab->hash[slot]) {
-			const struct oc_symbol *o = &tab->syms[tab->hash[slot] - 1];
+		while ((sl = &tab->hash[slot])->idx) {
+			const struct oc_symbol *o = &tab->syms[sl->idx - 1];
 
-			if (!strcmp(tab->pool + o->name, name))
+			if (sl->tag == h &&
+			    !strcmp(tab->pool + o->name, name))
 				break;
 			slot = (slot + 1) & (tab->hash_size - 1);
 		}
-		if (!tab->hash[slot])
-			tab->hash[slot] = (uint32_t)(i + 1);
-		else if (!isupper((unsigned char)tab->syms[tab->hash[slot] - 1].type) &&
+		if (!sl->idx)
+			*sl = (struct oc_symtab_slot){ (uint32_t)(i + 1), h };
+		else if (!isupper((unsigned char)tab->syms[sl->idx - 1].type) &&
 			 isupper((unsigned char)tab->syms[i].type))
-			tab->hash[slot] = (uint32_t)(i + 1);
+			sl->idx = (uint32_t)(i + 1);
 	}
 	tab->finished = true;
 	return NULL;
@@ -314,15 +328,18 @@ const struct oc_symbol *oc_symtab_lookup(const struct oc_symtab *tab,
 const struct oc_symbol *oc_symtab_find(const struct oc_symtab *tab,
 				       const char *name)
 {
+	uint32_t h;
 	size_t slot;
 
 	if (!tab->hash)
 		return NULL;
-	slot = name_hash(name) & (tab->hash_size - 1);
-	while (tab->hash[slot]) {
-		const struct oc_symbol *s = &tab->syms[tab->hash[slot] - 1];
+	h = name_hash(name, strlen(name));
+	slot = h & (tab->hash_size - 1);
+	while (tab->hash[slot].idx) {
+		const struct oc_symbol *s = &tab->syms[tab->hash[slot].idx - 1];
 
-		if (!strcmp(tab->pool + s->name, name))
+		if (tab->hash[slot].tag == h &&
+		    !strcmp(tab->pool + s->name, name))
 			return s;
 		slot = (slot + 1) & (tab->hash_size - 1);
 	}

@@ -22,6 +22,7 @@ struct oc_symbol {
 	uint64_t size;		/* kallsyms-style, set by oc_symtab_finish() */
 	uint32_t name;		/* offset into the string pool */
 	uint32_t seq;		/* the order it was added in */
+	uint32_t hash;		/* of the name, for the name index */
 	char type;		/* nm-style type: 't', 'T', 'd', ... */
 };
 
@@ -49,7 +50,9 @@ struct oc_symtab {
 	size_t nr, cap;
 	char *pool;		/* names, NUL-separated */
 	size_t pool_len, pool_cap;
-	uint32_t *hash;		/* name -> index + 1, open addressing */
+	/* name -> index + 1, open addressing; each slot also holds the
+	 * name's hash, compared before the name */
+	struct oc_symtab_slot { uint32_t idx, tag; } *hash;
 	size_t hash_size;
 	bool finished;
 	enum oc_symtab_ties ties;

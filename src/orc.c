@@ -55,6 +55,7 @@ static size_t orc_find_range(const uint64_t *ips, size_t first, size_t last,
 struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 {
 	uint64_t start, stop, blocks;
+	bool sorted = true;
 
 	free(tab->lookup);
 	tab->lookup = NULL;
@@ -86,7 +87,22 @@ struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 	tab->lookup = malloc(blocks * sizeof(*tab->lookup));
 	if (!tab->lookup)
 		return &oc_enomem;
-	for (uint64_t i = 0; i < blocks - 1; i++)
+	for (size_t i = 1; i < tab->nr; i++) {
+		if (tab->ips[i] < tab->ips[i - 1]) {
+			sorted = false;
+			break;
+		}
+	}
+	/* sorted (always, but after a relocation that wrapped addresses):
+	 * one walk along the ips gives each block's orc_find_range() */
+	for (uint64_t i = 0, j = 0; sorted && i < blocks - 1; i++) {
+		uint64_t at = start + OC_ORC_LOOKUP_BLOCK_SIZE * i;
+
+		while (j + 1 < tab->nr && tab->ips[j + 1] <= at)
+			j++;
+		tab->lookup[i] = (uint32_t)j;
+	}
+	for (uint64_t i = 0; !sorted && i < blocks - 1; i++)
 		tab->lookup[i] = (uint32_t)orc_find_range(
 			tab->ips, 0, tab->nr - 1,
 			start + OC_ORC_LOOKUP_BLOCK_SIZE * i);
