@@ -878,7 +878,8 @@ def main():
                     default=os.environ.get("BENCH_PEER_STARTUP", "1") != "0",
                     help="no startup runs of the peers (they take as long as their "
                     "all-tasks runs on the samples)")
-    ap.add_argument("--only", help="regex over 'release scenario format'")
+    ap.add_argument("--only", default=os.environ.get("BENCH_ONLY") or None,
+                    help="regex over 'release scenario format' (BENCH_ONLY)")
     ap.add_argument("--keep", action="store_true",
                     help="add to BUILD/bench/results.json instead of starting afresh")
     ap.add_argument("--render", metavar="JSON",
