@@ -168,7 +168,6 @@ static int sym_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-
 /*
  * Sort by sym_cmp(): a stable radix sort on the address (11-bit digits,
  * only those where the addresses differ: a vmlinux's span ~26 bits, three
@@ -185,7 +184,7 @@ static struct oc_error *sort_symbols(struct oc_symtab *tab)
 	size_t n = tab->nr, *count;
 	uint64_t diff = 0;
 
-	if (n < 2)	/* qsort(NULL, 0, ...) is undefined (UBSan) */
+	if (n < 2)	/* nothing to sort (and syms may be NULL) */
 		return NULL;
 	for (size_t i = 1; i < n; i++)
 		diff |= a[i].addr ^ a[0].addr;
