@@ -925,8 +925,9 @@ def main():
         old.load(results)
         again = {(d[1], d[0], d[4]) for d in ds}
         kept = [r for r in old.rows if (r["rel"], r["label"], r["fmt"]) not in again]
-        b.started = min(b.started, old.started or b.started)
-        b.load0 = old.load0
+        if kept:	# the tables span both runs
+            b.started = min(b.started, old.started or b.started)
+            b.load0 = old.load0
         if old.commit != b.commit:
             log("results.json was measured on %s, this tree is %s" % (old.commit, b.commit))
         if not b.peers:		# --no-peers: the kept rows' peers stay named
