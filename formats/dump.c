@@ -367,14 +367,21 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_open");
 	/*
-	 * libkdumpfile's own cache stays at its default (1024 pages), though
-	 * it searches it linearly on every read (a third of --all-tasks' CPU
-	 * time on a 10,000-task dump, docs/benchmarks.md): with 64 entries,
-	 * a failed read of an excluded page of a kdump-compressed file left
-	 * a cache slot behind that made later reads of good pages fail with
-	 * "Decompresion failed: error -2" (libkdumpfile 0.5.1; seen on the
-	 * 6.12 real-kdump sample, whose makedumpfile excluded slab pages).
+	 * libkdumpfile's own cache: 64 pages instead of its default 1,024,
+	 * which it searches linearly on every read (a third of --all-tasks'
+	 * CPU time on a 10,000-task dump, docs/benchmarks.md); our page cache
+	 * (formats/pcache.c) keeps what is read again.  Commit 9513607 did
+	 * this once and 75833b1 undid it: a failed read of an excluded page
+	 * of a kdump-compressed file left a cache slot behind that made later
+	 * reads of good pages fail ("Decompresion failed: error -2",
+	 * libkdumpfile 0.5.1, the 6.12 real-kdump sample); bad_pfn[] now
+	 * keeps any excluded page from being asked for twice.  At its default
+	 * size the cache failed good reads on the 8-CPU 4 GB real kdump
+	 * (docs/benchmarks.md).  Only a speed setting: go on if this
+	 * libkdumpfile does not know it.
 	 */
+	if (kdump_set_number_attr(dump->ctx, "cache.size", 64) != KDUMP_OK)
+		kdump_clear_err(dump->ctx);
 	/* QEMU's kdump-compressed files may not name the architecture */
 	if (kdump_get_string_attr(dump->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
 	    KDUMP_OK || !arch) {

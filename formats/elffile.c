@@ -344,11 +344,15 @@ static bool kallsyms_ignored(const struct oc_elf *e, const char *name)
 		"__efistub_", "__kvm_nvhe_",
 	};
 
-	if (!name[0])
-		return true;
+	/* a quick no for most names, 6.12's __pfx_ ones among them: every
+	 * prefix starts with '$', '.' or "__" and one of c, e, k */
+	if (name[0] != '$' && name[0] != '.' && name[0] != '_')
+		return !name[0];
 	if ((e->keep & OC_ELF_KEEP_LOCAL_LABELS) && !strncmp(name, ".L", 2))
 		return !strncmp(name, ".LASANPC", 8);
 	if ((e->keep & OC_ELF_KEEP_KSTRTAB) && !strncmp(name, "__kstrtab", 9))
+		return false;
+	if (name[0] == '_' && (name[1] != '_' || !name[2] || !strchr("cek", name[2])))
 		return false;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (!strncmp(name, prefixes[i], strlen(prefixes[i])))
@@ -356,13 +360,29 @@ static bool kallsyms_ignored(const struct oc_elf *e, const char *name)
 	return false;
 }
 
-static struct oc_error *read_symtab(struct oc_elf *e, struct oc_symtab *tab,
-				    bool percpu)
+/* What read_symtabs() needs of one section, looked up once per section. */
+struct sec_info {
+	bool known, ok;		/* looked up; it exists and is allocated */
+	GElf_Shdr sh;
+};
+
+/*
+ * One pass over .symtab filling @tab (ordinary symbols) and @percpu (the
+ * per-CPU ones), either may be NULL.  Each section's header is looked up
+ * once, not once per symbol, and the tables are sized up front from the
+ * symbol count and .strtab's size.
+ */
+static struct oc_error *read_symtabs(struct oc_elf *e, struct oc_symtab *tab,
+				     struct oc_symtab *percpu)
 {
-	GElf_Shdr symsh;
-	Elf_Scn *scn = NULL;
-	Elf_Data *data;
-	size_t n;
+	GElf_Shdr symsh, strsh;
+	Elf_Scn *scn = NULL, *strscn;
+	Elf_Data *data, *strdata = NULL;
+	const Elf64_Sym *raw = NULL;
+	const char *strs = NULL;
+	struct sec_info *secs;
+	size_t n, nsecs = 0;
+	struct oc_error *err = NULL;
 
 	while ((scn = elf_nextscn(e->elf, scn))) {
 		if (gelf_getshdr(scn, &symsh) && symsh.sh_type == SHT_SYMTAB)
@@ -375,21 +395,42 @@ static struct oc_error *read_symtab(struct oc_elf *e, struct oc_symtab *tab,
 	if (!data || !symsh.sh_entsize)
 		return elf_err(e, "elf_getdata(.symtab)");
 	n = data->d_size / symsh.sh_entsize;
-	for (size_t i = 1; i < n; i++) {
+	/* the memory form of an ELF64 symbol is GElf_Sym itself */
+	if (data->d_type == ELF_T_SYM && symsh.sh_entsize == sizeof(Elf64_Sym) &&
+	    data->d_buf && !((uintptr_t)data->d_buf % _Alignof(Elf64_Sym)))
+		raw = data->d_buf;
+	/* names straight from .strtab when it ends in a NUL (every offset
+	 * inside it is then a terminated string), else elf_strptr() */
+	strscn = elf_getscn(e->elf, symsh.sh_link);
+	if (strscn && gelf_getshdr(strscn, &strsh) && strsh.sh_type == SHT_STRTAB)
+		strdata = elf_getdata(strscn, NULL);
+	if (strdata && strdata->d_buf && strdata->d_size &&
+	    !((const char *)strdata->d_buf)[strdata->d_size - 1])
+		strs = strdata->d_buf;
+	if (elf_getshdrnum(e->elf, &nsecs))
+		return elf_err(e, "elf_getshdrnum");
+	secs = calloc(nsecs ? nsecs : 1, sizeof(*secs));
+	if (!secs)
+		return &oc_enomem;
+	if (tab)
+		err = oc_symtab_reserve(tab, n, strdata ? strdata->d_size : 0);
+	for (size_t i = 1; !err && i < n; i++) {
 		GElf_Sym sym;
-		GElf_Shdr sh;
-		Elf_Scn *sec;
+		struct sec_info *si;
+		struct oc_symtab *to;
 		const char *name;
-		struct oc_error *err;
 		int st = 0;
+		bool in_percpu;
 
-		if (!gelf_getsym(data, (int)i, &sym))
+		if (raw)
+			sym = raw[i];
+		else if (!gelf_getsym(data, (int)i, &sym))
 			continue;
 		st = GELF_ST_TYPE(sym.st_info);
 		if (st == STT_SECTION || st == STT_FILE)
 			continue;
 		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS ||
-		    sym.st_shndx >= SHN_LORESERVE)
+		    sym.st_shndx >= SHN_LORESERVE || sym.st_shndx >= nsecs)
 			continue;
 		/* a per-CPU variable lies inside .data..percpu, both ends
 		 * included as scripts/kallsyms.c's symbol_in_range() takes
@@ -401,25 +442,40 @@ static struct oc_error *read_symtab(struct oc_elf *e, struct oc_symtab *tab,
 		 * in src/kernel.c) the range is [__per_cpu_start,
 		 * __per_cpu_end), as the dump's own kallsyms has it:
 		 * __per_cpu_end is then an ordinary address (7.2.13+deb14) */
-		if ((sym.st_shndx == e->percpu_shndx &&
-		     sym.st_value >= e->percpu_addr &&
-		     (sym.st_value - e->percpu_addr < e->percpu_size ||
-		      (!e->percpu_addr &&
-		       sym.st_value - e->percpu_addr == e->percpu_size))) != percpu)
+		in_percpu = e->percpu_shndx && sym.st_shndx == e->percpu_shndx &&
+			    sym.st_value >= e->percpu_addr &&
+			    (sym.st_value - e->percpu_addr < e->percpu_size ||
+			     (!e->percpu_addr &&
+			      sym.st_value - e->percpu_addr == e->percpu_size));
+		to = in_percpu ? percpu : tab;
+		if (!to)
 			continue;
-		name = elf_strptr(e->elf, symsh.sh_link, sym.st_name);
+		if (strs)
+			name = sym.st_name < strdata->d_size ? strs + sym.st_name : NULL;
+		else
+			name = elf_strptr(e->elf, symsh.sh_link, sym.st_name);
 		if (!name || kallsyms_ignored(e, name))
 			continue;
-		sec = elf_getscn(e->elf, sym.st_shndx);
-		if (!sec || !gelf_getshdr(sec, &sh))
+		si = &secs[sym.st_shndx];
+		if (!si->known) {
+			Elf_Scn *sec = elf_getscn(e->elf, sym.st_shndx);
+
+			si->known = true;
+			si->ok = sec && gelf_getshdr(sec, &si->sh) &&
+				 (si->sh.sh_flags & SHF_ALLOC);
+		}
+		if (!si->ok)
 			continue;
-		if (!(sh.sh_flags & SHF_ALLOC))
-			continue;
-		err = oc_symtab_add(tab, name, sym.st_value, sym_type(&sym, &sh));
-		if (err)
-			return err;
+		err = oc_symtab_add(to, name, sym.st_value, sym_type(&sym, &si->sh));
 	}
-	return NULL;
+	free(secs);
+	return err;
+}
+
+struct oc_error *oc_elf_symtabs(struct oc_elf *e, struct oc_symtab *tab,
+				struct oc_symtab *percpu)
+{
+	return read_symtabs(e, tab, percpu);
 }
 
 void oc_elf_kallsyms_keep(struct oc_elf *e, unsigned int keep)
@@ -429,7 +485,7 @@ void oc_elf_kallsyms_keep(struct oc_elf *e, unsigned int keep)
 
 struct oc_error *oc_elf_symtab(struct oc_elf *e, struct oc_symtab *tab)
 {
-	return read_symtab(e, tab, false);
+	return read_symtabs(e, tab, NULL);
 }
 
 struct oc_error *oc_elf_percpu_symtab(struct oc_elf *e,
@@ -437,7 +493,7 @@ struct oc_error *oc_elf_percpu_symtab(struct oc_elf *e,
 {
 	if (!e->percpu_shndx)
 		return NULL;
-	return read_symtab(e, tab, true);
+	return read_symtabs(e, NULL, tab);
 }
 
 static void find_build_id(struct oc_elf *e)

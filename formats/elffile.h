@@ -53,6 +53,9 @@ enum {
 void oc_elf_kallsyms_keep(struct oc_elf *elf, unsigned int keep);
 struct oc_error *oc_elf_percpu_symtab(struct oc_elf *elf,
 				      struct oc_symtab *tab);
+/* Both at once, in one pass over .symtab (either may be NULL). */
+struct oc_error *oc_elf_symtabs(struct oc_elf *elf, struct oc_symtab *tab,
+				struct oc_symtab *percpu);
 /*
  * Read @len bytes at link-time address @addr from the allocated section
  * that holds them (e.g. linux_banner in .rodata).

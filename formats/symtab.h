@@ -22,6 +22,7 @@ struct oc_symbol {
 	uint64_t size;		/* kallsyms-style, set by oc_symtab_finish() */
 	uint32_t name;		/* offset into the string pool */
 	uint32_t seq;		/* the order it was added in */
+	uint32_t hash;		/* of the name, for the name index */
 	char type;		/* nm-style type: 't', 'T', 'd', ... */
 };
 
@@ -49,7 +50,9 @@ struct oc_symtab {
 	size_t nr, cap;
 	char *pool;		/* names, NUL-separated */
 	size_t pool_len, pool_cap;
-	uint32_t *hash;		/* name -> index + 1, open addressing */
+	/* name -> index + 1, open addressing; each slot also holds the
+	 * name's hash, compared before the name */
+	struct oc_symtab_slot { uint32_t idx, tag; } *hash;
 	size_t hash_size;
 	bool finished;
 	enum oc_symtab_ties ties;
@@ -59,6 +62,10 @@ void oc_symtab_init(struct oc_symtab *tab);
 void oc_symtab_deinit(struct oc_symtab *tab);
 struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 			       uint64_t addr, char type);
+/* Room for @nr more symbols and @pool_bytes more of names (a hint: adding
+ * more still works). */
+struct oc_error *oc_symtab_reserve(struct oc_symtab *tab, size_t nr,
+				   size_t pool_bytes);
 /* Sort, drop exact duplicates, compute sizes, build the name index. */
 struct oc_error *oc_symtab_finish(struct oc_symtab *tab);
 /* Add @delta to every address (KASLR); call before finishing. */

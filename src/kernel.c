@@ -5,6 +5,7 @@
  * come from BTF; nothing here hard-codes an offset that BTF can answer.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -140,9 +141,7 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 		oc_elf_kallsyms_keep(k->elf, OC_ELF_KEEP_KSTRTAB |
 				     (k->version < OC_KERNEL_VERSION(5, 18, 0) ?
 				      OC_ELF_KEEP_LOCAL_LABELS : 0));
-	err = oc_elf_symtab(k->elf, &k->syms);
-	if (!err)
-		err = oc_elf_percpu_symtab(k->elf, &k->percpu_syms);
+	err = oc_elf_symtabs(k->elf, &k->syms, &k->percpu_syms);
 	if (err)
 		return oc_error_set_path(err, vmlinux);
 	oc_symtab_relocate(&k->syms, k->kaslr_offset);
@@ -407,17 +406,31 @@ static struct oc_error *read_vmlinux_orc(struct oc_kernel *k)
 
 /*
  * The vmlinux's .debug_frame (Debian's -dbg vmlinux has one; the ET_EXEC
- * file's addresses are final): indexed on its first lookup, which only
- * a frame without ORC data makes.
+ * file's addresses are final): read and indexed on its first lookup,
+ * which only a frame without ORC data makes (most reports never do; it
+ * cost a tenth of a sample's startup when read with the model).  The
+ * lock makes the one reading of it safe from the browser's worker or any
+ * other thread that unwinds; on failure (memory) there is no CFI, as for
+ * a vmlinux without .debug_frame.
  */
-static struct oc_error *read_vmlinux_cfi(struct oc_kernel *k)
+static pthread_mutex_t cfi_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const struct oc_cfi *vmlinux_cfi(const struct oc_kernel *ck)
 {
+	/* the model's one part made lazily: k is the caller's own model */
+	struct oc_kernel *k = (struct oc_kernel *)ck;
 	struct oc_elf_section sec;
 
-	if (!k->elf || !oc_ok(oc_elf_section(k->elf, ".debug_frame", &sec)) ||
-	    !sec.data || !sec.size)
-		return NULL;
-	return oc_cfi_create(sec.data, sec.size, &k->cfi, NULL);
+	pthread_mutex_lock(&cfi_lock);
+	if (!k->cfi_read) {
+		k->cfi_read = true;
+		if (k->elf && oc_ok(oc_elf_section(k->elf, ".debug_frame", &sec)) &&
+		    sec.data && sec.size)
+			oc_error_destroy(oc_cfi_create(sec.data, sec.size, &k->cfi,
+						       NULL));
+	}
+	pthread_mutex_unlock(&cfi_lock);
+	return k->cfi;
 }
 
 static void read_text_bounds(struct oc_kernel *k)
@@ -608,8 +621,6 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		err = read_frame_layout(k);
 	if (!err)
 		err = read_vmlinux_orc(k);
-	if (!err)
-		err = read_vmlinux_cfi(k);
 	if (!err)
 		err = oc_kmodel_read_cpus(k);
 	if (!err)
@@ -811,8 +822,8 @@ static bool walk_find_cfi(void *arg, uint64_t pc, struct oc_cfi_row *ret)
 	const struct oc_kernel *k = w->k;
 
 	/* modules: their .ko's .debug_frame is not known to the model */
-	return k->cfi && in_vmlinux_text(k, pc) &&
-	       oc_cfi_find(k->cfi, pc - k->kaslr_offset, ret, NULL, 0) ==
+	return in_vmlinux_text(k, pc) &&
+	       oc_cfi_find(vmlinux_cfi(k), pc - k->kaslr_offset, ret, NULL, 0) ==
 		       OC_CFI_FOUND;
 }
 

@@ -121,7 +121,8 @@ struct oc_kernel {
 	enum oc_orc_version orc_version;
 	/* the vmlinux's .debug_frame, for frames without ORC data; NULL
 	 * when it has none (stripped, or no vmlinux) */
-	struct oc_cfi *cfi;
+	struct oc_cfi *cfi;	/* made on first use (src/kernel.c vmlinux_cfi()) */
+	bool cfi_read;
 	struct oc_stack_map stacks;
 	uint64_t thread_size;
 	uint64_t text_start, text_end;	/* _stext, _etext */

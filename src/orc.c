@@ -55,6 +55,7 @@ static size_t orc_find_range(const uint64_t *ips, size_t first, size_t last,
 struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 {
 	uint64_t start, stop, blocks;
+	bool sorted = true;
 
 	free(tab->lookup);
 	tab->lookup = NULL;
@@ -86,7 +87,22 @@ struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 	tab->lookup = malloc(blocks * sizeof(*tab->lookup));
 	if (!tab->lookup)
 		return &oc_enomem;
-	for (uint64_t i = 0; i < blocks - 1; i++)
+	for (size_t i = 1; i < tab->nr; i++) {
+		if (tab->ips[i] < tab->ips[i - 1]) {
+			sorted = false;
+			break;
+		}
+	}
+	/* sorted (always, but after a relocation that wrapped addresses):
+	 * one walk along the ips gives each block's orc_find_range() */
+	for (uint64_t i = 0, j = 0; sorted && i < blocks - 1; i++) {
+		uint64_t at = start + OC_ORC_LOOKUP_BLOCK_SIZE * i;
+
+		while (j + 1 < tab->nr && tab->ips[j + 1] <= at)
+			j++;
+		tab->lookup[i] = (uint32_t)j;
+	}
+	for (uint64_t i = 0; !sorted && i < blocks - 1; i++)
 		tab->lookup[i] = (uint32_t)orc_find_range(
 			tab->ips, 0, tab->nr - 1,
 			start + OC_ORC_LOOKUP_BLOCK_SIZE * i);
@@ -108,16 +124,28 @@ struct oc_error *oc_orc_table_set_lookup_range(struct oc_orc_table *tab,
 void oc_orc_table_relocate(struct oc_orc_table *tab, uint64_t delta)
 {
 	struct oc_error *err;
+	/* The index is made of entry numbers, which do not move when every
+	 * ip and the range move together by whole blocks (KASLR moves the
+	 * kernel by CONFIG_PHYSICAL_ALIGN, 2 MiB): the same index then,
+	 * shifted.  Otherwise (an unaligned delta moves the default range,
+	 * which is block-aligned from the first ip; an address that wraps
+	 * reorders the table) it is built again. */
+	bool keep = tab->nr && !(delta % OC_ORC_LOOKUP_BLOCK_SIZE) &&
+		    tab->ips[tab->nr - 1] + delta >= tab->ips[tab->nr - 1] &&
+		    tab->lookup_start + delta >= tab->lookup_start &&
+		    tab->lookup_stop + delta >= tab->lookup_stop &&
+		    (tab->lookup_range_set ||
+		     tab->ips[tab->nr - 1] + 1 == tab->lookup_stop);
 
 	for (size_t i = 0; i < tab->nr; i++)
 		tab->ips[i] += delta;
-	if (tab->lookup_range_set) {
+	if (tab->lookup_range_set || keep) {
 		tab->lookup_start += delta;
 		tab->lookup_stop += delta;
 	}
-	/* The index is made of entry numbers, which do not move, but the
-	 * default range is block-aligned from the first ip: rebuild.  On
-	 * allocation failure lookups fall back to the binary search. */
+	if (keep)
+		return;
+	/* On allocation failure lookups fall back to the binary search. */
 	err = oc_orc_table_build_lookup(tab);
 	if (err)
 		oc_error_destroy(err);

@@ -4,7 +4,9 @@
 # BENCH_ALL=1 (every dump format), BENCH_LARGE=0 (skip the large dumps),
 # BENCH_PEERS=0 (orccrash only), BENCH_OUT (the markdown table file),
 # BENCH_PEER_MAX_TASKS (20000: the peers skip dumps with more tasks),
-# BENCH_PEER_STARTUP=0 (no startup runs of the peers).
+# BENCH_PEER_STARTUP=0 (no startup runs of the peers), BENCH_ONLY=REGEX
+# (only the dumps whose "release scenario format" matches: a subset while
+# developing; BENCH_LARGE=0 also keeps bench-large from making any).
 UBENCH := $(O)/tests/ubench
 
 $(UBENCH): $(O)/tests/bench/ubench.o $(LIB)
@@ -50,7 +52,7 @@ bench-sid:
 bench: $(O)/orccrash $(UBENCH) $(DWARFBENCH)
 	$(Q)/usr/bin/python3 tests/bench/dwarf.py --build $(O)
 	$(Q)$(MAKE) --no-print-directory bench-sid || echo "bench: no sid chroot: Debian 12's peers only (see above)" >&2
-	$(Q)$(MAKE) --no-print-directory bench-large || echo "bench: large dumps missing (see above)" >&2
+	$(Q)$(if $(filter 0,$(BENCH_LARGE)),:,$(MAKE) --no-print-directory bench-large) || echo "bench: large dumps missing (see above)" >&2
 	$(Q)/usr/bin/python3 tests/bench/bench.py --build $(O)
 
 # only the DWARF section of docs/benchmarks.md

@@ -310,6 +310,8 @@ class Bench:
         self.started = time.time()
         self.max_tasks = int(os.environ.get("BENCH_PEER_MAX_TASKS", "20000"))
         self.sid_overhead = None
+        # set when the peers' runs come from an earlier run (--keep --no-peers)
+        self.peers_kept = None
         # the build measured: the tree's commit when the run starts
         self.commit = os.environ.get("BENCH_COMMIT") or \
             first_line_of(["git", "-C", TOP, "describe", "--always", "--dirty"])
@@ -471,6 +473,14 @@ class Bench:
                                if p.gen == "sid" else "") for p in self.peers))
         else:
             L.append("- Peers: not run")
+        if self.peers_kept:
+            pk = self.peers_kept
+            L.append("- The peers' runs are kept from the run of %s (orccrash %s, load "
+                     "average %s at its start); orccrash was measured again alone "
+                     "(`bench.py --keep --no-peers`): the ratios set this run's orccrash "
+                     "against those runs." %
+                     (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(pk["started"])),
+                      pk["commit"], pk["load0"]))
         if not self.a.peer_startup or not any(
                 k != "orccrash" for r in self.rows for k in r["warm"]):
             L.append("- The peers' startup was not measured in this run "
@@ -819,6 +829,7 @@ class Bench:
                        "runs": self.a.runs, "started": self.started,
                        "ended": time.time(), "load1": "%.1f %.1f %.1f" % os.getloadavg(),
                        "sid_overhead": self.sid_overhead, "commit": self.commit,
+                       "peers_kept": self.peers_kept,
                        "peers": [p.to_json() for p in self.peers]}, f, indent=1)
         os.replace(path + ".tmp", path)
 
@@ -832,6 +843,7 @@ class Bench:
         self.load1 = data.get("load1", "?")
         self.sid_overhead = data.get("sid_overhead")
         self.commit = data.get("commit", self.commit)
+        self.peers_kept = data.get("peers_kept")
         self.peers = [Peer(**p) for p in data.get("peers", [])]
 
         def res(x):
@@ -878,7 +890,8 @@ def main():
                     default=os.environ.get("BENCH_PEER_STARTUP", "1") != "0",
                     help="no startup runs of the peers (they take as long as their "
                     "all-tasks runs on the samples)")
-    ap.add_argument("--only", help="regex over 'release scenario format'")
+    ap.add_argument("--only", default=os.environ.get("BENCH_ONLY") or None,
+                    help="regex over 'release scenario format' (BENCH_ONLY)")
     ap.add_argument("--keep", action="store_true",
                     help="add to BUILD/bench/results.json instead of starting afresh")
     ap.add_argument("--render", metavar="JSON",
@@ -906,13 +919,15 @@ def main():
         sys.exit("bench: no dumps: run make samples (and tests/bench/make-large-dump.sh)")
     b = Bench(a)
     kept = []
+    old = None
     if a.keep and os.path.exists(results):
         old = Bench(a)
         old.load(results)
         again = {(d[1], d[0], d[4]) for d in ds}
         kept = [r for r in old.rows if (r["rel"], r["label"], r["fmt"]) not in again]
-        b.started = min(b.started, old.started or b.started)
-        b.load0 = old.load0
+        if kept:	# the tables span both runs
+            b.started = min(b.started, old.started or b.started)
+            b.load0 = old.load0
         if old.commit != b.commit:
             log("results.json was measured on %s, this tree is %s" % (old.commit, b.commit))
         if not b.peers:		# --no-peers: the kept rows' peers stay named
@@ -920,11 +935,35 @@ def main():
             b.sid_overhead = old.sid_overhead
         log("keeping %d dumps' results from %s" % (len(kept), results))
     b.rows = kept
+    # --keep --no-peers: orccrash measured again beside the peers' runs
+    # kept from the earlier results (the peers do not change with
+    # orccrash; the tables say which run each side comes from)
+    old_rows = {}
+    if a.keep and not b.run_peers and old is not None:
+        old_rows = {(r["rel"], r["label"], r["fmt"]): r for r in old.rows}
+        if old_rows:
+            b.peers_kept = old.peers_kept or {
+                "commit": old.commit,
+                "started": old.started,
+                "load0": old.load0}
     b.measure_sid_overhead()
     order = {(d[1], d[0], d[4]): i for i, d in enumerate(dumps(True, True))}
     try:
         for d in ds:
             b.one(*d)
+            o = old_rows.get((d[1], d[0], d[4]))
+            if o:
+                new = b.rows[-1]
+                for k, v in o["p"].items():
+                    new["p"].setdefault(k, v)
+                for k, v in o["why"].items():
+                    if k != "*" or not o["p"]:
+                        new["why"].setdefault(k, v)
+                if o["p"]:
+                    new["why"].pop("*", None)
+                for k, v in o["warm"].items():
+                    if k != "orccrash":
+                        new["warm"].setdefault(k, v)
             b.rows.sort(key=lambda r: order.get((r["rel"], r["label"], r["fmt"]), 1 << 30))
             b.save(results)
     finally:

@@ -302,25 +302,40 @@ static int check_random_lookups(const struct oc_orc_table *tab,
 	return bad;
 }
 
-TEST(orc_lookup_agrees_with_binary_search)
+/* @n CALL entries (sp_offset: their number) from @ip on, with gaps of
+ * 0..@max_gap-1 bytes, a quarter of them 0 (duplicate ips) when @dups;
+ * the last ip. */
+static uint64_t random_entries(uint64_t *ips, struct orc_abi_raw *e, int n,
+			       uint64_t ip, unsigned int max_gap, bool dups)
 {
-	enum { N = 20000 };
-	const uint64_t text = 0xffffffff81000000ull;
-	static uint64_t ips[N];
-	static struct orc_abi_raw e[N];
-	static uint8_t ipb[4 * N], orcb[6 * N];
-	struct oc_orc_table tab;
-	uint64_t ip = text;
-
-	for (int i = 0; i < N; i++) {
-		/* gaps of 0..600 bytes: blocks with no entry, with many,
-		 * and duplicate ips */
-		ip += rnd() % 4 ? rnd() % 600 : 0;
+	for (int i = 0; i < n; i++) {
+		if (dups)
+			ip += rnd() % 4 ? rnd() % max_gap : 0;
+		else
+			ip += rnd() % max_gap;
 		ips[i] = ip;
 		e[i] = (struct orc_abi_raw){ .sp_reg = ORC_ABI_REG_SP,
 					     .sp_offset = (int16_t)i,
 					     .type = ORC_ABI_TYPE_CALL };
 	}
+	return ip;
+}
+
+/* A random table of N entries in kernel text, for the tests below. */
+enum { N = 20000 };
+static const uint64_t text = 0xffffffff81000000ull;
+static uint64_t ips[N];
+static struct orc_abi_raw e[N];
+static uint8_t ipb[4 * N], orcb[6 * N];
+
+TEST(orc_lookup_agrees_with_binary_search)
+{
+	struct oc_orc_table tab;
+	uint64_t ip = text;
+
+	/* gaps of 0..600 bytes: blocks with no entry, with many, and
+	 * duplicate ips */
+	ip = random_entries(ips, e, N, ip, 600, true);
 	build_raw(text + 0x1000000, ips, e, N, ORC_ABI_LAYOUT_6_4, ipb, orcb);
 	oc_orc_table_init(&tab);
 	CHECK_OK(oc_orc_table_parse(&tab, OC_ORC_V_6_4, text + 0x1000000, ipb,
@@ -345,6 +360,64 @@ TEST(orc_lookup_agrees_with_binary_search)
 	CHECK_EQ(check_random_lookups(&tab, text + 0x3a000000 - 0x1000,
 				      ip - text + 0x4000, 100000), 0);
 	oc_orc_table_deinit(&tab);
+}
+
+/* The index a relocation keeps (a whole number of blocks) or rebuilds is
+ * the one built from scratch at the new addresses. */
+static int check_index_as_built(struct oc_orc_table *tab)
+{
+	uint32_t *kept = NULL;
+	size_t blocks = tab->lookup_blocks;
+	uint64_t start = tab->lookup_start, stop = tab->lookup_stop;
+	int bad = 0;
+
+	if (tab->lookup) {
+		kept = malloc(blocks * sizeof(*kept));
+		if (!kept)
+			return 1;
+		memcpy(kept, tab->lookup, blocks * sizeof(*kept));
+	}
+	CHECK_OK(oc_orc_table_build_lookup(tab));
+	if (!tab->lookup != !kept || tab->lookup_blocks != blocks ||
+	    tab->lookup_start != start || tab->lookup_stop != stop ||
+	    (kept && memcmp(kept, tab->lookup, blocks * sizeof(*kept))))
+		bad = 1;
+	free(kept);
+	return bad;
+}
+
+TEST(orc_relocate_keeps_or_rebuilds_the_index)
+{
+	/* KASLR's 2 MiB steps, one block, and deltas the index cannot
+	 * follow: a byte, half a block, one that wraps the last ips
+	 * round (0xffffffff81000000 + 0x7ef80000 + 8 MiB) */
+	static const uint64_t deltas[] = { 0x200000, 0x3a000000, 256, 1, 128,
+					   0x7ef80000, 0 };
+	uint64_t ip = text + 0x37;	/* the first block starts below it */
+
+	ip = random_entries(ips, e, N, ip, 800, false);
+	build_raw(text, ips, e, N, ORC_ABI_LAYOUT_6_4, ipb, orcb);
+	for (size_t d = 0; d < sizeof(deltas) / sizeof(deltas[0]); d++) {
+		for (int ranged = 0; ranged < 2; ranged++) {
+			struct oc_orc_table tab;
+			uint64_t at = text + deltas[d];
+
+			oc_orc_table_init(&tab);
+			CHECK_OK(oc_orc_table_parse(&tab, OC_ORC_V_6_4, text, ipb,
+						    sizeof(ipb), orcb, sizeof(orcb)));
+			if (ranged)
+				CHECK_OK(oc_orc_table_set_lookup_range(
+					&tab, text, text + (ip - text) / 2));
+			oc_orc_table_relocate(&tab, deltas[d]);
+			CHECK_EQ(tab.ips[0], ips[0] + deltas[d]);
+			CHECK_EQ(check_index_as_built(&tab), 0);
+			if (at > text && tab.ips[N - 1] > tab.ips[0])	/* not wrapped */
+				CHECK_EQ(check_random_lookups(&tab, at - 0x1000,
+							      ip - text + 0x4000,
+							      20000), 0);
+			oc_orc_table_deinit(&tab);
+		}
+	}
 }
 
 TEST(orc_detect_version_by_hash)

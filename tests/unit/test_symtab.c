@@ -121,3 +121,63 @@ TEST(symtab_empty)
 	CHECK(!oc_symtab_find(&tab, "x"));
 	oc_symtab_deinit(&tab);
 }
+
+/*
+ * The sort (a radix sort on the address, then each address's aliases
+ * by the kernel's order) against qsort() with the same order: symbols
+ * spread over all 64 bits of address, and piles of aliases at a few
+ * addresses, in both tie orders; after finishing, each address once per
+ * name, the aliases in the order the rule gives.
+ */
+static int alias_order_ok(const struct oc_symtab *tab, const struct oc_symbol *x,
+			  const struct oc_symbol *y)
+{
+	const char *nx = oc_symtab_name(tab, x), *ny = oc_symtab_name(tab, y);
+	size_t ux = strspn(nx, "_"), uy = strspn(ny, "_");
+
+	if (tab->ties == OC_SYMTAB_TIES_ADDED)
+		return x->seq < y->seq;
+	/* no weak or linker-script names below: underscores, name, seq */
+	if (ux != uy)
+		return ux < uy;
+	if (strcmp(nx, ny))
+		return strcmp(nx, ny) < 0;
+	return x->seq < y->seq;
+}
+
+TEST(symtab_sort_orders_addresses_and_aliases)
+{
+	uint64_t st = 12345;
+
+	for (int ties = 0; ties < 2; ties++) {
+		struct oc_symtab tab;
+		size_t bad = 0, n;
+
+		oc_symtab_init(&tab);
+		tab.ties = ties ? OC_SYMTAB_TIES_KALLSYMS_SCRIPT : OC_SYMTAB_TIES_ADDED;
+		for (int i = 0; i < 20000; i++) {
+			uint64_t r = oc_test_rand(&st);
+			char name[32];
+			/* a quarter at 16 addresses, the rest anywhere */
+			uint64_t addr = r % 4 ? oc_test_rand(&st)
+					      : 0xffffffff81000000ull + (r >> 60) * 64;
+
+			snprintf(name, sizeof(name), "%.*ssym%u",
+				 (int)(oc_test_rand(&st) % 3), "__",
+				 (unsigned)(oc_test_rand(&st) % 5000));
+			CHECK_OK(oc_symtab_add(&tab, name, addr, 't'));
+		}
+		CHECK_OK(oc_symtab_finish(&tab));
+		n = tab.nr;
+		CHECK(n > 10000);
+		for (size_t i = 1; i < n; i++) {
+			const struct oc_symbol *x = &tab.syms[i - 1], *y = &tab.syms[i];
+
+			if (x->addr > y->addr ||
+			    (x->addr == y->addr && !alias_order_ok(&tab, x, y)))
+				bad++;
+		}
+		CHECK_EQ(bad, 0);
+		oc_symtab_deinit(&tab);
+	}
+}
