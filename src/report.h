@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include "log.h"
 #include "select.h"
+#include "waits.h"
 
 struct oc_report_options {
 	/* what to show (src/select.h) */
@@ -67,6 +68,13 @@ struct oc_sched_clock;
 void oc_report_print_blocked(const struct oc_kernel *k,
 			     const struct oc_sched_clock *clk,
 			     const struct oc_task *t, FILE *out);
+/* A D task's " WAITS ON: mutex ... held by pid N (comm)" line, when
+ * @waits (may be NULL) knows what it waits on. */
+void oc_report_print_wait(const struct oc_waits *waits,
+			  const struct oc_task *t, FILE *out);
+/* The header's CHAIN: / DEADLOCK: lines (the first @max chains). */
+void oc_report_print_chains(const struct oc_waits *waits, size_t max,
+			    FILE *out);
 /* The dump's WARNINGs, one a line ("orccrash: WARNING: " on stderr). */
 void oc_report_print_warnings(const struct oc_kernel *k, FILE *out);
 /* --log alone: the whole kernel log, nothing else (exit 1 if unreadable). */
@@ -80,6 +88,10 @@ struct oc_report_start {
 	struct oc_error *log_err;	/* why not have_log */
 	/* false when tasks or memory are missing: a partial report (exit 3) */
 	bool complete;
+	/* what the D tasks wait on and the wait chains (src/waits.h);
+	 * have_waits false only on out of memory */
+	struct oc_waits waits;
+	bool have_waits;
 };
 
 /*

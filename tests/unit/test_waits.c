@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Wait chains (src/waits.c) on synthetic wait-for graphs: chains from
+ * the waiters no one waits for, cycles (deadlocks) alone or at the end of
+ * a chain, a task waiting for itself, the order, and the chain in words.
+ */
+#include "kernel.h"
+#include "test.h"
+#include "waits.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void check_chain(const struct oc_wait_chain *c, const size_t *idx,
+			size_t nr, bool cycle, size_t cycle_from)
+{
+	CHECK_EQ(c->nr, nr);
+	for (size_t i = 0; i < nr && i < c->nr; i++)
+		CHECK_EQ(c->idx[i], idx[i]);
+	CHECK_EQ(c->cycle, cycle);
+	if (cycle)
+		CHECK_EQ(c->cycle_from, cycle_from);
+}
+
+TEST(chain_simple)
+{
+	/* 0 waits for 1, which waits for 2, which waits for nothing */
+	long next[] = { 1, 2, -1 };
+	struct oc_wait_chain *c;
+	size_t nr;
+
+	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
+	CHECK_EQ(nr, 1);
+	check_chain(&c[0], (size_t[]){ 0, 1, 2 }, 3, false, 0);
+	oc_waits_chains_free(c, nr);
+}
+
+TEST(chain_two_waiters_one_owner)
+{
+	/* 0 and 3 wait for 2; 1 waits for nothing and no one waits for it */
+	long next[] = { 2, -1, -1, 2 };
+	struct oc_wait_chain *c;
+	size_t nr;
+
+	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
+	CHECK_EQ(nr, 2);
+	check_chain(&c[0], (size_t[]){ 0, 2 }, 2, false, 0);
+	check_chain(&c[1], (size_t[]){ 3, 2 }, 2, false, 0);
+	oc_waits_chains_free(c, nr);
+}
+
+TEST(deadlock_cycle_alone)
+{
+	/* ABBA and a third: 1 -> 2 -> 0 -> 1, reported once from 0 */
+	long next[] = { 1, 2, 0, -1 };
+	struct oc_wait_chain *c;
+	size_t nr;
+
+	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
+	CHECK_EQ(nr, 1);
+	check_chain(&c[0], (size_t[]){ 0, 1, 2 }, 3, true, 0);
+	oc_waits_chains_free(c, nr);
+}
+
+TEST(deadlock_at_the_end_of_a_chain)
+{
+	/* 3 waits for 0; 0 and 1 deadlock: one chain, ending in the cycle,
+	 * and the cycle not again on its own */
+	long next[] = { 1, 0, -1, 0 };
+	struct oc_wait_chain *c;
+	size_t nr;
+
+	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
+	CHECK_EQ(nr, 1);
+	check_chain(&c[0], (size_t[]){ 3, 0, 1 }, 3, true, 1);
+	oc_waits_chains_free(c, nr);
+}
+
+TEST(deadlock_on_itself)
+{
+	/* mutex_lock() of a mutex the task holds */
+	long next[] = { -1, 1 };
+	struct oc_wait_chain *c;
+	size_t nr;
+
+	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
+	CHECK_EQ(nr, 1);
+	check_chain(&c[0], (size_t[]){ 1 }, 1, true, 0);
+	oc_waits_chains_free(c, nr);
+}
+
+TEST(chain_order)
+{
+	/* 0 -> 1 (short), 2 -> 3 -> 4 (long), 5 <-> 6 (deadlock):
+	 * deadlocks first, then the longer chain */
+	long next[] = { 1, -1, 3, 4, -1, 6, 5 };
+	struct oc_wait_chain *c;
+	size_t nr;
+
+	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
+	CHECK_EQ(nr, 3);
+	check_chain(&c[0], (size_t[]){ 5, 6 }, 2, true, 0);
+	check_chain(&c[1], (size_t[]){ 2, 3, 4 }, 3, false, 0);
+	check_chain(&c[2], (size_t[]){ 0, 1 }, 2, false, 0);
+	oc_waits_chains_free(c, nr);
+}
+
+TEST(chain_none)
+{
+	long next[] = { -1, -1, 7 };	/* 7: out of range, no edge */
+	struct oc_wait_chain *c;
+	size_t nr;
+
+	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
+	CHECK_EQ(nr, 0);
+	oc_waits_chains_free(c, nr);
+	CHECK(!oc_waits_chains(NULL, 0, &c, &nr));
+	CHECK_EQ(nr, 0);
+	oc_waits_chains_free(c, nr);
+}
+
+static struct oc_task tasks[3] = {
+	{ .addr = 0x1000, .pid = 10, .comm = "a\x1b", .state = 'D', .running_on = -1 },
+	{ .addr = 0x2000, .pid = 11, .comm = "b", .state = 'D', .running_on = -1 },
+	{ .addr = 0x3000, .pid = 12, .comm = "c", .state = 'S', .running_on = -1 },
+};
+
+TEST(chain_words)
+{
+	struct oc_task_wait tw[3] = {
+		{ .task = &tasks[0], .kind = OC_WAIT_MUTEX, .have_address = true,
+		  .address = 0xffffffffc0001000, .symbol = "lock_a",
+		  .module = "mod", .owner = &tasks[1], .have_owner = true },
+		{ .task = &tasks[1], .kind = OC_WAIT_RWSEM_WRITE,
+		  .have_address = true, .address = 0xffff888000001000,
+		  .owner = &tasks[0], .have_owner = true },
+		{ .task = &tasks[2], .sleeps_in = "pipe_read" },
+	};
+	struct oc_waits w = { .waits = tw, .nr = 3, .nr_blocked = 2 };
+	long next[3] = { 1, 0, -1 };
+	struct oc_wait_chain *c;
+	size_t nr;
+	char buf[512];
+
+	for (size_t i = 0; i < 3; i++)
+		tw[i].next = next[i];
+	CHECK(!oc_waits_chains(next, 3, &c, &nr));
+	CHECK_EQ(nr, 1);
+	oc_waits_chain_string(&w, &c[0], buf, sizeof(buf));
+	/* the comm's control character escaped */
+	CHECK_STR(buf, "pid 10 (a\\x1b) waits for mutex lock_a [mod] held by "
+		  "pid 11 (b), which waits for rwsem at 0xffff888000001000 "
+		  "held by pid 10 (a\\x1b): deadlock");
+	oc_waits_chains_free(c, nr);
+
+	/* 0 waits for 2, which sleeps elsewhere */
+	tw[0].owner = &tasks[2];
+	tw[0].next = next[0] = 2;
+	tw[1].kind = OC_WAIT_NONE;
+	tw[1].next = next[1] = -1;
+	CHECK(!oc_waits_chains(next, 3, &c, &nr));
+	CHECK_EQ(nr, 1);
+	oc_waits_chain_string(&w, &c[0], buf, sizeof(buf));
+	CHECK_STR(buf, "pid 10 (a\\x1b) waits for mutex lock_a [mod] held by "
+		  "pid 12 (c), which sleeps in pipe_read");
+	/* cut short, still terminated */
+	oc_waits_chain_string(&w, &c[0], buf, 20);
+	CHECK_EQ(strlen(buf), 19);
+	oc_waits_chains_free(c, nr);
+}
+
+TEST(kind_names)
+{
+	CHECK_STR(oc_wait_kind_name(OC_WAIT_MUTEX), "mutex");
+	CHECK_STR(oc_wait_kind_name(OC_WAIT_RWSEM_READ), "rwsem-read");
+	CHECK_STR(oc_wait_kind_name(OC_WAIT_RWSEM_WRITE), "rwsem-write");
+	CHECK_STR(oc_wait_kind_name(OC_WAIT_COMPLETION), "completion");
+	CHECK(!oc_wait_kind_name(OC_WAIT_NONE));
+}
