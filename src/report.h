@@ -72,6 +72,11 @@ void oc_report_print_blocked(const struct oc_kernel *k,
  * @waits (may be NULL) knows what it waits on. */
 void oc_report_print_wait(const struct oc_waits *waits,
 			  const struct oc_task *t, FILE *out);
+struct json_object;
+/* The wait chains as JSON (docs/json.md "chains"): the first @max, an
+ * array of {pids, deadlock, text}; @waits may be NULL (an empty array). */
+struct json_object *oc_report_json_chains(const struct oc_waits *waits,
+					  size_t max);
 /* The header's CHAIN: / DEADLOCK: lines (the first @max chains). */
 void oc_report_print_chains(const struct oc_waits *waits, size_t max,
 			    FILE *out);

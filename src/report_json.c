@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,10 +290,56 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 	return o;
 }
 
+/* What a D task waits on (src/waits.h); NULL when nothing known. */
+static struct json_object *wait_on_json(const struct oc_task_wait *tw)
+{
+	struct json_object *o;
+
+	if (!tw || tw->kind == OC_WAIT_NONE)
+		return NULL;
+	o = json_object_new_object();
+	add(o, "kind", jstr(oc_wait_kind_name(tw->kind)));
+	add(o, "address", tw->have_address ? hex(tw->address) : NULL);
+	add(o, "symbol", tw->symbol[0] ? jstr(tw->symbol) : NULL);
+	add(o, "module", tw->module[0] ? jstr(tw->module) : NULL);
+	add(o, "owner", tw->owner ? json_object_new_int(tw->owner->pid) : NULL);
+	add(o, "owner_task", tw->have_owner ? hex(tw->owner_addr) : NULL);
+	add(o, "readers", tw->readers >= 0 ?
+	    json_object_new_int64(tw->readers) : NULL);
+	add(o, "from", jstr(tw->from));
+	add(o, "reliable", json_object_new_boolean(tw->reliable));
+	add(o, "why", tw->why[0] ? jstr(tw->why) : NULL);
+	return o;
+}
+
+struct json_object *oc_report_json_chains(const struct oc_waits *w,
+					  size_t max)
+{
+	struct json_object *a = json_object_new_array();
+	char buf[2048];
+
+	for (size_t i = 0; w && i < w->nr_chains && i < max; i++) {
+		const struct oc_wait_chain *c = &w->chains[i];
+		struct json_object *o = json_object_new_object(),
+				   *pids = json_object_new_array();
+
+		for (size_t j = 0; j < c->nr; j++)
+			json_object_array_add(pids, json_object_new_int(
+				w->waits[c->idx[j]].task->pid));
+		add(o, "pids", pids);
+		add(o, "deadlock", json_object_new_boolean(c->cycle));
+		oc_waits_chain_string(w, c, buf, sizeof(buf));
+		add(o, "text", jstr(buf));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 /* The crash summary (src/triage.h, docs/triage.md); NULL on error. */
 static struct json_object *crash_json(const struct oc_kernel *k,
 				      const struct oc_report_options *opts,
-				      const struct oc_log *log)
+				      const struct oc_log *log,
+				      const struct oc_waits *waits)
 {
 	struct json_object *o, *g = NULL, *a = NULL, *e = NULL, *b, *t, *flags, *d;
 	struct oc_line_info chain[16];
@@ -382,16 +429,19 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 	for (size_t i = 0; i < c.nr_details; i++)
 		json_object_array_add(d, jstr(c.details[i]));
 	add(o, "details", d);
+	/* since 1.4.0: the wait chains, deadlocks first */
+	add(o, "chains", oc_report_json_chains(waits, SIZE_MAX));
 	return o;
 }
 
 static struct json_object *task_json(const struct oc_kernel *k,
 				     const struct oc_sched_clock *clk,
+				     const struct oc_waits *waits,
 				     const struct oc_task *t)
 {
 	struct json_object *o = json_object_new_object(), *b;
 	char st[2] = { t->state, 0 };
-	uint64_t ns, since;
+	uint64_t ns = 0, since = 0;
 
 	add(o, "pid", json_object_new_int(t->pid));
 	add(o, "tgid", json_object_new_int(t->tgid));
@@ -404,16 +454,25 @@ static struct json_object *task_json(const struct oc_kernel *k,
 	add(o, "kthread", json_object_new_boolean(t->kthread));
 	/* a task in D: how long it has been off the CPU (src/triage.h) */
 	if (t->state == 'D') {
+		const struct oc_task_wait *tw = waits ? oc_waits_find(waits, t) : NULL;
+		bool off = oc_triage_off_cpu(k, clk, t, &ns, &since);
+
 		b = NULL;
-		if (oc_triage_off_cpu(k, clk, t, &ns, &since)) {
+		if (off || (tw && tw->kind != OC_WAIT_NONE)) {
 			char sec[32];
 
 			/* microseconds, not the double's 17 digits */
 			snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
 				 ns / 1000000000, ns / 1000 % 1000000);
 			b = json_object_new_object();
-			add(b, "seconds", json_object_new_double_s(ns / 1e9, sec));
-			add(b, "since_ns", json_object_new_int64((int64_t)since));
+			add(b, "seconds", off ?
+			    json_object_new_double_s(ns / 1e9, sec) : NULL);
+			add(b, "since_ns", off ?
+			    json_object_new_int64((int64_t)since) : NULL);
+			/* since 1.4.0 */
+			add(b, "sleeps_in", tw && tw->sleeps_in[0] ?
+			    jstr(tw->sleeps_in) : NULL);
+			add(b, "on", wait_on_json(tw));
 		}
 		add(o, "blocked", b);
 	}
@@ -573,7 +632,8 @@ static struct json_object *group_json(const struct oc_kernel *k,
  */
 static bool json_tasks(const struct oc_kernel *k,
 		       const struct oc_report_options *opts,
-		       const struct oc_selection *sel, bool *ok, struct jw *w)
+		       const struct oc_selection *sel,
+		       const struct oc_waits *waits, bool *ok, struct jw *w)
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	struct json_group *groups = NULL;
@@ -599,7 +659,7 @@ static bool json_tasks(const struct oc_kernel *k,
 		oc_trace_init(&tr);
 		err = oc_kernel_unwind_task(k, t, &uo, &tr);
 		if (!opts->group) {
-			struct json_object *o = task_json(k, &clk, t);
+			struct json_object *o = task_json(k, &clk, waits, t);
 
 			*ok &= add_trace(k, opts, o, err, &tr);
 			oc_trace_deinit(&tr);
@@ -667,12 +727,14 @@ int oc_report_json(const struct oc_kernel *k,
 	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	jw_member(&w, 1, "version", jstr("1.3.0"));
+	jw_member(&w, 1, "version", jstr("1.4.0"));
 	jw_member(&w, 1, "kernel", kernel_json(k, log));
-	jw_member(&w, 1, "crash", crash_json(k, opts, log));
+	jw_member(&w, 1, "crash", crash_json(k, opts, log,
+						   st.have_waits ? &st.waits : NULL));
 	json_cpus(k, opts, &st.sel, &ok, &w);
 	if (st.sel.show_tasks) {
-		mem = json_tasks(k, opts, &st.sel, &ok, &w);
+		mem = json_tasks(k, opts, &st.sel, st.have_waits ? &st.waits : NULL,
+				 &ok, &w);
 	} else {
 		jw_member(&w, 1, "tasks", json_object_new_array());
 		if (opts->group)
