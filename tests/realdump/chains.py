@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Hold orccrash's waits and wait chains (src/waits.c) on a mod-blocked
+sample to the kernel and the test module.
+
+    chains.py REPORT.json TEXT SERIAL_LOG FROM [CRASH_OUT]
+
+REPORT.json is orccrash --json --state D, TEXT orccrash --state D on the
+same dump; SERIAL_LOG the sample's console; FROM what "from" must be
+("dwarf+waiter" with the vmlinux's and the module's DWARF, "waiter"
+without).  The oracles:
+  - the kernel's own sysrq-w ("Show Blocked State") traces on the console:
+    the tasks whose trace has __mutex_lock are exactly the ones we say wait
+    on a mutex, __wait_for_common exactly the ones on a completion;
+  - the module (samples/module/orccrash_test.c): the mutex is orccrash_mutex
+    and its owner the kthread orccrash_holder (it took the mutex, then
+    sleeps in msleep), the completion orccrash_done; the pid of its
+    "command 'block' from pid N" line is one of the waiters;
+  - crash (CRASH_OUT, when given: the output of tests/realdump/chains.sh's
+    crash commands on the same dump): the symbols' addresses, mutex.owner,
+    the tasks on the mutex's and the completion's wait lists.
+Prints one PASS, FAIL or SKIP line.
+"""
+import json
+import re
+import sys
+
+
+def sysrq_w(serial):
+    """{pid: (comm, [functions])} of the last Show Blocked State."""
+    lines = [re.sub(r"^\[ *\d+\.\d+\] ", "", l.rstrip("\r"))
+             for l in open(serial, errors="replace").read().splitlines()]
+    starts = [i for i, l in enumerate(lines) if "sysrq: Show Blocked State" in l]
+    if not starts:
+        return None, lines
+    tasks, cur = {}, None
+    for l in lines[starts[-1] + 1:]:
+        if l.startswith(("Kernel panic", "sysrq:")):
+            break
+        m = re.match(r"task:(\S+)\s+state:(\S) .*? pid:(\d+)", l)
+        if m:
+            cur = int(m.group(3))
+            tasks[cur] = (m.group(1), [])
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"\s+([A-Za-z_][\w.]*)\+0x", l)
+        if m:
+            tasks[cur][1].append(m.group(1).split(".")[0])
+        elif l.strip() == "</TASK>":
+            cur = None
+    return tasks, lines
+
+
+def crash_facts(path):
+    """What the crash commands printed (see chains.sh)."""
+    text = open(path, errors="replace").read()
+    f = {"sym": {}, "owner": None, "mutex_waiters": set(),
+         "compl_waiters": set(), "pids": {}}
+    for m in re.finditer(r"^([0-9a-f]{16}) \(.\) (orccrash_mutex|orccrash_done) \[orccrash_test\]",
+                         text, re.M):
+        f["sym"][m.group(2)] = int(m.group(1), 16)
+    m = re.search(r"owner = \{\s*counter = (-?\d+)", text)
+    if m:
+        f["owner"] = int(m.group(1)) & (2**64 - 1)
+    # list -s: the mutex's waiters print their ww_ctx after the task
+    for m in re.finditer(r"task = (0x[0-9a-f]+),\n(\s+ww_ctx = )?", text):
+        f["mutex_waiters" if m.group(2) else "compl_waiters"].add(int(m.group(1), 16))
+    return f
+
+
+def main(argv):
+    doc, text_path, serial, want_from = argv[1:5]
+    crash_out = argv[5] if len(argv) > 5 else None
+    bad = []
+
+    def want(ok, what):
+        if not ok:
+            bad.append(what)
+
+    d = json.load(open(doc))
+    text = open(text_path, errors="replace").read()
+    blocked, lines = sysrq_w(serial)
+    if not blocked:
+        print("SKIP no sysrq-w (Show Blocked State) traces in the console log")
+        return 0
+    k_mutex = {p for p, (c, fns) in blocked.items() if "__mutex_lock" in fns}
+    k_compl = {p for p, (c, fns) in blocked.items() if "__wait_for_common" in fns}
+    holders = [p for p, (c, fns) in blocked.items() if c == "orccrash_holder"]
+    want(len(k_mutex) >= 2 and len(holders) == 1,
+         "console: mutex waiters %s, holders %s" % (sorted(k_mutex), holders))
+    holder = holders[0] if holders else None
+    block_pid = None
+    for l in lines:
+        m = re.search(r"orccrash: command 'block' from pid (\d+)", l)
+        if m:
+            block_pid = int(m.group(1))
+    want(block_pid in k_mutex, "the 'block' writer pid %s is not a waiter %s"
+         % (block_pid, sorted(k_mutex)))
+
+    tasks = {t["pid"]: t for t in d["tasks"]}
+    ours = {p: (t.get("blocked") or {}).get("on") for p, t in tasks.items()}
+    o_mutex = {p for p, on in ours.items() if on and on["kind"] == "mutex"}
+    o_compl = {p for p, on in ours.items() if on and on["kind"] == "completion"}
+    want(o_mutex == k_mutex, "mutex waiters %s, the kernel's trace says %s"
+         % (sorted(o_mutex), sorted(k_mutex)))
+    want(o_compl == k_compl, "completion waiters %s, the kernel's trace says %s"
+         % (sorted(o_compl), sorted(k_compl)))
+    addrs = set()
+    for p in sorted(o_mutex | o_compl):
+        on = ours[p]
+        sym = "orccrash_mutex" if on["kind"] == "mutex" else "orccrash_done"
+        want(on["symbol"] == sym and on["module"] == "orccrash_test",
+             "pid %d: symbol %s [%s], want %s [orccrash_test]"
+             % (p, on["symbol"], on["module"], sym))
+        want(on["reliable"] and on["why"] is None,
+             "pid %d: unreliable: %s" % (p, on["why"]))
+        want(on["from"] == want_from, "pid %d: from %s, want %s"
+             % (p, on["from"], want_from))
+        addrs.add((sym, on["address"]))
+        if on["kind"] == "mutex":
+            want(on["owner"] == holder, "pid %d: owner %s, want orccrash_holder's pid %s"
+                 % (p, on["owner"], holder))
+            want(on["owner_task"] == tasks.get(holder, {}).get("task"),
+                 "pid %d: owner_task %s is not pid %s's" % (p, on["owner_task"], holder))
+        else:
+            want(on["owner"] is None, "pid %d: a completion with an owner" % p)
+    want(len(addrs) == 2, "one address per lock: %s" % sorted(addrs))
+
+    # the chains: each mutex waiter -> the holder, which sleeps in msleep
+    # (the first function of the kernel's trace of it past the scheduler)
+    hfns = blocked.get(holder, ("", []))[1]
+    sleeps = next((f for f in hfns if not f.startswith(("__schedule", "schedule"))), None)
+    want(sleeps == "msleep", "console: the holder sleeps in %s" % sleeps)
+    chains = d["crash"]["chains"]
+    by_head = {c["pids"][0]: c for c in chains}
+    want(len(chains) == len(k_mutex), "%d chains, %d waiters" % (len(chains), len(k_mutex)))
+    for p in sorted(k_mutex):
+        c = by_head.get(p)
+        if not c:
+            bad.append("no chain from pid %d" % p)
+            continue
+        want(c["pids"] == [p, holder] and not c["deadlock"],
+             "chain %s (deadlock %s), want [%d, %s]" % (c["pids"], c["deadlock"], p, holder))
+        tail = "waits for mutex orccrash_mutex [orccrash_test] held by pid %s (orccrash_holder), which sleeps in %s" % (holder, sleeps)
+        want(c["text"].endswith(tail), "chain text %r" % c["text"])
+        want(("     CHAIN: " + c["text"]) in text.splitlines(),
+             "the text report has no CHAIN line %r" % c["text"])
+    # the text report: a WAITS ON line under each waiter
+    for p in sorted(o_mutex | o_compl):
+        blk = re.search(r"^PID: %d .*\n(?: BLOCKED: .*\n)? WAITS ON: (.*)$" % p, text, re.M)
+        want(blk and ("orccrash_mutex" in blk.group(1) or "orccrash_done" in blk.group(1)),
+             "pid %d: no WAITS ON line in the text report" % p)
+
+    checked = "the kernel's sysrq-w, the module"
+    if crash_out:
+        f = crash_facts(crash_out)
+        # crash 8.0.2 sees no task list on these dumps (its ps shows the
+        # CPUs' tasks alone): the task addresses are mapped to pids by the
+        # report's task list, which tests/commands holds to crash and drgn
+        f["pids"] = {int(t["task"], 16): t["pid"] for t in d["tasks"]}
+        if not f["sym"] or f["owner"] is None:
+            print("SKIP crash printed too little (%s)" % crash_out)
+        else:
+            checked += ", crash"
+            for sym, addr in addrs:
+                want(f["sym"].get(sym) == int(addr, 16),
+                     "%s at %s, crash says 0x%x" % (sym, addr, f["sym"].get(sym, 0)))
+            owner = f["owner"] & ~7
+            want(f["pids"].get(owner) == holder,
+                 "crash: mutex.owner 0x%x is pid %s, we say %s" % (owner, f["pids"].get(owner), holder))
+            cw = {f["pids"].get(t) for t in f["mutex_waiters"]}
+            want(cw == o_mutex, "crash: the mutex's wait list has %s, we %s"
+                 % (sorted(cw, key=str), sorted(o_mutex)))
+            cc = {f["pids"].get(t) for t in f["compl_waiters"]}
+            want(cc == o_compl, "crash: the completion's wait list has %s, we %s"
+                 % (sorted(cc, key=str), sorted(o_compl)))
+    if bad:
+        print("FAIL " + "; ".join(bad[:6]))
+        return 1
+    print("PASS %d mutex waiters on orccrash_mutex held by pid %s (sleeps in %s), "
+          "%d on orccrash_done, %d chains (%s)" % (len(o_mutex), holder, sleeps,
+                                                    len(o_compl), len(chains), checked))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
