@@ -82,6 +82,11 @@ static void usage(FILE *fp)
 	      "                    in order; with --json one document each\n"
 	      "      --shell       a prompt for commands, with history and completion\n"
 	      "\n"
+	      "Many dumps:\n"
+	      "      --triage DUMP...  one JSON line each (JSON Lines: the crash summary,\n"
+	      "                    blocked tasks, wait chains), dumps read in parallel,\n"
+	      "                    from the dump alone (no vmlinux)\n"
+	      "\n"
 	      "Input:\n"
 	      "  -f, --force       go on when the vmlinux does not match the dump, or the\n"
 	      "                    dump's release sources disagree\n"
@@ -192,6 +197,7 @@ enum {
 	OPT_NO_HEADER,
 	OPT_FOLDED,
 	OPT_SHELL,
+	OPT_TRIAGE,
 };
 
 static const struct option long_opts[] = {
@@ -215,6 +221,7 @@ static const struct option long_opts[] = {
 	{ "locals", no_argument, NULL, OPT_LOCALS },
 	{ "exec", required_argument, NULL, 'e' },
 	{ "shell", no_argument, NULL, OPT_SHELL },
+	{ "triage", no_argument, NULL, OPT_TRIAGE },
 	{ "force", no_argument, NULL, 'f' },
 	{ "no-vmlinux", no_argument, NULL, OPT_NO_VMLINUX },
 	{ "help", no_argument, NULL, 'h' },
@@ -402,7 +409,7 @@ int main(int argc, char **argv)
 	const char *modules_dir = NULL, *source_dir = NULL;
 	char *cmds[argc];
 	int ncmds = 0;
-	bool shell = false;
+	bool shell = false, triage = false;
 	int c, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "orc-dump"))
@@ -499,6 +506,9 @@ int main(int argc, char **argv)
 		case 'e':
 			cmds[ncmds++] = optarg;	/* fewer than argc */
 			break;
+		case OPT_TRIAGE:
+			triage = true;
+			break;
 		case OPT_SHELL:
 			shell = true;
 			break;
@@ -517,6 +527,18 @@ int main(int argc, char **argv)
 		default:
 			return usage_error(NULL);
 		}
+	}
+	if (triage) {
+		/* every argument a dump; nothing else but --force */
+		if (batch || ncmds || shell || ro.json || ro.log || ro.group ||
+		    ro.folded_fields || ro.no_header || no_lines || modules_dir ||
+		    ro.locals || !ro.regs || ro.scan || source_dir)
+			return usage_error("--triage takes no other options (but --force)");
+		if (optind == argc)
+			return usage_error("--triage needs at least one DUMP");
+		ko.no_vmlinux = true;
+		return oc_report_triage(argv + optind, (size_t)(argc - optind),
+					&ko, stdout);
 	}
 	rc = positional_args(argc - optind, argv + optind, &vmcore, &vmlinux);
 	if (!rc && (ncmds || shell) &&

@@ -77,6 +77,16 @@ struct json_object;
  * array of {pids, deadlock, text}; @waits may be NULL (an empty array). */
 struct json_object *oc_report_json_chains(const struct oc_waits *waits,
 					  size_t max);
+/* --triage: one dump's JSON Lines object, or the line of a dump that
+ * could not be opened (src/report_json.c). */
+struct json_object *oc_report_triage_json(const struct oc_kernel *k,
+					  const char *path);
+struct json_object *oc_report_triage_error_json(const char *path,
+						const char *message);
+/* --triage DUMP...: the lines in argument order, the dumps read in
+ * parallel (src/report_triage.c); the worst exit code of them. */
+int oc_report_triage(char *const *paths, size_t n,
+		     const struct oc_kernel_options *ko, FILE *out);
 /* The header's CHAIN: / DEADLOCK: lines (the first @max chains). */
 void oc_report_print_chains(const struct oc_waits *waits, size_t max,
 			    FILE *out);

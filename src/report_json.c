@@ -749,3 +749,90 @@ int oc_report_json(const struct oc_kernel *k,
 		return oc_report_error(&oc_enomem);
 	return ok ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;
 }
+
+/*
+ * --triage: one dump in one line (docs/json.md, "--triage"): the file,
+ * its release, the crash summary with the first few wait chains, the
+ * task and blocked-task counts.  Dump-only (no vmlinux): no DWARF.
+ */
+struct json_object *oc_report_triage_json(const struct oc_kernel *k,
+					  const char *path)
+{
+	struct oc_report_options opts;
+	struct json_object *o = json_object_new_object(), *b, *crash;
+	struct oc_sched_clock clk;
+	struct oc_waits waits;
+	bool have_waits;
+	struct oc_log log;
+	bool have_log;
+	size_t nd = 0, non = 0;
+	uint64_t longest = 0, ns, since;
+	bool have_longest = false;
+
+	oc_report_options_init(&opts);
+	have_log = oc_ok(oc_kernel_read_log(k, &log));
+	have_waits = oc_ok(oc_waits_compute(k, NULL, &waits));
+	oc_triage_sched_clock(k, &clk);
+	add(o, "file", jstr(path));
+	add(o, "format", jstr(oc_kernel_dump_format(k)));
+	add(o, "release", jstr(k->release));
+	crash = crash_json(k, &opts, have_log ? &log : NULL,
+			   have_waits ? &waits : NULL);
+	if (crash && have_waits) {
+		/* the first few chains here; how many there are beside them */
+		json_object_object_add(crash, "chains",
+				       oc_report_json_chains(&waits, 5));
+	}
+	add(o, "crash", crash);
+	add(o, "chains_total", have_waits ?
+	    json_object_new_int64((int64_t)waits.nr_chains) : NULL);
+	add(o, "tasks", json_object_new_int64((int64_t)k->nr_tasks));
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		const struct oc_task *t = &k->tasks[i];
+		const struct oc_task_wait *tw;
+
+		if (t->state != 'D')
+			continue;
+		nd++;
+		tw = have_waits ? oc_waits_find(&waits, t) : NULL;
+		non += tw && tw->kind != OC_WAIT_NONE;
+		if (oc_triage_off_cpu(k, &clk, t, &ns, &since) &&
+		    (!have_longest || ns > longest)) {
+			longest = ns;
+			have_longest = true;
+		}
+	}
+	b = json_object_new_object();
+	add(b, "count", json_object_new_int64((int64_t)nd));
+	add(b, "waiting_on_known", json_object_new_int64((int64_t)non));
+	if (have_longest) {
+		char sec[32];
+
+		snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
+			 longest / 1000000000, longest / 1000 % 1000000);
+		add(b, "longest_seconds", json_object_new_double_s(longest / 1e9, sec));
+	} else {
+		add(b, "longest_seconds", NULL);
+	}
+	add(o, "blocked", b);
+	add(o, "complete", json_object_new_boolean(
+		!k->tasks_incomplete && !k->modules_incomplete &&
+		!k->dump_truncated && !k->release_mismatch));
+	add(o, "error", NULL);
+	if (have_waits)
+		oc_waits_deinit(&waits);
+	if (have_log)
+		oc_log_deinit(&log);
+	return o;
+}
+
+/* A dump --triage could not open: its file and the one-line error. */
+struct json_object *oc_report_triage_error_json(const char *path,
+						const char *message)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "file", jstr(path));
+	add(o, "error", jstr(message));
+	return o;
+}
