@@ -87,6 +87,13 @@ struct json_object *oc_report_triage_error_json(const char *path,
  * parallel (src/report_triage.c); the worst exit code of them. */
 int oc_report_triage(char *const *paths, size_t n,
 		     const struct oc_kernel_options *ko, FILE *out);
+/* --dot: the wait-for graph in Graphviz DOT (src/report_dot.c); its
+ * WARNINGs on stderr. */
+int oc_report_dot(const struct oc_kernel *k,
+		  const struct oc_report_options *opts, FILE *out);
+/* The graph of @waits alone, titled @title (for tests). */
+void oc_report_dot_graph(const struct oc_waits *waits, const char *title,
+			 FILE *out);
 /* The header's CHAIN: / DEADLOCK: lines (the first @max chains). */
 void oc_report_print_chains(const struct oc_waits *waits, size_t max,
 			    FILE *out);

@@ -14,6 +14,9 @@
 # these QEMU ELF dumps (tests/realdump/locals.sh), so it is not used here.
 # The JSON validates against docs/json-schema.json; the address, owner and
 # chains are the same in every format and with or without the vmlinux.
+# --dot: an edge from each waiter to its lock and from the lock to its
+# owner, as the JSON has them, no other, nothing red (no deadlock), and
+# Graphviz's dot -Tsvg renders it.
 # Prints PASS/FAIL/SKIP lines; exits 1 if anything failed.
 set -u
 # shellcheck source=../lib.sh
@@ -25,6 +28,12 @@ tst_need_index
 tst_need_exec "$bin" "run make"
 have_crash=false
 command -v crash >/dev/null 2>&1 && have_crash=true
+have_dot=false
+if command -v dot >/dev/null 2>&1; then
+	have_dot=true
+else
+	skip "chains: no dot (apt-get install graphviz): the DOT is not rendered"
+fi
 
 # crash's view of one dump into $2 (empty when crash cannot open it):
 # first the symbols and offsets, then the wait lists they give
@@ -106,6 +115,45 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		SKIP*) skip "chains $name $mode: ${res#SKIP }" ;;
 		*) fail "chains $name $mode: ${res#FAIL }" ;;
 		esac
+		# --dot: Graphviz renders it; each waiter -> its lock -> the owner
+		"$bin" --dot "${args[@]}" >"$tmp/d.dot" 2>/dev/null
+		res=$("$py" - "$tmp/d.json" "$tmp/d.dot" <<'EOF'
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+dot = open(sys.argv[2]).read()
+edges = set(re.findall(r"^  (\w+) -> (\w+) \[label=\"(waits for|held by)\"", dot, re.M))
+want, n = set(), 0
+for t in d["tasks"]:
+    on = (t.get("blocked") or {}).get("on")
+    if not on:
+        continue
+    n += 1
+    lock = "l" + on["address"][2:]
+    want.add(("t%d" % t["pid"], lock, "waits for"))
+    if on["owner"] is not None:
+        want.add((lock, "t%d" % on["owner"], "held by"))
+bad = []
+if not dot.startswith("digraph waits {") or not n:
+    bad.append("no graph or no waiter")
+if edges != want:
+    bad.append("edges %s, the report's %s" % (sorted(edges - want), sorted(want - edges)))
+if "color=red" in dot:
+    bad.append("a deadlock drawn where there is none")
+print("FAIL " + "; ".join(bad) if bad else "PASS %d edges for %d waiters" % (len(edges), n))
+EOF
+)
+		case $res in
+		PASS*) pass "dot $name $mode: ${res#PASS }" ;;
+		*) fail "dot $name $mode: ${res#FAIL }" ;;
+		esac
+		if $have_dot; then
+			if dot -Tsvg "$tmp/d.dot" >"$tmp/d.svg" 2>"$tmp/dot.err" &&
+			   grep -q '<svg' "$tmp/d.svg"; then
+				pass "dot $name $mode: dot -Tsvg renders it"
+			else
+				fail "dot $name $mode: dot -Tsvg: $(head -c 300 "$tmp/dot.err")"
+			fi
+		fi
 		# the same waits and chains in every format, with or without
 		# the vmlinux (only "from" differs)
 		key=$("$py" -c '

@@ -5,6 +5,7 @@
  * a chain, a task waiting for itself, the order, and the chain in words.
  */
 #include "kernel.h"
+#include "report.h"
 #include "test.h"
 #include "waits.h"
 
@@ -175,4 +176,59 @@ TEST(kind_names)
 	CHECK_STR(oc_wait_kind_name(OC_WAIT_RWSEM_WRITE), "rwsem-write");
 	CHECK_STR(oc_wait_kind_name(OC_WAIT_COMPLETION), "completion");
 	CHECK(!oc_wait_kind_name(OC_WAIT_NONE));
+}
+
+/* The DOT of a synthetic deadlock: red cycle, escaped labels. */
+TEST(dot_deadlock)
+{
+	static struct oc_task dt[3] = {
+		{ .addr = 0x1000, .pid = 20, .comm = "q\"\\", .state = 'D', .running_on = -1 },
+		{ .addr = 0x2000, .pid = 21, .comm = "r", .state = 'D', .running_on = -1 },
+		{ .addr = 0x3000, .pid = 22, .comm = "s", .state = 'D', .running_on = -1 },
+	};
+	struct oc_task_wait tw[3] = {
+		{ .task = &dt[0], .kind = OC_WAIT_MUTEX, .have_address = true,
+		  .address = 0xa0, .symbol = "A", .owner = &dt[1], .have_owner = true,
+		  .readers = -1 },
+		{ .task = &dt[1], .kind = OC_WAIT_MUTEX, .have_address = true,
+		  .address = 0xb0, .symbol = "B", .owner = &dt[0], .have_owner = true,
+		  .readers = -1 },
+		/* waits on A too, outside the cycle */
+		{ .task = &dt[2], .kind = OC_WAIT_MUTEX, .have_address = true,
+		  .address = 0xa0, .symbol = "A", .owner = &dt[1], .have_owner = true,
+		  .readers = -1 },
+	};
+	long next[3] = { 1, 0, 1 };
+	struct oc_waits w = { .waits = tw, .nr = 3, .nr_blocked = 3 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < 3; i++)
+		tw[i].next = next[i];
+	CHECK(!oc_waits_chains(next, 3, &w.chains, &w.nr_chains));
+	CHECK_EQ(w.nr_chains, 1);
+	CHECK(w.chains[0].cycle);
+	f = open_memstream(&buf, &len);
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	oc_report_dot_graph(&w, "t\"itle", f);
+	fclose(f);
+	CHECK(strstr(buf, "digraph waits {\n") == buf);
+	CHECK(strstr(buf, "label=\"t\\\"itle\";"));
+	/* the comm's '"' and '\' cannot end the string */
+	CHECK(strstr(buf, "t20 [shape=box, label=\"pid 20 (q\\\"\\\\) D\", color=red"));
+	CHECK(strstr(buf, "t21 [shape=box, label=\"pid 21 (r) D\", color=red"));
+	CHECK(strstr(buf, "t22 [shape=box, label=\"pid 22 (s) D\"];"));
+	/* the cycle's edges red, the third waiter's not; each lock once */
+	CHECK(strstr(buf, "t20 -> la0 [label=\"waits for\", color=red"));
+	CHECK(strstr(buf, "la0 -> t21 [label=\"held by\", color=red"));
+	CHECK(strstr(buf, "t21 -> lb0 [label=\"waits for\", color=red"));
+	CHECK(strstr(buf, "lb0 -> t20 [label=\"held by\", color=red"));
+	CHECK(strstr(buf, "t22 -> la0 [label=\"waits for\"];"));
+	CHECK(!strstr(strstr(buf, "la0 [shape=ellipse") + 1, "la0 [shape=ellipse"));
+	CHECK(strlen(buf) > 2 && !strcmp(buf + strlen(buf) - 2, "}\n"));
+	free(buf);
+	oc_waits_chains_free(w.chains, w.nr_chains);
 }
