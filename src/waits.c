@@ -253,62 +253,39 @@ static bool dwarf_lock(const struct ctx *c, const struct oc_trace *tr,
 	return found;
 }
 
-/*
- * The waiter on the sleeping frame's stack: a slot holding @t's address
- * at the waiter's task member whose list_head is linked both ways; then
- * the ring's head, the one node not on its task's stack.  *why says what
- * went wrong when false.
- */
-static bool waiter_lock(const struct ctx *c, const struct oc_trace *tr,
-			size_t fi, const struct oc_task *t,
-			const struct wait_rule *r, uint64_t *ret, char *why,
-			size_t wsize)
+bool oc_waits_ring_lock(const struct oc_mem *mem,
+			const struct oc_waiter_layout *lay, uint64_t lo,
+			uint64_t hi, uint64_t task,
+			bool (*on_own_stack)(void *arg, uint64_t task, uint64_t addr),
+			void *arg, uint64_t *ret, char *why, size_t wsize)
 {
-	const struct oc_kernel *k = c->k;
-	uint64_t list_off, task_off, head_off, lo, hi, head = 0;
-	int heads = 0;
-
-	if (!k->types ||
-	    !oc_ok(oc_types_offsetof(k->types, r->waiter, r->waiter_list, &list_off)) ||
-	    !oc_ok(oc_types_offsetof(k->types, r->waiter, r->waiter_task, &task_off)) ||
-	    !oc_ok(oc_types_offsetof(k->types, r->lock, r->lock_list, &head_off))) {
-		snprintf(why, wsize, "no layout of %s or %s", r->waiter, r->lock);
-		return false;
-	}
-	lo = tr->frames[fi].sp;
-	hi = fi + 1 < tr->nr ? tr->frames[fi + 1].sp : lo + 512;
-	if (hi <= lo || hi - lo > 4096)
-		hi = lo + 512;
 	for (uint64_t a = lo; a + 8 <= hi; a += 8) {
-		uint64_t v, node, n, p, back;
+		uint64_t v, node, n, p, back, head = 0;
 		size_t steps;
+		int heads = 0;
 
-		if (!oc_ok(oc_mem_read_u64(&k->mem, a, &v)) || v != t->addr ||
-		    a < task_off)
+		if (a < lay->task_off || !oc_ok(oc_mem_read_u64(mem, a, &v)) ||
+		    v != task)
 			continue;
-		node = a - task_off + list_off;
-		if (!oc_ok(oc_mem_read_u64(&k->mem, node, &n)) ||
-		    !oc_ok(oc_mem_read_u64(&k->mem, node + 8, &p)) ||
-		    !oc_ok(oc_mem_read_u64(&k->mem, n + 8, &back)) || back != node ||
-		    !oc_ok(oc_mem_read_u64(&k->mem, p, &back)) || back != node)
+		node = a - lay->task_off + lay->list_off;
+		if (!oc_ok(oc_mem_read_u64(mem, node, &n)) ||
+		    !oc_ok(oc_mem_read_u64(mem, node + 8, &p)) ||
+		    !oc_ok(oc_mem_read_u64(mem, n + 8, &back)) || back != node ||
+		    !oc_ok(oc_mem_read_u64(mem, p, &back)) || back != node)
 			continue;
 		/* round the ring: every node linked both ways; the waiters
-		 * are on their tasks' stacks, the head is not */
-		heads = 0;
+		 * are on their own tasks' stacks, the head is not */
 		for (steps = 0, n = node; steps < 4096; steps++) {
 			uint64_t next, wt;
-			const struct oc_task *owner;
 
-			if (!oc_ok(oc_mem_read_u64(&k->mem, n, &next)) ||
-			    !oc_ok(oc_mem_read_u64(&k->mem, next + 8, &back)) ||
+			if (!oc_ok(oc_mem_read_u64(mem, n, &next)) ||
+			    !oc_ok(oc_mem_read_u64(mem, next + 8, &back)) ||
 			    back != n) {
 				heads = -1;
 				break;
 			}
-			owner = oc_ok(oc_mem_read_u64(&k->mem, n - list_off + task_off, &wt)) ?
-				task_at(c, wt) : NULL;
-			if (!owner || !owner->stack || n < owner->stack ||
-			    n >= owner->stack + k->thread_size) {
+			if (!oc_ok(oc_mem_read_u64(mem, n - lay->list_off + lay->task_off, &wt)) ||
+			    !on_own_stack(arg, wt, n)) {
 				heads++;
 				head = n;
 			}
@@ -317,18 +294,56 @@ static bool waiter_lock(const struct ctx *c, const struct oc_trace *tr,
 				break;
 		}
 		if (heads == 1 && n == node) {
-			*ret = head - head_off;
+			*ret = head - lay->head_off;
 			return true;
 		}
 		snprintf(why, wsize, heads < 0 ?
-			 "the wait list of the %s at 0x%" PRIx64 " is broken" :
-			 "the wait list through the %s at 0x%" PRIx64 " has no one head",
-			 r->waiter + strlen("struct "), a - task_off);
+			 "the wait list through the waiter at 0x%" PRIx64 " is broken" :
+			 n != node ? "the wait list through the waiter at 0x%" PRIx64 " does not close" :
+			 "the wait list through the waiter at 0x%" PRIx64 " has no one head",
+			 a - lay->task_off);
 		return false;
 	}
-	snprintf(why, wsize, "no %s of this task on %s's frame",
-		 r->waiter + strlen("struct "), r->frames[0]);
+	snprintf(why, wsize, "no waiter of this task on the frame's stack");
 	return false;
+}
+
+/* Whether @addr is on the stack of the task at @task (a waiter's node). */
+static bool on_own_stack(void *arg, uint64_t task, uint64_t addr)
+{
+	const struct ctx *c = arg;
+	const struct oc_task *t = task_at(c, task);
+
+	return t && t->stack && addr >= t->stack &&
+	       addr < t->stack + c->k->thread_size;
+}
+
+/*
+ * The waiter on the sleeping frame's stack (src/waits.h
+ * oc_waits_ring_lock()), from the frame's sp to its caller's.
+ */
+static bool waiter_lock(const struct ctx *c, const struct oc_trace *tr,
+			size_t fi, const struct oc_task *t,
+			const struct wait_rule *r, uint64_t *ret, char *why,
+			size_t wsize)
+{
+	const struct oc_kernel *k = c->k;
+	struct oc_waiter_layout lay;
+	uint64_t lo, hi;
+
+	if (!k->types ||
+	    !oc_ok(oc_types_offsetof(k->types, r->waiter, r->waiter_list, &lay.list_off)) ||
+	    !oc_ok(oc_types_offsetof(k->types, r->waiter, r->waiter_task, &lay.task_off)) ||
+	    !oc_ok(oc_types_offsetof(k->types, r->lock, r->lock_list, &lay.head_off))) {
+		snprintf(why, wsize, "no layout of %s or %s", r->waiter, r->lock);
+		return false;
+	}
+	lo = tr->frames[fi].sp;
+	hi = fi + 1 < tr->nr ? tr->frames[fi + 1].sp : lo + 512;
+	if (hi <= lo || hi - lo > 4096)
+		hi = lo + 512;
+	return oc_waits_ring_lock(&k->mem, &lay, lo, hi, t->addr, on_own_stack,
+				  (void *)c, ret, why, wsize);
 }
 
 static void lock_symbol(const struct oc_kernel *k, struct oc_task_wait *tw)

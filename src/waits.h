@@ -113,6 +113,28 @@ struct oc_error *oc_waits_chains(const long *next, size_t n,
 void oc_waits_chains_free(struct oc_wait_chain *chains, size_t nr);
 
 /*
+ * The lock of a waiter on a stack, the part of oc_waits_compute() that
+ * needs no DWARF, for tests: in [@lo, @hi) the first 8-byte slot holding
+ * @task at the waiter's task member (@lay->task_off) whose list_head
+ * (@lay->list_off) is linked both ways; round its ring (every node linked
+ * both ways), @on_own_stack(arg, waiter's task, node) tells the waiters
+ * from the head, which must be the one node that is not on its task's
+ * stack: the lock is the head minus @lay->head_off.  false, with *why,
+ * when there is no such slot, the ring is broken or has not one head.
+ */
+struct oc_mem;
+struct oc_waiter_layout {
+	uint64_t list_off;	/* the waiter's list_head */
+	uint64_t task_off;	/* the waiter's struct task_struct * */
+	uint64_t head_off;	/* the wait list's head in the lock */
+};
+bool oc_waits_ring_lock(const struct oc_mem *mem,
+			const struct oc_waiter_layout *lay, uint64_t lo,
+			uint64_t hi, uint64_t task,
+			bool (*on_own_stack)(void *arg, uint64_t task, uint64_t addr),
+			void *arg, uint64_t *ret, char *why, size_t wsize);
+
+/*
  * One chain in words, into @buf (always NUL-terminated): "pid 155
  * (orccrash_mutex) waits for mutex orccrash_mutex [orccrash_test] held
  * by pid 154 (orccrash_holder), which sleeps in msleep"; a cycle ends

@@ -232,3 +232,122 @@ TEST(dot_deadlock)
 	free(buf);
 	oc_waits_chains_free(w.chains, w.nr_chains);
 }
+
+/* A sparse memory of 8-byte words, for oc_waits_ring_lock(). */
+struct words {
+	uint64_t addr[32], val[32];
+	size_t n;
+};
+
+static void put(struct words *w, uint64_t addr, uint64_t val)
+{
+	for (size_t i = 0; i < w->n; i++)
+		if (w->addr[i] == addr) {
+			w->val[i] = val;
+			return;
+		}
+	w->addr[w->n] = addr;
+	w->val[w->n++] = val;
+}
+
+static struct oc_error *words_read(void *arg, uint64_t addr, void *buf,
+				   size_t len)
+{
+	struct words *w = arg;
+
+	for (size_t i = 0; len == 8 && i < w->n; i++)
+		if (w->addr[i] == addr) {
+			memcpy(buf, &w->val[i], 8);
+			return NULL;
+		}
+	return oc_error_fault(addr, "no word at 0x%llx", (unsigned long long)addr);
+}
+
+/* Task 0xA000's stack is 0x10000-0x14000, 0xB000's 0x20000-0x24000. */
+static bool own_stack(void *arg, uint64_t task, uint64_t addr)
+{
+	(void)arg;
+	return (task == 0xA000 && addr >= 0x10000 && addr < 0x14000) ||
+	       (task == 0xB000 && addr >= 0x20000 && addr < 0x24000);
+}
+
+/*
+ * struct mutex_waiter { list_head list; task_struct *task; } on A's and
+ * B's stacks, linked into the wait_list of a mutex at 0x5000 (its head at
+ * +0x10): head -> A -> B -> head.
+ */
+static void two_waiters(struct words *w)
+{
+	memset(w, 0, sizeof(*w));
+	put(w, 0x5010, 0x10100);	/* head.next = A */
+	put(w, 0x5018, 0x20200);	/* head.prev = B */
+	put(w, 0x5020, 0);		/* what follows the mutex */
+	put(w, 0x100f8, 0xA000);	/* a stray copy of A's task_struct * */
+	put(w, 0x10100, 0x20200);	/* A.next = B */
+	put(w, 0x10108, 0x5010);	/* A.prev = head */
+	put(w, 0x10110, 0xA000);	/* A.task */
+	put(w, 0x20200, 0x5010);	/* B.next = head */
+	put(w, 0x20208, 0x10100);	/* B.prev = A */
+	put(w, 0x20210, 0xB000);	/* B.task */
+}
+
+TEST(ring_lock)
+{
+	static const struct oc_waiter_layout lay = { 0, 16, 16 };
+	struct words w;
+	struct oc_mem mem = { words_read, &w };
+	uint64_t lock = 0;
+	char why[160];
+
+	two_waiters(&w);
+	/* each waiter finds the mutex, past the stray copy */
+	CHECK(oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
+				 own_stack, NULL, &lock, why, sizeof(why)));
+	CHECK_EQ(lock, 0x5000);
+	lock = 0;
+	CHECK(oc_waits_ring_lock(&mem, &lay, 0x20200, 0x20240, 0xB000,
+				 own_stack, NULL, &lock, why, sizeof(why)));
+	CHECK_EQ(lock, 0x5000);
+	/* not on this frame */
+	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x10120, 0x10140, 0xA000,
+				  own_stack, NULL, &lock, why, sizeof(why)));
+	CHECK(strstr(why, "no waiter"));
+	/* another task's waiter is not ours */
+	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xB000,
+				  own_stack, NULL, &lock, why, sizeof(why)));
+	/* a link one way only further round the ring: broken */
+	put(&w, 0x5018, 0x99);
+	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
+				  own_stack, NULL, &lock, why, sizeof(why)));
+	CHECK(strstr(why, "broken"));
+	/* B's waiter not on B's stack: two nodes could be the head */
+	two_waiters(&w);
+	put(&w, 0x20210, 0xC000);
+	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
+				  own_stack, NULL, &lock, why, sizeof(why)));
+	CHECK(strstr(why, "no one head"));
+	/* a ring of waiters alone: no head at all */
+	two_waiters(&w);
+	put(&w, 0x10108, 0x20200);	/* A.prev = B */
+	put(&w, 0x20200, 0x10100);	/* B.next = A */
+	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
+				  own_stack, NULL, &lock, why, sizeof(why)));
+	CHECK(strstr(why, "no one head"));
+	/* an swait_queue { task; list_head task_list; } on a completion
+	 * whose list is at +0x10: the other layout */
+	{
+		static const struct oc_waiter_layout sq = { 8, 0, 16 };
+
+		memset(&w, 0, sizeof(w));
+		put(&w, 0x6010, 0x10108);	/* head.next = the waiter's list */
+		put(&w, 0x6018, 0x10108);
+		put(&w, 0x6000, 0);
+		put(&w, 0x10100, 0xA000);	/* task */
+		put(&w, 0x10108, 0x6010);	/* task_list.next = head */
+		put(&w, 0x10110, 0x6010);	/* task_list.prev = head */
+		lock = 0;
+		CHECK(oc_waits_ring_lock(&mem, &sq, 0x10100, 0x10120, 0xA000,
+					 own_stack, NULL, &lock, why, sizeof(why)));
+		CHECK_EQ(lock, 0x6000);
+	}
+}
