@@ -290,6 +290,16 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 	return o;
 }
 
+/* @ns as seconds, printed to the microsecond, not the double's 17 digits. */
+static struct json_object *seconds_json(uint64_t ns)
+{
+	char sec[32];
+
+	snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
+		 ns / 1000000000, ns / 1000 % 1000000);
+	return json_object_new_double_s(ns / 1e9, sec);
+}
+
 /* What a D task waits on (src/waits.h); NULL when nothing known. */
 static struct json_object *wait_on_json(const struct oc_task_wait *tw)
 {
@@ -416,15 +426,7 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 		add(t, "flags", flags);
 	}
 	add(o, "taint", t);
-	if (c.have_uptime) {
-		char sec[32];
-
-		snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
-			 c.uptime_ns / 1000000000, c.uptime_ns / 1000 % 1000000);
-		add(o, "uptime", json_object_new_double_s(c.uptime_ns / 1e9, sec));
-	} else {
-		add(o, "uptime", NULL);
-	}
+	add(o, "uptime", c.have_uptime ? seconds_json(c.uptime_ns) : NULL);
 	d = json_object_new_array();
 	for (size_t i = 0; i < c.nr_details; i++)
 		json_object_array_add(d, jstr(c.details[i]));
@@ -459,14 +461,8 @@ static struct json_object *task_json(const struct oc_kernel *k,
 
 		b = NULL;
 		if (off || (tw && tw->kind != OC_WAIT_NONE)) {
-			char sec[32];
-
-			/* microseconds, not the double's 17 digits */
-			snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
-				 ns / 1000000000, ns / 1000 % 1000000);
 			b = json_object_new_object();
-			add(b, "seconds", off ?
-			    json_object_new_double_s(ns / 1e9, sec) : NULL);
+			add(b, "seconds", off ? seconds_json(ns) : NULL);
 			add(b, "since_ns", off ?
 			    json_object_new_int64((int64_t)since) : NULL);
 			/* since 1.4.0 */
@@ -805,15 +801,7 @@ struct json_object *oc_report_triage_json(const struct oc_kernel *k,
 	b = json_object_new_object();
 	add(b, "count", json_object_new_int64((int64_t)nd));
 	add(b, "waiting_on_known", json_object_new_int64((int64_t)non));
-	if (have_longest) {
-		char sec[32];
-
-		snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
-			 longest / 1000000000, longest / 1000 % 1000000);
-		add(b, "longest_seconds", json_object_new_double_s(longest / 1e9, sec));
-	} else {
-		add(b, "longest_seconds", NULL);
-	}
+	add(b, "longest_seconds", have_longest ? seconds_json(longest) : NULL);
 	add(o, "blocked", b);
 	add(o, "complete", json_object_new_boolean(
 		!k->tasks_incomplete && !k->modules_incomplete &&
