@@ -378,7 +378,8 @@ static void add_why(struct oc_task_wait *tw, const char *s)
  * (kernel/locking/mutex.c __mutex_owner()); rw_semaphore.owner the
  * writer, or with RWSEM_READER_OWNED (bit 0) the last reader to take it,
  * with RWSEM_NONSPINNABLE (bit 1) (RWSEM_OWNER_FLAGS_MASK, rwsem.c), and
- * count's bits from RWSEM_READER_SHIFT (8) the readers.
+ * count's bits from RWSEM_READER_SHIFT (8) the readers, bit 63
+ * (RWSEM_FLAG_READFAIL) left out.
  */
 static void lock_owner(const struct ctx *c, struct oc_task_wait *tw)
 {
@@ -400,7 +401,7 @@ static void lock_owner(const struct ctx *c, struct oc_task_wait *tw)
 	} else if (owner & 1) {
 		if (oc_ok(oc_types_offsetof(k->types, type, "count", &off)) &&
 		    oc_ok(oc_mem_read_u64(&k->mem, tw->address + off, &count)))
-			tw->readers = (long)(count >> 8);
+			tw->readers = (long)((count & ~(1ULL << 63)) >> 8);
 		/* the last reader may have released it since: no owner */
 		return;
 	} else {
@@ -418,6 +419,27 @@ static void lock_owner(const struct ctx *c, struct oc_task_wait *tw)
 			 owner);
 		add_why(tw, buf);
 	}
+}
+
+struct oc_error *oc_waits_read_owner(const struct oc_kernel *k,
+				     struct oc_task_wait *tw)
+{
+	struct ctx c = { .k = k };
+
+	c.by_addr = malloc((k->nr_tasks + 1) * sizeof(*c.by_addr));
+	if (!c.by_addr)
+		return &oc_enomem;
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		c.by_addr[i] = &k->tasks[i];
+	qsort(c.by_addr, k->nr_tasks, sizeof(*c.by_addr), task_addr_cmp);
+	tw->reliable = true;
+	tw->why[0] = 0;
+	tw->have_owner = false;
+	tw->owner = NULL;
+	tw->readers = -1;
+	lock_owner(&c, tw);
+	free(c.by_addr);
+	return NULL;
 }
 
 static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,

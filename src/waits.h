@@ -135,6 +135,16 @@ bool oc_waits_ring_lock(const struct oc_mem *mem,
 			void *arg, uint64_t *ret, char *why, size_t wsize);
 
 /*
+ * The owner of the lock at @tw->address of kind @tw->kind, by the
+ * kernel's rules (mutex.owner, rw_semaphore.owner and count), into @tw's
+ * owner fields and ->readers, ->reliable, ->why: the part of
+ * oc_waits_compute() after the address, for tests.  Only allocation
+ * failure is an error.
+ */
+struct oc_error *oc_waits_read_owner(const struct oc_kernel *k,
+				     struct oc_task_wait *tw);
+
+/*
  * One chain in words, into @buf (always NUL-terminated): "pid 155
  * (orccrash_mutex) waits for mutex orccrash_mutex [orccrash_test] held
  * by pid 154 (orccrash_holder), which sleeps in msleep"; a cycle ends

@@ -351,3 +351,83 @@ TEST(ring_lock)
 		CHECK_EQ(lock, 0x6000);
 	}
 }
+
+/* Synthetic types: struct mutex { owner @0 }, struct rw_semaphore
+ * { count @0, owner @8 }. */
+static struct oc_error *fake_member(void *arg, const char *type,
+				    const char *path, struct oc_member *ret)
+{
+	(void)arg;
+	memset(ret, 0, sizeof(*ret));
+	ret->size = 8;
+	if (!strcmp(type, "struct mutex") && !strcmp(path, "owner"))
+		return NULL;
+	if (!strcmp(type, "struct rw_semaphore") && !strcmp(path, "count"))
+		return NULL;
+	if (!strcmp(type, "struct rw_semaphore") && !strcmp(path, "owner")) {
+		ret->offset = 8;
+		return NULL;
+	}
+	return oc_error_format(OC_ERR_LOOKUP, "no %s.%s", type, path);
+}
+
+TEST(owner_rules)
+{
+	static const struct oc_types_ops ops = { .member = fake_member };
+	struct oc_types types = { &ops, NULL, NULL };
+	struct oc_task tk[2] = {
+		{ .addr = 0xffff888000a00000, .pid = 30 },
+		{ .addr = 0xffff888000b00000, .pid = 31 },
+	};
+	struct words w;
+	struct oc_kernel k;
+	struct oc_task_wait tw;
+
+	memset(&k, 0, sizeof(k));
+	memset(&w, 0, sizeof(w));
+	k.types = &types;
+	k.mem.read = words_read;
+	k.mem.arg = &w;
+	k.tasks = tk;
+	k.nr_tasks = 2;
+	memset(&tw, 0, sizeof(tw));
+
+	/* a mutex: the task with MUTEX_FLAGS (waiters, hand-off) masked */
+	tw.kind = OC_WAIT_MUTEX;
+	tw.address = 0x7000;
+	put(&w, 0x7000, 0xffff888000b00003);
+	CHECK(!oc_waits_read_owner(&k, &tw));
+	CHECK(tw.have_owner && tw.owner == &tk[1] && tw.reliable);
+	CHECK_EQ(tw.owner_addr, 0xffff888000b00000);
+	/* no owner: a hand-off under way, said */
+	put(&w, 0x7000, 0x1);
+	CHECK(!oc_waits_read_owner(&k, &tw));
+	CHECK(!tw.have_owner && !tw.reliable && strstr(tw.why, "no owner"));
+	/* an owner that is no task */
+	put(&w, 0x7000, 0xffff888000c00001);
+	CHECK(!oc_waits_read_owner(&k, &tw));
+	CHECK(tw.have_owner && !tw.owner && !tw.reliable && strstr(tw.why, "no task"));
+	/* an rwsem's writer: RWSEM_NONSPINNABLE masked */
+	tw.kind = OC_WAIT_RWSEM_WRITE;
+	tw.address = 0x8000;
+	put(&w, 0x8000, 1);		/* count: RWSEM_WRITER_LOCKED */
+	put(&w, 0x8008, 0xffff888000a00002);
+	CHECK(!oc_waits_read_owner(&k, &tw));
+	CHECK(tw.owner == &tk[0] && tw.readers == -1 && tw.reliable);
+	/* held by readers: RWSEM_READER_OWNED, count >> 8 readers, no owner */
+	tw.kind = OC_WAIT_RWSEM_READ;
+	/* 3 readers, waiters, RWSEM_FLAG_READFAIL */
+	put(&w, 0x8000, 1ULL << 63 | 3 << 8 | 2);
+	put(&w, 0x8008, 0xffff888000a00001);
+	CHECK(!oc_waits_read_owner(&k, &tw));
+	CHECK(!tw.have_owner && tw.readers == 3 && tw.reliable);
+	/* a completion has no owner */
+	tw.kind = OC_WAIT_COMPLETION;
+	CHECK(!oc_waits_read_owner(&k, &tw));
+	CHECK(!tw.have_owner && tw.readers == -1 && tw.reliable);
+	/* unreadable */
+	tw.kind = OC_WAIT_MUTEX;
+	tw.address = 0x9000;
+	CHECK(!oc_waits_read_owner(&k, &tw));
+	CHECK(!tw.have_owner && !tw.reliable && strstr(tw.why, "could not be read"));
+}
