@@ -3,7 +3,7 @@
 """Hold orccrash's waits and wait chains (src/waits.c) on a mod-blocked
 sample to the kernel and the test module.
 
-    chains.py REPORT.json TEXT SERIAL_LOG FROM [CRASH_OUT]
+    chains.py SCENARIO REPORT.json TEXT SERIAL_LOG FROM [CRASH_OUT]
 
 REPORT.json is orccrash --json --state D, TEXT orccrash --state D on the
 same dump; SERIAL_LOG the sample's console; FROM what "from" must be
@@ -19,6 +19,13 @@ without).  The oracles:
   - crash (CRASH_OUT, when given: the output of tests/realdump/chains.sh's
     crash commands on the same dump): the symbols' addresses, mutex.owner,
     the tasks on the mutex's and the completion's wait lists.
+On mod-deadlock (SCENARIO): the module's orccrash_ab holds orccrash_lock_a
+and waits for orccrash_lock_b, orccrash_ba the other way round: one
+DEADLOCK chain of the two, each naming the other as the owner; and
+orccrash_reader waits in down_read for orccrash_rwsem, which
+orccrash_writer holds (sleeping in msleep): an rwsem-read wait whose owner
+is the writer, a chain ending in msleep; crash's mutex.owner and
+rw_semaphore.owner of the three locks.
 Prints one PASS, FAIL or SKIP line.
 """
 import json
@@ -70,8 +77,10 @@ def crash_facts(path):
 
 
 def main(argv):
-    doc, text_path, serial, want_from = argv[1:5]
-    crash_out = argv[5] if len(argv) > 5 else None
+    if argv[1] == "mod-deadlock":
+        return deadlock(argv[2:])
+    doc, text_path, serial, want_from = argv[2:6]
+    crash_out = argv[6] if len(argv) > 6 else None
     bad = []
 
     def want(ok, what):
@@ -181,6 +190,91 @@ def main(argv):
     print("PASS %d mutex waiters on orccrash_mutex held by pid %s (sleeps in %s), "
           "%d on orccrash_done, %d chains (%s)" % (len(o_mutex), holder, sleeps,
                                                     len(o_compl), len(chains), checked))
+    return 0
+
+
+def deadlock(args):
+    doc, text_path, serial, want_from = args[:4]
+    crash_out = args[4] if len(args) > 4 else None
+    bad = []
+
+    def want(ok, what):
+        if not ok:
+            bad.append(what)
+
+    d = json.load(open(doc))
+    text = open(text_path, errors="replace").read()
+    blocked, _ = sysrq_w(serial)
+    if not blocked:
+        print("SKIP no sysrq-w (Show Blocked State) traces in the console log")
+        return 0
+    pid = {c: p for p, (c, fns) in blocked.items()}
+    need = ("orccrash_ab", "orccrash_ba", "orccrash_writer", "orccrash_reader")
+    if any(c not in pid for c in need):
+        print("FAIL console: sysrq-w has %s, not all of %s" % (sorted(pid), need))
+        return 1
+    ab, ba, wr, rd = (pid[c] for c in need)
+    want("__mutex_lock" in blocked[ab][1] and "__mutex_lock" in blocked[ba][1],
+         "console: the ABBA kthreads are not in __mutex_lock")
+    want("rwsem_down_read_slowpath" in blocked[rd][1],
+         "console: the reader is not in rwsem_down_read_slowpath")
+    tasks = {t["pid"]: t for t in d["tasks"]}
+    on = {p: (t.get("blocked") or {}).get("on") for p, t in tasks.items()}
+    expect = {ab: ("mutex", "orccrash_lock_b", ba),
+              ba: ("mutex", "orccrash_lock_a", ab),
+              rd: ("rwsem-read", "orccrash_rwsem", wr)}
+    addrs = {}
+    for p, (kind, sym, owner) in expect.items():
+        o = on.get(p)
+        if not o:
+            bad.append("pid %d: no wait" % p)
+            continue
+        want((o["kind"], o["symbol"], o["module"], o["owner"]) ==
+             (kind, sym, "orccrash_test", owner),
+             "pid %d: %s %s [%s] owner %s, want %s %s [orccrash_test] owner %s"
+             % (p, o["kind"], o["symbol"], o["module"], o["owner"], kind, sym, owner))
+        want(o["owner_task"] == tasks.get(owner, {}).get("task"),
+             "pid %d: owner_task %s is not pid %s's" % (p, o["owner_task"], owner))
+        want(o["reliable"] and o["from"] == want_from,
+             "pid %d: reliable %s from %s (%s)" % (p, o["reliable"], o["from"], o["why"]))
+        addrs[sym] = o["address"]
+    others = sorted(p for p, o in on.items() if o and p not in expect)
+    want(not others, "waits found for %s too" % others)
+    chains = d["crash"]["chains"]
+    dl = [c for c in chains if c["deadlock"]]
+    want(len(dl) == 1 and sorted(dl[0]["pids"]) == sorted([ab, ba]),
+         "deadlocks %s, want one of %d and %d" % ([c["pids"] for c in dl], ab, ba))
+    if dl:
+        want(dl[0]["text"].endswith(": deadlock") and
+             ("  DEADLOCK: " + dl[0]["text"]) in text.splitlines(),
+             "deadlock text %r, or no DEADLOCK line" % dl[0]["text"])
+    rc = [c for c in chains if not c["deadlock"]]
+    want(len(rc) == 1 and rc[0]["pids"] == [rd, wr] and rc[0]["text"].endswith(
+        "waits for rwsem orccrash_rwsem [orccrash_test] held by pid %d "
+        "(orccrash_writer), which sleeps in msleep" % wr),
+         "chains %s" % [(c["pids"], c["text"]) for c in rc])
+    checked = "the kernel's sysrq-w, the module"
+    if crash_out:
+        t = open(crash_out, errors="replace").read()
+        sym = {m.group(2): m.group(1) for m in re.finditer(
+            r"^([0-9a-f]{16}) \(.\) (orccrash_lock_a|orccrash_lock_b|orccrash_rwsem) \[orccrash_test\]", t, re.M)}
+        own = {m.group(1): int(m.group(2)) & (2**64 - 1) for m in re.finditer(
+            r"@OWNER (\w+)\s+owner = \{\s*counter = (-?\d+)", t)}
+        if len(sym) != 3 or len(own) != 3:
+            print("SKIP crash printed too little: symbols %s, owners %s" % (sorted(sym), sorted(own)))
+        else:
+            checked += ", crash"
+            for s_, a in addrs.items():
+                want(int(sym[s_], 16) == int(a, 16), "%s at %s, crash says 0x%s" % (s_, a, sym[s_]))
+            for s_, p, mask in (("orccrash_lock_a", ab, 7), ("orccrash_lock_b", ba, 7),
+                                ("orccrash_rwsem", wr, 3)):
+                want("0x%x" % (own[s_] & ~mask) == tasks[p]["task"],
+                     "crash: %s.owner 0x%x is not pid %d's task %s" % (s_, own[s_], p, tasks[p]["task"]))
+    if bad:
+        print("FAIL " + "; ".join(bad[:6]))
+        return 1
+    print("PASS deadlock %d <-> %d on orccrash_lock_a/b, %d reads orccrash_rwsem held by "
+          "writer %d (sleeps in msleep) (%s)" % (ab, ba, rd, wr, checked))
     return 0
 
 
