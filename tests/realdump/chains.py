@@ -76,23 +76,33 @@ def crash_facts(path):
     return f
 
 
-def main(argv):
-    if argv[1] == "mod-deadlock":
-        return deadlock(argv[2:])
-    doc, text_path, serial, want_from = argv[2:6]
-    crash_out = argv[6] if len(argv) > 6 else None
-    bad = []
+class Inputs:
+    """The arguments read, and the failures found so far."""
 
-    def want(ok, what):
+    def __init__(self, args):
+        doc, text_path, serial, self.want_from = args[:4]
+        self.crash_out = args[4] if len(args) > 4 else None
+        self.d = json.load(open(doc))
+        self.text = open(text_path, errors="replace").read()
+        self.blocked, self.lines = sysrq_w(serial)
+        self.bad = []
+
+    def want(self, ok, what):
         if not ok:
-            bad.append(what)
+            self.bad.append(what)
 
-    d = json.load(open(doc))
-    text = open(text_path, errors="replace").read()
-    blocked, lines = sysrq_w(serial)
-    if not blocked:
+
+def main(argv):
+    inp = Inputs(argv[2:])
+    if not inp.blocked:
         print("SKIP no sysrq-w (Show Blocked State) traces in the console log")
         return 0
+    return (deadlock if argv[1] == "mod-deadlock" else blocked_waits)(inp)
+
+
+def blocked_waits(inp):
+    d, text, blocked, lines = inp.d, inp.text, inp.blocked, inp.lines
+    want_from, crash_out, bad, want = inp.want_from, inp.crash_out, inp.bad, inp.want
     k_mutex = {p for p, (c, fns) in blocked.items() if "__mutex_lock" in fns}
     k_compl = {p for p, (c, fns) in blocked.items() if "__wait_for_common" in fns}
     holders = [p for p, (c, fns) in blocked.items() if c == "orccrash_holder"]
@@ -193,21 +203,9 @@ def main(argv):
     return 0
 
 
-def deadlock(args):
-    doc, text_path, serial, want_from = args[:4]
-    crash_out = args[4] if len(args) > 4 else None
-    bad = []
-
-    def want(ok, what):
-        if not ok:
-            bad.append(what)
-
-    d = json.load(open(doc))
-    text = open(text_path, errors="replace").read()
-    blocked, _ = sysrq_w(serial)
-    if not blocked:
-        print("SKIP no sysrq-w (Show Blocked State) traces in the console log")
-        return 0
+def deadlock(inp):
+    d, text, blocked = inp.d, inp.text, inp.blocked
+    want_from, crash_out, bad, want = inp.want_from, inp.crash_out, inp.bad, inp.want
     pid = {c: p for p, (c, fns) in blocked.items()}
     need = ("orccrash_ab", "orccrash_ba", "orccrash_writer", "orccrash_reader")
     if any(c not in pid for c in need):
