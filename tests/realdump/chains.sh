@@ -95,7 +95,7 @@ EOF
 
 n=0
 declare -A same
-while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+while IFS=$'\t' read -r rel scen fmt core vml _; do
 	case $scen in mod-blocked | mod-deadlock) ;; *) continue ;; esac
 	name="$rel $scen $fmt"
 	if [ ! -r "$core" ] || [ ! -r "$vml" ]; then
