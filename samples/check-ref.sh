@@ -123,6 +123,13 @@ mod-blocked)
 	has '^@task .*comm=sh state=D' '^orccrash_write'
 	has '^@panic ' '^orccrash_panic'
 	;;
+mod-deadlock)
+	has '^@task .*comm=orccrash_ab state=D' '^orccrash_abba'
+	has '^@task .*comm=orccrash_ba state=D' '^orccrash_abba'
+	has '^@task .*comm=orccrash_writer state=D' '^msleep'
+	has '^@task .*comm=orccrash_reader state=D' '^orccrash_read_rwsem'
+	has '^@panic ' '^orccrash_panic'
+	;;
 mod-nmi)
 	has '^@panic ' '^<NMI>$'
 	has '^@panic ' '^orccrash_nmi_handler(\.cold)?\+.*\[orccrash_test\]$'

@@ -186,6 +186,16 @@ mod-blocked)
 	say "CRASH"
 	echo panic > $orc_proc
 	;;
+mod-deadlock)
+	echo deadlock > $orc_proc
+	busy
+	sleep 2
+	say "SYSRQ-W"
+	echo w > /proc/sysrq-trigger
+	sleep 1
+	say "CRASH"
+	echo panic > $orc_proc
+	;;
 mod-nmi)
 	# Arm the module's NMI handler, then let sysrq-l send backtrace NMIs
 	# to the other CPU, busy in dd: it panics on its NMI stack.

@@ -31,7 +31,7 @@ set -euo pipefail
 SAMPLES=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
 DEBS=$CACHE/debs
-ALL_SCENARIOS="process hardirq kdump mod-oops mod-timer mod-overflow mod-blocked mod-nmi kdump-timer mod-hrtimer"
+ALL_SCENARIOS="process hardirq kdump mod-oops mod-timer mod-overflow mod-blocked mod-nmi kdump-timer mod-hrtimer mod-deadlock"
 SCENARIOS=${ORCCRASH_SCENARIOS:-$ALL_SCENARIOS}
 # drgn is a module of Debian's python3, not of any other python on PATH.
 PY=/usr/bin/python3
@@ -459,7 +459,7 @@ make_initramfs() {
 
 scenario_kaslr() {
 	case $1 in
-	hardirq | kdump | mod-timer | mod-blocked) echo on ;;
+	hardirq | kdump | mod-timer | mod-blocked | mod-deadlock) echo on ;;
 	*) echo off ;;
 	esac
 }

@@ -66,6 +66,7 @@ static void usage(FILE *fp)
 	      "  -s, --state S     only tasks in state S (R S D T t X Z P I)\n"
 	      "  -g, --group       identical stacks once, with a count\n"
 	      "      --folded[=state,comm]  the tasks' stacks for flame graph tools\n"
+	      "      --dot         the wait-for graph (tasks, locks, deadlocks) for Graphviz\n"
 	      "      --scan        also list unreliable '?' entries found on the stack\n"
 	      "      --no-regs     do not print pt_regs register blocks\n"
 	      "      --log         the whole kernel log: alone, nothing else\n"
@@ -81,6 +82,11 @@ static void usage(FILE *fp)
 	      "  -e, --exec CMD    run the command CMD ('sym schedule') and exit; repeatable,\n"
 	      "                    in order; with --json one document each\n"
 	      "      --shell       a prompt for commands, with history and completion\n"
+	      "\n"
+	      "Many dumps:\n"
+	      "      --triage DUMP...  one JSON line each (JSON Lines: the crash summary,\n"
+	      "                    blocked tasks, wait chains), dumps read in parallel,\n"
+	      "                    from the dump alone (no vmlinux)\n"
 	      "\n"
 	      "Input:\n"
 	      "  -f, --force       go on when the vmlinux does not match the dump, or the\n"
@@ -192,6 +198,8 @@ enum {
 	OPT_NO_HEADER,
 	OPT_FOLDED,
 	OPT_SHELL,
+	OPT_TRIAGE,
+	OPT_DOT,
 };
 
 static const struct option long_opts[] = {
@@ -215,6 +223,8 @@ static const struct option long_opts[] = {
 	{ "locals", no_argument, NULL, OPT_LOCALS },
 	{ "exec", required_argument, NULL, 'e' },
 	{ "shell", no_argument, NULL, OPT_SHELL },
+	{ "triage", no_argument, NULL, OPT_TRIAGE },
+	{ "dot", no_argument, NULL, OPT_DOT },
 	{ "force", no_argument, NULL, 'f' },
 	{ "no-vmlinux", no_argument, NULL, OPT_NO_VMLINUX },
 	{ "help", no_argument, NULL, 'h' },
@@ -402,7 +412,7 @@ int main(int argc, char **argv)
 	const char *modules_dir = NULL, *source_dir = NULL;
 	char *cmds[argc];
 	int ncmds = 0;
-	bool shell = false;
+	bool shell = false, triage = false, dot = false;
 	int c, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "orc-dump"))
@@ -499,6 +509,13 @@ int main(int argc, char **argv)
 		case 'e':
 			cmds[ncmds++] = optarg;	/* fewer than argc */
 			break;
+		case OPT_DOT:
+			dot = true;
+			batch = true;
+			break;
+		case OPT_TRIAGE:
+			triage = true;
+			break;
 		case OPT_SHELL:
 			shell = true;
 			break;
@@ -518,10 +535,25 @@ int main(int argc, char **argv)
 			return usage_error(NULL);
 		}
 	}
+	if (triage) {
+		/* every argument a dump; nothing else but --force */
+		if (batch || ncmds || shell || ro.json || ro.log || ro.group ||
+		    ro.folded_fields || ro.no_header || no_lines || modules_dir ||
+		    ro.locals || !ro.regs || ro.scan || source_dir)
+			return usage_error("--triage takes no other options (but --force)");
+		if (optind == argc)
+			return usage_error("--triage needs at least one DUMP");
+		ko.no_vmlinux = true;
+		return oc_report_triage(argv + optind, (size_t)(argc - optind),
+					&ko, stdout);
+	}
 	rc = positional_args(argc - optind, argv + optind, &vmcore, &vmlinux);
 	if (!rc && (ncmds || shell) &&
 	    (selection || ro.log || ro.group || ro.folded_fields || ro.no_header))
 		rc = usage_error("-e and --shell take no report options (but --json)");
+	if (!rc && dot && (selection || ro.log || ro.group || ro.folded_fields ||
+			   ro.no_header || ro.json || ncmds || shell))
+		rc = usage_error("--dot takes no report options: the graph is of every task");
 	if (!rc && ncmds && shell)
 		rc = usage_error("-e or --shell, not both");
 	if (rc)
@@ -568,7 +600,9 @@ int main(int argc, char **argv)
 	} else {
 		if (!selection)
 			ro.sel.active = true;
-		if (ro.folded_fields) {
+		if (dot) {
+			rc = oc_report_dot(k, &ro, stdout);
+		} else if (ro.folded_fields) {
 			/* every task unless a selection says which */
 			if (!selection)
 				ro.sel.all_tasks = true;

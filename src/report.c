@@ -279,7 +279,8 @@ void oc_report_print_warnings(const struct oc_kernel *k, FILE *out)
 /* The crash summary (src/triage.h, docs/triage.md), first in the header. */
 static void print_crash(const struct oc_kernel *k,
 			const struct oc_report_options *opts,
-			const struct oc_log *log, FILE *out)
+			const struct oc_log *log, const struct oc_waits *waits,
+			FILE *out)
 {
 	struct oc_line_info chain[16];
 	struct oc_crash c;
@@ -332,18 +333,20 @@ static void print_crash(const struct oc_kernel *k,
 	}
 	for (size_t i = 0; i < c.nr_details; i++)
 		fprintf(out, "    DETAIL: %s\n", oc_esc(e, sizeof(e), c.details[i], 0));
+	oc_report_print_chains(waits, 8, out);
 }
 
 static void print_header(const struct oc_kernel *k,
 			 const struct oc_report_options *opts,
-			 const struct oc_log *log, FILE *out)
+			 const struct oc_log *log, const struct oc_waits *waits,
+			 FILE *out)
 {
 	const struct oc_task *pt = NULL;
 	char msg[256], e[1024];
 
 	if (k->panic_cpu >= 0)
 		pt = k->cpus[k->panic_cpu].task;
-	print_crash(k, opts, log, out);
+	print_crash(k, opts, log, waits, out);
 	fprintf(out, "      DUMP: %s (%s)\n",
 		oc_esc(e, sizeof(e), oc_dump_path(k->dump), 0),
 		oc_dump_format_name(k->dump));
@@ -451,6 +454,52 @@ void oc_report_print_blocked(const struct oc_kernel *k,
 	fprintf(out, " BLOCKED: %" PRIu64 ".%03" PRIu64 " s off CPU, since %s"
 		"(sched_info.last_arrival)\n", ns / 1000000000,
 		ns / 1000000 % 1000, ts);
+}
+
+void oc_report_print_wait(const struct oc_waits *waits,
+			  const struct oc_task *t, FILE *out)
+{
+	const struct oc_task_wait *tw = waits ? oc_waits_find(waits, t) : NULL;
+	char lock[256], comm[128];
+
+	if (!tw || t->state != 'D' || tw->kind == OC_WAIT_NONE)
+		return;
+	oc_waits_lock_string(tw, lock, sizeof(lock));
+	fprintf(out, " WAITS ON: %s", lock);
+	if (tw->have_address && tw->symbol[0])
+		fprintf(out, " at 0x%" PRIx64, tw->address);
+	if (tw->owner)
+		fprintf(out, ", held by pid %d (%s)", tw->owner->pid,
+			oc_esc(comm, sizeof(comm), tw->owner->comm, 0));
+	else if (tw->have_owner)
+		fprintf(out, ", held by 0x%" PRIx64, tw->owner_addr);
+	else if (tw->readers >= 0)
+		fprintf(out, ", held by %ld reader%s", tw->readers,
+			tw->readers == 1 ? "" : "s");
+	if (tw->from)
+		fprintf(out, " (%s)", !strcmp(tw->from, "dwarf") ?
+			"from the DWARF" : !strcmp(tw->from, "waiter") ?
+			"from the wait list" : "from the DWARF and the wait list");
+	if (!tw->reliable)
+		fprintf(out, " (unreliable: %s)", oc_esc(comm, sizeof(comm), tw->why, 0));
+	fputc('\n', out);
+}
+
+void oc_report_print_chains(const struct oc_waits *waits, size_t max,
+			    FILE *out)
+{
+	char buf[2048], e[4096];
+	size_t i;
+
+	if (!waits)
+		return;
+	for (i = 0; i < waits->nr_chains && i < max; i++) {
+		oc_waits_chain_string(waits, &waits->chains[i], buf, sizeof(buf));
+		fprintf(out, "%s%s\n", waits->chains[i].cycle ? "  DEADLOCK: " :
+			"     CHAIN: ", oc_esc(e, sizeof(e), buf, 0));
+	}
+	if (i < waits->nr_chains)
+		fprintf(out, "     CHAIN: ... and %zu more\n", waits->nr_chains - i);
 }
 
 int oc_report_log(const struct oc_kernel *k, FILE *out)
@@ -585,7 +634,8 @@ static void print_summary(const struct oc_selection *sel,
  */
 static int print_tasks(const struct oc_kernel *k,
 		       const struct oc_report_options *opts,
-		       const struct oc_selection *sel, bool *reliable,
+		       const struct oc_selection *sel,
+		       const struct oc_waits *waits, bool *reliable,
 		       bool *no_part_yet, FILE *out)
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
@@ -637,6 +687,7 @@ static int print_tasks(const struct oc_kernel *k,
 			fputc('\n', out);
 			oc_report_print_task_line(t, out);
 			oc_report_print_blocked(k, &clk, t, out);
+			oc_report_print_wait(waits, t, out);
 			oc_report_print_trace(k, opts, tr, " ", out);
 		}
 		free(tr->frames);
@@ -676,6 +727,8 @@ int oc_report_begin(const struct oc_kernel *k,
 		return oc_report_error(oc_error_set_path(err, oc_dump_path(k->dump)));
 	ret->log_err = oc_kernel_read_log(k, &ret->log);
 	ret->have_log = !ret->log_err;
+	/* out of memory leaves the waits out, as the log's absence does */
+	ret->have_waits = oc_ok(oc_waits_compute(k, opts->lines, &ret->waits));
 	ret->complete = !k->tasks_incomplete && !k->modules_incomplete &&
 			!k->dump_truncated && !k->release_mismatch;
 	return OC_EXIT_OK;
@@ -684,6 +737,8 @@ int oc_report_begin(const struct oc_kernel *k,
 void oc_report_finish(struct oc_report_start *start)
 {
 	oc_selection_deinit(&start->sel);
+	if (start->have_waits)
+		oc_waits_deinit(&start->waits);
 	if (start->have_log)
 		oc_log_deinit(&start->log);
 	oc_error_destroy(start->log_err);
@@ -712,7 +767,7 @@ int oc_report_text(const struct oc_kernel *k,
 	if (opts->no_header)
 		oc_report_print_warnings(k, stderr);
 	else
-		print_header(k, opts, log, out);
+		print_header(k, opts, log, st.have_waits ? &st.waits : NULL, out);
 	if (opts->log && log) {
 		part_break(out, &first);
 		fprintf(out, "Kernel log:\n");
@@ -720,7 +775,8 @@ int oc_report_text(const struct oc_kernel *k,
 	}
 	reliable &= print_cpus(k, opts, &st.sel, &first, out);
 	if (st.sel.show_tasks)
-		rc = print_tasks(k, opts, &st.sel, &reliable, &first, out);
+		rc = print_tasks(k, opts, &st.sel, st.have_waits ? &st.waits : NULL,
+				 &reliable, &first, out);
 	oc_report_finish(&st);
 	if (rc)
 		return rc;

@@ -14,6 +14,7 @@
 #include "kernel.h"
 #include "log.h"
 #include "select.h"
+#include "waits.h"
 
 struct oc_report_options {
 	/* what to show (src/select.h) */
@@ -72,6 +73,35 @@ struct oc_sched_clock;
 void oc_report_print_blocked(const struct oc_kernel *k,
 			     const struct oc_sched_clock *clk,
 			     const struct oc_task *t, FILE *out);
+/* A D task's " WAITS ON: mutex ... held by pid N (comm)" line, when
+ * @waits (may be NULL) knows what it waits on. */
+void oc_report_print_wait(const struct oc_waits *waits,
+			  const struct oc_task *t, FILE *out);
+struct json_object;
+/* The wait chains as JSON (docs/json.md "chains"): the first @max, an
+ * array of {pids, deadlock, text}; @waits may be NULL (an empty array). */
+struct json_object *oc_report_json_chains(const struct oc_waits *waits,
+					  size_t max);
+/* --triage: one dump's JSON Lines object, or the line of a dump that
+ * could not be opened (src/report_json.c). */
+struct json_object *oc_report_triage_json(const struct oc_kernel *k,
+					  const char *path);
+struct json_object *oc_report_triage_error_json(const char *path,
+						const char *message);
+/* --triage DUMP...: the lines in argument order, the dumps read in
+ * parallel (src/report_triage.c); the worst exit code of them. */
+int oc_report_triage(char *const *paths, size_t n,
+		     const struct oc_kernel_options *ko, FILE *out);
+/* --dot: the wait-for graph in Graphviz DOT (src/report_dot.c); its
+ * WARNINGs on stderr. */
+int oc_report_dot(const struct oc_kernel *k,
+		  const struct oc_report_options *opts, FILE *out);
+/* The graph of @waits alone, titled @title (for tests). */
+void oc_report_dot_graph(const struct oc_waits *waits, const char *title,
+			 FILE *out);
+/* The header's CHAIN: / DEADLOCK: lines (the first @max chains). */
+void oc_report_print_chains(const struct oc_waits *waits, size_t max,
+			    FILE *out);
 /* The dump's WARNINGs, one a line ("orccrash: WARNING: " on stderr). */
 void oc_report_print_warnings(const struct oc_kernel *k, FILE *out);
 /* --log alone: the whole kernel log, nothing else (exit 1 if unreadable). */
@@ -85,6 +115,10 @@ struct oc_report_start {
 	struct oc_error *log_err;	/* why not have_log */
 	/* false when tasks or memory are missing: a partial report (exit 3) */
 	bool complete;
+	/* what the D tasks wait on and the wait chains (src/waits.h);
+	 * have_waits false only on out of memory */
+	struct oc_waits waits;
+	bool have_waits;
 };
 
 /*

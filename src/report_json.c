@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -321,10 +322,66 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 	return o;
 }
 
+/* @ns as seconds, printed to the microsecond, not the double's 17 digits. */
+static struct json_object *seconds_json(uint64_t ns)
+{
+	char sec[32];
+
+	snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
+		 ns / 1000000000, ns / 1000 % 1000000);
+	return chk(json_object_new_double_s(ns / 1e9, sec));
+}
+
+/* What a D task waits on (src/waits.h); NULL when nothing known. */
+static struct json_object *wait_on_json(const struct oc_task_wait *tw)
+{
+	struct json_object *o;
+
+	if (!tw || tw->kind == OC_WAIT_NONE)
+		return NULL;
+	o = chk(json_object_new_object());
+	add(o, "kind", jstr(oc_wait_kind_name(tw->kind)));
+	add(o, "address", tw->have_address ? hex(tw->address) : NULL);
+	add(o, "symbol", tw->symbol[0] ? jstr(tw->symbol) : NULL);
+	add(o, "module", tw->module[0] ? jstr(tw->module) : NULL);
+	add(o, "owner", tw->owner ? chk(json_object_new_int(tw->owner->pid)) : NULL);
+	add(o, "owner_task", tw->have_owner ? hex(tw->owner_addr) : NULL);
+	add(o, "readers", tw->readers >= 0 ?
+	    chk(json_object_new_int64(tw->readers)) : NULL);
+	add(o, "from", jstr(tw->from));
+	add(o, "reliable", chk(json_object_new_boolean(tw->reliable)));
+	add(o, "why", tw->why[0] ? jstr(tw->why) : NULL);
+	return o;
+}
+
+struct json_object *oc_report_json_chains(const struct oc_waits *w,
+					  size_t max)
+{
+	struct json_object *a = chk(json_object_new_array());
+	char buf[2048];
+
+	for (size_t i = 0; w && i < w->nr_chains && i < max; i++) {
+		const struct oc_wait_chain *c = &w->chains[i];
+		struct json_object *o = chk(json_object_new_object()),
+				   *pids = chk(json_object_new_array());
+
+		for (size_t j = 0; j < c->nr; j++)
+			push(pids, chk(json_object_new_int(
+				w->waits[c->idx[j]].task->pid)));
+		add(o, "pids", pids);
+		add(o, "deadlock", chk(json_object_new_boolean(c->cycle)));
+		oc_waits_chain_string(w, c, buf, sizeof(buf));
+		add(o, "text", jstr(buf));
+		push(a, o);
+	}
+	return a;
+}
+
 /* The crash summary (src/triage.h, docs/triage.md); NULL on error. */
 static struct json_object *crash_json(const struct oc_kernel *k,
 				      const struct oc_report_options *opts,
-				      const struct oc_log *log)
+				      const struct oc_log *log,
+				      const struct oc_waits *waits)
 {
 	struct json_object *o, *g = NULL, *a = NULL, *e = NULL, *b, *t, *flags, *d;
 	struct oc_line_info chain[16];
@@ -401,29 +458,24 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 		add(t, "flags", flags);
 	}
 	add(o, "taint", t);
-	if (c.have_uptime) {
-		char sec[32];
-
-		snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
-			 c.uptime_ns / 1000000000, c.uptime_ns / 1000 % 1000000);
-		add(o, "uptime", chk(json_object_new_double_s(c.uptime_ns / 1e9, sec)));
-	} else {
-		add(o, "uptime", NULL);
-	}
+	add(o, "uptime", c.have_uptime ? seconds_json(c.uptime_ns) : NULL);
 	d = chk(json_object_new_array());
 	for (size_t i = 0; i < c.nr_details; i++)
 		push(d, jstr(c.details[i]));
 	add(o, "details", d);
+	/* since 1.4.0: the wait chains, deadlocks first */
+	add(o, "chains", oc_report_json_chains(waits, SIZE_MAX));
 	return o;
 }
 
 static struct json_object *task_json(const struct oc_kernel *k,
 				     const struct oc_sched_clock *clk,
+				     const struct oc_waits *waits,
 				     const struct oc_task *t)
 {
 	struct json_object *o = chk(json_object_new_object()), *b;
 	char st[2] = { t->state, 0 };
-	uint64_t ns, since;
+	uint64_t ns = 0, since = 0;
 
 	add(o, "pid", chk(json_object_new_int(t->pid)));
 	add(o, "tgid", chk(json_object_new_int(t->tgid)));
@@ -436,16 +488,19 @@ static struct json_object *task_json(const struct oc_kernel *k,
 	add(o, "kthread", chk(json_object_new_boolean(t->kthread)));
 	/* a task in D: how long it has been off the CPU (src/triage.h) */
 	if (t->state == 'D') {
-		b = NULL;
-		if (oc_triage_off_cpu(k, clk, t, &ns, &since)) {
-			char sec[32];
+		const struct oc_task_wait *tw = waits ? oc_waits_find(waits, t) : NULL;
+		bool off = oc_triage_off_cpu(k, clk, t, &ns, &since);
 
-			/* microseconds, not the double's 17 digits */
-			snprintf(sec, sizeof(sec), "%" PRIu64 ".%06" PRIu64,
-				 ns / 1000000000, ns / 1000 % 1000000);
+		b = NULL;
+		if (off || (tw && tw->kind != OC_WAIT_NONE)) {
 			b = chk(json_object_new_object());
-			add(b, "seconds", chk(json_object_new_double_s(ns / 1e9, sec)));
-			add(b, "since_ns", chk(json_object_new_int64((int64_t)since)));
+			add(b, "seconds", off ? seconds_json(ns) : NULL);
+			add(b, "since_ns", off ?
+			    chk(json_object_new_int64((int64_t)since)) : NULL);
+			/* since 1.4.0 */
+			add(b, "sleeps_in", tw && tw->sleeps_in[0] ?
+			    jstr(tw->sleeps_in) : NULL);
+			add(b, "on", wait_on_json(tw));
 		}
 		add(o, "blocked", b);
 	}
@@ -610,7 +665,8 @@ static struct json_object *group_json(const struct oc_kernel *k,
  */
 static bool json_tasks(const struct oc_kernel *k,
 		       const struct oc_report_options *opts,
-		       const struct oc_selection *sel, bool *ok, struct jw *w)
+		       const struct oc_selection *sel,
+		       const struct oc_waits *waits, bool *ok, struct jw *w)
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	struct json_group *groups = NULL;
@@ -636,7 +692,7 @@ static bool json_tasks(const struct oc_kernel *k,
 		oc_trace_init(&tr);
 		err = oc_kernel_unwind_task(k, t, &uo, &tr);
 		if (!opts->group) {
-			struct json_object *o = task_json(k, &clk, t);
+			struct json_object *o = task_json(k, &clk, waits, t);
 
 			*ok &= add_trace(k, opts, o, err, &tr);
 			oc_trace_deinit(&tr);
@@ -705,12 +761,14 @@ int oc_report_json(const struct oc_kernel *k,
 	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	jw_member(&w, 1, "version", jstr("1.3.0"));
+	jw_member(&w, 1, "version", jstr("1.4.0"));
 	jw_member(&w, 1, "kernel", kernel_json(k, log));
-	jw_member(&w, 1, "crash", crash_json(k, opts, log));
+	jw_member(&w, 1, "crash", crash_json(k, opts, log,
+						   st.have_waits ? &st.waits : NULL));
 	json_cpus(k, opts, &st.sel, &ok, &w);
 	if (st.sel.show_tasks) {
-		mem = json_tasks(k, opts, &st.sel, &ok, &w);
+		mem = json_tasks(k, opts, &st.sel, st.have_waits ? &st.waits : NULL,
+				 &ok, &w);
 	} else {
 		jw_member(&w, 1, "tasks", chk(json_object_new_array()));
 		if (opts->group)
@@ -724,4 +782,99 @@ int oc_report_json(const struct oc_kernel *k,
 	if (!mem || json_oom)
 		return oc_report_error(&oc_enomem);
 	return ok ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;
+}
+
+/*
+ * --triage: one dump in one line (docs/json.md, "--triage"): the file,
+ * its release, the crash summary with the first few wait chains, the
+ * task and blocked-task counts.  Dump-only (no vmlinux): no DWARF.
+ */
+struct json_object *oc_report_triage_json(const struct oc_kernel *k,
+					  const char *path)
+{
+	struct oc_report_options opts;
+	struct json_object *o = chk(json_object_new_object()), *b, *crash;
+	struct oc_sched_clock clk;
+	struct oc_waits waits;
+	bool have_waits;
+	struct oc_log log;
+	bool have_log;
+	size_t nd = 0, non = 0;
+	uint64_t longest = 0, ns, since;
+	bool have_longest = false;
+
+	json_oom = false;
+	oc_report_options_init(&opts);
+	have_log = oc_ok(oc_kernel_read_log(k, &log));
+	have_waits = oc_ok(oc_waits_compute(k, NULL, &waits));
+	oc_triage_sched_clock(k, &clk);
+	add(o, "file", jstr(path));
+	add(o, "format", jstr(oc_kernel_dump_format(k)));
+	add(o, "release", jstr(k->release));
+	crash = crash_json(k, &opts, have_log ? &log : NULL,
+			   have_waits ? &waits : NULL);
+	if (crash && have_waits) {
+		/* the first few chains here; how many there are beside them */
+		struct json_object *c = oc_report_json_chains(&waits, 5);
+
+		if (json_object_object_add(crash, "chains", c)) {
+			json_object_put(c);
+			json_oom = true;
+		}
+	}
+	add(o, "crash", crash);
+	add(o, "chains_total", have_waits ?
+	    chk(json_object_new_int64((int64_t)waits.nr_chains)) : NULL);
+	add(o, "tasks", chk(json_object_new_int64((int64_t)k->nr_tasks)));
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		const struct oc_task *t = &k->tasks[i];
+		const struct oc_task_wait *tw;
+
+		if (t->state != 'D')
+			continue;
+		nd++;
+		tw = have_waits ? oc_waits_find(&waits, t) : NULL;
+		non += tw && tw->kind != OC_WAIT_NONE;
+		if (oc_triage_off_cpu(k, &clk, t, &ns, &since) &&
+		    (!have_longest || ns > longest)) {
+			longest = ns;
+			have_longest = true;
+		}
+	}
+	b = chk(json_object_new_object());
+	add(b, "count", chk(json_object_new_int64((int64_t)nd)));
+	add(b, "waiting_on_known", chk(json_object_new_int64((int64_t)non)));
+	add(b, "longest_seconds", have_longest ? seconds_json(longest) : NULL);
+	add(o, "blocked", b);
+	add(o, "complete", chk(json_object_new_boolean(
+		!k->tasks_incomplete && !k->modules_incomplete &&
+		!k->dump_truncated && !k->release_mismatch)));
+	add(o, "error", NULL);
+	if (have_waits)
+		oc_waits_deinit(&waits);
+	if (have_log)
+		oc_log_deinit(&log);
+	if (json_oom) {
+		/* not a line that looks whole */
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* A dump --triage could not open: its file and the one-line error. */
+struct json_object *oc_report_triage_error_json(const char *path,
+						const char *message)
+{
+	struct json_object *o;
+
+	json_oom = false;
+	o = chk(json_object_new_object());
+	add(o, "file", jstr(path));
+	add(o, "error", jstr(message));
+	if (json_oom) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
 }

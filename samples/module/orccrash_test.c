@@ -22,6 +22,11 @@
  *   block     the writing task itself blocks in mutex_lock (D state) on the
  *             mutex held by a kthread: a user task with module frames above
  *             the syscall entry.
+ *   deadlock  start kthreads that deadlock: orccrash_ab holds
+ *             orccrash_lock_a and waits for orccrash_lock_b, which
+ *             orccrash_ba holds while it waits for orccrash_lock_a (ABBA);
+ *             orccrash_writer holds orccrash_rwsem for writing and sleeps
+ *             in msleep while orccrash_reader waits in down_read; returns.
  *   nmi       arm an NMI handler that panics: the next NMI on another CPU
  *             (the guest then runs "echo l > /proc/sysrq-trigger", whose
  *             backtrace NMIs call every NMI_LOCAL handler) panics on that
@@ -40,6 +45,7 @@
 #include <linux/version.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
+#include <linux/rwsem.h>
 #include <linux/wait.h>
 #include <linux/delay.h>
 #include <linux/completion.h>
@@ -202,6 +208,93 @@ static int orccrash_start_blocked(void)
 	return 0;
 }
 
+/* --- deadlock --- */
+
+static DEFINE_MUTEX(orccrash_lock_a);
+static DEFINE_MUTEX(orccrash_lock_b);
+static DECLARE_RWSEM(orccrash_rwsem);
+static DECLARE_COMPLETION(orccrash_a_held);
+static DECLARE_COMPLETION(orccrash_b_held);
+static DECLARE_COMPLETION(orccrash_rwsem_held);
+
+/* Takes @first, says so, waits until the other took its own, then
+ * takes @second: each waits for the other's (D state in mutex_lock). */
+static noinline void orccrash_abba(struct mutex *first, struct completion *mine,
+				   struct completion *theirs,
+				   struct mutex *second)
+{
+	mutex_lock(first);
+	complete(mine);
+	wait_for_completion(theirs);
+	mutex_lock(second);	/* never returns */
+	mutex_unlock(second);
+	mutex_unlock(first);
+}
+
+static int orccrash_kthread_ab(void *arg)
+{
+	orccrash_abba(&orccrash_lock_a, &orccrash_a_held, &orccrash_b_held,
+		      &orccrash_lock_b);
+	return 0;
+}
+
+static int orccrash_kthread_ba(void *arg)
+{
+	orccrash_abba(&orccrash_lock_b, &orccrash_b_held, &orccrash_a_held,
+		      &orccrash_lock_a);
+	return 0;
+}
+
+static noinline void orccrash_hold_rwsem(void)
+{
+	down_write(&orccrash_rwsem);
+	complete(&orccrash_rwsem_held);
+	for (;;)
+		msleep(60000);	/* D state in msleep, rwsem held */
+}
+
+static int orccrash_kthread_writer(void *arg)
+{
+	orccrash_hold_rwsem();
+	return 0;
+}
+
+static noinline void orccrash_read_rwsem(void)
+{
+	down_read(&orccrash_rwsem);	/* D state in down_read */
+	up_read(&orccrash_rwsem);
+}
+
+static int orccrash_kthread_reader(void *arg)
+{
+	wait_for_completion(&orccrash_rwsem_held);
+	orccrash_read_rwsem();
+	return 0;
+}
+
+static int orccrash_start_deadlock(void)
+{
+	static bool started;
+	struct task_struct *t;
+
+	if (started)
+		return 0;
+	started = true;
+	t = kthread_run(orccrash_kthread_ab, NULL, "orccrash_ab");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	t = kthread_run(orccrash_kthread_ba, NULL, "orccrash_ba");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	t = kthread_run(orccrash_kthread_writer, NULL, "orccrash_writer");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	t = kthread_run(orccrash_kthread_reader, NULL, "orccrash_reader");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	return 0;
+}
+
 /* --- nmi --- */
 
 static atomic_t orccrash_nmi_armed = ATOMIC_INIT(0);
@@ -278,6 +371,8 @@ static ssize_t orccrash_write(struct file *file, const char __user *ubuf,
 		r = orccrash_recurse(0);
 	} else if (!strcmp(cmd, "blocked")) {
 		r = orccrash_start_blocked();
+	} else if (!strcmp(cmd, "deadlock")) {
+		r = orccrash_start_deadlock();
 	} else if (!strcmp(cmd, "block")) {
 		orccrash_lock_mutex();
 	} else if (!strcmp(cmd, "nmi")) {

@@ -220,6 +220,7 @@ static void print_walk(const struct oc_kernel *k, struct oc_error *err,
 
 static void bt_task(const struct oc_kernel *k, const struct oc_task *t,
 		    const struct oc_sched_clock *clk,
+		    const struct oc_waits *waits,
 		    const struct oc_crash_bt_args *a, struct oc_lines *l,
 		    FILE *out)
 {
@@ -229,6 +230,7 @@ static void bt_task(const struct oc_kernel *k, const struct oc_task *t,
 
 	oc_report_print_task_line(t, out);
 	oc_report_print_blocked(k, clk, t, out);
+	oc_report_print_wait(waits, t, out);
 	oc_trace_init(&tr);
 	err = oc_kernel_unwind_task(k, t, &uo, &tr);
 	print_walk(k, err, &tr, a->regs, l, out);
@@ -296,20 +298,13 @@ static struct oc_error *bt(const struct oc_kernel *k,
 {
 	const struct oc_task *t;
 	struct oc_sched_clock clk;
-	struct oc_error *err;
+	struct oc_error *err = NULL;
+	struct oc_waits waits;
+	const struct oc_waits *w = NULL;
 
 	if (a->json)
 		return bt_json(k, h, a, l, out);
-	oc_triage_sched_clock(k, &clk);	/* once, as the report's task part */
-	if (a->all_tasks) {
-		for (size_t i = 0; i < k->nr_tasks; i++) {
-			if (i)
-				fputc('\n', out);
-			bt_task(k, &k->tasks[i], &clk, a, l, out);
-		}
-		return NULL;
-	}
-	if (a->all_cpus || a->cpu >= 0) {
+	if (!a->all_tasks && (a->all_cpus || a->cpu >= 0)) {
 		bool first = true;
 
 		for (unsigned int c = 0; c < k->nr_cpus; c++) {
@@ -322,21 +317,33 @@ static struct oc_error *bt(const struct oc_kernel *k,
 		}
 		return NULL;
 	}
-	if (!a->nr_tasks) {
+	oc_triage_sched_clock(k, &clk);	/* once, as the report's task part */
+	/* what the D tasks wait on, as the report's WAITS ON lines */
+	if (oc_ok(oc_waits_compute(k, l, &waits)))
+		w = &waits;
+	if (a->all_tasks) {
+		for (size_t i = 0; i < k->nr_tasks; i++) {
+			if (i)
+				fputc('\n', out);
+			bt_task(k, &k->tasks[i], &clk, w, a, l, out);
+		}
+	} else if (!a->nr_tasks) {
 		err = find_task(k, h->current_task, &t);
 		if (!err)
-			bt_task(k, t, &clk, a, l, out);
-		return err;
+			bt_task(k, t, &clk, w, a, l, out);
+	} else {
+		for (unsigned int i = 0; i < a->nr_tasks && !err; i++) {
+			err = find_ref(k, &a->tasks[i], &t);
+			if (err)
+				break;
+			if (i)
+				fputc('\n', out);
+			bt_task(k, t, &clk, w, a, l, out);
+		}
 	}
-	for (unsigned int i = 0; i < a->nr_tasks; i++) {
-		err = find_ref(k, &a->tasks[i], &t);
-		if (err)
-			return err;
-		if (i)
-			fputc('\n', out);
-		bt_task(k, t, &clk, a, l, out);
-	}
-	return NULL;
+	if (w)
+		oc_waits_deinit(&waits);
+	return err;
 }
 
 struct oc_error *oc_crash_bt(const struct oc_crash_host *h,

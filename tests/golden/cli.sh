@@ -44,6 +44,9 @@ usage_case "missing argument" "requires an argument -- 'pid'|option '--pid' requ
 usage_case "bad pid" "^orccrash: bad pid: x$" --pid x "$dump"
 usage_case "bad state" "^orccrash: bad state Q" --state Q "$dump"
 usage_case "too many files" "^orccrash: too many arguments: c$" a b c
+usage_case "--triage without a dump" "^orccrash: --triage needs at least one DUMP$" --triage
+usage_case "--triage with a report option" "^orccrash: --triage takes no other options" --triage --json "$dump"
+usage_case "--dot with a selection" "^orccrash: --dot takes no report options" --dot --all-tasks "$dump"
 
 "$bin" --help >"$tmp/help" 2>"$tmp/err"
 rc=$?

@@ -35,6 +35,7 @@ process	sysrq	sysrq_handle_crash	sysrq-write
 kdump	sysrq	sysrq_handle_crash	sysrq-write
 hardirq	sysrq	sysrq_handle_crash	sysrq-keyboard
 mod-blocked	panic	orccrash_panic	panic-requested
+mod-deadlock	panic	orccrash_panic	panic-requested
 mod-nmi	panic	orccrash_nmi_panic	panic-in-nmi
 mod-oops	null-deref	orccrash_oops_deref	null-deref
 mod-overflow	stack-overflow	orccrash_recurse	recursion

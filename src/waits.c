@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the blocked tasks wait on, and the wait chains (src/waits.h,
+ * docs/triage.md).
+ *
+ * The sleeping primitives this knows, each with the frame that sleeps on
+ * the lock, the DWARF name of its lock argument, and the waiter it keeps
+ * on that frame's stack while it sleeps (kernel 6.1 - 6.12):
+ *
+ *   mutex        __mutex_lock (its inlined __mutex_lock_common):
+ *                struct mutex_waiter { list, task } on mutex.wait_list
+ *                (kernel/locking/mutex.c)
+ *   rwsem        rwsem_down_read_slowpath / rwsem_down_write_slowpath:
+ *                struct rwsem_waiter { list, task } on
+ *                rw_semaphore.wait_list (kernel/locking/rwsem.c)
+ *   completion   __wait_for_common (its inlined do_wait_for_common):
+ *                struct swait_queue { task, task_list } on
+ *                completion.wait.task_list (kernel/sched/completion.c,
+ *                DECLARE_SWAITQUEUE)
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "framevars.h"
+#include "kernel.h"
+#include "strutil.h"
+#include "triage.h"
+#include "waits.h"
+
+static const char *const kind_names[] = {
+	[OC_WAIT_MUTEX] = "mutex",
+	[OC_WAIT_RWSEM_READ] = "rwsem-read",
+	[OC_WAIT_RWSEM_WRITE] = "rwsem-write",
+	[OC_WAIT_COMPLETION] = "completion",
+};
+
+const char *oc_wait_kind_name(enum oc_wait_kind kind)
+{
+	if ((size_t)kind >= sizeof(kind_names) / sizeof(kind_names[0]))
+		return NULL;
+	return kind_names[kind];
+}
+
+struct wait_rule {
+	enum oc_wait_kind kind;
+	const char *frames[4];	/* base names of the sleeping frame */
+	const char *param;	/* its lock argument's DWARF name */
+	const char *waiter, *waiter_list, *waiter_task;
+	const char *lock, *lock_list;
+};
+
+static const struct wait_rule rules[] = {
+	{ OC_WAIT_MUTEX, { "__mutex_lock", "__mutex_lock_slowpath",
+			   "__mutex_lock_killable_slowpath",
+			   "__mutex_lock_interruptible_slowpath" },
+	  "lock", "struct mutex_waiter", "list", "task",
+	  "struct mutex", "wait_list" },
+	{ OC_WAIT_RWSEM_READ, { "rwsem_down_read_slowpath" },
+	  "sem", "struct rwsem_waiter", "list", "task",
+	  "struct rw_semaphore", "wait_list" },
+	{ OC_WAIT_RWSEM_WRITE, { "rwsem_down_write_slowpath" },
+	  "sem", "struct rwsem_waiter", "list", "task",
+	  "struct rw_semaphore", "wait_list" },
+	{ OC_WAIT_COMPLETION, { "__wait_for_common", "wait_for_common",
+				"wait_for_common_io" },
+	  "x", "struct swait_queue", "task_list", "task",
+	  "struct completion", "wait.task_list" },
+};
+
+/* The scheduler's own frames, passed over for "sleeps in". */
+static bool sched_frame(const char *base)
+{
+	static const char *const prefixes[] = {
+		"__schedule", "schedule", "io_schedule", "context_switch",
+		"__switch_to", "preempt_schedule", "__cond_resched",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(base, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
+/* --- the pure part: chains and cycles --- */
+
+void oc_waits_chains_free(struct oc_wait_chain *chains, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(chains[i].idx);
+	free(chains);
+}
+
+static int chain_cmp(const void *a, const void *b)
+{
+	const struct oc_wait_chain *x = a, *y = b;
+
+	if (x->cycle != y->cycle)
+		return x->cycle ? -1 : 1;
+	if (x->nr != y->nr)
+		return x->nr > y->nr ? -1 : 1;
+	return x->idx[0] < y->idx[0] ? -1 : x->idx[0] > y->idx[0];
+}
+
+/*
+ * Follows next[] from @start, appending to a new chain; @pos[i] is i's
+ * position on the chain being built plus one (0: not on it), cleared
+ * before returning; @seen marks every node on any chain.
+ */
+static struct oc_error *follow(const long *next, size_t n, size_t start,
+			       size_t *pos, bool *seen,
+			       struct oc_wait_chain *c)
+{
+	size_t cur = start;
+
+	memset(c, 0, sizeof(*c));
+	c->idx = malloc(n * sizeof(*c->idx));
+	if (!c->idx)
+		return &oc_enomem;
+	for (;;) {
+		if (pos[cur]) {
+			c->cycle = true;
+			c->cycle_from = pos[cur] - 1;
+			break;
+		}
+		c->idx[c->nr++] = cur;
+		pos[cur] = c->nr;
+		seen[cur] = true;
+		if (next[cur] < 0 || (size_t)next[cur] >= n)
+			break;
+		cur = (size_t)next[cur];
+	}
+	for (size_t i = 0; i < c->nr; i++)
+		pos[c->idx[i]] = 0;
+	return NULL;
+}
+
+struct oc_error *oc_waits_chains(const long *next, size_t n,
+				 struct oc_wait_chain **ret, size_t *nr_ret)
+{
+	bool *waited = calloc(n + 1, sizeof(*waited));
+	bool *seen = calloc(n + 1, sizeof(*seen));
+	size_t *pos = calloc(n + 1, sizeof(*pos));
+	struct oc_wait_chain *chains = calloc(n + 1, sizeof(*chains));
+	struct oc_error *err = NULL;
+	size_t nr = 0;
+
+	*ret = NULL;
+	*nr_ret = 0;
+	if (!waited || !seen || !pos || !chains) {
+		err = &oc_enomem;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (next[i] >= 0 && (size_t)next[i] < n)
+			waited[next[i]] = true;
+	/* from every waiter no one waits for */
+	for (size_t i = 0; i < n && !err; i++)
+		if (next[i] >= 0 && (size_t)next[i] < n && !waited[i])
+			err = follow(next, n, i, pos, seen, &chains[nr++]);
+	/* what is left waits and is waited for: cycles alone, once each
+	 * (from their lowest node: the loop meets it first) */
+	for (size_t i = 0; i < n && !err; i++)
+		if (next[i] >= 0 && (size_t)next[i] < n && !seen[i])
+			err = follow(next, n, i, pos, seen, &chains[nr++]);
+	if (err)
+		goto out;
+	qsort(chains, nr, sizeof(*chains), chain_cmp);
+	*ret = chains;
+	*nr_ret = nr;
+	chains = NULL;
+	nr = 0;
+out:
+	if (chains)
+		oc_waits_chains_free(chains, nr);
+	free(waited);
+	free(seen);
+	free(pos);
+	return err;
+}
+
+/* --- reading the dump --- */
+
+struct ctx {
+	const struct oc_kernel *k;
+	struct oc_lines *lines;
+	/* the tasks by address, for the waiter's and the owner's task */
+	const struct oc_task **by_addr;
+};
+
+static int task_addr_cmp(const void *a, const void *b)
+{
+	uint64_t x = (*(const struct oc_task *const *)a)->addr,
+		 y = (*(const struct oc_task *const *)b)->addr;
+
+	return x < y ? -1 : x > y;
+}
+
+static const struct oc_task *task_at(const struct ctx *c, uint64_t addr)
+{
+	size_t lo = 0, hi = c->k->nr_tasks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->by_addr[mid]->addr == addr)
+			return c->by_addr[mid];
+		if (c->by_addr[mid]->addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static void frame_base(const struct oc_kernel *k, const struct oc_frame *f,
+		       char *buf, size_t size)
+{
+	struct oc_sym_result s;
+
+	buf[0] = 0;
+	if (oc_kernel_symbolize_frame(k, f, &s) && s.name)
+		oc_triage_base_name(s.name, buf, size);
+}
+
+/* The lock argument from the frame's DWARF variables, when vouched for. */
+static bool dwarf_lock(const struct ctx *c, const struct oc_trace *tr,
+		       size_t fi, const struct oc_task *t,
+		       const struct wait_rule *r, uint64_t *ret)
+{
+	struct oc_framevars *fv = NULL;
+	bool found = false;
+
+	if (!c->lines ||
+	    !oc_ok(oc_framevars_get(c->k, c->lines, tr, fi, t, &fv)) || !fv)
+		return false;
+	for (size_t l = 0; l < fv->nr_levels && !found; l++)
+		for (size_t v = 0; v < fv->levels[l].nr_vars; v++) {
+			const struct oc_framevar *var = &fv->levels[l].vars[v];
+
+			if (var->kind != OC_FRAMEVAR_PARAM ||
+			    strcmp(var->name, r->param) ||
+			    var->status != OC_FRAMEVAR_VALUE || !var->has_raw ||
+			    !var->raw)
+				continue;
+			*ret = var->raw;
+			found = true;
+			break;
+		}
+	oc_framevars_free(fv);
+	return found;
+}
+
+bool oc_waits_ring_lock(const struct oc_mem *mem,
+			const struct oc_waiter_layout *lay, uint64_t lo,
+			uint64_t hi, uint64_t task,
+			bool (*on_own_stack)(void *arg, uint64_t task, uint64_t addr),
+			void *arg, uint64_t *ret, char *why, size_t wsize)
+{
+	for (uint64_t a = lo; a + 8 <= hi; a += 8) {
+		uint64_t v, node, n, p, back, head = 0;
+		size_t steps;
+		int heads = 0;
+
+		if (a < lay->task_off || !oc_ok(oc_mem_read_u64(mem, a, &v)) ||
+		    v != task)
+			continue;
+		node = a - lay->task_off + lay->list_off;
+		if (!oc_ok(oc_mem_read_u64(mem, node, &n)) ||
+		    !oc_ok(oc_mem_read_u64(mem, node + 8, &p)) ||
+		    !oc_ok(oc_mem_read_u64(mem, n + 8, &back)) || back != node ||
+		    !oc_ok(oc_mem_read_u64(mem, p, &back)) || back != node)
+			continue;
+		/* round the ring: every node linked both ways; the waiters
+		 * are on their own tasks' stacks, the head is not */
+		for (steps = 0, n = node; steps < 4096; steps++) {
+			uint64_t next, wt;
+
+			if (!oc_ok(oc_mem_read_u64(mem, n, &next)) ||
+			    !oc_ok(oc_mem_read_u64(mem, next + 8, &back)) ||
+			    back != n) {
+				heads = -1;
+				break;
+			}
+			if (!oc_ok(oc_mem_read_u64(mem, n - lay->list_off + lay->task_off, &wt)) ||
+			    !on_own_stack(arg, wt, n)) {
+				heads++;
+				head = n;
+			}
+			n = next;
+			if (n == node)
+				break;
+		}
+		if (heads == 1 && n == node) {
+			*ret = head - lay->head_off;
+			return true;
+		}
+		snprintf(why, wsize, heads < 0 ?
+			 "the wait list through the waiter at 0x%" PRIx64 " is broken" :
+			 n != node ? "the wait list through the waiter at 0x%" PRIx64 " does not close" :
+			 "the wait list through the waiter at 0x%" PRIx64 " has no one head",
+			 a - lay->task_off);
+		return false;
+	}
+	snprintf(why, wsize, "no waiter of this task on the frame's stack");
+	return false;
+}
+
+/* Whether @addr is on the stack of the task at @task (a waiter's node). */
+static bool on_own_stack(void *arg, uint64_t task, uint64_t addr)
+{
+	const struct ctx *c = arg;
+	const struct oc_task *t = task_at(c, task);
+
+	return t && t->stack && addr >= t->stack &&
+	       addr < t->stack + c->k->thread_size;
+}
+
+/*
+ * The waiter on the sleeping frame's stack (src/waits.h
+ * oc_waits_ring_lock()), from the frame's sp to its caller's.
+ */
+static bool waiter_lock(const struct ctx *c, const struct oc_trace *tr,
+			size_t fi, const struct oc_task *t,
+			const struct wait_rule *r, uint64_t *ret, char *why,
+			size_t wsize)
+{
+	const struct oc_kernel *k = c->k;
+	struct oc_waiter_layout lay;
+	uint64_t lo, hi;
+
+	if (!k->types ||
+	    !oc_ok(oc_types_offsetof(k->types, r->waiter, r->waiter_list, &lay.list_off)) ||
+	    !oc_ok(oc_types_offsetof(k->types, r->waiter, r->waiter_task, &lay.task_off)) ||
+	    !oc_ok(oc_types_offsetof(k->types, r->lock, r->lock_list, &lay.head_off))) {
+		snprintf(why, wsize, "no layout of %s or %s", r->waiter, r->lock);
+		return false;
+	}
+	lo = tr->frames[fi].sp;
+	hi = fi + 1 < tr->nr ? tr->frames[fi + 1].sp : lo + 512;
+	if (hi <= lo || hi - lo > 4096)
+		hi = lo + 512;
+	return oc_waits_ring_lock(&k->mem, &lay, lo, hi, t->addr, on_own_stack,
+				  (void *)c, ret, why, wsize);
+}
+
+static void lock_symbol(const struct oc_kernel *k, struct oc_task_wait *tw)
+{
+	struct oc_sym_result s;
+
+	if (!oc_kernel_symbolize_data(k, tw->address, &s) || !s.name)
+		return;
+	if (s.offset && (!s.size || s.offset >= s.size))
+		return;
+	if (s.type == 't' || s.type == 'T' || s.type == 'W' || s.type == 'w')
+		return;
+	if (s.offset)
+		snprintf(tw->symbol, sizeof(tw->symbol), "%s+0x%" PRIx64,
+			 s.name, s.offset);
+	else
+		snprintf(tw->symbol, sizeof(tw->symbol), "%s", s.name);
+	snprintf(tw->module, sizeof(tw->module), "%s", s.module ? s.module : "");
+}
+
+static void add_why(struct oc_task_wait *tw, const char *s)
+{
+	size_t n = strlen(tw->why);
+
+	tw->reliable = false;
+	snprintf(tw->why + n, sizeof(tw->why) - n, "%s%s", n ? "; " : "", s);
+}
+
+/*
+ * The owner, from the lock (6.1 - 6.12): mutex.owner is the task with
+ * MUTEX_FLAGS (0x07: WAITERS, HANDOFF, PICKUP) in its low bits
+ * (kernel/locking/mutex.c __mutex_owner()); rw_semaphore.owner the
+ * writer, or with RWSEM_READER_OWNED (bit 0) the last reader to take it,
+ * with RWSEM_NONSPINNABLE (bit 1) (RWSEM_OWNER_FLAGS_MASK, rwsem.c), and
+ * count's bits from RWSEM_READER_SHIFT (8) the readers, bit 63
+ * (RWSEM_FLAG_READFAIL) left out.
+ */
+static void lock_owner(const struct ctx *c, struct oc_task_wait *tw)
+{
+	const struct oc_kernel *k = c->k;
+	const char *type = tw->kind == OC_WAIT_MUTEX ? "struct mutex" :
+			   "struct rw_semaphore";
+	uint64_t off, owner, count;
+	char buf[96];
+
+	if (tw->kind == OC_WAIT_COMPLETION)
+		return;
+	if (!k->types || !oc_ok(oc_types_offsetof(k->types, type, "owner", &off)) ||
+	    !oc_ok(oc_mem_read_u64(&k->mem, tw->address + off, &owner))) {
+		add_why(tw, "the owner could not be read");
+		return;
+	}
+	if (tw->kind == OC_WAIT_MUTEX) {
+		owner &= ~(uint64_t)0x7;
+	} else if (owner & 1) {
+		if (oc_ok(oc_types_offsetof(k->types, type, "count", &off)) &&
+		    oc_ok(oc_mem_read_u64(&k->mem, tw->address + off, &count)))
+			tw->readers = (long)((count & ~(1ULL << 63)) >> 8);
+		/* the last reader may have released it since: no owner */
+		return;
+	} else {
+		owner &= ~(uint64_t)0x3;
+	}
+	if (!owner) {
+		add_why(tw, "the lock has no owner (a hand-off under way?)");
+		return;
+	}
+	tw->have_owner = true;
+	tw->owner_addr = owner;
+	tw->owner = task_at(c, owner);
+	if (!tw->owner) {
+		snprintf(buf, sizeof(buf), "the owner 0x%" PRIx64 " is no task in the list",
+			 owner);
+		add_why(tw, buf);
+	}
+}
+
+struct oc_error *oc_waits_read_owner(const struct oc_kernel *k,
+				     struct oc_task_wait *tw)
+{
+	struct ctx c = { .k = k };
+
+	c.by_addr = malloc((k->nr_tasks + 1) * sizeof(*c.by_addr));
+	if (!c.by_addr)
+		return &oc_enomem;
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		c.by_addr[i] = &k->tasks[i];
+	qsort(c.by_addr, k->nr_tasks, sizeof(*c.by_addr), task_addr_cmp);
+	tw->reliable = true;
+	tw->why[0] = 0;
+	tw->have_owner = false;
+	tw->owner = NULL;
+	tw->readers = -1;
+	lock_owner(&c, tw);
+	free(c.by_addr);
+	return NULL;
+}
+
+static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
+				  struct oc_task_wait *tw)
+{
+	struct oc_unwind_options uo = { 0 };
+	struct oc_trace tr;
+	struct oc_error *err;
+
+	memset(tw, 0, sizeof(*tw));
+	tw->task = t;
+	tw->readers = -1;
+	tw->next = -1;
+	tw->reliable = true;
+	oc_trace_init(&tr);
+	err = oc_kernel_unwind_task(c->k, t, &uo, &tr);
+	if (err) {
+		if (err == &oc_enomem)
+			return err;
+		oc_error_destroy(err);
+		oc_trace_deinit(&tr);
+		return NULL;
+	}
+	for (size_t i = 0; i < tr.nr; i++) {
+		const struct wait_rule *r = NULL;
+		char base[96];
+
+		if (tr.frames[i].scanned)
+			continue;
+		frame_base(c->k, &tr.frames[i], base, sizeof(base));
+		if (!tw->sleeps_in[0] && base[0] && !sched_frame(base))
+			snprintf(tw->sleeps_in, sizeof(tw->sleeps_in), "%s", base);
+		for (size_t j = 0; j < sizeof(rules) / sizeof(rules[0]) && !r; j++)
+			for (size_t f = 0; f < 4 && rules[j].frames[f]; f++)
+				if (!strcmp(base, rules[j].frames[f]))
+					r = &rules[j];
+		if (!r)
+			continue;
+		uint64_t dw = 0, wl = 0;
+		char why[160] = "";
+		bool have_dw = dwarf_lock(c, &tr, i, t, r, &dw);
+		bool have_wl = waiter_lock(c, &tr, i, t, r, &wl, why, sizeof(why));
+
+		tw->kind = r->kind;
+		if (have_dw && have_wl && dw != wl) {
+			char b[192];
+
+			snprintf(b, sizeof(b), "the DWARF's %s 0x%" PRIx64
+				 " is not the wait list's 0x%" PRIx64,
+				 r->param, dw, wl);
+			add_why(tw, b);
+		}
+		if (have_dw || have_wl) {
+			tw->have_address = true;
+			tw->address = have_dw ? dw : wl;
+			tw->from = have_dw && have_wl ? "dwarf+waiter" :
+				   have_dw ? "dwarf" : "waiter";
+			lock_symbol(c->k, tw);
+			lock_owner(c, tw);
+		} else {
+			add_why(tw, why);
+		}
+		break;
+	}
+	if (!tr.reliable)
+		add_why(tw, "the trace is unreliable");
+	oc_trace_deinit(&tr);
+	return NULL;
+}
+
+const struct oc_task_wait *oc_waits_find(const struct oc_waits *w,
+					 const struct oc_task *t)
+{
+	for (size_t i = 0; i < w->nr; i++)
+		if (w->waits[i].task == t)
+			return &w->waits[i];
+	return NULL;
+}
+
+void oc_waits_deinit(struct oc_waits *w)
+{
+	oc_waits_chains_free(w->chains, w->nr_chains);
+	free(w->waits);
+	memset(w, 0, sizeof(*w));
+}
+
+struct oc_error *oc_waits_compute(const struct oc_kernel *k,
+				  struct oc_lines *lines, struct oc_waits *ret)
+{
+	struct ctx c = { .k = k, .lines = lines };
+	struct oc_error *err = NULL;
+	size_t cap = 0;
+	long *next = NULL;
+
+	memset(ret, 0, sizeof(*ret));
+	c.by_addr = malloc((k->nr_tasks + 1) * sizeof(*c.by_addr));
+	if (!c.by_addr)
+		return &oc_enomem;
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		c.by_addr[i] = &k->tasks[i];
+		cap += k->tasks[i].state == 'D';
+	}
+	qsort(c.by_addr, k->nr_tasks, sizeof(*c.by_addr), task_addr_cmp);
+	/* each D task, and at most one owner each */
+	cap = 2 * cap + 1;
+	ret->waits = calloc(cap, sizeof(*ret->waits));
+	if (!ret->waits) {
+		err = &oc_enomem;
+		goto out;
+	}
+	for (size_t i = 0; i < k->nr_tasks && !err; i++)
+		if (k->tasks[i].state == 'D')
+			err = task_wait(&c, &k->tasks[i], &ret->waits[ret->nr++]);
+	ret->nr_blocked = ret->nr;
+	/* the owners not in D: what they do (their own wait, if any) */
+	for (size_t i = 0; i < ret->nr_blocked && !err; i++) {
+		const struct oc_task *o = ret->waits[i].owner;
+
+		if (o && !oc_waits_find(ret, o))
+			err = task_wait(&c, o, &ret->waits[ret->nr++]);
+	}
+	if (err)
+		goto out;
+	next = malloc((ret->nr + 1) * sizeof(*next));
+	if (!next) {
+		err = &oc_enomem;
+		goto out;
+	}
+	for (size_t i = 0; i < ret->nr; i++) {
+		const struct oc_task *o = ret->waits[i].owner;
+
+		next[i] = -1;
+		for (size_t j = 0; o && j < ret->nr; j++)
+			if (ret->waits[j].task == o) {
+				next[i] = (long)j;
+				break;
+			}
+		ret->waits[i].next = next[i];
+	}
+	err = oc_waits_chains(next, ret->nr, &ret->chains, &ret->nr_chains);
+out:
+	free(next);
+	free(c.by_addr);
+	if (err)
+		oc_waits_deinit(ret);
+	return err;
+}
+
+/* --- words --- */
+
+void oc_waits_lock_string(const struct oc_task_wait *tw, char *buf,
+			  size_t size)
+{
+	const char *kind = tw->kind == OC_WAIT_RWSEM_READ ||
+			   tw->kind == OC_WAIT_RWSEM_WRITE ? "rwsem" :
+			   oc_wait_kind_name(tw->kind);
+
+	if (!kind)
+		snprintf(buf, size, "nothing known");
+	else if (tw->symbol[0] && tw->module[0])
+		snprintf(buf, size, "%s %s [%s]", kind, tw->symbol, tw->module);
+	else if (tw->symbol[0])
+		snprintf(buf, size, "%s %s", kind, tw->symbol);
+	else if (tw->have_address)
+		snprintf(buf, size, "%s at 0x%" PRIx64, kind, tw->address);
+	else
+		snprintf(buf, size, "a %s", kind);
+}
+
+static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t size, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len >= size)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*len += (size_t)n < size - *len ? (size_t)n : size - *len - 1;
+}
+
+void oc_waits_chain_string(const struct oc_waits *w,
+			   const struct oc_wait_chain *c, char *buf,
+			   size_t size)
+{
+	size_t len = 0;
+
+	if (!size)
+		return;
+	buf[0] = 0;
+	for (size_t i = 0; i < c->nr; i++) {
+		const struct oc_task_wait *tw = &w->waits[c->idx[i]];
+		char comm[64], lock[256];
+
+		oc_esc(comm, sizeof(comm), tw->task->comm, 0);
+		if (i == 0)
+			append(buf, size, &len, "pid %d (%s)", tw->task->pid, comm);
+		if (tw->next < 0) {
+			if (tw->task->running_on >= 0)
+				append(buf, size, &len, ", which is running on CPU %d",
+				       tw->task->running_on);
+			else if (tw->sleeps_in[0])
+				append(buf, size, &len, ", which %s in %s",
+				       tw->task->state == 'D' || tw->task->state == 'S' ?
+				       "sleeps" : "is", tw->sleeps_in);
+			break;
+		}
+		oc_waits_lock_string(tw, lock, sizeof(lock));
+		const struct oc_task *o = tw->owner;
+
+		oc_esc(comm, sizeof(comm), o->comm, 0);
+		append(buf, size, &len, "%s waits for %s held by pid %d (%s)",
+		       i ? ", which" : "", lock, o->pid, comm);
+		if (i + 1 == c->nr && c->cycle) {
+			append(buf, size, &len, ": deadlock");
+			break;
+		}
+	}
+}
