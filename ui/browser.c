@@ -28,6 +28,7 @@
 #include "rows.h"
 #include "source.h"
 #include "triage.h"
+#include "waits.h"
 #include "ui.h"
 #include "worker.h"
 
@@ -71,15 +72,20 @@ struct view_ops {
 	void (*search)(struct browser *b);
 };
 
-static const struct view_ops main_view, memory_view, log_view, help_view;
+static const struct view_ops main_view, memory_view, log_view, help_view,
+			      waits_view;
 
 struct browser {
 	const struct oc_kernel *k;
 	const struct oc_ui_options *opts;
 	struct oc_ui_threads th;
 	struct oc_ui_lines thread_lines, frame_lines, regs_lines;
-	struct oc_ui_lines mem_lines, log_lines, help_lines;
-	struct cursor cur[PANE_NR], mem_cur, log_cur, help_cur;
+	struct oc_ui_lines mem_lines, log_lines, help_lines, waits_lines;
+	struct cursor cur[PANE_NR], mem_cur, log_cur, help_cur, waits_cur;
+	/* the wait view's model, computed when first opened (no DWARF: the
+	 * worker alone uses the lines; the wait lists need none) */
+	bool waits_loaded;
+	struct oc_waits waits;
 	const struct view_ops *view, *help_from;
 	enum pane pane;
 	size_t shown;		/* thread in the frames pane (index in th.v) */
@@ -809,6 +815,16 @@ static void draw_log(struct browser *b)
 	draw_full(b, title, &b->log_lines, &b->log_cur);
 }
 
+static void draw_waits(struct browser *b)
+{
+	char title[256];
+
+	snprintf(title, sizeof(title),
+		 " Waits: %zu tasks in D, %zu chains (Enter: the task)",
+		 b->waits.nr_blocked, b->waits.nr_chains);
+	draw_full(b, title, &b->waits_lines, &b->waits_cur);
+}
+
 static void draw_help(struct browser *b)
 {
 	draw_full(b, " Help", &b->help_lines, &b->help_cur);
@@ -854,6 +870,12 @@ static struct cursor *log_cursor(struct browser *b,
 				 const struct oc_ui_lines **lines, int *rows)
 {
 	return full_cursor(b, &b->log_lines, &b->log_cur, lines, rows);
+}
+
+static struct cursor *waits_cursor(struct browser *b,
+				   const struct oc_ui_lines **lines, int *rows)
+{
+	return full_cursor(b, &b->waits_lines, &b->waits_cur, lines, rows);
 }
 
 static struct cursor *help_cursor(struct browser *b,
@@ -1111,6 +1133,46 @@ static void back_to_main(struct browser *b)
 	b->view = &main_view;
 }
 
+static void open_waits(struct browser *b)
+{
+	if (!b->waits_loaded) {
+		struct oc_error *err = oc_waits_compute(b->k, NULL, &b->waits);
+
+		if (err) {
+			report(b, err);
+			return;
+		}
+		b->waits_loaded = true;
+		report(b, oc_ui_waits_lines(&b->waits, &b->th, &b->waits_lines));
+	}
+	b->view = &waits_view;
+}
+
+/* Enter on a wait row: that task in the threads pane, all states shown
+ * if the filter hides it. */
+static void waits_enter(struct browser *b)
+{
+	const struct oc_ui_lines *l = &b->waits_lines;
+	long long want;
+
+	if (b->waits_cur.sel >= l->nr || l->v[b->waits_cur.sel].ref < 0)
+		return;
+	want = l->v[b->waits_cur.sel].ref;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < b->thread_lines.nr; i++) {
+			if (b->thread_lines.v[i].ref != want)
+				continue;
+			b->view = &main_view;
+			b->pane = PANE_THREADS;
+			b->cur[PANE_THREADS].sel = i;
+			show_thread(b);
+			return;
+		}
+		b->th.state = 0;
+		refresh_threads(b);
+	}
+}
+
 static void help_back(struct browser *b)
 {
 	b->view = b->help_from;
@@ -1146,6 +1208,14 @@ static const struct view_ops log_view = {
 	.cursor = log_cursor,
 	.back = back_to_main,
 	.search = search_log,
+};
+
+static const struct view_ops waits_view = {
+	.context = OC_CTX_WAITS,
+	.draw = draw_waits,
+	.cursor = waits_cursor,
+	.back = back_to_main,
+	.enter = waits_enter,
 };
 
 static const struct view_ops help_view = {
@@ -1220,6 +1290,9 @@ static void request(struct browser *b, enum oc_ui_request req)
 		break;
 	case OC_REQ_MEMORY:
 		open_memory(b);
+		break;
+	case OC_REQ_WAITS:
+		open_waits(b);
 		break;
 	case OC_REQ_HELP:
 		if (b->view != &help_view)
@@ -1314,6 +1387,9 @@ static void browser_deinit(struct browser *b)
 	oc_ui_lines_deinit(&b->regs_lines);
 	oc_ui_lines_deinit(&b->mem_lines);
 	oc_ui_lines_deinit(&b->log_lines);
+	oc_ui_lines_deinit(&b->waits_lines);
+	if (b->waits_loaded)
+		oc_waits_deinit(&b->waits);
 	oc_ui_lines_deinit(&b->help_lines);
 	if (b->log_loaded)
 		oc_log_deinit(&b->log);
@@ -1335,6 +1411,7 @@ int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 	oc_ui_lines_init(&b.regs_lines);
 	oc_ui_lines_init(&b.mem_lines);
 	oc_ui_lines_init(&b.log_lines);
+	oc_ui_lines_init(&b.waits_lines);
 	oc_ui_lines_init(&b.help_lines);
 	err = oc_ui_threads_build(k, &b.th);
 	if (!err)

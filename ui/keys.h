@@ -38,7 +38,8 @@
 	  KEY_BTAB, KEY_LEFT)                                                \
 	R(ENTER, "open",                                                     \
 	  "threads: its frames; frames: stack memory; memory: follow the word", \
-	  OC_CTX_THREADS | OC_CTX_FRAMES | OC_CTX_MEMORY, true, '\n', '\r',  \
+	  OC_CTX_THREADS | OC_CTX_FRAMES | OC_CTX_MEMORY | OC_CTX_WAITS, true, \
+	  '\n', '\r',                                                        \
 	  KEY_ENTER)                                                         \
 	R(BACK, "back",                                                      \
 	  "back: close a view, leave a pane; quit from the threads pane",    \
@@ -59,6 +60,9 @@
 	  false, 'F')                                                        \
 	R(LOG, "log", "the kernel log, ending at the panic",                 \
 	  OC_CTX_MAIN | OC_CTX_MEMORY, true, 'l')                            \
+	R(WAITS, "waits",                                                    \
+	  "what tasks in D wait on, who holds it: wait chains, deadlocks",   \
+	  OC_CTX_MAIN | OC_CTX_LOG, true, 'w')                               \
 	R(MEMORY, "memory", "stack memory of the selected frame",            \
 	  OC_CTX_MAIN, true, 'm')                                            \
 	R(DETAILS, "source",                                                 \
@@ -85,8 +89,9 @@ enum oc_ui_context {
 	OC_CTX_MEMORY = 1 << 3,
 	OC_CTX_LOG = 1 << 4,
 	OC_CTX_HELP = 1 << 5,
+	OC_CTX_WAITS = 1 << 6,
 	OC_CTX_MAIN = OC_CTX_THREADS | OC_CTX_FRAMES | OC_CTX_REGS,
-	OC_CTX_ALL = (1 << 6) - 1,
+	OC_CTX_ALL = (1 << 7) - 1,
 };
 
 struct oc_ui_request_info {

@@ -20,6 +20,7 @@
 #include "rows.h"
 #include "source.h"
 #include "strutil.h"
+#include "waits.h"
 
 /* ---- lines ---- */
 
@@ -1128,4 +1129,73 @@ void oc_ui_footer(unsigned int contexts, char *buf, size_t size)
 		}
 		len += (size_t)n;
 	}
+}
+
+/* ---- waits ---- */
+
+static long long thread_of(const struct oc_ui_threads *th,
+			   const struct oc_task *t)
+{
+	for (size_t i = th->nr_cpus; t && i < th->nr; i++)
+		if (th->v[i].task == t)
+			return (long long)i;
+	return -1;
+}
+
+struct oc_error *oc_ui_waits_lines(const struct oc_waits *w,
+				   const struct oc_ui_threads *th,
+				   struct oc_ui_lines *lines)
+{
+	struct oc_error *err = NULL;
+	char chain[1024], lock[1100], comm[128];
+
+	oc_ui_lines_clear(lines);
+	if (!w->nr_blocked)
+		return oc_ui_lines_add(lines, OC_STYLE_DIM, -1,
+				       "no task in D state");
+	if (w->nr_chains)
+		err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1,
+				      "Wait chains (deadlocks first):");
+	for (size_t i = 0; i < w->nr_chains && !err; i++) {
+		const struct oc_wait_chain *c = &w->chains[i];
+
+		oc_waits_chain_string(w, c, chain, sizeof(chain));
+		err = oc_ui_lines_add(lines, c->cycle ? OC_STYLE_ERROR :
+				      OC_STYLE_NORMAL,
+				      c->nr ? thread_of(th, w->waits[c->idx[0]].task) : -1,
+				      "%s %s", c->cycle ? "DEADLOCK:" : "CHAIN:",
+				      chain);
+	}
+	if (!err)
+		err = oc_ui_lines_add(lines, OC_STYLE_TITLE, -1,
+				      "Tasks in D (%zu):", w->nr_blocked);
+	for (size_t i = 0; i < w->nr_blocked && !err; i++) {
+		const struct oc_task_wait *tw = &w->waits[i];
+		char holder[200] = "";
+
+		if (tw->kind == OC_WAIT_NONE) {
+			snprintf(lock, sizeof(lock), "sleeps in %s (no lock found)",
+				 tw->sleeps_in[0] ? tw->sleeps_in : "?");
+		} else {
+			oc_waits_lock_string(tw, chain, sizeof(chain));
+			snprintf(lock, sizeof(lock), "waits on %s", chain);
+		}
+		if (tw->owner)
+			snprintf(holder, sizeof(holder), ", held by pid %d (%s)",
+				 tw->owner->pid,
+				 oc_esc(comm, sizeof(comm), tw->owner->comm, 0));
+		else if (tw->have_owner)
+			snprintf(holder, sizeof(holder), ", held by 0x%" PRIx64,
+				 tw->owner_addr);
+		else if (tw->readers >= 0)
+			snprintf(holder, sizeof(holder), ", held by %ld reader%s",
+				 tw->readers, tw->readers == 1 ? "" : "s");
+		err = oc_ui_lines_add(lines, tw->reliable ? OC_STYLE_NORMAL :
+				      OC_STYLE_DIM, thread_of(th, tw->task),
+				      "pid %-7d %-16s %s%s%s", tw->task->pid,
+				      oc_esc(comm, sizeof(comm), tw->task->comm, 0),
+				      lock, holder,
+				      tw->reliable ? "" : " (unreliable)");
+	}
+	return err;
 }

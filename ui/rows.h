@@ -274,6 +274,16 @@ struct oc_error *oc_ui_lines_insert(struct oc_ui_lines *lines, size_t pos,
  * shown as \xNN. */
 struct oc_error *oc_ui_log_lines(const struct oc_log *log,
 				 struct oc_ui_lines *lines);
+struct oc_waits;
+/*
+ * The wait view: each wait chain ("DEADLOCK: ..." first, in the error
+ * style, then "CHAIN: ..."), then each task in D with what it waits on
+ * and who holds it; each row's ref is the thread (index in th->v) of the
+ * task it starts with, -1 for headings.
+ */
+struct oc_error *oc_ui_waits_lines(const struct oc_waits *w,
+				   const struct oc_ui_threads *th,
+				   struct oc_ui_lines *lines);
 /* The help screen, generated from the key table (ui/keys.c). */
 struct oc_error *oc_ui_help_lines(struct oc_ui_lines *lines);
 /* Keys that matter in @contexts, "Tab pane  / search ..." */

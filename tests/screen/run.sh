@@ -710,6 +710,48 @@ check_kernel_source() {
 }
 
 # NO_COLOR: attributes only, no colour escapes; with colours, some.
+# The wait view (w): the same chains as the text report's CHAIN: and
+# DEADLOCK: lines (tests/realdump/chains.sh holds those to crash and the
+# kernel's sysrq-w), and Enter on a task's row shows that task's frames.
+check_waits() {
+	local label=$1 vmcore=$2 vmlinux=$3 want got pid n i
+	"$BIN" --all-tasks "$vmcore" "$vmlinux" 2>/dev/null |
+		sed -n 's/^ *\(CHAIN\|DEADLOCK\): //p' | sort >"$tmp/chains-want"
+	if [ ! -s "$tmp/chains-want" ]; then
+		skip "$label: wait view" "no chain in the report"
+		return
+	fi
+	T kill-session -t ui 2>/dev/null
+	T new-session -d -s ui -x 250 -y 40 "'$BIN' '$vmcore' '$vmlinux'; sleep 60"
+	: >"$tmp/screen"
+	wait_for '^ Threads: ' 10
+	keys w
+	if ! wait_for '^ Waits: [0-9]+ tasks in D, [0-9]+ chains' 10; then
+		fail "$label: wait view" "w did not open it"
+		return
+	fi
+	sed -n 's/^\(CHAIN\|DEADLOCK\): //p' "$tmp/screen" | sed 's/ *$//' | sort >"$tmp/chains-got"
+	want=$(wc -l <"$tmp/chains-want"); got=$(wc -l <"$tmp/chains-got")
+	if cmp -s "$tmp/chains-want" "$tmp/chains-got"; then
+		pass "$label: wait view: the report's $want chains"
+	else
+		fail "$label: wait view" "$got chains on screen, $want in the report: $(diff "$tmp/chains-want" "$tmp/chains-got" | head -4 | tr '\n' ' ')"
+		return
+	fi
+	# the first task row: Enter shows that task (its row's place in the
+	# view: the lines after the " Waits:" title)
+	pid=$(sed -n 's/^pid \([0-9][0-9]*\) .*/\1/p' "$tmp/screen" | head -n 1)
+	n=$(awk '/^ Waits: / { t = NR } /^pid / { print NR - t - 1; exit }' "$tmp/screen")
+	keys Home
+	for ((i = 0; i < n; i++)); do keys Down; done
+	keys Enter
+	if wait_for "^ Frames: pid $pid " 5; then
+		pass "$label: wait view: Enter on pid $pid shows its frames"
+	else
+		fail "$label: wait view" "Enter on pid $pid did not show its frames"
+	fi
+}
+
 check_color() {
 	local label=$1 vmcore=$2 vmlinux=$3 c0 c1
 
@@ -769,6 +811,7 @@ if [ -r "${ORCCRASH_INDEX:-$cache/dumps/index.tsv}" ]; then
 		hardirq) check_lines "$release/$scenario/$format" "$vmcore" "$vmlinux"
 			check_kernel_source "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
 		mod-oops) check_source "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
+		mod-blocked | mod-deadlock) check_waits "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
 		esac
 		if [ "$ran" -eq 0 ]; then
 			check_color "$release/$scenario/$format" "$vmcore" "$vmlinux"
