@@ -16,6 +16,8 @@
 #include "strutil.h"
 #include "log.h"
 #include "report.h"
+#include "select.h"
+#include "triage.h"
 
 enum { MAX_ARGS = 32, LINE_MAX_LEN = 4096 };
 
@@ -778,6 +780,91 @@ static struct oc_error *cmd_task(struct cmd_ctx *c)
 	return cmd_struct(&sc);
 }
 
+/* ---- bt --------------------------------------------------------------- */
+
+/*
+ * bt: the report's traces (src/report.c oc_report_traces(), chosen by
+ * src/select.c as --active, --cpu, --pid, --comm and --state choose
+ * them): no argument is the panic CPU (crash's current context), -a
+ * every CPU, PID and COMM (an fnmatch(3) pattern) tasks, -s STATE the
+ * tasks in STATE; --scan adds the report's "?" entries.
+ */
+static struct oc_error *cmd_bt(struct cmd_ctx *c)
+{
+	static const char usage[] = "usage: bt [--scan] [-a] [-s STATE] [PID|COMM]...";
+	struct oc_select_task which[MAX_ARGS];
+	struct oc_report_options ro;
+	struct oc_selection sel;
+	struct oc_error *err;
+	bool reliable = true, first = true, all_cpus = false;
+	int rc = OC_EXIT_OK;
+
+	oc_report_options_init(&ro);
+	ro.sel.which = which;
+	for (int i = 1; i < c->argc; i++) {
+		const char *a = c->argv[i];
+		uint64_t pid;
+
+		if (!strcmp(a, "-a")) {
+			all_cpus = true;
+		} else if (!strcmp(a, "--scan")) {
+			ro.scan = true;
+		} else if (!strcmp(a, "-s")) {
+			if (i + 1 == c->argc || strlen(c->argv[i + 1]) != 1 ||
+			    !strchr("RSDTtXZPI", c->argv[i + 1][0]))
+				return cmd_error(c, OC_ERR_INVALID, "-s STATE: one of R S D T t X Z P I");
+			ro.sel.state = c->argv[++i][0];
+		} else if (a[0] == '-') {
+			return cmd_error(c, OC_ERR_INVALID, "unknown option %s (%s)", a, usage);
+		} else if (parse_count(a, &pid)) {
+			if (pid > INT32_MAX)
+				return cmd_error(c, OC_ERR_INVALID, "bad pid %s", a);
+			which[ro.sel.nr_which++] = (struct oc_select_task){ .pid = (int)pid };
+		} else {
+			which[ro.sel.nr_which++] = (struct oc_select_task){ .pid = -1, .comm = a };
+		}
+	}
+	if (all_cpus && (ro.sel.nr_which || ro.sel.state))
+		return cmd_error(c, OC_ERR_INVALID, "-a with tasks (%s)", usage);
+	if (all_cpus) {
+		ro.sel.active = true;
+	} else if (!ro.sel.nr_which && !ro.sel.state) {
+		if (c->k->panic_cpu < 0)
+			return cmd_error(c, OC_ERR_LOOKUP, "no panic CPU recorded (bt -a: every CPU)");
+		ro.sel.active = true;
+		ro.sel.cpu = c->k->panic_cpu;
+	}
+	err = oc_select(c->k, &ro.sel, &sel);
+	if (err) {
+		char msg[300];
+
+		oc_error_string(err, msg, sizeof(msg));
+		oc_error_destroy(err);
+		return cmd_error(c, OC_ERR_LOOKUP, "%s", msg);
+	}
+	if (c->json) {
+		struct json_object *cpus = json_object_new_array(), *tasks = NULL;
+		struct oc_sched_clock clk;
+
+		for (size_t i = 0; i < sel.nr_cpus; i++)
+			json_object_array_add(cpus, oc_report_cpu_json(c->k, &ro, sel.cpus[i], &reliable));
+		if (sel.show_tasks) {
+			oc_triage_sched_clock(c->k, &clk);
+			tasks = json_object_new_array();
+			for (size_t i = 0; i < sel.nr_tasks; i++)
+				json_object_array_add(tasks, oc_report_task_json(c->k, &ro, &clk,
+										 sel.tasks[i], &reliable));
+		}
+		json_object_object_add(c->result, "cpus", cpus);
+		json_object_object_add(c->result, "tasks", tasks);
+		json_object_object_add(c->result, "reliable", json_object_new_boolean(reliable));
+	} else {
+		rc = oc_report_traces(c->k, &ro, &sel, &reliable, &first, c->out);
+	}
+	oc_selection_deinit(&sel);
+	return rc ? &oc_enomem : NULL;
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 static struct oc_error *cmd_help(struct cmd_ctx *c);
@@ -789,6 +876,8 @@ static const struct cmd {
 	const char *usage;
 	const char *help;
 } cmds[] = {
+	{ "bt", cmd_bt, false, "bt [--scan] [-a] [-s STATE] [PID|COMM]...",
+	  "traces, as the report prints them: the panic CPU, every CPU, tasks" },
 	{ "help", cmd_help, false, "help", "this list" },
 	{ "log", cmd_log, false, "log", "the kernel log buffer" },
 	{ "mod", cmd_mod, false, "mod", "loaded modules: base, size, ORC, symbols, build-id" },

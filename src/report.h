@@ -91,6 +91,28 @@ int oc_report_begin(const struct oc_kernel *k,
 		    const struct oc_report_options *opts,
 		    struct oc_report_start *ret);
 void oc_report_finish(struct oc_report_start *start);
+/*
+ * The report's traces for @sel: the CPUs part, then, when
+ * sel->show_tasks, the tasks part and its summary (the `bt` command
+ * prints these alone).  *@reliable is cleared for an unreliable trace;
+ * *@no_part_yet says no part came before (no blank line first).
+ * Returns OC_EXIT_OK or OC_EXIT_ERROR (out of memory).
+ */
+int oc_report_traces(const struct oc_kernel *k,
+		     const struct oc_report_options *opts,
+		     const struct oc_selection *sel, bool *reliable,
+		     bool *no_part_yet, FILE *out);
+struct json_object;
+/* A CPU's object and a task's object of the JSON report (docs/json.md:
+ * "cpus" and "tasks"), its trace included; *@ok cleared when the trace
+ * is unreliable. */
+struct json_object *oc_report_cpu_json(const struct oc_kernel *k,
+				       const struct oc_report_options *opts,
+				       unsigned int cpu, bool *ok);
+struct json_object *oc_report_task_json(const struct oc_kernel *k,
+					const struct oc_report_options *opts,
+					const struct oc_sched_clock *clk,
+					const struct oc_task *t, bool *ok);
 /* "orccrash: ERROR" on stderr; destroys @err; returns OC_EXIT_ERROR. */
 int oc_report_error(struct oc_error *err);
 /* --group: the same frames (ips, "?" entries) and the same end. */

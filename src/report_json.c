@@ -514,31 +514,52 @@ static void jw_element(struct jw *w, struct json_object *o)
 	jw_value(w, o, 2);
 }
 
+struct json_object *oc_report_cpu_json(const struct oc_kernel *k,
+				       const struct oc_report_options *opts,
+				       unsigned int c, bool *ok)
+{
+	struct oc_unwind_options uo = { .scan = opts->scan };
+	const struct oc_cpu *cpu = &k->cpus[c];
+	struct json_object *o = json_object_new_object();
+	struct oc_error *err;
+	struct oc_trace tr;
+
+	add(o, "cpu", json_object_new_int((int)c));
+	add(o, "pid", cpu->task ? json_object_new_int(cpu->task->pid) : NULL);
+	add(o, "comm", cpu->task ? jstr(cpu->task->comm) : NULL);
+	add(o, "panic", json_object_new_boolean((int)c == k->panic_cpu));
+	oc_trace_init(&tr);
+	err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
+	*ok &= add_trace(k, opts, o, err, &tr);
+	oc_trace_deinit(&tr);
+	return o;
+}
+
+struct json_object *oc_report_task_json(const struct oc_kernel *k,
+					const struct oc_report_options *opts,
+					const struct oc_sched_clock *clk,
+					const struct oc_task *t, bool *ok)
+{
+	struct oc_unwind_options uo = { .scan = opts->scan };
+	struct json_object *o = task_json(k, clk, t);
+	struct oc_error *err;
+	struct oc_trace tr;
+
+	oc_trace_init(&tr);
+	err = oc_kernel_unwind_task(k, t, &uo, &tr);
+	*ok &= add_trace(k, opts, o, err, &tr);
+	oc_trace_deinit(&tr);
+	return o;
+}
+
 static void json_cpus(const struct oc_kernel *k,
 		      const struct oc_report_options *opts,
 		      const struct oc_selection *sel, bool *ok, struct jw *w)
 {
-	struct oc_unwind_options uo = { .scan = opts->scan };
-
 	jw_key(w, 1, "cpus");
 	jw_open(w, 1, '[');
-	for (size_t i = 0; i < sel->nr_cpus; i++) {
-		unsigned int c = sel->cpus[i];
-		const struct oc_cpu *cpu = &k->cpus[c];
-		struct json_object *o = json_object_new_object();
-		struct oc_error *err;
-		struct oc_trace tr;
-
-		add(o, "cpu", json_object_new_int((int)c));
-		add(o, "pid", cpu->task ? json_object_new_int(cpu->task->pid) : NULL);
-		add(o, "comm", cpu->task ? jstr(cpu->task->comm) : NULL);
-		add(o, "panic", json_object_new_boolean((int)c == k->panic_cpu));
-		oc_trace_init(&tr);
-		err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
-		*ok &= add_trace(k, opts, o, err, &tr);
-		oc_trace_deinit(&tr);
-		jw_element(w, o);
-	}
+	for (size_t i = 0; i < sel->nr_cpus; i++)
+		jw_element(w, oc_report_cpu_json(k, opts, sel->cpus[i], ok));
 	jw_close(w, 1, ']');
 }
 
@@ -596,16 +617,12 @@ static bool json_tasks(const struct oc_kernel *k,
 		struct oc_trace tr;
 		size_t g;
 
-		oc_trace_init(&tr);
-		err = oc_kernel_unwind_task(k, t, &uo, &tr);
 		if (!opts->group) {
-			struct json_object *o = task_json(k, &clk, t);
-
-			*ok &= add_trace(k, opts, o, err, &tr);
-			oc_trace_deinit(&tr);
-			jw_element(w, o);
+			jw_element(w, oc_report_task_json(k, opts, &clk, t, ok));
 			continue;
 		}
+		oc_trace_init(&tr);
+		err = oc_kernel_unwind_task(k, t, &uo, &tr);
 		if (err) {
 			/* grouped by its message, like a failed text trace */
 			tr.reliable = false;

@@ -197,6 +197,49 @@ for t in ps:
 		say "FAIL commands $name: 'ps -S STATE' is not ps's rows in STATE for:$bad_st"
 	fi
 
+	# bt prints the report's traces for the same selection (one printer,
+	# src/report.c): the panic CPU, every CPU, a pid, a comm, a state
+	local bad_bt= panic_cpu bt ro=()
+	panic_cpu=$("$bin" --json --active "$core" "$vml" 2>/dev/null |
+		"$pyd" -c 'import json,sys; c=json.load(sys.stdin)["kernel"]["panic"]["cpu"]; print("" if c is None else c)')
+	for bt in "bt" "bt -a" "bt 1" "bt -s D" "bt --scan -s S" "bt kworker/*"; do
+		case $bt in
+		bt) ro=(--active --cpu "${panic_cpu:-0}") ;;
+		"bt -a") ro=(--active) ;;
+		"bt 1") ro=(--pid 1) ;;
+		"bt -s D") ro=(--state D) ;;
+		"bt --scan -s S") ro=(--scan --state S) ;;
+		*) ro=(--comm 'kworker/*') ;;
+		esac
+		if [ "$bt" = bt ] && [ -z "$panic_cpu" ]; then
+			[ "$("$bin" -e bt "$core" "$vml" 2>&1)" = "orccrash: bt: no panic CPU recorded (bt -a: every CPU)" ] ||
+				bad_bt="$bad_bt 'bt' (no panic CPU)"
+			continue
+		fi
+		cmp -s <("$bin" -e "$bt" "$core" "$vml" 2>&1) \
+		       <("$bin" --no-header --no-lines "${ro[@]}" "$core" "$vml" 2>/dev/null) ||
+			bad_bt="$bad_bt '$bt'"
+	done
+	if [ -z "$bad_bt" ]; then
+		say "PASS commands $name: bt, bt -a, bt PID, bt COMM, bt -s STATE, bt --scan print the report's traces of that selection"
+	else
+		say "FAIL commands $name: bt differs from the report's traces for:$bad_bt"
+	fi
+	# and the kernel's own sysrq-t traces of the tasks asleep then
+	local ref
+	ref=$(dirname "$core")/ref/kernel.txt
+	if [ -s "$ref" ]; then
+		for sc in "" --scan; do
+			for v in "$vml" ""; do
+				for st in S D I; do
+					"$bin" --json -e "bt $sc -s $st" "$core" ${v:+"$v"} 2>/dev/null
+				done >"$d/bt.json"
+				"$pyd" "$here/bt_check.py" $sc "commands $name${v:- (no vmlinux)}" "$ref" "$d/bt.json" |
+					sed "s#$vml##" | record
+			done
+		done
+	fi
+
 	# the commands compared with crash text for text
 	local task mod1 sa=() rds=()
 	task=$("$pyd" -c 'import json,sys; t=[t for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["on_cpu"] is not None and t["pid"]]; print(t[0]["task"] if t else "")' "$d/ours-ps.json")
@@ -270,7 +313,7 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 	"$pyd" "$here/check.py" "commands $name" "$d" | record
 
 	# every command's JSON against the schema
-	for c in ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
+	for c in bt "bt -a" "bt 1" "bt -s D" ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
 		 "$(head -n 1 "$d/structs.list")" \
 		 "rd -s init_task 8" "rd -8 linux_banner 5"; do
 		"$bin" --json -e "$c" "$core" "$vml" >"$d/json-$(echo "$c" | tr -c 'a-z0-9\n' _).json" 2>/dev/null
@@ -317,6 +360,8 @@ bad_input "control bytes in an argument" "sym: no symbol a?b" -e $'sym a\033b'
 bad_input "unknown type" "struct: no type no_such_type" -e "struct no_such_type init_task"
 bad_input "struct not in the dump" "struct: 0xffff800000000000 (" -e "struct list_head ffff800000000000"
 bad_input "no such pid" "task: no task with pid 99999" -e "task 99999"
+bad_input "bt of no such task" "bt: no task whose comm matches 'nosuch'" -e "bt nosuch"
+bad_input "bt -s with no state" "bt: -s STATE: one of" -e "bt -s"
 bad_input "bad ps state" "ps: usage: ps \[-S STATE\]" -e "ps -S Q"
 bad_input "unterminated quote" "command line: unterminated quote" -e "sym 'jiffies"
 bad_input "an unknown command stops -e" "nosuch: unknown command" --json -e nosuch -e "sym jiffies"
