@@ -641,69 +641,24 @@ static void text_emit(void *arg, const char *fmt, va_list ap)
 }
 
 /*
- * struct TYPE ADDRESS: TYPE is "task_struct" (a struct, else a union,
- * else a typedef or base type by that name) or "struct task_struct" in
- * quotes.  The value is read whole from the dump and printed by the
- * types' printer (over BTF: formats/btf.c).
+ * The value of @type (or its member @path) at @addr, @size bytes, read
+ * whole from the dump and printed by the types' printer (over BTF:
+ * formats/btf.c) under the line "@label at 0xADDR:"; --json: the type,
+ * member, address, size and text, added to the result.
  */
-static struct oc_error *cmd_struct(struct cmd_ctx *c)
+static struct oc_error *print_value(struct cmd_ctx *c, const char *label,
+				    const char *type, const char *path,
+				    uint64_t addr, uint64_t size,
+				    unsigned int flags)
 {
-	char type[256], base[256];
-	const char *tries[] = { "struct ", "union ", "" };
 	struct text_buf t = { .k = c->k };
-	struct oc_error *err = NULL;
-	uint64_t addr, size = 0, offset = 0;
-	const char *path = NULL;
-	char *dot;
+	struct oc_error *err;
 	void *buf;
 
-	if (c->argc != 3)
-		return cmd_error(c, OC_ERR_INVALID, "usage: struct TYPE[.MEMBER...] ADDRESS");
-	if (!c->k->types)
-		return cmd_error(c, OC_ERR_LOOKUP, "no type information (no BTF)");
-	/* TYPE.member.member: the member alone (crash's struct TYPE.member) */
-	snprintf(base, sizeof(base), "%s", c->argv[1]);
-	dot = strchr(base, '.');
-	if (dot) {
-		*dot = '\0';
-		path = c->argv[1] + (dot - base) + 1;
-	}
-	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
-		if (strchr(base, ' ') && i < 2)
-			continue;	/* "struct x" given whole */
-		snprintf(type, sizeof(type), "%s%s", tries[i], base);
-		if (oc_ok(oc_types_size(c->k->types, type, &size)))
-			break;
-		size = 0;
-	}
-	if (!size)
-		return cmd_error(c, OC_ERR_LOOKUP, "no type %s", base);
-	if (path) {
-		struct oc_member m;
-
-		err = oc_types_member(c->k->types, type, path, &m);
-		if (err) {
-			char msg[300];
-
-			oc_error_string(err, msg, sizeof(msg));
-			oc_error_destroy(err);
-			return cmd_error(c, OC_ERR_LOOKUP, "%s", msg);
-		}
-		offset = m.offset;
-		size = m.size;
-		if (!size)
-			return cmd_error(c, OC_ERR_INVALID, "%s.%s: a flexible array, no size to print",
-					 type, path);
-	}
 	if (size > STRUCT_MAX_SIZE)
 		return cmd_error(c, OC_ERR_INVALID, "%s: %" PRIu64 " bytes, over the limit of %d",
 				 type, size, STRUCT_MAX_SIZE);
-	if ((err = parse_addr(c, c->argv[2], &addr)))
-		return err;
-	if (!is_kernel_addr(addr))
-		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": not a kernel virtual address", addr);
-	addr += offset;
-	buf = malloc(size);
+	buf = malloc(size ? size : 1);
 	if (!buf)
 		return &oc_enomem;
 	err = oc_mem_read(&c->k->mem, addr, buf, size);
@@ -713,7 +668,8 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 " (%" PRIu64 " bytes): not in the dump",
 				 addr, size);
 	}
-	err = oc_types_dump(c->k->types, type, path, buf, size, text_emit, text_symbol, &t);
+	err = oc_types_dump(c->k->types, type, path, buf, size, flags, text_emit,
+			    text_symbol, &t);
 	free(buf);
 	if (err) {
 		char msg[300];
@@ -735,14 +691,18 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 		    (unsigned char)*p > 0x7e)
 			*p = '?';
 	if (c->json) {
-		json_object_object_add(c->result, "type", json_object_new_string(type));
+		char tname[300];
+
+		/* the type's C name: "struct rq" for p's "typeof(runqueues)" */
+		if (!oc_ok(oc_types_name(c->k->types, type, NULL, tname, sizeof(tname))))
+			snprintf(tname, sizeof(tname), "%s", type);
+		json_object_object_add(c->result, "type", json_object_new_string(tname));
 		json_object_object_add(c->result, "member", str_or_null(path));
 		json_object_object_add(c->result, "address", hex(addr));
 		json_object_object_add(c->result, "size", json_object_new_int64((int64_t)size));
 		json_object_object_add(c->result, "text", json_object_new_string(t.s));
 	} else {
-		fprintf(c->out, "%s%s%s at 0x%" PRIx64 ":\n", type, path ? "." : "",
-			path ? path : "", addr);
+		fprintf(c->out, "%s at 0x%" PRIx64 ":\n", label, addr);
 		for (const char *p = t.s; *p; p++) {
 			if (*p == '\t')
 				fputs("    ", c->out);
@@ -754,6 +714,194 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 	}
 	free(t.s);
 	return NULL;
+}
+
+/* @path's offset and size in @type (the whole type when @path is NULL) */
+static struct oc_error *member_span(struct cmd_ctx *c, const char *type,
+				    const char *path, uint64_t *offset,
+				    uint64_t *size)
+{
+	struct oc_member m;
+	struct oc_error *err;
+
+	*offset = 0;
+	if (!path)
+		return NULL;
+	err = oc_types_member(c->k->types, type, path, &m);
+	if (err) {
+		char msg[300];
+
+		oc_error_string(err, msg, sizeof(msg));
+		oc_error_destroy(err);
+		return cmd_error(c, OC_ERR_LOOKUP, "%s", msg);
+	}
+	*offset = m.offset;
+	*size = m.size;
+	if (!m.size)
+		return cmd_error(c, OC_ERR_INVALID, "%s.%s: a flexible array, no size to print",
+				 type, path);
+	return NULL;
+}
+
+/* -x among the arguments: integers in hex; the others shifted down */
+static unsigned int take_hex_flag(struct cmd_ctx *c)
+{
+	unsigned int flags = 0;
+	int n = 1;
+
+	for (int i = 1; i < c->argc; i++) {
+		if (!strcmp(c->argv[i], "-x"))
+			flags |= OC_TYPES_HEX;
+		else
+			c->argv[n++] = c->argv[i];
+	}
+	c->argc = n;
+	return flags;
+}
+
+/*
+ * struct [-x] TYPE ADDRESS: TYPE is "task_struct" (a struct, else a
+ * union, else a typedef or base type by that name) or "struct
+ * task_struct" in quotes.
+ */
+static struct oc_error *cmd_struct(struct cmd_ctx *c)
+{
+	char type[256], base[256], label[600];
+	const char *tries[] = { "struct ", "union ", "" };
+	struct oc_error *err = NULL;
+	uint64_t addr, size = 0, offset = 0;
+	const char *path = NULL;
+	unsigned int flags = take_hex_flag(c);
+	char *dot;
+
+	if (c->argc != 3)
+		return cmd_error(c, OC_ERR_INVALID, "usage: struct [-x] TYPE[.MEMBER...] ADDRESS");
+	if (!c->k->types)
+		return cmd_error(c, OC_ERR_LOOKUP, "no type information (no BTF)");
+	/* TYPE.member.member: the member alone (crash's struct TYPE.member) */
+	snprintf(base, sizeof(base), "%s", c->argv[1]);
+	dot = strchr(base, '.');
+	if (dot) {
+		*dot = '\0';
+		path = c->argv[1] + (dot - base) + 1;
+	}
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		if (strchr(base, ' ') && i < 2)
+			continue;	/* "struct x" given whole */
+		snprintf(type, sizeof(type), "%s%s", tries[i], base);
+		if (oc_ok(oc_types_size(c->k->types, type, &size)))
+			break;
+		size = 0;
+	}
+	if (!size)
+		return cmd_error(c, OC_ERR_LOOKUP, "no type %s", base);
+	if ((err = member_span(c, type, path, &offset, &size)))
+		return err;
+	if ((err = parse_addr(c, c->argv[2], &addr)))
+		return err;
+	if (!is_kernel_addr(addr))
+		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": not a kernel virtual address", addr);
+	snprintf(label, sizeof(label), "%s%s%s", type, path ? "." : "", path ? path : "");
+	return print_value(c, label, type, path, addr + offset, size, flags);
+}
+
+/*
+ * p [-x] NAME[:CPU][.MEMBER...]: a global variable, typed by the BTF
+ * (formats/btf.c typeof(NAME): the per-CPU variables; every global when
+ * the kernel's BTF has them, pahole 1.27's global_var) and printed as
+ * struct prints it.  A per-CPU variable without :CPU lists each CPU's
+ * address, as crash's p does.  A variable BTF does not type is an error
+ * naming what does work (struct TYPE NAME, rd NAME): its symbol's size
+ * is kallsyms-style (to the next symbol), no type.
+ */
+static struct oc_error *cmd_p(struct cmd_ctx *c)
+{
+	static const char usage[] = "usage: p [-x] NAME[:CPU][.MEMBER...]";
+	unsigned int flags = take_hex_flag(c);
+	char name[256], type[300], label[600];
+	const struct oc_symbol *sym;
+	const struct oc_module *m;
+	const char *path = NULL;
+	uint64_t addr, size = 0, offset = 0;
+	long cpu = -1;
+	char tname[320];
+	bool percpu = false;
+	struct oc_error *err;
+	char *p;
+
+	if (c->argc != 2 || c->argv[1][0] == '-')
+		return cmd_error(c, OC_ERR_INVALID, "%s", usage);
+	snprintf(name, sizeof(name), "%s", c->argv[1]);
+	if ((p = strchr(name, '.'))) {
+		*p = '\0';
+		path = c->argv[1] + (p - name) + 1;
+	}
+	if ((p = strchr(name, ':'))) {
+		char *end;
+
+		*p++ = '\0';
+		errno = 0;
+		cpu = strtol(p, &end, 10);
+		if (!isdigit((unsigned char)*p) || *end || errno || cpu < 0 ||
+		    (unsigned long)cpu >= c->k->nr_cpus)
+			return cmd_error(c, OC_ERR_INVALID, "bad CPU %s (the dump has %u)", p,
+					 c->k->nr_cpus);
+	}
+	sym = oc_kernel_find_symbol(c->k, name, &m);
+	if (!sym) {
+		sym = oc_symtab_find(&c->k->percpu_syms, name);
+		percpu = sym != NULL;
+	}
+	if (!sym)
+		return cmd_error(c, OC_ERR_LOOKUP, "no symbol %s", name);
+	if (cpu >= 0 && !percpu)
+		return cmd_error(c, OC_ERR_INVALID, "%s: not a per-CPU variable", name);
+	snprintf(type, sizeof(type), "typeof(%s)", name);
+	if (m || !c->k->types || !oc_ok(oc_types_size(c->k->types, type, &size)))
+		return cmd_error(c, OC_ERR_LOOKUP, "%s: no type in the kernel's BTF (%s); "
+				 "struct TYPE %s prints it as TYPE, rd %s reads it",
+				 name, m ? "a module's variable" : "it types only the per-CPU variables",
+				 name, name);
+	if ((err = member_span(c, type, path, &offset, &size)))
+		return err;
+	if (!oc_ok(oc_types_name(c->k->types, type, path, tname, sizeof(tname))))
+		snprintf(tname, sizeof(tname), "%s", type);
+	if (percpu && cpu < 0) {
+		struct json_object *a = c->json ? json_object_new_array() : NULL;
+
+		if (!c->json)
+			fprintf(c->out, "PER-CPU DATA TYPE: %s\nPER-CPU ADDRESSES:\n", tname);
+		for (unsigned int i = 0; i < c->k->nr_cpus; i++) {
+			uint64_t at = oc_kernel_percpu_addr(c->k, name, i);
+
+			if (c->json)
+				json_object_array_add(a, at ? hex(at + offset) : NULL);
+			else if (at)
+				fprintf(c->out, "  [%u]: %" PRIx64 "\n", i, at + offset);
+			else
+				fprintf(c->out, "  [%u]: (unknown)\n", i);
+		}
+		if (c->json) {
+			json_object_object_add(c->result, "variable", json_object_new_string(name));
+			json_object_object_add(c->result, "type", json_object_new_string(tname));
+			json_object_object_add(c->result, "member", str_or_null(path));
+			json_object_object_add(c->result, "per_cpu_addresses", a);
+		}
+		return NULL;
+	}
+	addr = percpu ? oc_kernel_percpu_addr(c->k, name, (unsigned int)cpu) : sym->addr;
+	if (!addr)
+		return cmd_error(c, OC_ERR_LOOKUP, "%s: no address for CPU %ld", name, cpu);
+	if (c->json) {
+		json_object_object_add(c->result, "variable", json_object_new_string(name));
+		json_object_object_add(c->result, "cpu", cpu >= 0 ? json_object_new_int((int)cpu) : NULL);
+	}
+	if (cpu >= 0)
+		snprintf(label, sizeof(label), "%s:%ld%s%s", name, cpu, path ? "." : "",
+			 path ? path : "");
+	else
+		snprintf(label, sizeof(label), "%s%s%s", name, path ? "." : "", path ? path : "");
+	return print_value(c, label, type, path, addr + offset, size, flags);
 }
 
 /* task PID: the task_struct of a task, as struct prints it */
@@ -881,11 +1029,13 @@ static const struct cmd {
 	{ "help", cmd_help, false, "help", "this list" },
 	{ "log", cmd_log, false, "log", "the kernel log buffer" },
 	{ "mod", cmd_mod, false, "mod", "loaded modules: base, size, ORC, symbols, build-id" },
+	{ "p", cmd_p, true, "p [-x] NAME[:CPU][.MEMBER...]",
+	  "a global or per-CPU variable, typed by BTF (else the integer of its size)" },
 	{ "ps", cmd_ps, false, "ps [-S STATE]",
 	  "every task (or those in STATE): pid, ppid, cpu, task_struct, state, comm" },
 	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]",
 	  "read kernel virtual memory" },
-	{ "struct", cmd_struct, true, "struct TYPE[.MEMBER...] ADDRESS",
+	{ "struct", cmd_struct, true, "struct [-x] TYPE[.MEMBER...] ADDRESS",
 	  "a struct (union, type) or one member in memory, from BTF" },
 	{ "task", cmd_task, false, "task PID", "a task's task_struct, as struct prints it" },
 	{ "sym", cmd_sym, true, "sym NAME|ADDRESS | -m MODULE",

@@ -6,7 +6,9 @@
 # STRUCTS: "TYPE 0xADDRESS" lines: every named top-level member of an
 # integer, enum, pointer or char-array type (through anonymous structs and
 # unions), as text check.py compares;
-# "TYPE.member.member 0xADDRESS" lines: that member alone.
+# "TYPE.member.member 0xADDRESS" lines: that member alone;
+# "p [-x] NAME[:CPU][.MEMBER...]" lines: the variable (per_cpu() with
+# :CPU), its members when a struct, else its value.
 # (drgn's CLI defines prog).  Each part is tried on its own: a part drgn
 # cannot read is an "errors" entry, never a guess.
 import json
@@ -90,7 +92,51 @@ def member_value(v):
     return None
 
 
+def top_members(obj):
+    """Every named top-level member's value as text; anonymous structs and
+    unions looked through (their members are the struct's)."""
+    vals = {}
+
+    def walk(t):
+        for m in unaliased(t).members:
+            if not m.name:
+                walk(m.type)
+                continue
+            try:
+                val = member_value(obj.member_(m.name))
+            except FaultError:
+                val = None
+            if val is not None:
+                vals[m.name] = val
+    walk(obj.type_)
+    return vals
+
+
+def variable(line):
+    """p [-x] NAME[:CPU][.MEMBER...]: drgn's object for the same variable."""
+    from drgn.helpers.linux.percpu import per_cpu
+    spec = line.split()[-1]
+    name, _, path = spec.partition(".")
+    name, _, cpu = name.partition(":")
+    v = prog[name]  # noqa: F821
+    if cpu:
+        v = per_cpu(v, int(cpu))
+    for comp in path.split(".") if path else []:
+        v = v.member_(comp)
+    return v
+
+
 for line in open(sys.argv[3]).read().splitlines():
+    if line.startswith("p "):
+        try:
+            obj = variable(line)
+            if unaliased(obj.type_).kind in (TypeKind.STRUCT, TypeKind.UNION):
+                out["structs"][line] = top_members(obj)
+            else:
+                out["structs"][line] = {"": member_value(obj)}
+        except Exception as e:
+            out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
+        continue
     tname, addr = line.rsplit(" ", 1)
     if "." in tname:  # a member path: its one value
         tname, path = tname.split(".", 1)
@@ -104,21 +150,7 @@ for line in open(sys.argv[3]).read().splitlines():
         continue
     try:
         obj = Object(prog, tname, address=int(addr, 16))  # noqa: F821
-        vals = {}
-
-        def walk(t, o):  # anonymous structs and unions: their members are ours
-            for m in unaliased(t).members:
-                if not m.name:
-                    walk(m.type, o)
-                    continue
-                try:
-                    val = member_value(obj.member_(m.name))
-                except FaultError:
-                    val = None
-                if val is not None:
-                    vals[m.name] = val
-        walk(obj.type_, obj)
-        out["structs"][line] = vals
+        out["structs"][line] = top_members(obj)
     except Exception as e:  # drgn raises several types; an error is data here
         out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
 

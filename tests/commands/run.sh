@@ -169,6 +169,17 @@ for t in ps:
 	mm=$("$bin" -e "struct task_struct $(grep -m1 '"pid":1,' -A5 "$d/ours-ps.json" >/dev/null; "$pyd" -c 'import json,sys; print([t["task"] for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["pid"] == 1][0])' "$d/ours-ps.json")" "$core" "$vml" 2>/dev/null |
 		sed -n 's/^    \.mm = (struct mm_struct \*)\(0x[0-9a-f]*\)[^,]*,$/\1/p')
 	[ -n "$mm" ] && echo "struct mm_struct $mm" >>"$d/structs.list"
+	# p: per-CPU variables (the kernel's BTF types those) on every CPU,
+	# whole, a member alone, -x; drgn reads them through per_cpu()
+	local ncpu
+	ncpu=$("$pyd" -c 'import json,sys; print(len({t["cpu"] for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["pid"] == 0}))' "$d/ours-ps.json")
+	for ((cpu = 0; cpu < ncpu; cpu++)); do
+		echo "p runqueues:$cpu"
+		echo "p -x runqueues:$cpu.nr_running"
+		echo "p -x runqueues:$cpu.cpu"
+		echo "p -x this_cpu_off:$cpu"
+	done >>"$d/structs.list"
+	echo "p runqueues:0.clock" >>"$d/structs.list"
 	i=0
 	while read -r st; do
 		i=$((i + 1))
@@ -313,7 +324,7 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 	"$pyd" "$here/check.py" "commands $name" "$d" | record
 
 	# every command's JSON against the schema
-	for c in bt "bt -a" "bt 1" "bt -s D" ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
+	for c in bt "bt -a" "bt 1" "bt -s D" "p runqueues" "p runqueues:0.nr_running" "p -x this_cpu_off:1" ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
 		 "$(head -n 1 "$d/structs.list")" \
 		 "rd -s init_task 8" "rd -8 linux_banner 5"; do
 		"$bin" --json -e "$c" "$core" "$vml" >"$d/json-$(echo "$c" | tr -c 'a-z0-9\n' _).json" 2>/dev/null
@@ -362,6 +373,9 @@ bad_input "struct not in the dump" "struct: 0xffff800000000000 (" -e "struct lis
 bad_input "no such pid" "task: no task with pid 99999" -e "task 99999"
 bad_input "bt of no such task" "bt: no task whose comm matches 'nosuch'" -e "bt nosuch"
 bad_input "bt -s with no state" "bt: -s STATE: one of" -e "bt -s"
+bad_input "p of a variable BTF does not type" "p: jiffies: no type in the kernel's BTF" -e "p jiffies"
+bad_input "p of a CPU the dump has not" "p: bad CPU 4096" -e "p runqueues:4096"
+bad_input "p of no such member" "p: " -e "p runqueues:0.no_such_member"
 bad_input "bad ps state" "ps: usage: ps \[-S STATE\]" -e "ps -S Q"
 bad_input "unterminated quote" "command line: unterminated quote" -e "sym 'jiffies"
 bad_input "an unknown command stops -e" "nosuch: unknown command" --json -e nosuch -e "sym jiffies"
