@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "disasm.h"
 #include "strutil.h"
 #include "log.h"
 #include "report.h"
@@ -40,19 +41,6 @@ void oc_cmd_put_safe(FILE *out, const char *s)
 	oc_str_fput(out, s, strlen(s), 0);	/* formats/strutil.c, the one sanitiser */
 }
 
-static struct json_object *hex(uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return json_object_new_string(buf);
-}
-
-static struct json_object *str_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 static struct oc_error *cmd_error(const struct cmd_ctx *c, enum oc_error_code code,
 				  const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -61,18 +49,16 @@ static struct oc_error *cmd_error(const struct cmd_ctx *c, enum oc_error_code co
 static struct oc_error *cmd_error(const struct cmd_ctx *c, enum oc_error_code code,
 				  const char *fmt, ...)
 {
-	char msg[512];
+	char msg[512], safe[1024];
 	va_list ap;
 	int n = snprintf(msg, sizeof(msg), "%s: ", c->name);
 
 	va_start(ap, fmt);
 	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
 	va_end(ap);
-	/* an argument echoed back may carry control bytes */
-	for (char *p = msg; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
-			*p = '?';
-	return oc_error_create(code, msg);
+	/* an argument echoed back may carry control bytes: the one
+	 * sanitiser (formats/strutil.h) */
+	return oc_error_create(code, oc_esc(safe, sizeof(safe), msg, 0));
 }
 
 /* ---- arguments -------------------------------------------------------- */
@@ -180,12 +166,12 @@ static void sym_print(const struct cmd_ctx *c, uint64_t addr,
 	if (c->json) {
 		struct json_object *o = c->result;
 
-		json_object_object_add(o, "address", hex(addr));
-		json_object_object_add(o, "name", json_object_new_string(s->name));
+		json_object_object_add(o, "address", oc_json_hex(addr));
+		json_object_object_add(o, "name", oc_json_str(s->name));
 		json_object_object_add(o, "type", json_object_new_string_len(&s->type, 1));
 		json_object_object_add(o, "offset", json_object_new_int64((int64_t)s->offset));
 		json_object_object_add(o, "size", json_object_new_int64((int64_t)s->size));
-		json_object_object_add(o, "module", str_or_null(s->module));
+		json_object_object_add(o, "module", oc_json_str(s->module));
 		json_object_object_add(o, "per_cpu", json_object_new_boolean(percpu));
 		return;
 	}
@@ -223,8 +209,8 @@ static struct oc_error *sym_module(struct cmd_ctx *c, const char *name)
 		if (c->json) {
 			struct json_object *o = json_object_new_object();
 
-			json_object_object_add(o, "address", hex(sym->addr));
-			json_object_object_add(o, "name", json_object_new_string(sname));
+			json_object_object_add(o, "address", oc_json_hex(sym->addr));
+			json_object_object_add(o, "name", oc_json_str(sname));
 			json_object_object_add(o, "type", json_object_new_string_len(&sym->type, 1));
 			json_object_object_add(o, "size", json_object_new_int64((int64_t)sym->size));
 			json_object_array_add(a, o);
@@ -236,7 +222,7 @@ static struct oc_error *sym_module(struct cmd_ctx *c, const char *name)
 		fputc('\n', c->out);
 	}
 	if (c->json) {
-		json_object_object_add(c->result, "module", json_object_new_string(m->name));
+		json_object_object_add(c->result, "module", oc_json_str(m->name));
 		json_object_object_add(c->result, "symbols", a);
 	}
 	return NULL;
@@ -314,13 +300,13 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 		if (c->json) {
 			struct json_object *o = json_object_new_object();
 
-			json_object_object_add(o, "name", json_object_new_string(m->name));
-			json_object_object_add(o, "module", hex(m->addr));
-			json_object_object_add(o, "base", hex(m->base));
+			json_object_object_add(o, "name", oc_json_str(m->name));
+			json_object_object_add(o, "module", oc_json_hex(m->addr));
+			json_object_object_add(o, "base", oc_json_hex(m->base));
 			json_object_object_add(o, "size", json_object_new_int64((int64_t)m->size));
 			json_object_object_add(o, "orc_entries", json_object_new_int64((int64_t)m->orc.nr));
 			json_object_object_add(o, "symbols", json_object_new_int64((int64_t)m->syms.nr));
-			json_object_object_add(o, "build_id", bid[0] ? json_object_new_string(bid) : NULL);
+			json_object_object_add(o, "build_id", bid[0] ? oc_json_str(bid) : NULL);
 			json_object_array_add(a, o);
 			continue;
 		}
@@ -383,13 +369,13 @@ static bool rd_symbol(const struct oc_kernel *k, uint64_t v, char *buf,
 
 	if (!is_kernel_addr(v) || !oc_kernel_symbolize_data(k, v, &s))
 		return false;
+	char name[256];
+
+	oc_esc(name, sizeof(name), s.name, 0);
 	if (s.offset)
-		snprintf(buf, size, "%s+%" PRIu64, s.name, s.offset);
+		snprintf(buf, size, "%s+%" PRIu64, name, s.offset);
 	else
-		snprintf(buf, size, "%s", s.name);
-	for (char *p = buf; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
-			*p = '?';
+		snprintf(buf, size, "%s", name);
 	return true;
 }
 
@@ -452,7 +438,7 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 	per_line = 16 / width;
 	if (c->json) {
 		words = json_object_new_array();
-		json_object_object_add(c->result, "address", hex(addr));
+		json_object_object_add(c->result, "address", oc_json_hex(addr));
 		json_object_object_add(c->result, "width", json_object_new_int((int)width * 8));
 		json_object_object_add(c->result, "words", words);
 	}
@@ -473,10 +459,10 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 				uint64_t v = get_le(buf + i * width, width);
 				char sym[300];
 
-				json_object_object_add(o, "address", hex(at + i * width));
-				json_object_object_add(o, "value", hex(v));
+				json_object_object_add(o, "address", oc_json_hex(at + i * width));
+				json_object_object_add(o, "value", oc_json_hex(v));
 				json_object_object_add(o, "symbol", width == 8 && rd_symbol(c->k, v, sym, sizeof(sym)) ?
-						       json_object_new_string(sym) : NULL);
+						       oc_json_str(sym) : NULL);
 				json_object_array_add(words, o);
 			}
 			continue;
@@ -558,8 +544,8 @@ static struct oc_error *cmd_ps(struct cmd_ctx *c)
 			json_object_object_add(o, "tgid", json_object_new_int(t->tgid));
 			json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
 			json_object_object_add(o, "state", json_object_new_string_len(&t->state, 1));
-			json_object_object_add(o, "comm", json_object_new_string(t->comm));
-			json_object_object_add(o, "task", hex(t->addr));
+			json_object_object_add(o, "comm", oc_json_str(t->comm));
+			json_object_object_add(o, "task", oc_json_hex(t->addr));
 			json_object_object_add(o, "kthread", json_object_new_boolean(t->kthread));
 			json_object_object_add(o, "on_cpu", t->running_on >= 0 ?
 					       json_object_new_int(t->running_on) : NULL);
@@ -684,30 +670,30 @@ static struct oc_error *print_value(struct cmd_ctx *c, const char *label,
 		return cmd_error(c, OC_ERR_FORMAT, "%s: no text (or over %d bytes)", type,
 				 STRUCT_MAX_TEXT);
 	}
-	/* the printer's layout is tabs and newlines; anything else below
-	 * 0x20 came from the dump */
-	for (char *p = t.s; *p; p++)
-		if (((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t') ||
-		    (unsigned char)*p > 0x7e)
-			*p = '?';
 	if (c->json) {
 		char tname[300];
 
 		/* the type's C name: "struct rq" for p's "typeof(runqueues)" */
 		if (!oc_ok(oc_types_name(c->k->types, type, NULL, tname, sizeof(tname))))
 			snprintf(tname, sizeof(tname), "%s", type);
-		json_object_object_add(c->result, "type", json_object_new_string(tname));
-		json_object_object_add(c->result, "member", str_or_null(path));
-		json_object_object_add(c->result, "address", hex(addr));
+		json_object_object_add(c->result, "type", oc_json_str(tname));
+		json_object_object_add(c->result, "member", oc_json_str(path));
+		json_object_object_add(c->result, "address", oc_json_hex(addr));
 		json_object_object_add(c->result, "size", json_object_new_int64((int64_t)size));
-		json_object_object_add(c->result, "text", json_object_new_string(t.s));
+		json_object_object_add(c->result, "text", oc_json_str(t.s));
 	} else {
-		fprintf(c->out, "%s at 0x%" PRIx64 ":\n", label, addr);
-		for (const char *p = t.s; *p; p++) {
-			if (*p == '\t')
+		oc_cmd_put_safe(c->out, label);
+		fprintf(c->out, " at 0x%" PRIx64 ":\n", addr);
+		/* the printer's layout is tabs (4 spaces here) and newlines;
+		 * anything else below 0x20 came from the dump: the one
+		 * sanitiser */
+		for (const char *p = t.s; *p;) {
+			size_t n = strcspn(p, "\t");
+
+			oc_str_fput(c->out, p, n, OC_ESC_KEEP_NL);
+			p += n;
+			for (; *p == '\t'; p++)
 				fputs("    ", c->out);
-			else
-				fputc(*p, c->out);
 		}
 		if (t.len && t.s[t.len - 1] != '\n')
 			fputc('\n', c->out);
@@ -875,16 +861,16 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 			uint64_t at = oc_kernel_percpu_addr(c->k, name, i);
 
 			if (c->json)
-				json_object_array_add(a, at ? hex(at + offset) : NULL);
+				json_object_array_add(a, at ? oc_json_hex(at + offset) : NULL);
 			else if (at)
 				fprintf(c->out, "  [%u]: %" PRIx64 "\n", i, at + offset);
 			else
 				fprintf(c->out, "  [%u]: (unknown)\n", i);
 		}
 		if (c->json) {
-			json_object_object_add(c->result, "variable", json_object_new_string(name));
-			json_object_object_add(c->result, "type", json_object_new_string(tname));
-			json_object_object_add(c->result, "member", str_or_null(path));
+			json_object_object_add(c->result, "variable", oc_json_str(name));
+			json_object_object_add(c->result, "type", oc_json_str(tname));
+			json_object_object_add(c->result, "member", oc_json_str(path));
 			json_object_object_add(c->result, "per_cpu_addresses", a);
 		}
 		return NULL;
@@ -893,7 +879,7 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	if (!addr)
 		return cmd_error(c, OC_ERR_LOOKUP, "%s: no address for CPU %ld", name, cpu);
 	if (c->json) {
-		json_object_object_add(c->result, "variable", json_object_new_string(name));
+		json_object_object_add(c->result, "variable", oc_json_str(name));
 		json_object_object_add(c->result, "cpu", cpu >= 0 ? json_object_new_int((int)cpu) : NULL);
 	}
 	if (cpu >= 0)
@@ -1013,6 +999,172 @@ static struct oc_error *cmd_bt(struct cmd_ctx *c)
 	return rc ? &oc_enomem : NULL;
 }
 
+/* ---- dis -------------------------------------------------------------- */
+
+/* what dis decodes at most: a function of 64 KiB, 4096 instructions */
+enum { DIS_MAX_BYTES = 64 << 10, DIS_MAX_INSNS = 4096, X86_MAX_INSN = 15 };
+
+struct dis_state {
+	struct cmd_ctx *c;
+	bool have_mark;
+	uint64_t mark;		/* the instruction holding it is marked */
+	struct json_object *insns;
+	size_t n;		/* instructions so far */
+};
+
+static bool dis_one(void *arg, const struct oc_insn *in)
+{
+	struct dis_state *st = arg;
+	struct cmd_ctx *c = st->c;
+	bool marked = st->have_mark && st->mark >= in->addr && st->mark < in->addr + in->len;
+	char where[300] = "", target[300] = "";
+	struct text_buf tb = { .k = c->k };
+
+	st->n++;
+	/* text_symbol(): "name+0xoff [module]", the struct printer's */
+	if (!text_symbol(&tb, in->addr, where, sizeof(where)))
+		where[0] = '\0';
+	if (in->has_target && !text_symbol(&tb, in->target, target, sizeof(target)))
+		target[0] = '\0';
+	if (c->json) {
+		struct json_object *o = json_object_new_object();
+		char bytes[2 * sizeof(in->bytes) + 1];
+
+		for (unsigned int i = 0; i < in->len; i++)
+			snprintf(bytes + 2 * i, 3, "%02x", in->bytes[i]);
+		json_object_object_add(o, "address", oc_json_hex(in->addr));
+		json_object_object_add(o, "bytes", oc_json_str(bytes));
+		json_object_object_add(o, "mnemonic", oc_json_str(in->mnemonic));
+		json_object_object_add(o, "operands", oc_json_str(in->operands));
+		json_object_object_add(o, "target", in->has_target ? oc_json_hex(in->target) : NULL);
+		json_object_object_add(o, "target_symbol", target[0] ? oc_json_str(target) : NULL);
+		json_object_object_add(o, "marked", json_object_new_boolean(marked));
+		json_object_array_add(st->insns, o);
+		return true;
+	}
+	fprintf(c->out, "%s0x%016" PRIx64 " <", st->have_mark ? (marked ? "=> " : "   ") : "",
+		in->addr);
+	oc_cmd_put_safe(c->out, where[0] ? where : "?");
+	fprintf(c->out, ">:\t%-7s %s", in->mnemonic, in->operands);
+	if (target[0]) {
+		fputs(" <", c->out);
+		oc_cmd_put_safe(c->out, target);
+		fputc('>', c->out);
+	}
+	fputc('\n', c->out);
+	return true;
+}
+
+/*
+ * dis [-f] FUNC|ADDRESS [COUNT]: the code as it is in the dump's memory
+ * (alternatives, static calls, jump labels and ftrace as the kernel
+ * patched them), decoded by capstone (formats/disasm.c), Intel syntax.
+ * A function's name (or its first address) without COUNT: the whole
+ * function (its symbol's extent); an address: COUNT instructions from
+ * it (default 1); -f ADDRESS: the whole function holding it, its
+ * instruction marked "=>" (a trace frame's ip).
+ */
+static struct oc_error *cmd_dis(struct cmd_ctx *c)
+{
+	static const char usage[] = "usage: dis [-f] FUNCTION|ADDRESS [COUNT]";
+	struct dis_state st = { .c = c };
+	const char *where = NULL, *cnt = NULL;
+	struct oc_sym_result s;
+	bool func = false, whole = false;
+	uint64_t addr, start, count = 0, len, got = 0, stopped;
+	struct oc_error *err;
+	uint8_t *code;
+
+	for (int i = 1; i < c->argc; i++) {
+		const char *a = c->argv[i];
+
+		if (!strcmp(a, "-f"))
+			func = true;
+		else if (a[0] == '-' && a[1])
+			return cmd_error(c, OC_ERR_INVALID, "unknown option %s (%s)", a, usage);
+		else if (!where)
+			where = a;
+		else if (!cnt)
+			cnt = a;
+		else
+			return cmd_error(c, OC_ERR_INVALID, "%s", usage);
+	}
+	if (!where)
+		return cmd_error(c, OC_ERR_INVALID, "%s", usage);
+	if (cnt && (!parse_count(cnt, &count) || !count || count > DIS_MAX_INSNS))
+		return cmd_error(c, OC_ERR_INVALID, "bad count %s (1 to %d)", cnt, DIS_MAX_INSNS);
+	if ((err = parse_addr(c, where, &addr)))
+		return err;
+	if (!is_kernel_addr(addr))
+		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": not a kernel virtual address", addr);
+	if (!oc_kernel_symbolize_data(c->k, addr, &s))
+		s.name = NULL;
+	whole = s.name && !cnt && (func || s.offset == 0);
+	if (func && cnt)
+		return cmd_error(c, OC_ERR_INVALID, "-f takes no COUNT (%s)", usage);
+	if (func && !whole)
+		return cmd_error(c, OC_ERR_LOOKUP, "-f 0x%" PRIx64 ": no symbol holds it", addr);
+	if (func) {
+		st.have_mark = true;
+		st.mark = addr;
+	}
+	start = whole ? addr - s.offset : addr;
+	len = whole ? s.size : (cnt ? count : 1) * X86_MAX_INSN;
+	if (!len)
+		return cmd_error(c, OC_ERR_LOOKUP, "%s: a symbol of no size", s.name);
+	if (len > DIS_MAX_BYTES)
+		return cmd_error(c, OC_ERR_INVALID, "%" PRIu64 " bytes, over the limit of %d",
+				 len, DIS_MAX_BYTES);
+	code = malloc(len);
+	if (!code)
+		return &oc_enomem;
+	/* page by page: what follows a page the dump lacks is not read */
+	while (got < len) {
+		uint64_t n = 4096 - ((start + got) & 4095);
+
+		if (n > len - got)
+			n = len - got;
+		err = oc_mem_read(&c->k->mem, start + got, code + got, n);
+		if (err) {
+			oc_error_destroy(err);
+			break;
+		}
+		got += n;
+	}
+	if (!got || (whole && got < len)) {
+		free(code);
+		return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 ": not in the dump", start + got);
+	}
+	if (c->json) {
+		st.insns = json_object_new_array();
+		json_object_object_add(c->result, "address", oc_json_hex(start));
+		json_object_object_add(c->result, "symbol", s.name ? oc_json_str(s.name) : NULL);
+		json_object_object_add(c->result, "module", s.name && s.module ? oc_json_str(s.module) : NULL);
+		json_object_object_add(c->result, "instructions", st.insns);
+	}
+	err = oc_disasm(code, got, start, whole ? DIS_MAX_INSNS : (cnt ? count : 1), dis_one,
+			&st, &stopped);
+	free(code);
+	if (err) {
+		char msg[300];
+
+		oc_error_string(err, msg, sizeof(msg));
+		oc_error_destroy(err);
+		return cmd_error(c, OC_ERR_FORMAT, "%s", msg);
+	}
+	/* a function's bytes that do not decode (or past the cap) */
+	if (whole && stopped < start + got) {
+		if (c->json)
+			json_object_object_add(c->result, "stopped", oc_json_hex(stopped));
+		else
+			fprintf(c->out, "(stopped at 0x%" PRIx64 ": %s)\n", stopped,
+				st.n < DIS_MAX_INSNS ? "does not decode" : "the instruction limit");
+	} else if (c->json) {
+		json_object_object_add(c->result, "stopped", NULL);
+	}
+	return NULL;
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 static struct oc_error *cmd_help(struct cmd_ctx *c);
@@ -1026,6 +1178,8 @@ static const struct cmd {
 } cmds[] = {
 	{ "bt", cmd_bt, false, "bt [--scan] [-a] [-s STATE] [PID|COMM]...",
 	  "traces, as the report prints them: the panic CPU, every CPU, tasks" },
+	{ "dis", cmd_dis, true, "dis [-f] FUNCTION|ADDRESS [COUNT]",
+	  "disassemble dump memory: a function, COUNT instructions, -f the function around an ip" },
 	{ "help", cmd_help, false, "help", "this list" },
 	{ "log", cmd_log, false, "log", "the kernel log buffer" },
 	{ "mod", cmd_mod, false, "mod", "loaded modules: base, size, ORC, symbols, build-id" },
@@ -1052,9 +1206,9 @@ static struct oc_error *cmd_help(struct cmd_ctx *c)
 		if (c->json) {
 			struct json_object *o = json_object_new_object();
 
-			json_object_object_add(o, "name", json_object_new_string(cmds[i].name));
-			json_object_object_add(o, "usage", json_object_new_string(cmds[i].usage));
-			json_object_object_add(o, "help", json_object_new_string(cmds[i].help));
+			json_object_object_add(o, "name", oc_json_str(cmds[i].name));
+			json_object_object_add(o, "usage", oc_json_str(cmds[i].usage));
+			json_object_object_add(o, "help", oc_json_str(cmds[i].help));
 			json_object_array_add(a, o);
 		} else {
 			fprintf(c->out, "  %-40s %s\n", cmds[i].usage, cmds[i].help);
@@ -1147,10 +1301,10 @@ struct oc_error *oc_cmd_run(const struct oc_kernel *k, const char *line,
 			doc = json_object_new_object();
 			args = json_object_new_array();
 			for (int a = 1; a < argc; a++)
-				json_object_array_add(args, json_object_new_string(argv[a]));
+				json_object_array_add(args, oc_json_str(argv[a]));
 			json_object_object_add(doc, "version",
-					       json_object_new_string(OC_CMD_JSON_VERSION));
-			json_object_object_add(doc, "command", json_object_new_string(argv[0]));
+					       oc_json_str(OC_CMD_JSON_VERSION));
+			json_object_object_add(doc, "command", oc_json_str(argv[0]));
 			json_object_object_add(doc, "args", args);
 			json_object_object_add(doc, "result", c.result);
 			fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |

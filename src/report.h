@@ -103,6 +103,11 @@ int oc_report_traces(const struct oc_kernel *k,
 		     const struct oc_selection *sel, bool *reliable,
 		     bool *no_part_yet, FILE *out);
 struct json_object;
+/* A string from the dump as JSON, through the one sanitiser
+ * (formats/strutil.h OC_ESC_JSON); NULL for NULL. */
+struct json_object *oc_json_str(const char *s);
+/* An address as JSON: "0x..." (numbers lose precision above 2^53). */
+struct json_object *oc_json_hex(uint64_t v);
 /* A CPU's object and a task's object of the JSON report (docs/json.md:
  * "cpus" and "tasks"), its trace included; *@ok cleared when the trace
  * is unreliable. */

@@ -45,17 +45,17 @@ static struct json_object *jstr_len(const char *s, size_t len)
 	return o;
 }
 
-static struct json_object *jstr(const char *s)
+struct json_object *oc_json_str(const char *s)
 {
 	return s ? jstr_len(s, strlen(s)) : NULL;
 }
 
-static struct json_object *hex(uint64_t v)
+struct json_object *oc_json_hex(uint64_t v)
 {
 	char buf[24];
 
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return jstr(buf);
+	return json_object_new_string(buf);
 }
 
 /* One log record as the JSON documents have it: {ts_nsec, level, text}. */
@@ -96,17 +96,17 @@ static struct json_object *regs_json(const struct oc_frame *f)
 		{ "orig_ax", r->orig_ax, false },
 	};
 
-	add(o, "kind", jstr(
+	add(o, "kind", oc_json_str(
 		f->regs_kind == OC_REGS_FULL ? "pt_regs" : "iret"));
 	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
 		if (regs[i].partial || f->regs_kind == OC_REGS_FULL)
-			add(o, regs[i].name, hex(regs[i].v));
+			add(o, regs[i].name, oc_json_hex(regs[i].v));
 	return o;
 }
 
 static struct json_object *str_or_null(const char *s)
 {
-	return s ? jstr(s) : NULL;
+	return s ? oc_json_str(s) : NULL;
 }
 
 /* --locals: one level's variables (docs/json.md) */
@@ -118,15 +118,15 @@ static struct json_object *vars_json(const struct oc_framevars_level *l)
 		const struct oc_framevar *v = &l->vars[i];
 		struct json_object *o = json_object_new_object();
 
-		add(o, "name", jstr(v->name));
-		add(o, "type", jstr(v->type));
-		add(o, "kind", jstr(
+		add(o, "name", oc_json_str(v->name));
+		add(o, "type", oc_json_str(v->type));
+		add(o, "kind", oc_json_str(
 			oc_framevar_kind_string(v->kind)));
-		add(o, "status", jstr(
+		add(o, "status", oc_json_str(
 			oc_framevar_status_string(v->status)));
 		add(o, "value", str_or_null(v->value));
-		add(o, "raw", v->has_raw ? hex(v->raw) : NULL);
-		add(o, "address", v->address ? hex(v->address) : NULL);
+		add(o, "raw", v->has_raw ? oc_json_hex(v->raw) : NULL);
+		add(o, "address", v->address ? oc_json_hex(v->address) : NULL);
 		add(o, "size", v->size ?
 		    json_object_new_int64((int64_t)v->size) : NULL);
 		add(o, "where", str_or_null(v->where));
@@ -145,7 +145,7 @@ static struct json_object *cfi_regs_json(const struct oc_framevars *fv)
 		char name[16];
 
 		if (fv->cfi_regs >> reg & 1)
-			json_object_array_add(a, jstr(
+			json_object_array_add(a, oc_json_str(
 				oc_dwexpr_reg_name(reg, name, sizeof(name))));
 	}
 	return a;
@@ -171,18 +171,18 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 		oc_error_destroy(err);	/* out of memory: no variables */
 	}
 
-	add(o, "ip", hex(f->ip));
-	add(o, "sp", hex(f->sp));
-	add(o, "symbol", have ? jstr(s.name) : NULL);
+	add(o, "ip", oc_json_hex(f->ip));
+	add(o, "sp", oc_json_hex(f->sp));
+	add(o, "symbol", have ? oc_json_str(s.name) : NULL);
 	add(o, "offset", have ? json_object_new_int64((int64_t)s.offset) : NULL);
 	add(o, "size", have ? json_object_new_int64((int64_t)s.size) : NULL);
-	add(o, "module", s.module ? jstr(s.module) : NULL);
-	add(o, "stack", jstr(oc_stack_json_name(f->stack)));
+	add(o, "module", s.module ? oc_json_str(s.module) : NULL);
+	add(o, "stack", oc_json_str(oc_stack_json_name(f->stack)));
 	add(o, "reliable", json_object_new_boolean(f->reliable));
 	add(o, "scanned", json_object_new_boolean(f->scanned));
-	add(o, "how", jstr(oc_frame_how_name(f->how)));
+	add(o, "how", oc_json_str(oc_frame_how_name(f->how)));
 	add(o, "file", own && own->file ?
-	    jstr(oc_lines_short_file(own->file)) : NULL);
+	    oc_json_str(oc_lines_short_file(own->file)) : NULL);
 	add(o, "line", own ? json_object_new_int((int)own->line) : NULL);
 	if (nr > 1) {
 		/* the inlined functions the ip is in, innermost first */
@@ -192,9 +192,9 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 			struct json_object *e = json_object_new_object();
 
 			add(e, "function", chain[i].function ?
-			    jstr(chain[i].function) : NULL);
+			    oc_json_str(chain[i].function) : NULL);
 			add(e, "file", chain[i].file ?
-			    jstr(oc_lines_short_file(chain[i].file)) : NULL);
+			    oc_json_str(oc_lines_short_file(chain[i].file)) : NULL);
 			add(e, "line", json_object_new_int((int)chain[i].line));
 			if (fv && !fv->unavailable)
 				add(e, "variables", vars_json(
@@ -245,8 +245,8 @@ static bool add_trace(const struct oc_kernel *k,
 		oc_error_string(err, buf, sizeof(buf));
 		oc_error_destroy(err);
 		add(o, "frames", frames);
-		add(o, "stop", jstr("error"));
-		add(o, "error", jstr(buf));
+		add(o, "stop", oc_json_str("error"));
+		add(o, "error", oc_json_str(buf));
 		add(o, "reliable", json_object_new_boolean(false));
 		return false;
 	}
@@ -254,7 +254,7 @@ static bool add_trace(const struct oc_kernel *k,
 		json_object_array_add(frames, frame_json(k, opts, tr, i));
 	add(o, "frames", frames);
 	oc_trace_stop_string(tr, buf, sizeof(buf));
-	add(o, "stop", jstr(buf));
+	add(o, "stop", oc_json_str(buf));
 	add(o, "reliable", json_object_new_boolean(tr->reliable));
 	return tr->reliable;
 }
@@ -266,12 +266,12 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 	const struct oc_task *pt = k->panic_cpu >= 0 ? k->cpus[k->panic_cpu].task : NULL;
 	char msg[256] = "";
 
-	add(o, "release", jstr(k->release));
-	add(o, "banner", jstr(k->banner));
-	add(o, "kaslr_offset", hex(k->kaslr_offset));
+	add(o, "release", oc_json_str(k->release));
+	add(o, "banner", oc_json_str(k->banner));
+	add(o, "kaslr_offset", oc_json_hex(k->kaslr_offset));
 	add(o, "cpus", json_object_new_int((int)k->nr_cpus));
 	add(o, "orc_version",
-	    jstr(oc_orc_version_name(k->orc_version)));
+	    oc_json_str(oc_orc_version_name(k->orc_version)));
 	panic = json_object_new_object();
 	add(panic, "cpu", k->panic_cpu >= 0 ?
 	    json_object_new_int(k->panic_cpu) : NULL);
@@ -280,11 +280,11 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 		snprintf(msg, sizeof(msg), "%s", k->panic_message);
 	else if (log)
 		oc_log_panic_message(log, msg, sizeof(msg));
-	add(panic, "message", msg[0] ? jstr(msg) : NULL);
+	add(panic, "message", msg[0] ? oc_json_str(msg) : NULL);
 	add(o, "panic", panic);
 	warn = json_object_new_array();
 	for (unsigned int i = 0; i < k->nr_warnings; i++)
-		json_object_array_add(warn, jstr(k->warnings[i]));
+		json_object_array_add(warn, oc_json_str(k->warnings[i]));
 	add(o, "warnings", warn);
 	return o;
 }
@@ -305,17 +305,17 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 		return NULL;
 	}
 	o = json_object_new_object();
-	add(o, "kind", jstr(oc_crash_kind_name(c.kind)));
-	add(o, "title", jstr(c.title));
-	add(o, "message", c.message[0] ? jstr(c.message) : NULL);
+	add(o, "kind", oc_json_str(oc_crash_kind_name(c.kind)));
+	add(o, "title", oc_json_str(c.title));
+	add(o, "message", c.message[0] ? oc_json_str(c.message) : NULL);
 	if (c.have_guilty) {
 		g = json_object_new_object();
-		add(g, "symbol", jstr(c.guilty_symbol));
+		add(g, "symbol", oc_json_str(c.guilty_symbol));
 		add(g, "module", c.guilty_module[0] ?
-		    jstr(c.guilty_module) : NULL);
-		add(g, "ip", hex(c.guilty.ip));
+		    oc_json_str(c.guilty_module) : NULL);
+		add(g, "ip", oc_json_hex(c.guilty.ip));
 		nr = oc_report_frame_lines(k, opts, &c.guilty, chain, 16);
-		add(g, "file", nr && chain[nr - 1].file ? jstr(
+		add(g, "file", nr && chain[nr - 1].file ? oc_json_str(
 			oc_lines_short_file(chain[nr - 1].file)) : NULL);
 		add(g, "line", nr && chain[nr - 1].file ?
 		    json_object_new_int((int)chain[nr - 1].line) : NULL);
@@ -324,44 +324,44 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 	b = NULL;
 	if (c.have_bug) {
 		b = json_object_new_object();
-		add(b, "file", c.bug.file[0] ? jstr(c.bug.file) : NULL);
+		add(b, "file", c.bug.file[0] ? oc_json_str(c.bug.file) : NULL);
 		add(b, "line", c.bug.file[0] ? json_object_new_int((int)c.bug.line) : NULL);
 		add(b, "warning", json_object_new_boolean(c.bug.warning));
 	}
 	add(o, "bug", b);
 	add(o, "signature", c.signature[0] ?
-	    jstr(c.signature) : NULL);
+	    oc_json_str(c.signature) : NULL);
 	if (c.have_address) {
 		a = json_object_new_object();
-		add(a, "value", hex(c.address));
-		add(a, "from", jstr(c.address_from));
+		add(a, "value", oc_json_hex(c.address));
+		add(a, "from", oc_json_str(c.address_from));
 	}
 	add(o, "address", a);
 	if (c.have_error_code) {
 		e = json_object_new_object();
-		add(e, "value", hex(c.error_code));
-		add(e, "from", jstr(c.error_code_from));
+		add(e, "value", oc_json_hex(c.error_code));
+		add(e, "from", oc_json_str(c.error_code_from));
 		add(e, "access", c.error_access[0] ?
-		    jstr(c.error_access) : NULL);
+		    oc_json_str(c.error_access) : NULL);
 		add(e, "reason", c.error_why[0] ?
-		    jstr(c.error_why) : NULL);
+		    oc_json_str(c.error_why) : NULL);
 	}
 	add(o, "error_code", e);
 	t = NULL;
 	if (c.have_taint) {
 		t = json_object_new_object();
-		add(t, "mask", hex(c.tainted_mask));
-		add(t, "letters", jstr(c.taint));
+		add(t, "mask", oc_json_hex(c.tainted_mask));
+		add(t, "letters", oc_json_str(c.taint));
 		flags = json_object_new_array();
 		for (size_t i = 0; i < c.nr_taints; i++) {
 			struct json_object *f = json_object_new_object(), *mods;
 			char letter[2] = { c.taints[i].letter, 0 };
 
-			add(f, "flag", jstr(letter));
-			add(f, "name", jstr(c.taints[i].name));
+			add(f, "flag", oc_json_str(letter));
+			add(f, "name", oc_json_str(c.taints[i].name));
 			mods = json_object_new_array();
 			for (size_t m = 0; m < c.taints[i].nr_modules; m++)
-				json_object_array_add(mods, jstr(
+				json_object_array_add(mods, oc_json_str(
 					c.taints[i].modules[m]));
 			add(f, "modules", mods);
 			json_object_array_add(flags, f);
@@ -380,7 +380,7 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 	}
 	d = json_object_new_array();
 	for (size_t i = 0; i < c.nr_details; i++)
-		json_object_array_add(d, jstr(c.details[i]));
+		json_object_array_add(d, oc_json_str(c.details[i]));
 	add(o, "details", d);
 	return o;
 }
@@ -396,11 +396,11 @@ static struct json_object *task_json(const struct oc_kernel *k,
 	add(o, "pid", json_object_new_int(t->pid));
 	add(o, "tgid", json_object_new_int(t->tgid));
 	add(o, "ppid", json_object_new_int(t->ppid));
-	add(o, "comm", jstr(t->comm));
-	add(o, "state", jstr(st));
+	add(o, "comm", oc_json_str(t->comm));
+	add(o, "state", oc_json_str(st));
 	add(o, "cpu", json_object_new_int(t->cpu));
 	add(o, "on_cpu", json_object_new_boolean(t->running_on >= 0));
-	add(o, "task", hex(t->addr));
+	add(o, "task", oc_json_hex(t->addr));
 	add(o, "kthread", json_object_new_boolean(t->kthread));
 	/* a task in D: how long it has been off the CPU (src/triage.h) */
 	if (t->state == 'D') {
@@ -526,7 +526,7 @@ struct json_object *oc_report_cpu_json(const struct oc_kernel *k,
 
 	add(o, "cpu", json_object_new_int((int)c));
 	add(o, "pid", cpu->task ? json_object_new_int(cpu->task->pid) : NULL);
-	add(o, "comm", cpu->task ? jstr(cpu->task->comm) : NULL);
+	add(o, "comm", cpu->task ? oc_json_str(cpu->task->comm) : NULL);
 	add(o, "panic", json_object_new_boolean((int)c == k->panic_cpu));
 	oc_trace_init(&tr);
 	err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
@@ -684,7 +684,7 @@ int oc_report_json(const struct oc_kernel *k,
 	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	jw_member(&w, 1, "version", jstr("1.3.0"));
+	jw_member(&w, 1, "version", oc_json_str("1.3.0"));
 	jw_member(&w, 1, "kernel", kernel_json(k, log));
 	jw_member(&w, 1, "crash", crash_json(k, opts, log));
 	json_cpus(k, opts, &st.sel, &ok, &w);

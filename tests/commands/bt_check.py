@@ -13,9 +13,10 @@ are left out of its trace before comparing.
 
 Each BT_JSON holds one or more concatenated `bt` documents.
 """
-import json
 import os
 import sys
+
+from jsondocs import docs
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "realdump"))
 from compare import diff, match_sysrq, parse_ref  # noqa: E402
@@ -27,13 +28,7 @@ if scan:
 name, ref = args[0], args[1]
 tasks = {}
 for path in args[2:]:
-    text, i, dec = open(path).read(), 0, json.JSONDecoder()
-    while True:
-        while i < len(text) and text[i].isspace():
-            i += 1
-        if i >= len(text):
-            break
-        doc, i = dec.raw_decode(text, i)
+    for doc in docs(open(path).read()):
         for t in doc["result"]["tasks"] or []:
             tasks[t["pid"]] = t
 compared, matched, bad = match_sysrq(parse_ref(ref), tasks, scan)

@@ -251,6 +251,62 @@ for t in ps:
 		done
 	fi
 
+	# dis against objdump of the vmlinux: every 500th text symbol, at
+	# most 40, and the panic CPU's trace's functions
+	nm "$vml" | awk '$2 ~ /^[Tt]$/ && $1 ~ /^ffffffff/ && $3 !~ /^(__pfx_|\.L|\$)/ && (++n % 500) == 0 { print $3 }' |
+		head -n 40 >"$d/dis.names"
+	"$bin" --json -e bt "$core" "$vml" 2>/dev/null | "$pyd" -c '
+import json, sys
+for c in json.load(sys.stdin)["result"]["cpus"]:
+    for f in c["frames"]:
+        if f["symbol"] and not f["module"]:
+            print(f["symbol"])' | sort -u >>"$d/dis.names"
+	sed 's/^/dis /' "$d/dis.names" | "$bin" --json --shell "$core" "$vml" >"$d/dis.json" 2>"$d/dis.err"
+	"$pyd" "$here/dis_check.py" "commands $name" "$vml" "$d/dis.json" | record
+	if cmp -s <(sed 's/^/dis /' "$d/dis.names" | "$bin" --shell "$core" "$vml" 2>&1) \
+		  <(sed 's/^/dis /' "$d/dis.names" | "$bin" --shell "$core" 2>&1); then
+		say "PASS commands $name: dis of $(wc -l <"$d/dis.names") functions the same without the vmlinux"
+	else
+		say "FAIL commands $name: dis differs without the vmlinux"
+	fi
+	# and a module's functions against its .ko (relocated bytes aside)
+	local ko
+	ko=$(dirname "$core")/orccrash_test.ko
+	if [ -r "$ko" ] && [ -s "$d/ours-symm-orccrash_test.json" ]; then
+		"$pyd" -c '
+import json, sys
+for s in json.load(open(sys.argv[1]))["result"]["symbols"]:
+    if s["type"] in "tT" and s["size"] > 0:
+        print("dis " + s["name"])' "$d/ours-symm-orccrash_test.json" |
+			"$bin" --json --shell "$core" "$vml" >"$d/dis-mod.json" 2>/dev/null
+		"$pyd" "$here/dis_check.py" "commands $name" "$ko" "$d/dis-mod.json" | record
+	fi
+	# dis -f IP marks the instruction at each frame's ip of the panic
+	# CPU's trace: one mark, at the ip; a return address follows a call
+	local bad_f=
+	while read -r ip how; do
+		"$bin" --json -e "dis -f $ip" "$core" "$vml" 2>/dev/null >"$d/disf.json"
+		"$pyd" -c '
+import json, sys
+ins = json.load(open(sys.argv[1]))["result"]["instructions"]
+ip, how = int(sys.argv[2], 16), sys.argv[3]
+m = [i for i, x in enumerate(ins) if x["marked"]]
+ok = len(m) == 1 and int(ins[m[0]]["address"], 16) == ip
+if ok and how != "start" and how != "regs":
+    ok = m[0] > 0 and ins[m[0] - 1]["mnemonic"] == "call"
+sys.exit(0 if ok else 1)' "$d/disf.json" "$ip" "$how" || bad_f="$bad_f $ip($how)"
+	done < <("$bin" --json -e bt "$core" "$vml" 2>/dev/null | "$pyd" -c '
+import json, sys
+for c in json.load(sys.stdin)["result"]["cpus"]:
+    for f in c["frames"]:
+        if f["symbol"] and not f["scanned"]:
+            print(f["ip"], "regs" if f.get("regs") else f["how"])')
+	if [ -z "$bad_f" ]; then
+		say "PASS commands $name: dis -f IP marks each frame's ip of the panic CPU's trace, a return address after a call"
+	else
+		say "FAIL commands $name: dis -f IP: no single mark at the ip, or no call before a return address:$bad_f"
+	fi
+
 	# the commands compared with crash text for text
 	local task mod1 sa=() rds=()
 	task=$("$pyd" -c 'import json,sys; t=[t for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["on_cpu"] is not None and t["pid"]]; print(t[0]["task"] if t else "")' "$d/ours-ps.json")
@@ -324,7 +380,7 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 	"$pyd" "$here/check.py" "commands $name" "$d" | record
 
 	# every command's JSON against the schema
-	for c in bt "bt -a" "bt 1" "bt -s D" "p runqueues" "p runqueues:0.nr_running" "p -x this_cpu_off:1" ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
+	for c in "dis schedule" "dis -f schedule+0x5" "dis schedule+0x4 3" bt "bt -a" "bt 1" "bt -s D" "p runqueues" "p runqueues:0.nr_running" "p -x this_cpu_off:1" ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
 		 "$(head -n 1 "$d/structs.list")" \
 		 "rd -s init_task 8" "rd -8 linux_banner 5"; do
 		"$bin" --json -e "$c" "$core" "$vml" >"$d/json-$(echo "$c" | tr -c 'a-z0-9\n' _).json" 2>/dev/null
@@ -367,7 +423,7 @@ bad_input "unknown symbol" "sym: no symbol no_such_symbol_here" -e "sym no_such_
 bad_input "address not in the dump" "rd: 0xffff800000000000: not in the dump" -e "rd ffff800000000000 4"
 bad_input "user address" "rd: 0x400000: not a kernel virtual address" -e "rd 400000"
 bad_input "unknown option" "rd: unknown option -q" -e "rd -q jiffies"
-bad_input "control bytes in an argument" "sym: no symbol a?b" -e $'sym a\033b'
+bad_input "control bytes in an argument" "sym: no symbol a\\\\x1bb" -e $'sym a\033b'
 bad_input "unknown type" "struct: no type no_such_type" -e "struct no_such_type init_task"
 bad_input "struct not in the dump" "struct: 0xffff800000000000 (" -e "struct list_head ffff800000000000"
 bad_input "no such pid" "task: no task with pid 99999" -e "task 99999"
@@ -376,6 +432,8 @@ bad_input "bt -s with no state" "bt: -s STATE: one of" -e "bt -s"
 bad_input "p of a variable BTF does not type" "p: jiffies: no type in the kernel's BTF" -e "p jiffies"
 bad_input "p of a CPU the dump has not" "p: bad CPU 4096" -e "p runqueues:4096"
 bad_input "p of no such member" "p: " -e "p runqueues:0.no_such_member"
+bad_input "dis of an address not in the dump" "dis: 0xffff800000000000: not in the dump" -e "dis ffff800000000000 4"
+bad_input "dis -f with a count" "dis: -f takes no COUNT" -e "dis -f schedule 3"
 bad_input "bad ps state" "ps: usage: ps \[-S STATE\]" -e "ps -S Q"
 bad_input "unterminated quote" "command line: unterminated quote" -e "sym 'jiffies"
 bad_input "an unknown command stops -e" "nosuch: unknown command" --json -e nosuch -e "sym jiffies"
