@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "disasm.h"
+#include "dump.h"
 #include "strutil.h"
 #include "log.h"
 #include "report.h"
@@ -388,6 +389,71 @@ static uint64_t get_le(const uint8_t *p, unsigned int width)
 	return v;
 }
 
+enum rd_space { RD_KERNEL, RD_PHYS, RD_USER };
+
+/*
+ * rd -u PID: the physical address of the task's top-level page table
+ * (mm->pgd, in the direct map), which maps its user half too (with PTI
+ * the kernel's copy, the one mm->pgd points at, keeps the user
+ * mappings: arch/x86/mm/pti.c).
+ */
+static struct oc_error *user_pgd(struct cmd_ctx *c, const char *pid_arg,
+				 uint64_t addr, uint64_t *top)
+{
+	const struct oc_task *t;
+	uint64_t mm_off, pgd_off, mm, pgd;
+	char *end;
+	long pid;
+
+	errno = 0;
+	pid = strtol(pid_arg, &end, 10);
+	if (!*pid_arg || *end || errno || pid < 0 || pid > INT32_MAX)
+		return cmd_error(c, OC_ERR_INVALID, "bad pid %s", pid_arg);
+	if (is_kernel_addr(addr))
+		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": not a user address", addr);
+	t = oc_kernel_find_task(c->k, (int32_t)pid);
+	if (!t)
+		return cmd_error(c, OC_ERR_LOOKUP, "no task with pid %ld", pid);
+	if (!c->k->types ||
+	    !oc_ok(oc_types_offsetof(c->k->types, "struct task_struct", "mm", &mm_off)) ||
+	    !oc_ok(oc_types_offsetof(c->k->types, "struct mm_struct", "pgd", &pgd_off)))
+		return cmd_error(c, OC_ERR_LOOKUP, "no task_struct.mm or mm_struct.pgd in the types");
+	if (!oc_ok(oc_mem_read_u64(&c->k->mem, t->addr + mm_off, &mm)) ||
+	    (mm && !oc_ok(oc_mem_read_u64(&c->k->mem, mm + pgd_off, &pgd))))
+		return cmd_error(c, OC_ERR_FAULT, "pid %ld: its mm is not in the dump", pid);
+	if (!mm)
+		return cmd_error(c, OC_ERR_INVALID, "pid %ld: a kernel thread, no user memory", pid);
+	if (!oc_ok(oc_dump_virt_to_phys(c->k->dump, pgd, top)))
+		return cmd_error(c, OC_ERR_FAULT, "pid %ld: its pgd 0x%" PRIx64 " is not in the dump",
+				 pid, pgd);
+	return NULL;
+}
+
+/* @len bytes at @at in @space, a page at a time (user pages translate
+ * one by one) */
+static struct oc_error *rd_read(struct cmd_ctx *c, enum rd_space space,
+				uint64_t top, uint64_t at, uint8_t *buf, size_t len)
+{
+	if (space == RD_KERNEL)
+		return oc_mem_read(&c->k->mem, at, buf, len);
+	while (len) {
+		size_t n = 4096 - (at & 4095);
+		uint64_t pa = at;
+		struct oc_error *err;
+
+		if (n > len)
+			n = len;
+		if (space == RD_USER && (err = oc_dump_translate_in(c->k->dump, top, at, &pa)))
+			return err;
+		if ((err = oc_dump_read_phys(c->k->dump, pa, buf, n)))
+			return err;
+		at += n;
+		buf += n;
+		len -= n;
+	}
+	return NULL;
+}
+
 static struct oc_error *cmd_rd(struct cmd_ctx *c)
 {
 	unsigned int width = 8, per_line;
@@ -396,6 +462,9 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 	const char *where = NULL, *cnt = NULL;
 	struct json_object *words = NULL;
 	struct oc_error *err;
+	enum rd_space space = RD_KERNEL;
+	const char *pid_arg = NULL;
+	uint64_t top = 0;
 
 	for (int i = 1; i < c->argc; i++) {
 		const char *a = c->argv[i];
@@ -410,17 +479,21 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 			width = 8;
 		else if (!strcmp(a, "-s"))
 			syms = true;
+		else if (!strcmp(a, "-p"))
+			space = RD_PHYS;
+		else if (!strcmp(a, "-u") && i + 1 < c->argc)
+			space = RD_USER, pid_arg = c->argv[++i];
 		else if (a[0] == '-' && a[1])
-			return cmd_error(c, OC_ERR_INVALID, "unknown option %s (-8 -16 -32 -64 -s)", a);
+			return cmd_error(c, OC_ERR_INVALID, "unknown option %s (-8 -16 -32 -64 -s -p -u PID)", a);
 		else if (!where)
 			where = a;
 		else if (!cnt)
 			cnt = a;
 		else
-			return cmd_error(c, OC_ERR_INVALID, "usage: rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]");
+			return cmd_error(c, OC_ERR_INVALID, "usage: rd [-8|-16|-32|-64] [-s] [-p|-u PID] ADDRESS [COUNT]");
 	}
 	if (!where)
-		return cmd_error(c, OC_ERR_INVALID, "usage: rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]");
+		return cmd_error(c, OC_ERR_INVALID, "usage: rd [-8|-16|-32|-64] [-s] [-p|-u PID] ADDRESS [COUNT]");
 	if (syms)
 		width = 8;	/* crash's -s: 64-bit words */
 	if (cnt && (!parse_count(cnt, &count) || !count))
@@ -428,11 +501,17 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 	if (count > RD_MAX_COUNT)
 		return cmd_error(c, OC_ERR_INVALID, "count %" PRIu64 " over the limit of %d",
 				 count, RD_MAX_COUNT);
-	if ((err = parse_addr(c, where, &addr)))
+	if (space == RD_KERNEL) {
+		if ((err = parse_addr(c, where, &addr)))
+			return err;
+		if (!is_kernel_addr(addr))
+			return cmd_error(c, OC_ERR_INVALID,
+					 "0x%" PRIx64 ": not a kernel virtual address", addr);
+	} else if (!parse_hex(where, &addr)) {
+		return cmd_error(c, OC_ERR_INVALID, "%s: not a hex address", where);
+	} else if (space == RD_USER && (err = user_pgd(c, pid_arg, addr, &top))) {
 		return err;
-	if (!is_kernel_addr(addr))
-		return cmd_error(c, OC_ERR_INVALID,
-				 "0x%" PRIx64 ": not a kernel virtual address", addr);
+	}
 	if (addr + count * width < addr)
 		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": the range wraps", addr);
 	per_line = 16 / width;
@@ -441,6 +520,10 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 		json_object_object_add(c->result, "address", oc_json_hex(addr));
 		json_object_object_add(c->result, "width", json_object_new_int((int)width * 8));
 		json_object_object_add(c->result, "words", words);
+		json_object_object_add(c->result, "space", oc_json_str(space == RD_PHYS ? "physical" :
+								       space == RD_USER ? "user" : "kernel"));
+		json_object_object_add(c->result, "pid", space == RD_USER ?
+				       json_object_new_int(atoi(pid_arg)) : NULL);
 	}
 	for (uint64_t done = 0; done < count; done += per_line) {
 		uint64_t at = addr + done * width;
@@ -448,7 +531,7 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 		uint8_t buf[16];
 		char ascii[17];
 
-		err = oc_mem_read(&c->k->mem, at, buf, (size_t)n * width);
+		err = rd_read(c, space, top, at, buf, (size_t)n * width);
 		if (err) {
 			oc_error_destroy(err);
 			return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 ": not in the dump", at);
@@ -467,7 +550,7 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 			}
 			continue;
 		}
-		fprintf(c->out, "%016" PRIx64 ":  ", at);
+		fprintf(c->out, "%16" PRIx64 ":  ", at);	/* crash: "%16lx:" */
 		for (unsigned int i = 0; i < n; i++) {
 			uint64_t v = get_le(buf + i * width, width);
 			char sym[300];
@@ -1010,6 +1093,7 @@ struct dis_state {
 	uint64_t mark;		/* the instruction holding it is marked */
 	struct json_object *insns;
 	size_t n;		/* instructions so far */
+	bool marked;		/* an instruction was */
 };
 
 static bool dis_one(void *arg, const struct oc_insn *in)
@@ -1017,6 +1101,8 @@ static bool dis_one(void *arg, const struct oc_insn *in)
 	struct dis_state *st = arg;
 	struct cmd_ctx *c = st->c;
 	bool marked = st->have_mark && st->mark >= in->addr && st->mark < in->addr + in->len;
+
+	st->marked |= marked;
 	char where[300] = "", target[300] = "";
 	struct text_buf tb = { .k = c->k };
 
@@ -1099,6 +1185,23 @@ static struct oc_error *cmd_dis(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": not a kernel virtual address", addr);
 	if (!oc_kernel_symbolize_data(c->k, addr, &s))
 		s.name = NULL;
+	/* -f NAME+OFF, as a trace prints a frame: NAME's function, also
+	 * when OFF is its end (the return address of a call that does not
+	 * return is the next function's first byte) */
+	if (func && strchr(where, '+')) {
+		char name[256];
+		uint64_t base;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(strchr(where, '+') - where), where);
+		if (!(err = parse_addr(c, name, &base)) && oc_kernel_symbolize_data(c->k, base, &s) &&
+		    addr - base > s.size)
+			return cmd_error(c, OC_ERR_INVALID, "%s: past the end of %s (0x%" PRIx64 " bytes)",
+					 where, name, s.size);
+		if (err)
+			oc_error_destroy(err);
+		else
+			s.offset = addr - base;
+	}
 	whole = s.name && !cnt && (func || s.offset == 0);
 	if (func && cnt)
 		return cmd_error(c, OC_ERR_INVALID, "-f takes no COUNT (%s)", usage);
@@ -1162,6 +1265,17 @@ static struct oc_error *cmd_dis(struct cmd_ctx *c)
 	} else if (c->json) {
 		json_object_object_add(c->result, "stopped", NULL);
 	}
+	/* -f at the function's end: what follows a call that does not
+	 * return */
+	if (st.have_mark && !st.marked && st.mark == start + got) {
+		if (c->json)
+			json_object_object_add(c->result, "end_marked", json_object_new_boolean(true));
+		else
+			fprintf(c->out, "=> 0x%016" PRIx64 " (the function's end: a return address "
+				"after a call that does not return)\n", st.mark);
+	} else if (c->json) {
+		json_object_object_add(c->result, "end_marked", json_object_new_boolean(false));
+	}
 	return NULL;
 }
 
@@ -1187,8 +1301,8 @@ static const struct cmd {
 	  "a global or per-CPU variable, typed by BTF (else the integer of its size)" },
 	{ "ps", cmd_ps, false, "ps [-S STATE]",
 	  "every task (or those in STATE): pid, ppid, cpu, task_struct, state, comm" },
-	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]",
-	  "read kernel virtual memory" },
+	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] [-p|-u PID] ADDRESS [COUNT]",
+	  "read kernel virtual, physical (-p) or a task's user (-u) memory" },
 	{ "struct", cmd_struct, true, "struct [-x] TYPE[.MEMBER...] ADDRESS",
 	  "a struct (union, type) or one member in memory, from BTF" },
 	{ "task", cmd_task, false, "task PID", "a task's task_struct, as struct prints it" },

@@ -282,7 +282,9 @@ if drgn is not None and drgn.get("reads"):
             break
         res = r["result"]
         w = res["width"] // 8
-        want = drgn["reads"].get("%s %d" % (res["address"], len(res["words"]) * w))
+        space = res.get("space", "kernel")
+        want = drgn["reads"].get("%s %d%s" % (res["address"], len(res["words"]) * w,
+                                              "" if space == "kernel" else " " + space))
         if want is None:
             continue
         n += 1

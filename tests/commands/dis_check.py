@@ -66,7 +66,7 @@ def objdump(func):
         m = re.match(r"^ *([0-9a-f]+):\t([0-9a-f ]+?)\s*\t(.*)$", line)
         if m and start is not None:
             text = re.sub(r"\s+#.*$", "", m.group(3))
-            tgt = re.match(r"^(?:(?:bnd|notrack)\s+)?(?:call|jmp|j[a-z]+|loop[a-z]*|jrcxz|jecxz)\s+([0-9a-f]+) <", text)
+            tgt = re.match(r"^(?:(?:bnd|notrack|cs|ds)\s+)?(?:call|jmp|j[a-z]+|loop[a-z]*|jrcxz|jecxz)\s+([0-9a-f]+) <", text)
             insns.append({"addr": int(m.group(1), 16), "bytes": m.group(2).replace(" ", ""),
                           "text": mnem(text),
                           "target": int(tgt.group(1), 16) if tgt else None})

@@ -2,7 +2,8 @@
 # drgn's side of tests/commands/run.sh: what drgn reads from the dump, as
 # one JSON document, for check.py to hold orccrash's commands to.
 # Run as: drgn -q -c VMCORE -s VMLINUX tests/commands/drgn_oracle.py SYMBOLS RDLIST STRUCTS
-# SYMBOLS: names to look up; RDLIST: "0xADDRESS NBYTES" lines to read;
+# SYMBOLS: names to look up; RDLIST: "0xADDRESS NBYTES SPACE" lines to
+# read (SPACE: kernel or physical);
 # STRUCTS: "TYPE 0xADDRESS" lines: every named top-level member of an
 # integer, enum, pointer or char-array type (through anonymous structs and
 # unions), as text check.py compares;
@@ -59,11 +60,12 @@ for name in open(sys.argv[1]).read().split():
         out["symbols"][name] = None
 
 for line in open(sys.argv[2]).read().splitlines():
-    addr, n = line.split()
+    addr, n, space = line.split()
+    key = "%s %s" % (addr, n) if space == "kernel" else line
     try:
-        out["reads"][line] = prog.read(int(addr, 16), int(n)).hex()  # noqa: F821
+        out["reads"][key] = prog.read(int(addr, 16), int(n), space == "physical").hex()  # noqa: F821
     except FaultError:
-        out["reads"][line] = None
+        out["reads"][key] = None
 
 def unaliased(t):  # drgn 0.0.22 has no Type.unaliased()
     while t.kind == TypeKind.TYPEDEF:

@@ -281,26 +281,34 @@ for s in json.load(open(sys.argv[1]))["result"]["symbols"]:
 			"$bin" --json --shell "$core" "$vml" >"$d/dis-mod.json" 2>/dev/null
 		"$pyd" "$here/dis_check.py" "commands $name" "$ko" "$d/dis-mod.json" | record
 	fi
-	# dis -f IP marks the instruction at each frame's ip of the panic
-	# CPU's trace: one mark, at the ip; a return address follows a call
+	# dis -f SYMBOL+OFF (a frame as the trace prints it) marks the
+	# instruction at each frame's ip of the panic CPU's trace: one mark,
+	# at the ip; a return address follows a call (or, a call that does
+	# not return being the function's last, is the function's end)
 	local bad_f=
-	while read -r ip how; do
-		"$bin" --json -e "dis -f $ip" "$core" "$vml" 2>/dev/null >"$d/disf.json"
+	while read -r ip how at; do
+		"$bin" --json -e "dis -f $at" "$core" "$vml" 2>/dev/null >"$d/disf.json"
 		"$pyd" -c '
 import json, sys
-ins = json.load(open(sys.argv[1]))["result"]["instructions"]
-ip, how = int(sys.argv[2], 16), sys.argv[3]
+r = json.load(open(sys.argv[1]))["result"]
+ins, ip, how = r["instructions"], int(sys.argv[2], 16), sys.argv[3]
 m = [i for i, x in enumerate(ins) if x["marked"]]
-ok = len(m) == 1 and int(ins[m[0]]["address"], 16) == ip
-if ok and how != "start" and how != "regs":
-    ok = m[0] > 0 and ins[m[0] - 1]["mnemonic"] == "call"
-sys.exit(0 if ok else 1)' "$d/disf.json" "$ip" "$how" || bad_f="$bad_f $ip($how)"
+if r["end_marked"]:
+    # a return address at the function end: its last instruction a call
+    ok = not m and how not in ("start", "regs") and ins[-1]["mnemonic"] == "call" and \
+        int(ins[-1]["address"], 16) + len(ins[-1]["bytes"]) // 2 == ip
+else:
+    ok = len(m) == 1 and int(ins[m[0]]["address"], 16) == ip
+    if ok and how not in ("start", "regs"):
+        ok = m[0] > 0 and ins[m[0] - 1]["mnemonic"] == "call"
+sys.exit(0 if ok else 1)' "$d/disf.json" "$ip" "$how" || bad_f="$bad_f $at($how)"
 	done < <("$bin" --json -e bt "$core" "$vml" 2>/dev/null | "$pyd" -c '
 import json, sys
 for c in json.load(sys.stdin)["result"]["cpus"]:
     for f in c["frames"]:
         if f["symbol"] and not f["scanned"]:
-            print(f["ip"], "regs" if f.get("regs") else f["how"])')
+            # as the trace prints the frame: symbol+offset
+            print(f["ip"], "regs" if f.get("regs") else f["how"], "%s+0x%x" % (f["symbol"], f["offset"]))')
 	if [ -z "$bad_f" ]; then
 		say "PASS commands $name: dis -f IP marks each frame's ip of the panic CPU's trace, a return address after a call"
 	else
@@ -332,6 +340,32 @@ for kind in "tT", "dDbBrR":
 	[ -n "$task" ] && rds+=("rd -s $task 20" "rd -32 $task 6")
 	# a module's struct module (crash and we name its words alike)
 	[ -n "$mod1" ] && rds+=("rd -s $("$pyd" -c 'import json,sys; print(json.load(open(sys.argv[1]))["result"]["modules"][0]["module"])' "$d/ours-mod.json") 8")
+	# physical memory: linux_banner's page (where the kernel image is,
+	# phys_base from VMCOREINFO), and the first MiB
+	local ban_pa
+	ban_pa=$("$bin" -e "sym linux_banner" "$core" "$vml" 2>/dev/null | "$pyd" -c '
+import sys
+v = int(sys.stdin.read().split()[0], 16)
+print("%x" % ((v - 0xffffffff80000000 + int(sys.argv[1])) % 2**64))' \
+		"$(head -c 16777216 "$core" | strings -n 8 | sed -n 's/^NUMBER(phys_base)=//p' | head -n 1)" 2>/dev/null)
+	# (and across a page boundary: the image is physically contiguous)
+	[ -n "$ban_pa" ] && rds+=("rd -p $ban_pa 6" "rd -32 -p $ban_pa 6"
+				  "rd -p $(printf '%x' $(((0x$ban_pa | 0xfff) - 7))) 3")
+	# a user address of the panic task: its syscall's user ip and stack,
+	# in the QEMU ELF dumps (all memory; makedumpfile drops user pages)
+	local uregs uregs_skip=
+	[[ $name == */elf ]] || uregs_skip=1
+	uregs=$("$bin" --json -e bt "$core" "$vml" 2>/dev/null | "$pyd" -c '
+import json, sys
+for c in json.load(sys.stdin)["result"]["cpus"]:
+    for f in c["frames"]:
+        if f.get("regs") and not f["symbol"] and c["pid"]:
+            print(c["pid"], f["regs"]["ip"][2:], f["regs"]["sp"][2:])
+            sys.exit()')
+	if [ -n "$uregs" ] && [ -z "${uregs_skip:-}" ]; then
+		set -- $uregs
+		rds+=("rd -u $1 $2 4" "rd -8 -u $1 $3 32")
+	fi
 	ours_block "$d" "$core" "$vml" "${sa[@]}" "${rds[@]}"
 	# the same reads as JSON, for drgn's prog.read() of the same bytes
 	local i=0
@@ -343,7 +377,8 @@ for kind in "tT", "dDbBrR":
 import glob, json, sys
 for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
     r = json.load(open(p))["result"]
-    print(r["address"], len(r["words"]) * r["width"] // 8)' "$d" >"$d/rd.list"
+    if r.get("space", "kernel") != "user":
+        print(r["address"], len(r["words"]) * r["width"] // 8, r.get("space", "kernel"))' "$d" >"$d/rd.list"
 
 	if [ -n "$crashable" ] && [ "$have_crash" = 1 ]; then
 		# crash's echo takes "-32" for an option: the markers are
@@ -357,7 +392,11 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 		} >"$d/keys"
 		{
 			echo "extend $echo_so"
-			awk '{ printf "echo @@ %d\n%s\n", NR, $0 }' "$d/keys"
+			# rd -u PID: crash's "set PID" first, its output under a
+			# marker no key has
+			awk '$1 == "rd" && / -u / { for (i = 2; i < NF; i++) if ($i == "-u") { pid = $(i + 1); $(i + 1) = ""; break }
+					printf "echo @@ 0\nset %s\necho @@ %d\n%s\n", pid, NR, $0; next }
+			     { printf "echo @@ %d\n%s\n", NR, $0 }' "$d/keys"
 			echo "quit"
 		} >"$d/crash.cmds"
 		timeout 600 crash -s -i "$d/crash.cmds" "$vml" "$core" 2>&1 </dev/null |
@@ -434,6 +473,9 @@ bad_input "p of a CPU the dump has not" "p: bad CPU 4096" -e "p runqueues:4096"
 bad_input "p of no such member" "p: " -e "p runqueues:0.no_such_member"
 bad_input "dis of an address not in the dump" "dis: 0xffff800000000000: not in the dump" -e "dis ffff800000000000 4"
 bad_input "dis -f with a count" "dis: -f takes no COUNT" -e "dis -f schedule 3"
+bad_input "rd -u of a kernel thread" "rd: pid 2: a kernel thread, no user memory" -e "rd -u 2 400000"
+bad_input "rd -u of a kernel address" "rd: 0xffffffff81000000: not a user address" -e "rd -u 1 ffffffff81000000"
+bad_input "rd -p of a symbol" "rd: linux_banner: not a hex address" -e "rd -p linux_banner"
 bad_input "bad ps state" "ps: usage: ps \[-S STATE\]" -e "ps -S Q"
 bad_input "unterminated quote" "command line: unterminated quote" -e "sym 'jiffies"
 bad_input "an unknown command stops -e" "nosuch: unknown command" --json -e nosuch -e "sym jiffies"
