@@ -591,18 +591,127 @@ static int ps_cmp(const void *a, const void *b)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+/* a task as ps's JSON has it */
+static struct json_object *ps_json(const struct oc_task *t)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "pid", json_object_new_int(t->pid));
+	json_object_object_add(o, "ppid", json_object_new_int(t->ppid));
+	json_object_object_add(o, "tgid", json_object_new_int(t->tgid));
+	json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
+	json_object_object_add(o, "state", json_object_new_string_len(&t->state, 1));
+	json_object_object_add(o, "comm", oc_json_str(t->comm));
+	json_object_object_add(o, "task", oc_json_hex(t->addr));
+	json_object_object_add(o, "kthread", json_object_new_boolean(t->kthread));
+	json_object_object_add(o, "on_cpu", t->running_on >= 0 ?
+			       json_object_new_int(t->running_on) : NULL);
+	return o;
+}
+
+/* ps -m: when each task last got a CPU, and how long ago on its CPU's
+ * runqueue clock (src/triage.c, the clock of the BLOCKED lines) */
+struct ps_last {
+	bool known;
+	uint64_t arrival, ago;
+};
+
+static struct ps_last *ps_last_ran;
+
+/* crash's ps -m order: the most recently run first */
+static int ps_m_cmp(const void *a, const void *b)
+{
+	const struct ps_last *x = &ps_last_ran[*(const size_t *)a];
+	const struct ps_last *y = &ps_last_ran[*(const size_t *)b];
+
+	if (x->known != y->known)
+		return x->known ? -1 : 1;
+	if (x->known && x->arrival != y->arrival)
+		return x->arrival > y->arrival ? -1 : 1;
+	return ps_cmp(a, b);
+}
+
+static struct oc_error *ps_m(struct cmd_ctx *c, char state, size_t *order)
+{
+	const struct oc_kernel *k = c->k;
+	struct json_object *a = c->json ? json_object_new_array() : NULL;
+	struct oc_sched_clock clk;
+	struct ps_last *last = calloc(k->nr_tasks ? k->nr_tasks : 1, sizeof(*last));
+
+	if (!last) {
+		json_object_put(a);
+		return &oc_enomem;
+	}
+	oc_triage_sched_clock(c->k, &clk);
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		const struct oc_task *t = &k->tasks[i];
+		uint64_t now;
+
+		if (t->cpu >= 0 && oc_triage_cpu_clock(k, &clk, (unsigned int)t->cpu, &now) &&
+		    oc_triage_last_arrival(k, &clk, t, &last[i].arrival) && last[i].arrival <= now) {
+			last[i].known = true;
+			last[i].ago = now - last[i].arrival;
+		}
+	}
+	ps_last_ran = last;
+	qsort(order, k->nr_tasks, sizeof(*order), ps_m_cmp);
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		const struct oc_task *t = &k->tasks[order[i]];
+		const struct ps_last *l = &last[order[i]];
+		char comm[128];
+
+		if (state && t->state != state)
+			continue;
+		if (c->json) {
+			struct json_object *o = ps_json(t);
+
+			json_object_object_add(o, "last_arrival_ns", l->known ?
+					       json_object_new_int64((int64_t)l->arrival) : NULL);
+			json_object_object_add(o, "since_ns", l->known ?
+					       json_object_new_int64((int64_t)l->ago) : NULL);
+			json_object_array_add(a, o);
+			continue;
+		}
+		if (l->known) {
+			uint64_t ms = l->ago / 1000000, sec = ms / 1000;
+
+			fprintf(c->out, "[%" PRIu64 " %02" PRIu64 ":%02" PRIu64 ":%02" PRIu64 ".%03" PRIu64 "]",
+				sec / 86400, sec / 3600 % 24, sec / 60 % 60, sec % 60, ms % 1000);
+		} else {
+			fputs("[? ??:??:??.???]", c->out);
+		}
+		fprintf(c->out, " [%c]  PID: %-8d TASK: %016" PRIx64 "  CPU: %-3d  COMMAND: \"%s\"\n",
+			t->state, t->pid, t->addr, t->cpu, oc_esc(comm, sizeof(comm), t->comm, OC_ESC_QUOTE));
+	}
+	free(last);
+	ps_last_ran = NULL;
+	if (c->json) {
+		json_object_object_add(c->result, "tasks", a);
+		json_object_object_add(c->result, "incomplete",
+				       json_object_new_boolean(k->tasks_incomplete));
+	} else if (k->tasks_incomplete) {
+		fprintf(c->out, "(task list incomplete: unreliable)\n");
+	}
+	return NULL;
+}
+
 static struct oc_error *cmd_ps(struct cmd_ctx *c)
 {
 	const struct oc_kernel *k = c->k;
 	struct json_object *a = NULL;
 	char state = 0;
+	bool m = false;
 	size_t *order;
 
-	if (c->argc == 3 && !strcmp(c->argv[1], "-S") && strlen(c->argv[2]) == 1 &&
-	    strchr("RSDTtXZPI", c->argv[2][0]))
-		state = c->argv[2][0];
-	else if (c->argc != 1)
-		return cmd_error(c, OC_ERR_INVALID, "usage: ps [-S STATE] (R S D T t X Z P I)");
+	for (int i = 1; i < c->argc; i++) {
+		if (!strcmp(c->argv[i], "-m"))
+			m = true;
+		else if (!strcmp(c->argv[i], "-S") && i + 1 < c->argc &&
+			 strlen(c->argv[i + 1]) == 1 && strchr("RSDTtXZPI", c->argv[i + 1][0]))
+			state = c->argv[++i][0];
+		else
+			return cmd_error(c, OC_ERR_INVALID, "usage: ps [-m] [-S STATE] (R S D T t X Z P I)");
+	}
 	order = malloc((k->nr_tasks ? k->nr_tasks : 1) * sizeof(*order));
 	if (!order)
 		return &oc_enomem;
@@ -610,6 +719,12 @@ static struct oc_error *cmd_ps(struct cmd_ctx *c)
 		order[i] = i;
 	ps_sort_k = k;
 	qsort(order, k->nr_tasks, sizeof(*order), ps_cmp);
+	if (m) {
+		struct oc_error *err = ps_m(c, state, order);
+
+		free(order);
+		return err;
+	}
 	if (c->json)
 		a = json_object_new_array();
 	else
@@ -620,19 +735,7 @@ static struct oc_error *cmd_ps(struct cmd_ctx *c)
 		if (state && t->state != state)
 			continue;
 		if (c->json) {
-			struct json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "pid", json_object_new_int(t->pid));
-			json_object_object_add(o, "ppid", json_object_new_int(t->ppid));
-			json_object_object_add(o, "tgid", json_object_new_int(t->tgid));
-			json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
-			json_object_object_add(o, "state", json_object_new_string_len(&t->state, 1));
-			json_object_object_add(o, "comm", oc_json_str(t->comm));
-			json_object_object_add(o, "task", oc_json_hex(t->addr));
-			json_object_object_add(o, "kthread", json_object_new_boolean(t->kthread));
-			json_object_object_add(o, "on_cpu", t->running_on >= 0 ?
-					       json_object_new_int(t->running_on) : NULL);
-			json_object_array_add(a, o);
+			json_object_array_add(a, ps_json(t));
 			continue;
 		}
 		/* the comm was made printable when read (kernel_tasks.c);
@@ -1299,8 +1402,8 @@ static const struct cmd {
 	{ "mod", cmd_mod, false, "mod", "loaded modules: base, size, ORC, symbols, build-id" },
 	{ "p", cmd_p, true, "p [-x] NAME[:CPU][.MEMBER...]",
 	  "a global or per-CPU variable, typed by BTF (else the integer of its size)" },
-	{ "ps", cmd_ps, false, "ps [-S STATE]",
-	  "every task (or those in STATE): pid, ppid, cpu, task_struct, state, comm" },
+	{ "ps", cmd_ps, false, "ps [-m] [-S STATE]",
+	  "every task (or those in STATE): pid, ppid, cpu, task_struct, state, comm; -m: since it last ran" },
 	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] [-p|-u PID] ADDRESS [COUNT]",
 	  "read kernel virtual, physical (-p) or a task's user (-u) memory" },
 	{ "struct", cmd_struct, true, "struct [-x] TYPE[.MEMBER...] ADDRESS",

@@ -34,6 +34,12 @@ try:
             "comm": t.comm.string_().decode("latin-1"),
             "task": "0x%x" % t.value_(),
         })
+        try:  # ps -m: the task's CPU's runqueue clock, its last arrival
+            from drgn.helpers.linux.percpu import per_cpu
+            out["tasks"][-1]["rq_clock"] = per_cpu(prog["runqueues"], task_cpu(t)).clock.value_()  # noqa: F821
+            out["tasks"][-1]["last_arrival"] = t.sched_info.last_arrival.value_()
+        except Exception as e:
+            out["errors"].append("ps -m pid %d: %s: %s" % (t.pid.value_(), type(e).__name__, e))
 except Exception as e:  # the list cut short, or a helper missing
     out["errors"].append("tasks: %s: %s" % (type(e).__name__, e))
 

@@ -138,9 +138,11 @@ check_dump() {
 		"$bin" --json -e "sym -m $m" "$core" "$vml" >"$d/ours-symm-$m.json" 2>/dev/null
 	done
 	"$bin" -e log "$core" "$vml" >"$d/ours-log.txt" 2>/dev/null
+	"$bin" --json -e "ps -m" "$core" "$vml" >"$d/ours-psm.json" 2>/dev/null
+	"$bin" -e "ps -m" "$core" "$vml" >"$d/ours-psm.txt" 2>/dev/null
 
 	# without the vmlinux: the same tasks, modules and memory
-	for c in ps mod "rd -64 linux_banner 9" "rd -s init_task 16"; do
+	for c in ps "ps -m" mod "rd -64 linux_banner 9" "rd -s init_task 16"; do
 		if cmp -s <("$bin" -e "$c" "$core" "$vml" 2>&1) <("$bin" -e "$c" "$core" 2>&1); then
 			say "PASS commands $name: '$c' the same without the vmlinux"
 		else
@@ -385,6 +387,7 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 		# numbers, turned back into the commands afterwards
 		{
 			echo mod
+			echo "ps -m"
 			for m in $mods; do echo "sym -m $m"; done
 			sed 's/^/sym /' "$d/names"
 			for c in "${sa[@]}" "${rds[@]}"; do echo "$c"; done
@@ -419,7 +422,7 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 	"$pyd" "$here/check.py" "commands $name" "$d" | record
 
 	# every command's JSON against the schema
-	for c in "dis schedule" "dis -f schedule+0x5" "dis schedule+0x4 3" bt "bt -a" "bt 1" "bt -s D" "p runqueues" "p runqueues:0.nr_running" "p -x this_cpu_off:1" ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
+	for c in "dis schedule" "dis -f schedule+0x5" "dis schedule+0x4 3" bt "bt -a" "bt 1" "bt -s D" "p runqueues" "p runqueues:0.nr_running" "p -x this_cpu_off:1" "ps -m" "ps -m -S D" ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
 		 "$(head -n 1 "$d/structs.list")" \
 		 "rd -s init_task 8" "rd -8 linux_banner 5"; do
 		"$bin" --json -e "$c" "$core" "$vml" >"$d/json-$(echo "$c" | tr -c 'a-z0-9\n' _).json" 2>/dev/null
