@@ -273,6 +273,20 @@ static struct oc_error *cmd_sym(struct cmd_ctx *c)
 
 /* ---- mod -------------------------------------------------------------- */
 
+/* The end of a list of modules or tasks: --json's array and whether the
+ * list is complete; text: a last line when it is not. */
+static void list_end(struct cmd_ctx *c, const char *key, struct json_object *a,
+		     bool incomplete)
+{
+	if (c->json) {
+		json_object_object_add(c->result, key, a);
+		json_object_object_add(c->result, "incomplete", json_object_new_boolean(incomplete));
+	} else if (incomplete) {
+		fprintf(c->out, "(%s list incomplete: unreliable)\n",
+			!strcmp(key, "tasks") ? "task" : "module");
+	}
+}
+
 static void build_id_string(const struct oc_module *m, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -316,13 +330,7 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 			"  %-4s %8zu  %s\n", m->addr, m->name, m->base, m->size,
 			m->orc.nr ? "yes" : "no", m->syms.nr, bid[0] ? bid : "-");
 	}
-	if (c->json) {
-		json_object_object_add(c->result, "modules", a);
-		json_object_object_add(c->result, "incomplete",
-				       json_object_new_boolean(k->modules_incomplete));
-	} else if (k->modules_incomplete) {
-		fprintf(c->out, "(module list incomplete: unreliable)\n");
-	}
+	list_end(c, "modules", a, k->modules_incomplete);
 	return NULL;
 }
 
@@ -685,13 +693,7 @@ static struct oc_error *ps_m(struct cmd_ctx *c, char state, size_t *order)
 	}
 	free(last);
 	ps_last_ran = NULL;
-	if (c->json) {
-		json_object_object_add(c->result, "tasks", a);
-		json_object_object_add(c->result, "incomplete",
-				       json_object_new_boolean(k->tasks_incomplete));
-	} else if (k->tasks_incomplete) {
-		fprintf(c->out, "(task list incomplete: unreliable)\n");
-	}
+	list_end(c, "tasks", a, k->tasks_incomplete);
 	return NULL;
 }
 
@@ -746,13 +748,7 @@ static struct oc_error *cmd_ps(struct cmd_ctx *c)
 			t->kthread ? "]" : "");
 	}
 	free(order);
-	if (c->json) {
-		json_object_object_add(c->result, "tasks", a);
-		json_object_object_add(c->result, "incomplete",
-				       json_object_new_boolean(k->tasks_incomplete));
-	} else if (k->tasks_incomplete) {
-		fprintf(c->out, "(task list incomplete: unreliable)\n");
-	}
+	list_end(c, "tasks", a, k->tasks_incomplete);
 	return NULL;
 }
 
