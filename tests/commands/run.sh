@@ -90,18 +90,12 @@ pick_symbols() {
 syms_json() {
 	"$pyd" -c '
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from jsondocs import docs
 names = open(sys.argv[1]).read().split()
-text, docs, i = sys.stdin.read(), {}, 0
-dec = json.JSONDecoder()
-while True:
-    while i < len(text) and text[i].isspace():
-        i += 1
-    if i >= len(text):
-        break
-    d, i = dec.raw_decode(text, i)
-    docs[d["args"][0]] = d["result"]["address"]
-json.dump({n: docs.get(n) for n in names}, sys.stdout)
-' "$1"
+found = {d["args"][0]: d["result"]["address"] for d in docs(sys.stdin.read())}
+json.dump({n: found.get(n) for n in names}, sys.stdout)
+' "$1" "$here"
 }
 
 # ours: one command (-e), with its marker, for the blocks compared with crash
