@@ -1364,6 +1364,19 @@ static struct oc_error *cmd_dis(struct cmd_ctx *c)
 	} else if (c->json) {
 		json_object_object_add(c->result, "stopped", NULL);
 	}
+	/* the vmlinux's init text: free_initmem() (init/main.c
+	 * kernel_init()) gives it back after boot */
+	{
+		uint64_t ib = oc_kernel_symbol_addr(c->k, "__init_begin");
+		uint64_t ie = oc_kernel_symbol_addr(c->k, "__init_end");
+		bool init = ib && ie && start >= ib && start < ie;
+
+		if (c->json)
+			json_object_object_add(c->result, "init_text", json_object_new_boolean(init));
+		else if (init)
+			fputs("(init text, __init_begin..__init_end: the kernel frees it after boot; "
+			      "what is there may be other data now)\n", c->out);
+	}
 	/* -f at the function's end: what follows a call that does not
 	 * return */
 	if (st.have_mark && !st.marked && st.mark == start + got) {

@@ -248,8 +248,11 @@ for t in ps:
 	fi
 
 	# dis against objdump of the vmlinux: every 500th text symbol, at
-	# most 40, and the panic CPU's trace's functions
-	nm "$vml" | awk '$2 ~ /^[Tt]$/ && $1 ~ /^ffffffff/ && $3 !~ /^(__pfx_|\.L|\$)/ && (++n % 500) == 0 { print $3 }' |
+	# most 40, and the panic CPU's trace's functions; not the __init
+	# ones (__init_begin..__init_end: free_initmem() gave that memory
+	# back after boot, it holds something else now)
+	nm -n "$vml" | awk '$3 == "__init_begin" { init = 1 } $3 == "__init_end" { init = 0 }
+		!init && $2 ~ /^[Tt]$/ && $1 ~ /^ffffffff/ && $3 !~ /^(__pfx_|\.L|\$)/ && (++n % 500) == 0 { print $3 }' |
 		head -n 40 >"$d/dis.names"
 	"$bin" --json -e bt "$core" "$vml" 2>/dev/null | "$pyd" -c '
 import json, sys
@@ -473,7 +476,7 @@ bad_input "dis -f with a count" "dis: -f takes no COUNT" -e "dis -f schedule 3"
 bad_input "rd -u of a kernel thread" "rd: pid 2: a kernel thread, no user memory" -e "rd -u 2 400000"
 bad_input "rd -u of a kernel address" "rd: 0xffffffff81000000: not a user address" -e "rd -u 1 ffffffff81000000"
 bad_input "rd -p of a symbol" "rd: linux_banner: not a hex address" -e "rd -p linux_banner"
-bad_input "bad ps state" "ps: usage: ps \[-S STATE\]" -e "ps -S Q"
+bad_input "bad ps state" "ps: usage: ps \[-m\] \[-S STATE\]" -e "ps -S Q"
 bad_input "unterminated quote" "command line: unterminated quote" -e "sym 'jiffies"
 bad_input "an unknown command stops -e" "nosuch: unknown command" --json -e nosuch -e "sym jiffies"
 
