@@ -18,7 +18,7 @@ O ?= build
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libkdumpfile libaddrxlat libelf libbpf ncursesw json-c
+PKGS := libkdumpfile libaddrxlat libelf libbpf ncursesw json-c capstone
 
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \

@@ -116,6 +116,23 @@ static struct oc_error *find_type(struct btf_types *bt, const char *type,
 	*pointer_ret = false;
 	while (len && type[len - 1] == ' ')
 		len--;
+	/* typeof(NAME): the type of the variable NAME (a BTF VAR: the
+	 * per-CPU variables, every global since pahole 1.27's global_var) */
+	if (len > 8 && !strncmp(type, "typeof(", 7) && type[len - 1] == ')') {
+		const struct btf_type *v;
+		int32_t id;
+
+		if (len - 8 >= sizeof(name))
+			return oc_error_format(OC_ERR_LOOKUP, "bad type name \"%s\"", type);
+		memcpy(name, type + 7, len - 8);
+		name[len - 8] = '\0';
+		id = find_by_name_kind(bt, name, BTF_KIND_VAR);
+		v = id > 0 ? btf__type_by_id(bt->btf, id) : NULL;
+		if (!v || !v->type)
+			return oc_error_format(OC_ERR_LOOKUP, "no variable %s in BTF", name);
+		*id_ret = v->type;
+		return NULL;
+	}
 	if (len && type[len - 1] == '*') {
 		*pointer_ret = true;
 		*id_ret = 0;
@@ -425,6 +442,7 @@ struct dumper {
 	oc_types_symbol_fn symbol;
 	void *ctx;
 	unsigned long budget;	/* values left to print */
+	bool hex;		/* integers in hex (OC_TYPES_HEX) */
 };
 
 static void out(struct dumper *d, const char *fmt, ...)
@@ -554,6 +572,8 @@ static void dump_type(struct dumper *d, uint32_t id, uint64_t bit_off,
 		v = get_bits(d, bit_off + (bitfield ? 0 : btf_int_offset(t)), bits);
 		if (enc & BTF_INT_BOOL)
 			out(d, "%s", v ? "true" : "false");
+		else if (d->hex)
+			out(d, "0x%" PRIx64, v);
 		else if (enc & BTF_INT_SIGNED && bits < 64 && v >> (bits - 1))
 			out(d, "%" PRId64, (int64_t)(v | ~0ULL << bits));
 		else if (enc & BTF_INT_SIGNED)
@@ -649,11 +669,13 @@ static void dump_type(struct dumper *d, uint32_t id, uint64_t bit_off,
 
 static struct oc_error *btf_dump_value(void *arg, const char *type,
 				       const char *path, const void *buf,
-				       size_t len, oc_types_emit_fn emit,
+				       size_t len, unsigned int flags,
+				       oc_types_emit_fn emit,
 				       oc_types_symbol_fn symbol, void *ctx)
 {
 	struct btf_types *bt = arg;
-	struct dumper d = { bt->btf, buf, len, emit, symbol, ctx, DUMP_MAX_VALUES };
+	struct dumper d = { bt->btf, buf, len, emit, symbol, ctx, DUMP_MAX_VALUES,
+			    flags & OC_TYPES_HEX };
 	struct oc_error *err;
 	uint32_t id, bitfield = 0;
 	uint64_t bits = 0;
@@ -674,6 +696,27 @@ static struct oc_error *btf_dump_value(void *arg, const char *type,
 	return NULL;
 }
 
+static struct oc_error *btf_type_name(void *arg, const char *type,
+				      const char *path, char *buf, size_t size)
+{
+	struct btf_types *bt = arg;
+	struct oc_error *err;
+	uint32_t id, bitfield = 0;
+	uint64_t bits = 0;
+	bool pointer;
+
+	if ((err = find_type(bt, type, &id, &pointer)))
+		return err;
+	if (pointer) {
+		snprintf(buf, size, "%s", type);
+		return NULL;
+	}
+	if (path && *path && (err = resolve_path(bt, type, path, &id, &bits, &bitfield)))
+		return err;
+	type_name(bt->btf, id, buf, size, 0);
+	return NULL;
+}
+
 static void btf_types_destroy(void *arg)
 {
 	struct btf_types *bt = arg;
@@ -688,6 +731,7 @@ static const struct oc_types_ops btf_types_ops = {
 	.type_size = btf_type_size,
 	.member = btf_member,
 	.enum_value = btf_enum_value,
+	.type_name = btf_type_name,
 	.dump = btf_dump_value,
 	.destroy = btf_types_destroy,
 };

@@ -136,6 +136,21 @@ static struct oc_error *walk_read_phys(void *arg, uint64_t paddr, void *buf,
 	return oc_dump_read_phys(arg, paddr, buf, len);
 }
 
+struct oc_error *oc_dump_translate_in(struct oc_dump *dump, uint64_t top,
+				      uint64_t vaddr, uint64_t *paddr_ret)
+{
+	struct oc_pgwalk walk;
+	struct oc_error *err;
+
+	if (!dump->use_walk)
+		return oc_error_format(OC_ERR_UNSUPPORTED,
+				       "no page-table walk for this dump (no init_top_pgt or phys_base)");
+	err = oc_pgwalk_init(&walk, walk_read_phys, dump, top, dump->walk.levels);
+	if (err)
+		return err;
+	return oc_pgwalk_translate(&walk, vaddr, paddr_ret);
+}
+
 /* ------------------------------------------------------------------ */
 /* Virtual reads                                                       */
 

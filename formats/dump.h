@@ -58,6 +58,13 @@ struct oc_error *oc_dump_read_phys(struct oc_dump *dump, uint64_t paddr,
 struct oc_error *oc_dump_virt_to_phys(struct oc_dump *dump, uint64_t vaddr,
 				      uint64_t *paddr_ret);
 /*
+ * Translate @vaddr through the page tables whose top-level table is at
+ * physical @top (a task's mm->pgd), the kernel's paging levels: a
+ * process's user addresses.
+ */
+struct oc_error *oc_dump_translate_in(struct oc_dump *dump, uint64_t top,
+				      uint64_t vaddr, uint64_t *paddr_ret);
+/*
  * The same by libkdumpfile's own translation (addrxlat, what reads fall
  * back to without the page walk), for tests/realdump/xlat.sh, which
  * holds the two against the kernel's own mappings.

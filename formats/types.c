@@ -93,17 +93,33 @@ struct oc_error *oc_types_enum_value(struct oc_types *types, const char *name,
 	return oc_error_format(OC_ERR_LOOKUP, "no enumerator %s", name);
 }
 
+struct oc_error *oc_types_name(struct oc_types *types, const char *type,
+			       const char *path, char *buf, size_t size)
+{
+	for (struct oc_types *t = types; t; t = t->fallback) {
+		struct oc_error *err;
+
+		if (!t->ops->type_name)
+			continue;
+		err = t->ops->type_name(t->arg, type, path, buf, size);
+		if (!err || err->code != OC_ERR_LOOKUP || !t->fallback)
+			return err;
+		oc_error_destroy(err);
+	}
+	return oc_error_format(OC_ERR_LOOKUP, "no type %s", type);
+}
+
 struct oc_error *oc_types_dump(struct oc_types *types, const char *type,
 			       const char *path, const void *buf, size_t len,
-			       oc_types_emit_fn emit, oc_types_symbol_fn symbol,
-			       void *ctx)
+			       unsigned int flags, oc_types_emit_fn emit,
+			       oc_types_symbol_fn symbol, void *ctx)
 {
 	for (struct oc_types *t = types; t; t = t->fallback) {
 		struct oc_error *err;
 
 		if (!t->ops->dump)
 			continue;
-		err = t->ops->dump(t->arg, type, path, buf, len, emit, symbol, ctx);
+		err = t->ops->dump(t->arg, type, path, buf, len, flags, emit, symbol, ctx);
 		if (!err || err->code != OC_ERR_LOOKUP || !t->fallback)
 			return err;
 		oc_error_destroy(err);

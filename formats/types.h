@@ -4,7 +4,8 @@
  * The backend is the kernel's BTF (formats/btf.c, from the vmlinux .BTF
  * section or from dump memory); ->fallback chains a second one for what
  * the first lacks.  Type names carry their kind ("struct task_struct",
- * "union thread_union"); member paths are dotted ("thread.sp") and look
+ * "union thread_union"; "typeof(runqueues)" is a variable's type, when
+ * the backend knows it); member paths are dotted ("thread.sp") and look
  * through anonymous structs and unions.
  */
 #ifndef OC_TYPES_H
@@ -47,13 +48,18 @@ struct oc_types_ops {
 				      uint64_t *ret);
 	struct oc_error *(*member)(void *arg, const char *type,
 				   const char *path, struct oc_member *ret);
+	/* The C name of @type, or of its member @path (NULL: the type):
+	 * "struct rq" for "typeof(runqueues)", "unsigned int" for its
+	 * "nr_running"; NULL: this backend cannot. */
+	struct oc_error *(*type_name)(void *arg, const char *type,
+				      const char *path, char *buf, size_t size);
 	/* The value of an enumerator (e.g. "ESTACK_DF"). */
 	struct oc_error *(*enum_value)(void *arg, const char *name,
 				       int64_t *ret);
 	/* Print a value of @type held in @buf (its size bytes) as C, every
 	 * member named; NULL: this backend cannot. */
 	struct oc_error *(*dump)(void *arg, const char *type, const char *path,
-				 const void *buf, size_t len,
+				 const void *buf, size_t len, unsigned int flags,
 				 oc_types_emit_fn emit, oc_types_symbol_fn symbol,
 				 void *ctx);
 	void (*destroy)(void *arg);
@@ -74,6 +80,14 @@ struct oc_error *oc_types_offsetof(struct oc_types *types, const char *type,
 				   const char *path, uint64_t *ret);
 struct oc_error *oc_types_enum_value(struct oc_types *types, const char *name,
 				     int64_t *ret);
+/* The C name of @type, or of its member @path (NULL: the type itself),
+ * into @buf: typedefs kept, "typeof(x)" resolved. */
+struct oc_error *oc_types_name(struct oc_types *types, const char *type,
+			       const char *path, char *buf, size_t size);
+/* oc_types_dump()'s @flags: integers (not bools, enums) in hex, as
+ * crash's -x and drgn's format_(integer_base=16) print them */
+#define OC_TYPES_HEX 1u
+
 /*
  * A value of @type, or of its member @path (NULL or "": the whole value;
  * "se.vruntime": @buf then starts at oc_types_member()'s offset), its
@@ -85,7 +99,7 @@ struct oc_error *oc_types_enum_value(struct oc_types *types, const char *name,
  */
 struct oc_error *oc_types_dump(struct oc_types *types, const char *type,
 			       const char *path, const void *buf, size_t len,
-			       oc_types_emit_fn emit, oc_types_symbol_fn symbol,
+			       unsigned int flags, oc_types_emit_fn emit, oc_types_symbol_fn symbol,
 			       void *ctx);
 /* Destroys the fallback chain too. */
 void oc_types_destroy(struct oc_types *types);

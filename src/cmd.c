@@ -13,9 +13,13 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "disasm.h"
+#include "dump.h"
 #include "strutil.h"
 #include "log.h"
 #include "report.h"
+#include "select.h"
+#include "triage.h"
 
 enum { MAX_ARGS = 32, LINE_MAX_LEN = 4096 };
 
@@ -38,19 +42,6 @@ void oc_cmd_put_safe(FILE *out, const char *s)
 	oc_str_fput(out, s, strlen(s), 0);	/* formats/strutil.c, the one sanitiser */
 }
 
-static struct json_object *hex(uint64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return json_object_new_string(buf);
-}
-
-static struct json_object *str_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 static struct oc_error *cmd_error(const struct cmd_ctx *c, enum oc_error_code code,
 				  const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -59,18 +50,16 @@ static struct oc_error *cmd_error(const struct cmd_ctx *c, enum oc_error_code co
 static struct oc_error *cmd_error(const struct cmd_ctx *c, enum oc_error_code code,
 				  const char *fmt, ...)
 {
-	char msg[512];
+	char msg[512], safe[1024];
 	va_list ap;
 	int n = snprintf(msg, sizeof(msg), "%s: ", c->name);
 
 	va_start(ap, fmt);
 	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
 	va_end(ap);
-	/* an argument echoed back may carry control bytes */
-	for (char *p = msg; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
-			*p = '?';
-	return oc_error_create(code, msg);
+	/* an argument echoed back may carry control bytes: the one
+	 * sanitiser (formats/strutil.h) */
+	return oc_error_create(code, oc_esc(safe, sizeof(safe), msg, 0));
 }
 
 /* ---- arguments -------------------------------------------------------- */
@@ -178,13 +167,13 @@ static void sym_print(const struct cmd_ctx *c, uint64_t addr,
 	if (c->json) {
 		struct json_object *o = c->result;
 
-		json_object_object_add(o, "address", hex(addr));
-		json_object_object_add(o, "name", json_object_new_string(s->name));
-		json_object_object_add(o, "type", json_object_new_string_len(&s->type, 1));
-		json_object_object_add(o, "offset", json_object_new_int64((int64_t)s->offset));
-		json_object_object_add(o, "size", json_object_new_int64((int64_t)s->size));
-		json_object_object_add(o, "module", str_or_null(s->module));
-		json_object_object_add(o, "per_cpu", json_object_new_boolean(percpu));
+		oc_json_set(o, "address", oc_json_hex(addr));
+		oc_json_set(o, "name", oc_json_str(s->name));
+		oc_json_set(o, "type", oc_json_chk(json_object_new_string_len(&s->type, 1)));
+		oc_json_set(o, "offset", oc_json_chk(json_object_new_int64((int64_t)s->offset)));
+		oc_json_set(o, "size", oc_json_chk(json_object_new_int64((int64_t)s->size)));
+		oc_json_set(o, "module", oc_json_str(s->module));
+		oc_json_set(o, "per_cpu", oc_json_chk(json_object_new_boolean(percpu)));
 		return;
 	}
 	fprintf(c->out, "%016" PRIx64 " (%c) ", addr, isprint((unsigned char)s->type) ? s->type : '?');
@@ -213,19 +202,19 @@ static struct oc_error *sym_module(struct cmd_ctx *c, const char *name)
 	if (!m)
 		return cmd_error(c, OC_ERR_LOOKUP, "no module %s", name);
 	if (c->json)
-		a = json_object_new_array();
+		a = oc_json_chk(json_object_new_array());
 	for (size_t i = 0; i < m->syms.nr; i++) {
 		const struct oc_symbol *sym = &m->syms.syms[i];
 		const char *sname = oc_symtab_name(&m->syms, sym);
 
 		if (c->json) {
-			struct json_object *o = json_object_new_object();
+			struct json_object *o = oc_json_chk(json_object_new_object());
 
-			json_object_object_add(o, "address", hex(sym->addr));
-			json_object_object_add(o, "name", json_object_new_string(sname));
-			json_object_object_add(o, "type", json_object_new_string_len(&sym->type, 1));
-			json_object_object_add(o, "size", json_object_new_int64((int64_t)sym->size));
-			json_object_array_add(a, o);
+			oc_json_set(o, "address", oc_json_hex(sym->addr));
+			oc_json_set(o, "name", oc_json_str(sname));
+			oc_json_set(o, "type", oc_json_chk(json_object_new_string_len(&sym->type, 1)));
+			oc_json_set(o, "size", oc_json_chk(json_object_new_int64((int64_t)sym->size)));
+			oc_json_push(a, o);
 			continue;
 		}
 		fprintf(c->out, "%016" PRIx64 " (%c) ", sym->addr,
@@ -234,8 +223,8 @@ static struct oc_error *sym_module(struct cmd_ctx *c, const char *name)
 		fputc('\n', c->out);
 	}
 	if (c->json) {
-		json_object_object_add(c->result, "module", json_object_new_string(m->name));
-		json_object_object_add(c->result, "symbols", a);
+		oc_json_set(c->result, "module", oc_json_str(m->name));
+		oc_json_set(c->result, "symbols", a);
 	}
 	return NULL;
 }
@@ -284,6 +273,20 @@ static struct oc_error *cmd_sym(struct cmd_ctx *c)
 
 /* ---- mod -------------------------------------------------------------- */
 
+/* The end of a list of modules or tasks: --json's array and whether the
+ * list is complete; text: a last line when it is not. */
+static void list_end(struct cmd_ctx *c, const char *key, struct json_object *a,
+		     bool incomplete)
+{
+	if (c->json) {
+		oc_json_set(c->result, key, a);
+		oc_json_set(c->result, "incomplete", oc_json_chk(json_object_new_boolean(incomplete)));
+	} else if (incomplete) {
+		fprintf(c->out, "(%s list incomplete: unreliable)\n",
+			!strcmp(key, "tasks") ? "task" : "module");
+	}
+}
+
 static void build_id_string(const struct oc_module *m, char *buf, size_t size)
 {
 	size_t n = 0;
@@ -302,7 +305,7 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 	if (c->argc != 1)
 		return cmd_error(c, OC_ERR_INVALID, "usage: mod");
 	if (c->json)
-		a = json_object_new_array();
+		a = oc_json_chk(json_object_new_array());
 	else
 		fprintf(c->out, "     MODULE       NAME                         BASE         SIZE  ORC   SYMBOLS  BUILD-ID\n");
 	for (size_t i = 0; i < k->nr_modules; i++) {
@@ -310,16 +313,16 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 
 		build_id_string(m, bid, sizeof(bid));
 		if (c->json) {
-			struct json_object *o = json_object_new_object();
+			struct json_object *o = oc_json_chk(json_object_new_object());
 
-			json_object_object_add(o, "name", json_object_new_string(m->name));
-			json_object_object_add(o, "module", hex(m->addr));
-			json_object_object_add(o, "base", hex(m->base));
-			json_object_object_add(o, "size", json_object_new_int64((int64_t)m->size));
-			json_object_object_add(o, "orc_entries", json_object_new_int64((int64_t)m->orc.nr));
-			json_object_object_add(o, "symbols", json_object_new_int64((int64_t)m->syms.nr));
-			json_object_object_add(o, "build_id", bid[0] ? json_object_new_string(bid) : NULL);
-			json_object_array_add(a, o);
+			oc_json_set(o, "name", oc_json_str(m->name));
+			oc_json_set(o, "module", oc_json_hex(m->addr));
+			oc_json_set(o, "base", oc_json_hex(m->base));
+			oc_json_set(o, "size", oc_json_chk(json_object_new_int64((int64_t)m->size)));
+			oc_json_set(o, "orc_entries", oc_json_chk(json_object_new_int64((int64_t)m->orc.nr)));
+			oc_json_set(o, "symbols", oc_json_chk(json_object_new_int64((int64_t)m->syms.nr)));
+			oc_json_set(o, "build_id", bid[0] ? oc_json_str(bid) : NULL);
+			oc_json_push(a, o);
 			continue;
 		}
 		/* the name was made printable when read (kernel_modules.c) */
@@ -327,13 +330,7 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 			"  %-4s %8zu  %s\n", m->addr, m->name, m->base, m->size,
 			m->orc.nr ? "yes" : "no", m->syms.nr, bid[0] ? bid : "-");
 	}
-	if (c->json) {
-		json_object_object_add(c->result, "modules", a);
-		json_object_object_add(c->result, "incomplete",
-				       json_object_new_boolean(k->modules_incomplete));
-	} else if (k->modules_incomplete) {
-		fprintf(c->out, "(module list incomplete: unreliable)\n");
-	}
+	list_end(c, "modules", a, k->modules_incomplete);
 	return NULL;
 }
 
@@ -356,9 +353,9 @@ static struct oc_error *cmd_log(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_FORMAT, "%s", buf);
 	}
 	if (c->json) {
-		json_object_object_add(c->result, "records", oc_report_log_json(&log));
-		json_object_object_add(c->result, "lost", json_object_new_int64((int64_t)log.nr_lost));
-		json_object_object_add(c->result, "bad", json_object_new_int64((int64_t)log.nr_bad));
+		oc_json_set(c->result, "records", oc_report_log_json(&log));
+		oc_json_set(c->result, "lost", oc_json_chk(json_object_new_int64((int64_t)log.nr_lost)));
+		oc_json_set(c->result, "bad", oc_json_chk(json_object_new_int64((int64_t)log.nr_bad)));
 	} else {
 		oc_log_print(&log, c->out);
 	}
@@ -381,13 +378,13 @@ static bool rd_symbol(const struct oc_kernel *k, uint64_t v, char *buf,
 
 	if (!is_kernel_addr(v) || !oc_kernel_symbolize_data(k, v, &s))
 		return false;
+	char name[256];
+
+	oc_esc(name, sizeof(name), s.name, 0);
 	if (s.offset)
-		snprintf(buf, size, "%s+%" PRIu64, s.name, s.offset);
+		snprintf(buf, size, "%s+%" PRIu64, name, s.offset);
 	else
-		snprintf(buf, size, "%s", s.name);
-	for (char *p = buf; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
-			*p = '?';
+		snprintf(buf, size, "%s", name);
 	return true;
 }
 
@@ -400,6 +397,71 @@ static uint64_t get_le(const uint8_t *p, unsigned int width)
 	return v;
 }
 
+enum rd_space { RD_KERNEL, RD_PHYS, RD_USER };
+
+/*
+ * rd -u PID: the physical address of the task's top-level page table
+ * (mm->pgd, in the direct map), which maps its user half too (with PTI
+ * the kernel's copy, the one mm->pgd points at, keeps the user
+ * mappings: arch/x86/mm/pti.c).
+ */
+static struct oc_error *user_pgd(struct cmd_ctx *c, const char *pid_arg,
+				 uint64_t addr, uint64_t *top)
+{
+	const struct oc_task *t;
+	uint64_t mm_off, pgd_off, mm, pgd;
+	char *end;
+	long pid;
+
+	errno = 0;
+	pid = strtol(pid_arg, &end, 10);
+	if (!*pid_arg || *end || errno || pid < 0 || pid > INT32_MAX)
+		return cmd_error(c, OC_ERR_INVALID, "bad pid %s", pid_arg);
+	if (is_kernel_addr(addr))
+		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": not a user address", addr);
+	t = oc_kernel_find_task(c->k, (int32_t)pid);
+	if (!t)
+		return cmd_error(c, OC_ERR_LOOKUP, "no task with pid %ld", pid);
+	if (!c->k->types ||
+	    !oc_ok(oc_types_offsetof(c->k->types, "struct task_struct", "mm", &mm_off)) ||
+	    !oc_ok(oc_types_offsetof(c->k->types, "struct mm_struct", "pgd", &pgd_off)))
+		return cmd_error(c, OC_ERR_LOOKUP, "no task_struct.mm or mm_struct.pgd in the types");
+	if (!oc_ok(oc_mem_read_u64(&c->k->mem, t->addr + mm_off, &mm)) ||
+	    (mm && !oc_ok(oc_mem_read_u64(&c->k->mem, mm + pgd_off, &pgd))))
+		return cmd_error(c, OC_ERR_FAULT, "pid %ld: its mm is not in the dump", pid);
+	if (!mm)
+		return cmd_error(c, OC_ERR_INVALID, "pid %ld: a kernel thread, no user memory", pid);
+	if (!oc_ok(oc_dump_virt_to_phys(c->k->dump, pgd, top)))
+		return cmd_error(c, OC_ERR_FAULT, "pid %ld: its pgd 0x%" PRIx64 " is not in the dump",
+				 pid, pgd);
+	return NULL;
+}
+
+/* @len bytes at @at in @space, a page at a time (user pages translate
+ * one by one) */
+static struct oc_error *rd_read(struct cmd_ctx *c, enum rd_space space,
+				uint64_t top, uint64_t at, uint8_t *buf, size_t len)
+{
+	if (space == RD_KERNEL)
+		return oc_mem_read(&c->k->mem, at, buf, len);
+	while (len) {
+		size_t n = 4096 - (at & 4095);
+		uint64_t pa = at;
+		struct oc_error *err;
+
+		if (n > len)
+			n = len;
+		if (space == RD_USER && (err = oc_dump_translate_in(c->k->dump, top, at, &pa)))
+			return err;
+		if ((err = oc_dump_read_phys(c->k->dump, pa, buf, n)))
+			return err;
+		at += n;
+		buf += n;
+		len -= n;
+	}
+	return NULL;
+}
+
 static struct oc_error *cmd_rd(struct cmd_ctx *c)
 {
 	unsigned int width = 8, per_line;
@@ -408,6 +470,9 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 	const char *where = NULL, *cnt = NULL;
 	struct json_object *words = NULL;
 	struct oc_error *err;
+	enum rd_space space = RD_KERNEL;
+	const char *pid_arg = NULL;
+	uint64_t top = 0;
 
 	for (int i = 1; i < c->argc; i++) {
 		const char *a = c->argv[i];
@@ -422,17 +487,21 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 			width = 8;
 		else if (!strcmp(a, "-s"))
 			syms = true;
+		else if (!strcmp(a, "-p"))
+			space = RD_PHYS;
+		else if (!strcmp(a, "-u") && i + 1 < c->argc)
+			space = RD_USER, pid_arg = c->argv[++i];
 		else if (a[0] == '-' && a[1])
-			return cmd_error(c, OC_ERR_INVALID, "unknown option %s (-8 -16 -32 -64 -s)", a);
+			return cmd_error(c, OC_ERR_INVALID, "unknown option %s (-8 -16 -32 -64 -s -p -u PID)", a);
 		else if (!where)
 			where = a;
 		else if (!cnt)
 			cnt = a;
 		else
-			return cmd_error(c, OC_ERR_INVALID, "usage: rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]");
+			return cmd_error(c, OC_ERR_INVALID, "usage: rd [-8|-16|-32|-64] [-s] [-p|-u PID] ADDRESS [COUNT]");
 	}
 	if (!where)
-		return cmd_error(c, OC_ERR_INVALID, "usage: rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]");
+		return cmd_error(c, OC_ERR_INVALID, "usage: rd [-8|-16|-32|-64] [-s] [-p|-u PID] ADDRESS [COUNT]");
 	if (syms)
 		width = 8;	/* crash's -s: 64-bit words */
 	if (cnt && (!parse_count(cnt, &count) || !count))
@@ -440,19 +509,29 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 	if (count > RD_MAX_COUNT)
 		return cmd_error(c, OC_ERR_INVALID, "count %" PRIu64 " over the limit of %d",
 				 count, RD_MAX_COUNT);
-	if ((err = parse_addr(c, where, &addr)))
+	if (space == RD_KERNEL) {
+		if ((err = parse_addr(c, where, &addr)))
+			return err;
+		if (!is_kernel_addr(addr))
+			return cmd_error(c, OC_ERR_INVALID,
+					 "0x%" PRIx64 ": not a kernel virtual address", addr);
+	} else if (!parse_hex(where, &addr)) {
+		return cmd_error(c, OC_ERR_INVALID, "%s: not a hex address", where);
+	} else if (space == RD_USER && (err = user_pgd(c, pid_arg, addr, &top))) {
 		return err;
-	if (!is_kernel_addr(addr))
-		return cmd_error(c, OC_ERR_INVALID,
-				 "0x%" PRIx64 ": not a kernel virtual address", addr);
+	}
 	if (addr + count * width < addr)
 		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": the range wraps", addr);
 	per_line = 16 / width;
 	if (c->json) {
-		words = json_object_new_array();
-		json_object_object_add(c->result, "address", hex(addr));
-		json_object_object_add(c->result, "width", json_object_new_int((int)width * 8));
-		json_object_object_add(c->result, "words", words);
+		words = oc_json_chk(json_object_new_array());
+		oc_json_set(c->result, "address", oc_json_hex(addr));
+		oc_json_set(c->result, "width", oc_json_chk(json_object_new_int((int)width * 8)));
+		oc_json_set(c->result, "words", words);
+		oc_json_set(c->result, "space", oc_json_str(space == RD_PHYS ? "physical" :
+								       space == RD_USER ? "user" : "kernel"));
+		oc_json_set(c->result, "pid", space == RD_USER ?
+				       oc_json_chk(json_object_new_int(atoi(pid_arg))) : NULL);
 	}
 	for (uint64_t done = 0; done < count; done += per_line) {
 		uint64_t at = addr + done * width;
@@ -460,26 +539,26 @@ static struct oc_error *cmd_rd(struct cmd_ctx *c)
 		uint8_t buf[16];
 		char ascii[17];
 
-		err = oc_mem_read(&c->k->mem, at, buf, (size_t)n * width);
+		err = rd_read(c, space, top, at, buf, (size_t)n * width);
 		if (err) {
 			oc_error_destroy(err);
 			return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 ": not in the dump", at);
 		}
 		if (c->json) {
 			for (unsigned int i = 0; i < n; i++) {
-				struct json_object *o = json_object_new_object();
+				struct json_object *o = oc_json_chk(json_object_new_object());
 				uint64_t v = get_le(buf + i * width, width);
 				char sym[300];
 
-				json_object_object_add(o, "address", hex(at + i * width));
-				json_object_object_add(o, "value", hex(v));
-				json_object_object_add(o, "symbol", width == 8 && rd_symbol(c->k, v, sym, sizeof(sym)) ?
-						       json_object_new_string(sym) : NULL);
-				json_object_array_add(words, o);
+				oc_json_set(o, "address", oc_json_hex(at + i * width));
+				oc_json_set(o, "value", oc_json_hex(v));
+				oc_json_set(o, "symbol", width == 8 && rd_symbol(c->k, v, sym, sizeof(sym)) ?
+						       oc_json_str(sym) : NULL);
+				oc_json_push(words, o);
 			}
 			continue;
 		}
-		fprintf(c->out, "%016" PRIx64 ":  ", at);
+		fprintf(c->out, "%16" PRIx64 ":  ", at);	/* crash: "%16lx:" */
 		for (unsigned int i = 0; i < n; i++) {
 			uint64_t v = get_le(buf + i * width, width);
 			char sym[300];
@@ -520,18 +599,121 @@ static int ps_cmp(const void *a, const void *b)
 	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
+/* a task as ps's JSON has it */
+static struct json_object *ps_json(const struct oc_task *t)
+{
+	struct json_object *o = oc_json_chk(json_object_new_object());
+
+	oc_json_set(o, "pid", oc_json_chk(json_object_new_int(t->pid)));
+	oc_json_set(o, "ppid", oc_json_chk(json_object_new_int(t->ppid)));
+	oc_json_set(o, "tgid", oc_json_chk(json_object_new_int(t->tgid)));
+	oc_json_set(o, "cpu", oc_json_chk(json_object_new_int(t->cpu)));
+	oc_json_set(o, "state", oc_json_chk(json_object_new_string_len(&t->state, 1)));
+	oc_json_set(o, "comm", oc_json_str(t->comm));
+	oc_json_set(o, "task", oc_json_hex(t->addr));
+	oc_json_set(o, "kthread", oc_json_chk(json_object_new_boolean(t->kthread)));
+	oc_json_set(o, "on_cpu", t->running_on >= 0 ?
+			       oc_json_chk(json_object_new_int(t->running_on)) : NULL);
+	return o;
+}
+
+/* ps -m: when each task last got a CPU, and how long ago on its CPU's
+ * runqueue clock (src/triage.c, the clock of the BLOCKED lines) */
+struct ps_last {
+	bool known;
+	uint64_t arrival, ago;
+};
+
+static struct ps_last *ps_last_ran;
+
+/* crash's ps -m order: the most recently run first */
+static int ps_m_cmp(const void *a, const void *b)
+{
+	const struct ps_last *x = &ps_last_ran[*(const size_t *)a];
+	const struct ps_last *y = &ps_last_ran[*(const size_t *)b];
+
+	if (x->known != y->known)
+		return x->known ? -1 : 1;
+	if (x->known && x->arrival != y->arrival)
+		return x->arrival > y->arrival ? -1 : 1;
+	return ps_cmp(a, b);
+}
+
+static struct oc_error *ps_m(struct cmd_ctx *c, char state, size_t *order)
+{
+	const struct oc_kernel *k = c->k;
+	struct json_object *a = c->json ? oc_json_chk(json_object_new_array()) : NULL;
+	struct oc_sched_clock clk;
+	struct ps_last *last = calloc(k->nr_tasks ? k->nr_tasks : 1, sizeof(*last));
+
+	if (!last) {
+		json_object_put(a);
+		return &oc_enomem;
+	}
+	oc_triage_sched_clock(c->k, &clk);
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		const struct oc_task *t = &k->tasks[i];
+		uint64_t now;
+
+		if (t->cpu >= 0 && oc_triage_cpu_clock(k, &clk, (unsigned int)t->cpu, &now) &&
+		    oc_triage_last_arrival(k, &clk, t, &last[i].arrival) && last[i].arrival <= now) {
+			last[i].known = true;
+			last[i].ago = now - last[i].arrival;
+		}
+	}
+	ps_last_ran = last;
+	qsort(order, k->nr_tasks, sizeof(*order), ps_m_cmp);
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		const struct oc_task *t = &k->tasks[order[i]];
+		const struct ps_last *l = &last[order[i]];
+		char comm[128];
+
+		if (state && t->state != state)
+			continue;
+		if (c->json) {
+			struct json_object *o = ps_json(t);
+
+			oc_json_set(o, "last_arrival_ns", l->known ?
+					       oc_json_chk(json_object_new_int64((int64_t)l->arrival)) : NULL);
+			oc_json_set(o, "since_ns", l->known ?
+					       oc_json_chk(json_object_new_int64((int64_t)l->ago)) : NULL);
+			oc_json_push(a, o);
+			continue;
+		}
+		if (l->known) {
+			uint64_t ms = l->ago / 1000000, sec = ms / 1000;
+
+			fprintf(c->out, "[%" PRIu64 " %02" PRIu64 ":%02" PRIu64 ":%02" PRIu64 ".%03" PRIu64 "]",
+				sec / 86400, sec / 3600 % 24, sec / 60 % 60, sec % 60, ms % 1000);
+		} else {
+			fputs("[? ??:??:??.???]", c->out);
+		}
+		fprintf(c->out, " [%c]  PID: %-8d TASK: %016" PRIx64 "  CPU: %-3d  COMMAND: \"%s\"\n",
+			t->state, t->pid, t->addr, t->cpu, oc_esc(comm, sizeof(comm), t->comm, OC_ESC_QUOTE));
+	}
+	free(last);
+	ps_last_ran = NULL;
+	list_end(c, "tasks", a, k->tasks_incomplete);
+	return NULL;
+}
+
 static struct oc_error *cmd_ps(struct cmd_ctx *c)
 {
 	const struct oc_kernel *k = c->k;
 	struct json_object *a = NULL;
 	char state = 0;
+	bool m = false;
 	size_t *order;
 
-	if (c->argc == 3 && !strcmp(c->argv[1], "-S") && strlen(c->argv[2]) == 1 &&
-	    strchr("RSDTtXZPI", c->argv[2][0]))
-		state = c->argv[2][0];
-	else if (c->argc != 1)
-		return cmd_error(c, OC_ERR_INVALID, "usage: ps [-S STATE] (R S D T t X Z P I)");
+	for (int i = 1; i < c->argc; i++) {
+		if (!strcmp(c->argv[i], "-m"))
+			m = true;
+		else if (!strcmp(c->argv[i], "-S") && i + 1 < c->argc &&
+			 strlen(c->argv[i + 1]) == 1 && strchr("RSDTtXZPI", c->argv[i + 1][0]))
+			state = c->argv[++i][0];
+		else
+			return cmd_error(c, OC_ERR_INVALID, "usage: ps [-m] [-S STATE] (R S D T t X Z P I)");
+	}
 	order = malloc((k->nr_tasks ? k->nr_tasks : 1) * sizeof(*order));
 	if (!order)
 		return &oc_enomem;
@@ -539,8 +721,14 @@ static struct oc_error *cmd_ps(struct cmd_ctx *c)
 		order[i] = i;
 	ps_sort_k = k;
 	qsort(order, k->nr_tasks, sizeof(*order), ps_cmp);
+	if (m) {
+		struct oc_error *err = ps_m(c, state, order);
+
+		free(order);
+		return err;
+	}
 	if (c->json)
-		a = json_object_new_array();
+		a = oc_json_chk(json_object_new_array());
 	else
 		fprintf(c->out, "      PID    PPID  CPU       TASK        ST  COMM\n");
 	for (size_t i = 0; i < k->nr_tasks; i++) {
@@ -549,19 +737,7 @@ static struct oc_error *cmd_ps(struct cmd_ctx *c)
 		if (state && t->state != state)
 			continue;
 		if (c->json) {
-			struct json_object *o = json_object_new_object();
-
-			json_object_object_add(o, "pid", json_object_new_int(t->pid));
-			json_object_object_add(o, "ppid", json_object_new_int(t->ppid));
-			json_object_object_add(o, "tgid", json_object_new_int(t->tgid));
-			json_object_object_add(o, "cpu", json_object_new_int(t->cpu));
-			json_object_object_add(o, "state", json_object_new_string_len(&t->state, 1));
-			json_object_object_add(o, "comm", json_object_new_string(t->comm));
-			json_object_object_add(o, "task", hex(t->addr));
-			json_object_object_add(o, "kthread", json_object_new_boolean(t->kthread));
-			json_object_object_add(o, "on_cpu", t->running_on >= 0 ?
-					       json_object_new_int(t->running_on) : NULL);
-			json_object_array_add(a, o);
+			oc_json_push(a, ps_json(t));
 			continue;
 		}
 		/* the comm was made printable when read (kernel_tasks.c);
@@ -572,13 +748,7 @@ static struct oc_error *cmd_ps(struct cmd_ctx *c)
 			t->kthread ? "]" : "");
 	}
 	free(order);
-	if (c->json) {
-		json_object_object_add(c->result, "tasks", a);
-		json_object_object_add(c->result, "incomplete",
-				       json_object_new_boolean(k->tasks_incomplete));
-	} else if (k->tasks_incomplete) {
-		fprintf(c->out, "(task list incomplete: unreliable)\n");
-	}
+	list_end(c, "tasks", a, k->tasks_incomplete);
 	return NULL;
 }
 
@@ -639,24 +809,141 @@ static void text_emit(void *arg, const char *fmt, va_list ap)
 }
 
 /*
- * struct TYPE ADDRESS: TYPE is "task_struct" (a struct, else a union,
- * else a typedef or base type by that name) or "struct task_struct" in
- * quotes.  The value is read whole from the dump and printed by the
- * types' printer (over BTF: formats/btf.c).
+ * The value of @type (or its member @path) at @addr, @size bytes, read
+ * whole from the dump and printed by the types' printer (over BTF:
+ * formats/btf.c) under the line "@label at 0xADDR:"; --json: the type,
+ * member, address, size and text, added to the result.
+ */
+static struct oc_error *print_value(struct cmd_ctx *c, const char *label,
+				    const char *type, const char *path,
+				    uint64_t addr, uint64_t size,
+				    unsigned int flags)
+{
+	struct text_buf t = { .k = c->k };
+	struct oc_error *err;
+	void *buf;
+
+	if (size > STRUCT_MAX_SIZE)
+		return cmd_error(c, OC_ERR_INVALID, "%s: %" PRIu64 " bytes, over the limit of %d",
+				 type, size, STRUCT_MAX_SIZE);
+	buf = malloc(size ? size : 1);
+	if (!buf)
+		return &oc_enomem;
+	err = oc_mem_read(&c->k->mem, addr, buf, size);
+	if (err) {
+		oc_error_destroy(err);
+		free(buf);
+		return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 " (%" PRIu64 " bytes): not in the dump",
+				 addr, size);
+	}
+	err = oc_types_dump(c->k->types, type, path, buf, size, flags, text_emit,
+			    text_symbol, &t);
+	free(buf);
+	if (err) {
+		char msg[300];
+
+		oc_error_string(err, msg, sizeof(msg));
+		oc_error_destroy(err);
+		free(t.s);
+		return cmd_error(c, OC_ERR_FORMAT, "%s", msg);
+	}
+	if (!t.s || t.full) {
+		free(t.s);
+		return cmd_error(c, OC_ERR_FORMAT, "%s: no text (or over %d bytes)", type,
+				 STRUCT_MAX_TEXT);
+	}
+	if (c->json) {
+		char tname[300];
+
+		/* the type's C name: "struct rq" for p's "typeof(runqueues)" */
+		if (!oc_ok(oc_types_name(c->k->types, type, NULL, tname, sizeof(tname))))
+			snprintf(tname, sizeof(tname), "%s", type);
+		oc_json_set(c->result, "type", oc_json_str(tname));
+		oc_json_set(c->result, "member", oc_json_str(path));
+		oc_json_set(c->result, "address", oc_json_hex(addr));
+		oc_json_set(c->result, "size", oc_json_chk(json_object_new_int64((int64_t)size)));
+		oc_json_set(c->result, "text", oc_json_str(t.s));
+	} else {
+		oc_cmd_put_safe(c->out, label);
+		fprintf(c->out, " at 0x%" PRIx64 ":\n", addr);
+		/* the printer's layout is tabs (4 spaces here) and newlines;
+		 * anything else below 0x20 came from the dump: the one
+		 * sanitiser */
+		for (const char *p = t.s; *p;) {
+			size_t n = strcspn(p, "\t");
+
+			oc_str_fput(c->out, p, n, OC_ESC_KEEP_NL);
+			p += n;
+			for (; *p == '\t'; p++)
+				fputs("    ", c->out);
+		}
+		if (t.len && t.s[t.len - 1] != '\n')
+			fputc('\n', c->out);
+	}
+	free(t.s);
+	return NULL;
+}
+
+/* @path's offset and size in @type (the whole type when @path is NULL) */
+static struct oc_error *member_span(struct cmd_ctx *c, const char *type,
+				    const char *path, uint64_t *offset,
+				    uint64_t *size)
+{
+	struct oc_member m;
+	struct oc_error *err;
+
+	*offset = 0;
+	if (!path)
+		return NULL;
+	err = oc_types_member(c->k->types, type, path, &m);
+	if (err) {
+		char msg[300];
+
+		oc_error_string(err, msg, sizeof(msg));
+		oc_error_destroy(err);
+		return cmd_error(c, OC_ERR_LOOKUP, "%s", msg);
+	}
+	*offset = m.offset;
+	*size = m.size;
+	if (!m.size)
+		return cmd_error(c, OC_ERR_INVALID, "%s.%s: a flexible array, no size to print",
+				 type, path);
+	return NULL;
+}
+
+/* -x among the arguments: integers in hex; the others shifted down */
+static unsigned int take_hex_flag(struct cmd_ctx *c)
+{
+	unsigned int flags = 0;
+	int n = 1;
+
+	for (int i = 1; i < c->argc; i++) {
+		if (!strcmp(c->argv[i], "-x"))
+			flags |= OC_TYPES_HEX;
+		else
+			c->argv[n++] = c->argv[i];
+	}
+	c->argc = n;
+	return flags;
+}
+
+/*
+ * struct [-x] TYPE ADDRESS: TYPE is "task_struct" (a struct, else a
+ * union, else a typedef or base type by that name) or "struct
+ * task_struct" in quotes.
  */
 static struct oc_error *cmd_struct(struct cmd_ctx *c)
 {
-	char type[256], base[256];
+	char type[256], base[256], label[600];
 	const char *tries[] = { "struct ", "union ", "" };
-	struct text_buf t = { .k = c->k };
 	struct oc_error *err = NULL;
 	uint64_t addr, size = 0, offset = 0;
 	const char *path = NULL;
+	unsigned int flags = take_hex_flag(c);
 	char *dot;
-	void *buf;
 
 	if (c->argc != 3)
-		return cmd_error(c, OC_ERR_INVALID, "usage: struct TYPE[.MEMBER...] ADDRESS");
+		return cmd_error(c, OC_ERR_INVALID, "usage: struct [-x] TYPE[.MEMBER...] ADDRESS");
 	if (!c->k->types)
 		return cmd_error(c, OC_ERR_LOOKUP, "no type information (no BTF)");
 	/* TYPE.member.member: the member alone (crash's struct TYPE.member) */
@@ -676,82 +963,113 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 	}
 	if (!size)
 		return cmd_error(c, OC_ERR_LOOKUP, "no type %s", base);
-	if (path) {
-		struct oc_member m;
-
-		err = oc_types_member(c->k->types, type, path, &m);
-		if (err) {
-			char msg[300];
-
-			oc_error_string(err, msg, sizeof(msg));
-			oc_error_destroy(err);
-			return cmd_error(c, OC_ERR_LOOKUP, "%s", msg);
-		}
-		offset = m.offset;
-		size = m.size;
-		if (!size)
-			return cmd_error(c, OC_ERR_INVALID, "%s.%s: a flexible array, no size to print",
-					 type, path);
-	}
-	if (size > STRUCT_MAX_SIZE)
-		return cmd_error(c, OC_ERR_INVALID, "%s: %" PRIu64 " bytes, over the limit of %d",
-				 type, size, STRUCT_MAX_SIZE);
+	if ((err = member_span(c, type, path, &offset, &size)))
+		return err;
 	if ((err = parse_addr(c, c->argv[2], &addr)))
 		return err;
 	if (!is_kernel_addr(addr))
 		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": not a kernel virtual address", addr);
-	addr += offset;
-	buf = malloc(size);
-	if (!buf)
-		return &oc_enomem;
-	err = oc_mem_read(&c->k->mem, addr, buf, size);
-	if (err) {
-		oc_error_destroy(err);
-		free(buf);
-		return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 " (%" PRIu64 " bytes): not in the dump",
-				 addr, size);
-	}
-	err = oc_types_dump(c->k->types, type, path, buf, size, text_emit, text_symbol, &t);
-	free(buf);
-	if (err) {
-		char msg[300];
+	snprintf(label, sizeof(label), "%s%s%s", type, path ? "." : "", path ? path : "");
+	return print_value(c, label, type, path, addr + offset, size, flags);
+}
 
-		oc_error_string(err, msg, sizeof(msg));
-		oc_error_destroy(err);
-		free(t.s);
-		return cmd_error(c, OC_ERR_FORMAT, "%s", msg);
+/*
+ * p [-x] NAME[:CPU][.MEMBER...]: a global variable, typed by the BTF
+ * (formats/btf.c typeof(NAME): the per-CPU variables; every global when
+ * the kernel's BTF has them, pahole 1.27's global_var) and printed as
+ * struct prints it.  A per-CPU variable without :CPU lists each CPU's
+ * address, as crash's p does.  A variable BTF does not type is an error
+ * naming what does work (struct TYPE NAME, rd NAME): its symbol's size
+ * is kallsyms-style (to the next symbol), no type.
+ */
+static struct oc_error *cmd_p(struct cmd_ctx *c)
+{
+	static const char usage[] = "usage: p [-x] NAME[:CPU][.MEMBER...]";
+	unsigned int flags = take_hex_flag(c);
+	char name[256], type[300], label[600];
+	const struct oc_symbol *sym;
+	const struct oc_module *m;
+	const char *path = NULL;
+	uint64_t addr, size = 0, offset = 0;
+	long cpu = -1;
+	char tname[320];
+	bool percpu = false;
+	struct oc_error *err;
+	char *p;
+
+	if (c->argc != 2 || c->argv[1][0] == '-')
+		return cmd_error(c, OC_ERR_INVALID, "%s", usage);
+	snprintf(name, sizeof(name), "%s", c->argv[1]);
+	if ((p = strchr(name, '.'))) {
+		*p = '\0';
+		path = c->argv[1] + (p - name) + 1;
 	}
-	if (!t.s || t.full) {
-		free(t.s);
-		return cmd_error(c, OC_ERR_FORMAT, "%s: no text (or over %d bytes)", type,
-				 STRUCT_MAX_TEXT);
+	if ((p = strchr(name, ':'))) {
+		char *end;
+
+		*p++ = '\0';
+		errno = 0;
+		cpu = strtol(p, &end, 10);
+		if (!isdigit((unsigned char)*p) || *end || errno || cpu < 0 ||
+		    (unsigned long)cpu >= c->k->nr_cpus)
+			return cmd_error(c, OC_ERR_INVALID, "bad CPU %s (the dump has %u)", p,
+					 c->k->nr_cpus);
 	}
-	/* the printer's layout is tabs and newlines; anything else below
-	 * 0x20 came from the dump */
-	for (char *p = t.s; *p; p++)
-		if (((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t') ||
-		    (unsigned char)*p > 0x7e)
-			*p = '?';
-	if (c->json) {
-		json_object_object_add(c->result, "type", json_object_new_string(type));
-		json_object_object_add(c->result, "member", str_or_null(path));
-		json_object_object_add(c->result, "address", hex(addr));
-		json_object_object_add(c->result, "size", json_object_new_int64((int64_t)size));
-		json_object_object_add(c->result, "text", json_object_new_string(t.s));
-	} else {
-		fprintf(c->out, "%s%s%s at 0x%" PRIx64 ":\n", type, path ? "." : "",
-			path ? path : "", addr);
-		for (const char *p = t.s; *p; p++) {
-			if (*p == '\t')
-				fputs("    ", c->out);
+	sym = oc_kernel_find_symbol(c->k, name, &m);
+	if (!sym) {
+		sym = oc_symtab_find(&c->k->percpu_syms, name);
+		percpu = sym != NULL;
+	}
+	if (!sym)
+		return cmd_error(c, OC_ERR_LOOKUP, "no symbol %s", name);
+	if (cpu >= 0 && !percpu)
+		return cmd_error(c, OC_ERR_INVALID, "%s: not a per-CPU variable", name);
+	snprintf(type, sizeof(type), "typeof(%s)", name);
+	if (m || !c->k->types || !oc_ok(oc_types_size(c->k->types, type, &size)))
+		return cmd_error(c, OC_ERR_LOOKUP, "%s: no type in the kernel's BTF (%s); "
+				 "struct TYPE %s prints it as TYPE, rd %s reads it",
+				 name, m ? "a module's variable" : "it types only the per-CPU variables",
+				 name, name);
+	if ((err = member_span(c, type, path, &offset, &size)))
+		return err;
+	if (!oc_ok(oc_types_name(c->k->types, type, path, tname, sizeof(tname))))
+		snprintf(tname, sizeof(tname), "%s", type);
+	if (percpu && cpu < 0) {
+		struct json_object *a = c->json ? oc_json_chk(json_object_new_array()) : NULL;
+
+		if (!c->json)
+			fprintf(c->out, "PER-CPU DATA TYPE: %s\nPER-CPU ADDRESSES:\n", tname);
+		for (unsigned int i = 0; i < c->k->nr_cpus; i++) {
+			uint64_t at = oc_kernel_percpu_addr(c->k, name, i);
+
+			if (c->json)
+				oc_json_push(a, at ? oc_json_hex(at + offset) : NULL);
+			else if (at)
+				fprintf(c->out, "  [%u]: %" PRIx64 "\n", i, at + offset);
 			else
-				fputc(*p, c->out);
+				fprintf(c->out, "  [%u]: (unknown)\n", i);
 		}
-		if (t.len && t.s[t.len - 1] != '\n')
-			fputc('\n', c->out);
+		if (c->json) {
+			oc_json_set(c->result, "variable", oc_json_str(name));
+			oc_json_set(c->result, "type", oc_json_str(tname));
+			oc_json_set(c->result, "member", oc_json_str(path));
+			oc_json_set(c->result, "per_cpu_addresses", a);
+		}
+		return NULL;
 	}
-	free(t.s);
-	return NULL;
+	addr = percpu ? oc_kernel_percpu_addr(c->k, name, (unsigned int)cpu) : sym->addr;
+	if (!addr)
+		return cmd_error(c, OC_ERR_LOOKUP, "%s: no address for CPU %ld", name, cpu);
+	if (c->json) {
+		oc_json_set(c->result, "variable", oc_json_str(name));
+		oc_json_set(c->result, "cpu", cpu >= 0 ? oc_json_chk(json_object_new_int((int)cpu)) : NULL);
+	}
+	if (cpu >= 0)
+		snprintf(label, sizeof(label), "%s:%ld%s%s", name, cpu, path ? "." : "",
+			 path ? path : "");
+	else
+		snprintf(label, sizeof(label), "%s%s%s", name, path ? "." : "", path ? path : "");
+	return print_value(c, label, type, path, addr + offset, size, flags);
 }
 
 /* task PID: the task_struct of a task, as struct prints it */
@@ -778,6 +1096,301 @@ static struct oc_error *cmd_task(struct cmd_ctx *c)
 	return cmd_struct(&sc);
 }
 
+/* ---- bt --------------------------------------------------------------- */
+
+/*
+ * bt: the report's traces (src/report.c oc_report_traces(), chosen by
+ * src/select.c as --active, --cpu, --pid, --comm and --state choose
+ * them): no argument is the panic CPU (crash's current context), -a
+ * every CPU, PID and COMM (an fnmatch(3) pattern) tasks, -s STATE the
+ * tasks in STATE; --scan adds the report's "?" entries.
+ */
+static struct oc_error *cmd_bt(struct cmd_ctx *c)
+{
+	static const char usage[] = "usage: bt [--scan] [-a] [-s STATE] [PID|COMM]...";
+	struct oc_select_task which[MAX_ARGS];
+	struct oc_report_options ro;
+	struct oc_selection sel;
+	struct oc_error *err;
+	bool reliable = true, first = true, all_cpus = false;
+	int rc = OC_EXIT_OK;
+
+	oc_report_options_init(&ro);
+	ro.sel.which = which;
+	for (int i = 1; i < c->argc; i++) {
+		const char *a = c->argv[i];
+		uint64_t pid;
+
+		if (!strcmp(a, "-a")) {
+			all_cpus = true;
+		} else if (!strcmp(a, "--scan")) {
+			ro.scan = true;
+		} else if (!strcmp(a, "-s")) {
+			if (i + 1 == c->argc || strlen(c->argv[i + 1]) != 1 ||
+			    !strchr("RSDTtXZPI", c->argv[i + 1][0]))
+				return cmd_error(c, OC_ERR_INVALID, "-s STATE: one of R S D T t X Z P I");
+			ro.sel.state = c->argv[++i][0];
+		} else if (a[0] == '-') {
+			return cmd_error(c, OC_ERR_INVALID, "unknown option %s (%s)", a, usage);
+		} else if (parse_count(a, &pid)) {
+			if (pid > INT32_MAX)
+				return cmd_error(c, OC_ERR_INVALID, "bad pid %s", a);
+			which[ro.sel.nr_which++] = (struct oc_select_task){ .pid = (int)pid };
+		} else {
+			which[ro.sel.nr_which++] = (struct oc_select_task){ .pid = -1, .comm = a };
+		}
+	}
+	if (all_cpus && (ro.sel.nr_which || ro.sel.state))
+		return cmd_error(c, OC_ERR_INVALID, "-a with tasks (%s)", usage);
+	if (all_cpus) {
+		ro.sel.active = true;
+	} else if (!ro.sel.nr_which && !ro.sel.state) {
+		if (c->k->panic_cpu < 0)
+			return cmd_error(c, OC_ERR_LOOKUP, "no panic CPU recorded (bt -a: every CPU)");
+		ro.sel.active = true;
+		ro.sel.cpu = c->k->panic_cpu;
+	}
+	err = oc_select(c->k, &ro.sel, &sel);
+	if (err) {
+		char msg[300];
+
+		oc_error_string(err, msg, sizeof(msg));
+		oc_error_destroy(err);
+		return cmd_error(c, OC_ERR_LOOKUP, "%s", msg);
+	}
+	if (c->json) {
+		struct json_object *cpus = oc_json_chk(json_object_new_array()), *tasks = NULL;
+		struct oc_sched_clock clk;
+
+		for (size_t i = 0; i < sel.nr_cpus; i++)
+			oc_json_push(cpus, oc_report_cpu_json(c->k, &ro, sel.cpus[i], &reliable));
+		if (sel.show_tasks) {
+			oc_triage_sched_clock(c->k, &clk);
+			tasks = oc_json_chk(json_object_new_array());
+			for (size_t i = 0; i < sel.nr_tasks; i++)
+				oc_json_push(tasks, oc_report_task_json(c->k, &ro, &clk, NULL,
+										 sel.tasks[i], &reliable));
+		}
+		oc_json_set(c->result, "cpus", cpus);
+		oc_json_set(c->result, "tasks", tasks);
+		oc_json_set(c->result, "reliable", oc_json_chk(json_object_new_boolean(reliable)));
+	} else {
+		rc = oc_report_traces(c->k, &ro, &sel, NULL, &reliable, &first, c->out);
+	}
+	oc_selection_deinit(&sel);
+	return rc ? &oc_enomem : NULL;
+}
+
+/* ---- dis -------------------------------------------------------------- */
+
+/* what dis decodes at most: a function of 64 KiB, 4096 instructions */
+enum { DIS_MAX_BYTES = 64 << 10, DIS_MAX_INSNS = 4096, X86_MAX_INSN = 15 };
+
+struct dis_state {
+	struct cmd_ctx *c;
+	bool have_mark;
+	uint64_t mark;		/* the instruction holding it is marked */
+	struct json_object *insns;
+	size_t n;		/* instructions so far */
+	bool marked;		/* an instruction was */
+};
+
+static bool dis_one(void *arg, const struct oc_insn *in)
+{
+	struct dis_state *st = arg;
+	struct cmd_ctx *c = st->c;
+	bool marked = st->have_mark && st->mark >= in->addr && st->mark < in->addr + in->len;
+
+	st->marked |= marked;
+	char where[300] = "", target[300] = "";
+	struct text_buf tb = { .k = c->k };
+
+	st->n++;
+	/* text_symbol(): "name+0xoff [module]", the struct printer's */
+	if (!text_symbol(&tb, in->addr, where, sizeof(where)))
+		where[0] = '\0';
+	if (in->has_target && !text_symbol(&tb, in->target, target, sizeof(target)))
+		target[0] = '\0';
+	if (c->json) {
+		struct json_object *o = oc_json_chk(json_object_new_object());
+		char bytes[2 * sizeof(in->bytes) + 1];
+
+		for (unsigned int i = 0; i < in->len; i++)
+			snprintf(bytes + 2 * i, 3, "%02x", in->bytes[i]);
+		oc_json_set(o, "address", oc_json_hex(in->addr));
+		oc_json_set(o, "bytes", oc_json_str(bytes));
+		oc_json_set(o, "mnemonic", oc_json_str(in->mnemonic));
+		oc_json_set(o, "operands", oc_json_str(in->operands));
+		oc_json_set(o, "target", in->has_target ? oc_json_hex(in->target) : NULL);
+		oc_json_set(o, "target_symbol", target[0] ? oc_json_str(target) : NULL);
+		oc_json_set(o, "marked", oc_json_chk(json_object_new_boolean(marked)));
+		oc_json_push(st->insns, o);
+		return true;
+	}
+	fprintf(c->out, "%s0x%016" PRIx64 " <", st->have_mark ? (marked ? "=> " : "   ") : "",
+		in->addr);
+	oc_cmd_put_safe(c->out, where[0] ? where : "?");
+	fprintf(c->out, ">:\t%-7s %s", in->mnemonic, in->operands);
+	if (target[0]) {
+		fputs(" <", c->out);
+		oc_cmd_put_safe(c->out, target);
+		fputc('>', c->out);
+	}
+	fputc('\n', c->out);
+	return true;
+}
+
+/*
+ * dis [-f] FUNC|ADDRESS [COUNT]: the code as it is in the dump's memory
+ * (alternatives, static calls, jump labels and ftrace as the kernel
+ * patched them), decoded by capstone (formats/disasm.c), Intel syntax.
+ * A function's name (or its first address) without COUNT: the whole
+ * function (its symbol's extent); an address: COUNT instructions from
+ * it (default 1); -f ADDRESS: the whole function holding it, its
+ * instruction marked "=>" (a trace frame's ip).
+ */
+static struct oc_error *cmd_dis(struct cmd_ctx *c)
+{
+	static const char usage[] = "usage: dis [-f] FUNCTION|ADDRESS [COUNT]";
+	struct dis_state st = { .c = c };
+	const char *where = NULL, *cnt = NULL;
+	struct oc_sym_result s;
+	bool func = false, whole = false;
+	uint64_t addr, start, count = 0, len, got = 0, stopped;
+	struct oc_error *err;
+	uint8_t *code;
+
+	for (int i = 1; i < c->argc; i++) {
+		const char *a = c->argv[i];
+
+		if (!strcmp(a, "-f"))
+			func = true;
+		else if (a[0] == '-' && a[1])
+			return cmd_error(c, OC_ERR_INVALID, "unknown option %s (%s)", a, usage);
+		else if (!where)
+			where = a;
+		else if (!cnt)
+			cnt = a;
+		else
+			return cmd_error(c, OC_ERR_INVALID, "%s", usage);
+	}
+	if (!where)
+		return cmd_error(c, OC_ERR_INVALID, "%s", usage);
+	if (cnt && (!parse_count(cnt, &count) || !count || count > DIS_MAX_INSNS))
+		return cmd_error(c, OC_ERR_INVALID, "bad count %s (1 to %d)", cnt, DIS_MAX_INSNS);
+	if ((err = parse_addr(c, where, &addr)))
+		return err;
+	if (!is_kernel_addr(addr))
+		return cmd_error(c, OC_ERR_INVALID, "0x%" PRIx64 ": not a kernel virtual address", addr);
+	if (!oc_kernel_symbolize_data(c->k, addr, &s))
+		s.name = NULL;
+	/* -f NAME+OFF, as a trace prints a frame: NAME's function, also
+	 * when OFF is its end (the return address of a call that does not
+	 * return is the next function's first byte) */
+	if (func && strchr(where, '+')) {
+		char name[256];
+		uint64_t base;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(strchr(where, '+') - where), where);
+		if (!(err = parse_addr(c, name, &base)) && oc_kernel_symbolize_data(c->k, base, &s) &&
+		    addr - base > s.size)
+			return cmd_error(c, OC_ERR_INVALID, "%s: past the end of %s (0x%" PRIx64 " bytes)",
+					 where, name, s.size);
+		if (err)
+			oc_error_destroy(err);
+		else
+			s.offset = addr - base;
+	}
+	whole = s.name && !cnt && (func || s.offset == 0);
+	if (func && cnt)
+		return cmd_error(c, OC_ERR_INVALID, "-f takes no COUNT (%s)", usage);
+	if (func && !whole)
+		return cmd_error(c, OC_ERR_LOOKUP, "-f 0x%" PRIx64 ": no symbol holds it", addr);
+	if (func) {
+		st.have_mark = true;
+		st.mark = addr;
+	}
+	start = whole ? addr - s.offset : addr;
+	len = whole ? s.size : (cnt ? count : 1) * X86_MAX_INSN;
+	if (!len)
+		return cmd_error(c, OC_ERR_LOOKUP, "%s: a symbol of no size", s.name);
+	if (len > DIS_MAX_BYTES)
+		return cmd_error(c, OC_ERR_INVALID, "%" PRIu64 " bytes, over the limit of %d",
+				 len, DIS_MAX_BYTES);
+	code = malloc(len);
+	if (!code)
+		return &oc_enomem;
+	/* page by page: what follows a page the dump lacks is not read */
+	while (got < len) {
+		uint64_t n = 4096 - ((start + got) & 4095);
+
+		if (n > len - got)
+			n = len - got;
+		err = oc_mem_read(&c->k->mem, start + got, code + got, n);
+		if (err) {
+			oc_error_destroy(err);
+			break;
+		}
+		got += n;
+	}
+	if (!got || (whole && got < len)) {
+		free(code);
+		return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 ": not in the dump", start + got);
+	}
+	if (c->json) {
+		st.insns = oc_json_chk(json_object_new_array());
+		oc_json_set(c->result, "address", oc_json_hex(start));
+		oc_json_set(c->result, "symbol", s.name ? oc_json_str(s.name) : NULL);
+		oc_json_set(c->result, "module", s.name && s.module ? oc_json_str(s.module) : NULL);
+		oc_json_set(c->result, "instructions", st.insns);
+	}
+	err = oc_disasm(code, got, start, whole ? DIS_MAX_INSNS : (cnt ? count : 1), dis_one,
+			&st, &stopped);
+	free(code);
+	if (err) {
+		char msg[300];
+
+		oc_error_string(err, msg, sizeof(msg));
+		oc_error_destroy(err);
+		return cmd_error(c, OC_ERR_FORMAT, "%s", msg);
+	}
+	/* a function's bytes that do not decode (or past the cap) */
+	if (whole && stopped < start + got) {
+		if (c->json)
+			oc_json_set(c->result, "stopped", oc_json_hex(stopped));
+		else
+			fprintf(c->out, "(stopped at 0x%" PRIx64 ": %s)\n", stopped,
+				st.n < DIS_MAX_INSNS ? "does not decode" : "the instruction limit");
+	} else if (c->json) {
+		oc_json_set(c->result, "stopped", NULL);
+	}
+	/* the vmlinux's init text: free_initmem() (init/main.c
+	 * kernel_init()) gives it back after boot */
+	{
+		uint64_t ib = oc_kernel_symbol_addr(c->k, "__init_begin");
+		uint64_t ie = oc_kernel_symbol_addr(c->k, "__init_end");
+		bool init = ib && ie && start >= ib && start < ie;
+
+		if (c->json)
+			oc_json_set(c->result, "init_text", oc_json_chk(json_object_new_boolean(init)));
+		else if (init)
+			fputs("(init text, __init_begin..__init_end: the kernel frees it after boot; "
+			      "what is there may be other data now)\n", c->out);
+	}
+	/* -f at the function's end: what follows a call that does not
+	 * return */
+	if (st.have_mark && !st.marked && st.mark == start + got) {
+		if (c->json)
+			oc_json_set(c->result, "end_marked", oc_json_chk(json_object_new_boolean(true)));
+		else
+			fprintf(c->out, "=> 0x%016" PRIx64 " (the function's end: a return address "
+				"after a call that does not return)\n", st.mark);
+	} else if (c->json) {
+		oc_json_set(c->result, "end_marked", oc_json_chk(json_object_new_boolean(false)));
+	}
+	return NULL;
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 static struct oc_error *cmd_help(struct cmd_ctx *c);
@@ -789,14 +1402,20 @@ static const struct cmd {
 	const char *usage;
 	const char *help;
 } cmds[] = {
+	{ "bt", cmd_bt, false, "bt [--scan] [-a] [-s STATE] [PID|COMM]...",
+	  "traces, as the report prints them: the panic CPU, every CPU, tasks" },
+	{ "dis", cmd_dis, true, "dis [-f] FUNCTION|ADDRESS [COUNT]",
+	  "disassemble dump memory: a function, COUNT instructions, -f the function around an ip" },
 	{ "help", cmd_help, false, "help", "this list" },
 	{ "log", cmd_log, false, "log", "the kernel log buffer" },
 	{ "mod", cmd_mod, false, "mod", "loaded modules: base, size, ORC, symbols, build-id" },
-	{ "ps", cmd_ps, false, "ps [-S STATE]",
-	  "every task (or those in STATE): pid, ppid, cpu, task_struct, state, comm" },
-	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] ADDRESS [COUNT]",
-	  "read kernel virtual memory" },
-	{ "struct", cmd_struct, true, "struct TYPE[.MEMBER...] ADDRESS",
+	{ "p", cmd_p, true, "p [-x] NAME[:CPU][.MEMBER...]",
+	  "a global or per-CPU variable, typed by BTF (else the integer of its size)" },
+	{ "ps", cmd_ps, false, "ps [-m] [-S STATE]",
+	  "every task (or those in STATE): pid, ppid, cpu, task_struct, state, comm; -m: since it last ran" },
+	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] [-p|-u PID] ADDRESS [COUNT]",
+	  "read kernel virtual, physical (-p) or a task's user (-u) memory" },
+	{ "struct", cmd_struct, true, "struct [-x] TYPE[.MEMBER...] ADDRESS",
 	  "a struct (union, type) or one member in memory, from BTF" },
 	{ "task", cmd_task, false, "task PID", "a task's task_struct, as struct prints it" },
 	{ "sym", cmd_sym, true, "sym NAME|ADDRESS | -m MODULE",
@@ -808,21 +1427,21 @@ static struct oc_error *cmd_help(struct cmd_ctx *c)
 	struct json_object *a = NULL;
 
 	if (c->json)
-		a = json_object_new_array();
+		a = oc_json_chk(json_object_new_array());
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
 		if (c->json) {
-			struct json_object *o = json_object_new_object();
+			struct json_object *o = oc_json_chk(json_object_new_object());
 
-			json_object_object_add(o, "name", json_object_new_string(cmds[i].name));
-			json_object_object_add(o, "usage", json_object_new_string(cmds[i].usage));
-			json_object_object_add(o, "help", json_object_new_string(cmds[i].help));
-			json_object_array_add(a, o);
+			oc_json_set(o, "name", oc_json_str(cmds[i].name));
+			oc_json_set(o, "usage", oc_json_str(cmds[i].usage));
+			oc_json_set(o, "help", oc_json_str(cmds[i].help));
+			oc_json_push(a, o);
 		} else {
 			fprintf(c->out, "  %-40s %s\n", cmds[i].usage, cmds[i].help);
 		}
 	}
 	if (c->json)
-		json_object_object_add(c->result, "commands", a);
+		oc_json_set(c->result, "commands", a);
 	return NULL;
 }
 
@@ -899,23 +1518,33 @@ struct oc_error *oc_cmd_run(const struct oc_kernel *k, const char *line,
 		if (strcmp(cmds[i].name, argv[0]))
 			continue;
 		if (json) {
-			c.result = json_object_new_object();
+			const char *text;
+
+			oc_json_oom_take();
+			c.result = oc_json_chk(json_object_new_object());
 			err = cmds[i].run(&c);
 			if (err) {
 				json_object_put(c.result);
 				break;
 			}
-			doc = json_object_new_object();
-			args = json_object_new_array();
+			doc = oc_json_chk(json_object_new_object());
+			args = oc_json_chk(json_object_new_array());
 			for (int a = 1; a < argc; a++)
-				json_object_array_add(args, json_object_new_string(argv[a]));
-			json_object_object_add(doc, "version",
-					       json_object_new_string(OC_CMD_JSON_VERSION));
-			json_object_object_add(doc, "command", json_object_new_string(argv[0]));
-			json_object_object_add(doc, "args", args);
-			json_object_object_add(doc, "result", c.result);
-			fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-							     JSON_C_TO_STRING_NOSLASHESCAPE), out);
+				oc_json_push(args, oc_json_str(argv[a]));
+			oc_json_set(doc, "version",
+					       oc_json_str(OC_CMD_JSON_VERSION));
+			oc_json_set(doc, "command", oc_json_str(argv[0]));
+			oc_json_set(doc, "args", args);
+			oc_json_set(doc, "result", c.result);
+			text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_NOSLASHESCAPE);
+			/* never a document that is not whole */
+			if (oc_json_oom_take() || !text) {
+				json_object_put(doc);
+				free(buf);
+				return &oc_enomem;
+			}
+			fputs(text, out);
 			fputc('\n', out);
 			json_object_put(doc);
 		} else {

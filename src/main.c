@@ -78,7 +78,12 @@ static void usage(FILE *fp)
 	      "      --source DIR  browser: show source lines from the kernel tree DIR\n"
 	      "      --progress    progress on stderr (when it is a terminal)\n"
 	      "\n"
-	      "Commands: sym mod log rd ps struct task help (docs/commands.md)\n"
+	      "Commands:", fp);
+	/* the command layer's own table (src/cmd.c): bash completion reads
+	 * this line */
+	for (size_t i = 0; oc_cmd_name(i); i++)
+		fprintf(fp, " %s", oc_cmd_name(i));
+	fputs(" (docs/commands.md)\n"
 	      "  -e, --exec CMD    run the command CMD ('sym schedule') and exit; repeatable,\n"
 	      "                    in order; with --json one document each\n"
 	      "      --shell       a prompt for commands, with history and completion\n"

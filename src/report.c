@@ -706,6 +706,18 @@ static int print_tasks(const struct oc_kernel *k,
 	return OC_EXIT_OK;
 }
 
+int oc_report_traces(const struct oc_kernel *k,
+		     const struct oc_report_options *opts,
+		     const struct oc_selection *sel,
+		     const struct oc_waits *waits, bool *reliable,
+		     bool *no_part_yet, FILE *out)
+{
+	*reliable &= print_cpus(k, opts, sel, no_part_yet, out);
+	if (!sel->show_tasks)
+		return OC_EXIT_OK;
+	return print_tasks(k, opts, sel, waits, reliable, no_part_yet, out);
+}
+
 int oc_report_error(struct oc_error *err)
 {
 	fputs("orccrash: ", stderr);
@@ -773,10 +785,8 @@ int oc_report_text(const struct oc_kernel *k,
 		fprintf(out, "Kernel log:\n");
 		oc_log_print(log, out);
 	}
-	reliable &= print_cpus(k, opts, &st.sel, &first, out);
-	if (st.sel.show_tasks)
-		rc = print_tasks(k, opts, &st.sel, st.have_waits ? &st.waits : NULL,
-				 &reliable, &first, out);
+	rc = oc_report_traces(k, opts, &st.sel, st.have_waits ? &st.waits : NULL,
+			      &reliable, &first, out);
 	oc_report_finish(&st);
 	if (rc)
 		return rc;

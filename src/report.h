@@ -130,6 +130,47 @@ int oc_report_begin(const struct oc_kernel *k,
 		    const struct oc_report_options *opts,
 		    struct oc_report_start *ret);
 void oc_report_finish(struct oc_report_start *start);
+/*
+ * The report's traces for @sel: the CPUs part, then, when
+ * sel->show_tasks, the tasks part and its summary (the `bt` command
+ * prints these alone).  *@reliable is cleared for an unreliable trace;
+ * *@no_part_yet says no part came before (no blank line first).
+ * Returns OC_EXIT_OK or OC_EXIT_ERROR (out of memory).
+ */
+struct oc_waits;
+int oc_report_traces(const struct oc_kernel *k,
+		     const struct oc_report_options *opts,
+		     const struct oc_selection *sel,
+		     const struct oc_waits *waits, bool *reliable,
+		     bool *no_part_yet, FILE *out);
+struct json_object;
+/* A string from the dump as JSON, through the one sanitiser
+ * (formats/strutil.h OC_ESC_JSON); NULL for NULL. */
+struct json_object *oc_json_str(const char *s);
+/* An address as JSON: "0x..." (numbers lose precision above 2^53). */
+struct json_object *oc_json_hex(uint64_t v);
+/*
+ * json-c calls that can fail, checked (src/report_json.c): @o as is, a
+ * NULL noted; a member set, an element pushed (the value freed if it
+ * cannot be).  Out of memory anywhere is noted per thread, and
+ * oc_json_oom_take() says whether it was since the last call: a
+ * document made then is not whole, and not to be printed.
+ */
+struct json_object *oc_json_chk(struct json_object *o);
+void oc_json_set(struct json_object *o, const char *key, struct json_object *v);
+int oc_json_push(struct json_object *a, struct json_object *v);
+bool oc_json_oom_take(void);
+/* A CPU's object and a task's object of the JSON report (docs/json.md:
+ * "cpus" and "tasks"), its trace included; *@ok cleared when the trace
+ * is unreliable. */
+struct json_object *oc_report_cpu_json(const struct oc_kernel *k,
+				       const struct oc_report_options *opts,
+				       unsigned int cpu, bool *ok);
+struct json_object *oc_report_task_json(const struct oc_kernel *k,
+					const struct oc_report_options *opts,
+					const struct oc_sched_clock *clk,
+					const struct oc_waits *waits,
+					const struct oc_task *t, bool *ok);
 /* "orccrash: ERROR" on stderr; destroys @err; returns OC_EXIT_ERROR. */
 int oc_report_error(struct oc_error *err);
 /* --group: the same frames (ips, "?" entries) and the same end. */

@@ -78,17 +78,43 @@ static struct json_object *jstr_len(const char *s, size_t len)
 	return o;
 }
 
-static struct json_object *jstr(const char *s)
+struct json_object *oc_json_chk(struct json_object *o)
+{
+	return chk(o);
+}
+
+void oc_json_set(struct json_object *o, const char *key, struct json_object *v)
+{
+	if (!o || json_object_object_add(o, key, v)) {
+		json_object_put(v);
+		json_oom = true;
+	}
+}
+
+int oc_json_push(struct json_object *a, struct json_object *v)
+{
+	return push(a, v);
+}
+
+bool oc_json_oom_take(void)
+{
+	bool oom = json_oom;
+
+	json_oom = false;
+	return oom;
+}
+
+struct json_object *oc_json_str(const char *s)
 {
 	return s ? jstr_len(s, strlen(s)) : NULL;
 }
 
-static struct json_object *hex(uint64_t v)
+struct json_object *oc_json_hex(uint64_t v)
 {
 	char buf[24];
 
 	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
-	return jstr(buf);
+	return chk(json_object_new_string(buf));
 }
 
 /* One log record as the JSON documents have it: {ts_nsec, level, text}. */
@@ -129,17 +155,17 @@ static struct json_object *regs_json(const struct oc_frame *f)
 		{ "orig_ax", r->orig_ax, false },
 	};
 
-	add(o, "kind", jstr(
+	add(o, "kind", oc_json_str(
 		f->regs_kind == OC_REGS_FULL ? "pt_regs" : "iret"));
 	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
 		if (regs[i].partial || f->regs_kind == OC_REGS_FULL)
-			add(o, regs[i].name, hex(regs[i].v));
+			add(o, regs[i].name, oc_json_hex(regs[i].v));
 	return o;
 }
 
 static struct json_object *str_or_null(const char *s)
 {
-	return s ? jstr(s) : NULL;
+	return s ? oc_json_str(s) : NULL;
 }
 
 /* --locals: one level's variables (docs/json.md) */
@@ -151,15 +177,15 @@ static struct json_object *vars_json(const struct oc_framevars_level *l)
 		const struct oc_framevar *v = &l->vars[i];
 		struct json_object *o = chk(json_object_new_object());
 
-		add(o, "name", jstr(v->name));
-		add(o, "type", jstr(v->type));
-		add(o, "kind", jstr(
+		add(o, "name", oc_json_str(v->name));
+		add(o, "type", oc_json_str(v->type));
+		add(o, "kind", oc_json_str(
 			oc_framevar_kind_string(v->kind)));
-		add(o, "status", jstr(
+		add(o, "status", oc_json_str(
 			oc_framevar_status_string(v->status)));
 		add(o, "value", str_or_null(v->value));
-		add(o, "raw", v->has_raw ? hex(v->raw) : NULL);
-		add(o, "address", v->address ? hex(v->address) : NULL);
+		add(o, "raw", v->has_raw ? oc_json_hex(v->raw) : NULL);
+		add(o, "address", v->address ? oc_json_hex(v->address) : NULL);
 		add(o, "size", v->size ?
 		    chk(json_object_new_int64((int64_t)v->size)) : NULL);
 		add(o, "where", str_or_null(v->where));
@@ -178,7 +204,7 @@ static struct json_object *cfi_regs_json(const struct oc_framevars *fv)
 		char name[16];
 
 		if (fv->cfi_regs >> reg & 1)
-			push(a, jstr(
+			push(a, oc_json_str(
 				oc_dwexpr_reg_name(reg, name, sizeof(name))));
 	}
 	return a;
@@ -204,18 +230,18 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 		oc_error_destroy(err);	/* out of memory: no variables */
 	}
 
-	add(o, "ip", hex(f->ip));
-	add(o, "sp", hex(f->sp));
-	add(o, "symbol", have ? jstr(s.name) : NULL);
+	add(o, "ip", oc_json_hex(f->ip));
+	add(o, "sp", oc_json_hex(f->sp));
+	add(o, "symbol", have ? oc_json_str(s.name) : NULL);
 	add(o, "offset", have ? chk(json_object_new_int64((int64_t)s.offset)) : NULL);
 	add(o, "size", have ? chk(json_object_new_int64((int64_t)s.size)) : NULL);
-	add(o, "module", s.module ? jstr(s.module) : NULL);
-	add(o, "stack", jstr(oc_stack_json_name(f->stack)));
+	add(o, "module", s.module ? oc_json_str(s.module) : NULL);
+	add(o, "stack", oc_json_str(oc_stack_json_name(f->stack)));
 	add(o, "reliable", chk(json_object_new_boolean(f->reliable)));
 	add(o, "scanned", chk(json_object_new_boolean(f->scanned)));
-	add(o, "how", jstr(oc_frame_how_name(f->how)));
+	add(o, "how", oc_json_str(oc_frame_how_name(f->how)));
 	add(o, "file", own && own->file ?
-	    jstr(oc_lines_short_file(own->file)) : NULL);
+	    oc_json_str(oc_lines_short_file(own->file)) : NULL);
 	add(o, "line", own ? chk(json_object_new_int((int)own->line)) : NULL);
 	if (nr > 1) {
 		/* the inlined functions the ip is in, innermost first */
@@ -225,9 +251,9 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 			struct json_object *e = chk(json_object_new_object());
 
 			add(e, "function", chain[i].function ?
-			    jstr(chain[i].function) : NULL);
+			    oc_json_str(chain[i].function) : NULL);
 			add(e, "file", chain[i].file ?
-			    jstr(oc_lines_short_file(chain[i].file)) : NULL);
+			    oc_json_str(oc_lines_short_file(chain[i].file)) : NULL);
 			add(e, "line", chk(json_object_new_int((int)chain[i].line)));
 			if (fv && !fv->unavailable)
 				add(e, "variables", vars_json(
@@ -278,8 +304,8 @@ static bool add_trace(const struct oc_kernel *k,
 		oc_error_string(err, buf, sizeof(buf));
 		oc_error_destroy(err);
 		add(o, "frames", frames);
-		add(o, "stop", jstr("error"));
-		add(o, "error", jstr(buf));
+		add(o, "stop", oc_json_str("error"));
+		add(o, "error", oc_json_str(buf));
 		add(o, "reliable", chk(json_object_new_boolean(false)));
 		return false;
 	}
@@ -287,7 +313,7 @@ static bool add_trace(const struct oc_kernel *k,
 		push(frames, frame_json(k, opts, tr, i));
 	add(o, "frames", frames);
 	oc_trace_stop_string(tr, buf, sizeof(buf));
-	add(o, "stop", jstr(buf));
+	add(o, "stop", oc_json_str(buf));
 	add(o, "reliable", chk(json_object_new_boolean(tr->reliable)));
 	return tr->reliable;
 }
@@ -299,12 +325,12 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 	const struct oc_task *pt = k->panic_cpu >= 0 ? k->cpus[k->panic_cpu].task : NULL;
 	char msg[256] = "";
 
-	add(o, "release", jstr(k->release));
-	add(o, "banner", jstr(k->banner));
-	add(o, "kaslr_offset", hex(k->kaslr_offset));
+	add(o, "release", oc_json_str(k->release));
+	add(o, "banner", oc_json_str(k->banner));
+	add(o, "kaslr_offset", oc_json_hex(k->kaslr_offset));
 	add(o, "cpus", chk(json_object_new_int((int)k->nr_cpus)));
 	add(o, "orc_version",
-	    jstr(oc_orc_version_name(k->orc_version)));
+	    oc_json_str(oc_orc_version_name(k->orc_version)));
 	panic = chk(json_object_new_object());
 	add(panic, "cpu", k->panic_cpu >= 0 ?
 	    chk(json_object_new_int(k->panic_cpu)) : NULL);
@@ -313,11 +339,11 @@ static struct json_object *kernel_json(const struct oc_kernel *k,
 		snprintf(msg, sizeof(msg), "%s", k->panic_message);
 	else if (log)
 		oc_log_panic_message(log, msg, sizeof(msg));
-	add(panic, "message", msg[0] ? jstr(msg) : NULL);
+	add(panic, "message", msg[0] ? oc_json_str(msg) : NULL);
 	add(o, "panic", panic);
 	warn = chk(json_object_new_array());
 	for (unsigned int i = 0; i < k->nr_warnings; i++)
-		push(warn, jstr(k->warnings[i]));
+		push(warn, oc_json_str(k->warnings[i]));
 	add(o, "warnings", warn);
 	return o;
 }
@@ -340,17 +366,17 @@ static struct json_object *wait_on_json(const struct oc_task_wait *tw)
 	if (!tw || tw->kind == OC_WAIT_NONE)
 		return NULL;
 	o = chk(json_object_new_object());
-	add(o, "kind", jstr(oc_wait_kind_name(tw->kind)));
-	add(o, "address", tw->have_address ? hex(tw->address) : NULL);
-	add(o, "symbol", tw->symbol[0] ? jstr(tw->symbol) : NULL);
-	add(o, "module", tw->module[0] ? jstr(tw->module) : NULL);
+	add(o, "kind", oc_json_str(oc_wait_kind_name(tw->kind)));
+	add(o, "address", tw->have_address ? oc_json_hex(tw->address) : NULL);
+	add(o, "symbol", tw->symbol[0] ? oc_json_str(tw->symbol) : NULL);
+	add(o, "module", tw->module[0] ? oc_json_str(tw->module) : NULL);
 	add(o, "owner", tw->owner ? chk(json_object_new_int(tw->owner->pid)) : NULL);
-	add(o, "owner_task", tw->have_owner ? hex(tw->owner_addr) : NULL);
+	add(o, "owner_task", tw->have_owner ? oc_json_hex(tw->owner_addr) : NULL);
 	add(o, "readers", tw->readers >= 0 ?
 	    chk(json_object_new_int64(tw->readers)) : NULL);
-	add(o, "from", jstr(tw->from));
+	add(o, "from", oc_json_str(tw->from));
 	add(o, "reliable", chk(json_object_new_boolean(tw->reliable)));
-	add(o, "why", tw->why[0] ? jstr(tw->why) : NULL);
+	add(o, "why", tw->why[0] ? oc_json_str(tw->why) : NULL);
 	return o;
 }
 
@@ -371,7 +397,7 @@ struct json_object *oc_report_json_chains(const struct oc_waits *w,
 		add(o, "pids", pids);
 		add(o, "deadlock", chk(json_object_new_boolean(c->cycle)));
 		oc_waits_chain_string(w, c, buf, sizeof(buf));
-		add(o, "text", jstr(buf));
+		add(o, "text", oc_json_str(buf));
 		push(a, o);
 	}
 	return a;
@@ -394,17 +420,17 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 		return NULL;
 	}
 	o = chk(json_object_new_object());
-	add(o, "kind", jstr(oc_crash_kind_name(c.kind)));
-	add(o, "title", jstr(c.title));
-	add(o, "message", c.message[0] ? jstr(c.message) : NULL);
+	add(o, "kind", oc_json_str(oc_crash_kind_name(c.kind)));
+	add(o, "title", oc_json_str(c.title));
+	add(o, "message", c.message[0] ? oc_json_str(c.message) : NULL);
 	if (c.have_guilty) {
 		g = chk(json_object_new_object());
-		add(g, "symbol", jstr(c.guilty_symbol));
+		add(g, "symbol", oc_json_str(c.guilty_symbol));
 		add(g, "module", c.guilty_module[0] ?
-		    jstr(c.guilty_module) : NULL);
-		add(g, "ip", hex(c.guilty.ip));
+		    oc_json_str(c.guilty_module) : NULL);
+		add(g, "ip", oc_json_hex(c.guilty.ip));
 		nr = oc_report_frame_lines(k, opts, &c.guilty, chain, 16);
-		add(g, "file", nr && chain[nr - 1].file ? jstr(
+		add(g, "file", nr && chain[nr - 1].file ? oc_json_str(
 			oc_lines_short_file(chain[nr - 1].file)) : NULL);
 		add(g, "line", nr && chain[nr - 1].file ?
 		    chk(json_object_new_int((int)chain[nr - 1].line)) : NULL);
@@ -413,44 +439,44 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 	b = NULL;
 	if (c.have_bug) {
 		b = chk(json_object_new_object());
-		add(b, "file", c.bug.file[0] ? jstr(c.bug.file) : NULL);
+		add(b, "file", c.bug.file[0] ? oc_json_str(c.bug.file) : NULL);
 		add(b, "line", c.bug.file[0] ? chk(json_object_new_int((int)c.bug.line)) : NULL);
 		add(b, "warning", chk(json_object_new_boolean(c.bug.warning)));
 	}
 	add(o, "bug", b);
 	add(o, "signature", c.signature[0] ?
-	    jstr(c.signature) : NULL);
+	    oc_json_str(c.signature) : NULL);
 	if (c.have_address) {
 		a = chk(json_object_new_object());
-		add(a, "value", hex(c.address));
-		add(a, "from", jstr(c.address_from));
+		add(a, "value", oc_json_hex(c.address));
+		add(a, "from", oc_json_str(c.address_from));
 	}
 	add(o, "address", a);
 	if (c.have_error_code) {
 		e = chk(json_object_new_object());
-		add(e, "value", hex(c.error_code));
-		add(e, "from", jstr(c.error_code_from));
+		add(e, "value", oc_json_hex(c.error_code));
+		add(e, "from", oc_json_str(c.error_code_from));
 		add(e, "access", c.error_access[0] ?
-		    jstr(c.error_access) : NULL);
+		    oc_json_str(c.error_access) : NULL);
 		add(e, "reason", c.error_why[0] ?
-		    jstr(c.error_why) : NULL);
+		    oc_json_str(c.error_why) : NULL);
 	}
 	add(o, "error_code", e);
 	t = NULL;
 	if (c.have_taint) {
 		t = chk(json_object_new_object());
-		add(t, "mask", hex(c.tainted_mask));
-		add(t, "letters", jstr(c.taint));
+		add(t, "mask", oc_json_hex(c.tainted_mask));
+		add(t, "letters", oc_json_str(c.taint));
 		flags = chk(json_object_new_array());
 		for (size_t i = 0; i < c.nr_taints; i++) {
 			struct json_object *f = chk(json_object_new_object()), *mods;
 			char letter[2] = { c.taints[i].letter, 0 };
 
-			add(f, "flag", jstr(letter));
-			add(f, "name", jstr(c.taints[i].name));
+			add(f, "flag", oc_json_str(letter));
+			add(f, "name", oc_json_str(c.taints[i].name));
 			mods = chk(json_object_new_array());
 			for (size_t m = 0; m < c.taints[i].nr_modules; m++)
-				push(mods, jstr(
+				push(mods, oc_json_str(
 					c.taints[i].modules[m]));
 			add(f, "modules", mods);
 			push(flags, f);
@@ -461,7 +487,7 @@ static struct json_object *crash_json(const struct oc_kernel *k,
 	add(o, "uptime", c.have_uptime ? seconds_json(c.uptime_ns) : NULL);
 	d = chk(json_object_new_array());
 	for (size_t i = 0; i < c.nr_details; i++)
-		push(d, jstr(c.details[i]));
+		push(d, oc_json_str(c.details[i]));
 	add(o, "details", d);
 	/* since 1.4.0: the wait chains, deadlocks first */
 	add(o, "chains", oc_report_json_chains(waits, SIZE_MAX));
@@ -480,11 +506,11 @@ static struct json_object *task_json(const struct oc_kernel *k,
 	add(o, "pid", chk(json_object_new_int(t->pid)));
 	add(o, "tgid", chk(json_object_new_int(t->tgid)));
 	add(o, "ppid", chk(json_object_new_int(t->ppid)));
-	add(o, "comm", jstr(t->comm));
-	add(o, "state", jstr(st));
+	add(o, "comm", oc_json_str(t->comm));
+	add(o, "state", oc_json_str(st));
 	add(o, "cpu", chk(json_object_new_int(t->cpu)));
 	add(o, "on_cpu", chk(json_object_new_boolean(t->running_on >= 0)));
-	add(o, "task", hex(t->addr));
+	add(o, "task", oc_json_hex(t->addr));
 	add(o, "kthread", chk(json_object_new_boolean(t->kthread)));
 	/* a task in D: how long it has been off the CPU (src/triage.h) */
 	if (t->state == 'D') {
@@ -499,7 +525,7 @@ static struct json_object *task_json(const struct oc_kernel *k,
 			    chk(json_object_new_int64((int64_t)since)) : NULL);
 			/* since 1.4.0 */
 			add(b, "sleeps_in", tw && tw->sleeps_in[0] ?
-			    jstr(tw->sleeps_in) : NULL);
+			    oc_json_str(tw->sleeps_in) : NULL);
 			add(b, "on", wait_on_json(tw));
 		}
 		add(o, "blocked", b);
@@ -606,31 +632,53 @@ static void jw_element(struct jw *w, struct json_object *o)
 	jw_value(w, o, 2);
 }
 
+struct json_object *oc_report_cpu_json(const struct oc_kernel *k,
+				       const struct oc_report_options *opts,
+				       unsigned int c, bool *ok)
+{
+	struct oc_unwind_options uo = { .scan = opts->scan };
+	const struct oc_cpu *cpu = &k->cpus[c];
+	struct json_object *o = chk(json_object_new_object());
+	struct oc_error *err;
+	struct oc_trace tr;
+
+	add(o, "cpu", chk(json_object_new_int((int)c)));
+	add(o, "pid", cpu->task ? chk(json_object_new_int(cpu->task->pid)) : NULL);
+	add(o, "comm", cpu->task ? oc_json_str(cpu->task->comm) : NULL);
+	add(o, "panic", chk(json_object_new_boolean((int)c == k->panic_cpu)));
+	oc_trace_init(&tr);
+	err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
+	*ok &= add_trace(k, opts, o, err, &tr);
+	oc_trace_deinit(&tr);
+	return o;
+}
+
+struct json_object *oc_report_task_json(const struct oc_kernel *k,
+					const struct oc_report_options *opts,
+					const struct oc_sched_clock *clk,
+					const struct oc_waits *waits,
+					const struct oc_task *t, bool *ok)
+{
+	struct oc_unwind_options uo = { .scan = opts->scan };
+	struct json_object *o = task_json(k, clk, waits, t);
+	struct oc_error *err;
+	struct oc_trace tr;
+
+	oc_trace_init(&tr);
+	err = oc_kernel_unwind_task(k, t, &uo, &tr);
+	*ok &= add_trace(k, opts, o, err, &tr);
+	oc_trace_deinit(&tr);
+	return o;
+}
+
 static void json_cpus(const struct oc_kernel *k,
 		      const struct oc_report_options *opts,
 		      const struct oc_selection *sel, bool *ok, struct jw *w)
 {
-	struct oc_unwind_options uo = { .scan = opts->scan };
-
 	jw_key(w, 1, "cpus");
 	jw_open(w, 1, '[');
-	for (size_t i = 0; i < sel->nr_cpus; i++) {
-		unsigned int c = sel->cpus[i];
-		const struct oc_cpu *cpu = &k->cpus[c];
-		struct json_object *o = chk(json_object_new_object());
-		struct oc_error *err;
-		struct oc_trace tr;
-
-		add(o, "cpu", chk(json_object_new_int((int)c)));
-		add(o, "pid", cpu->task ? chk(json_object_new_int(cpu->task->pid)) : NULL);
-		add(o, "comm", cpu->task ? jstr(cpu->task->comm) : NULL);
-		add(o, "panic", chk(json_object_new_boolean((int)c == k->panic_cpu)));
-		oc_trace_init(&tr);
-		err = oc_kernel_unwind_cpu(k, c, &uo, &tr);
-		*ok &= add_trace(k, opts, o, err, &tr);
-		oc_trace_deinit(&tr);
-		jw_element(w, o);
-	}
+	for (size_t i = 0; i < sel->nr_cpus; i++)
+		jw_element(w, oc_report_cpu_json(k, opts, sel->cpus[i], ok));
 	jw_close(w, 1, ']');
 }
 
@@ -689,16 +737,12 @@ static bool json_tasks(const struct oc_kernel *k,
 		struct oc_trace tr;
 		size_t g;
 
-		oc_trace_init(&tr);
-		err = oc_kernel_unwind_task(k, t, &uo, &tr);
 		if (!opts->group) {
-			struct json_object *o = task_json(k, &clk, waits, t);
-
-			*ok &= add_trace(k, opts, o, err, &tr);
-			oc_trace_deinit(&tr);
-			jw_element(w, o);
+			jw_element(w, oc_report_task_json(k, opts, &clk, waits, t, ok));
 			continue;
 		}
+		oc_trace_init(&tr);
+		err = oc_kernel_unwind_task(k, t, &uo, &tr);
 		if (err) {
 			/* grouped by its message, like a failed text trace */
 			tr.reliable = false;
@@ -761,7 +805,7 @@ int oc_report_json(const struct oc_kernel *k,
 	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	jw_member(&w, 1, "version", jstr("1.4.0"));
+	jw_member(&w, 1, "version", oc_json_str("1.4.0"));
 	jw_member(&w, 1, "kernel", kernel_json(k, log));
 	jw_member(&w, 1, "crash", crash_json(k, opts, log,
 						   st.have_waits ? &st.waits : NULL));
@@ -808,9 +852,9 @@ struct json_object *oc_report_triage_json(const struct oc_kernel *k,
 	have_log = oc_ok(oc_kernel_read_log(k, &log));
 	have_waits = oc_ok(oc_waits_compute(k, NULL, &waits));
 	oc_triage_sched_clock(k, &clk);
-	add(o, "file", jstr(path));
-	add(o, "format", jstr(oc_kernel_dump_format(k)));
-	add(o, "release", jstr(k->release));
+	add(o, "file", oc_json_str(path));
+	add(o, "format", oc_json_str(oc_kernel_dump_format(k)));
+	add(o, "release", oc_json_str(k->release));
 	crash = crash_json(k, &opts, have_log ? &log : NULL,
 			   have_waits ? &waits : NULL);
 	if (crash && have_waits) {
@@ -870,8 +914,8 @@ struct json_object *oc_report_triage_error_json(const char *path,
 
 	json_oom = false;
 	o = chk(json_object_new_object());
-	add(o, "file", jstr(path));
-	add(o, "error", jstr(message));
+	add(o, "file", oc_json_str(path));
+	add(o, "error", oc_json_str(message));
 	if (json_oom) {
 		json_object_put(o);
 		return NULL;

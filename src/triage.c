@@ -762,21 +762,35 @@ void oc_triage_sched_clock(const struct oc_kernel *k, struct oc_sched_clock *ret
 				   "sched_info.last_arrival", &m)) || m.size != 8)
 		return;
 	ret->last_arrival_off = m.offset;
-	for (unsigned int c = 0; c < k->nr_cpus; c++) {
-		uint64_t rq = oc_kernel_percpu_addr(k, "runqueues", c);
-		struct oc_error *err;
-
-		if (!rq || !k->cpus[c].present)
-			continue;
-		err = oc_mem_read_u64(&k->mem, rq + off, &clock);
-		if (err) {
-			oc_error_destroy(err);
-			continue;
-		}
-		if (clock > ret->now)
+	ret->rq_clock_off = off;
+	for (unsigned int c = 0; c < k->nr_cpus; c++)
+		if (oc_triage_cpu_clock(k, ret, c, &clock) && clock > ret->now)
 			ret->now = clock;
-	}
 	ret->known = ret->now != 0;
+}
+
+bool oc_triage_cpu_clock(const struct oc_kernel *k, const struct oc_sched_clock *clk,
+			 unsigned int cpu, uint64_t *ret)
+{
+	uint64_t rq = cpu < k->nr_cpus ? oc_kernel_percpu_addr(k, "runqueues", cpu) : 0;
+	struct oc_error *err;
+
+	if (!rq || !k->cpus[cpu].present || !clk->last_arrival_off)
+		return false;
+	err = oc_mem_read_u64(&k->mem, rq + clk->rq_clock_off, ret);
+	if (err) {
+		oc_error_destroy(err);
+		return false;
+	}
+	return *ret != 0;
+}
+
+bool oc_triage_last_arrival(const struct oc_kernel *k, const struct oc_sched_clock *clk,
+			    const struct oc_task *t, uint64_t *ret)
+{
+	if (!clk->last_arrival_off)
+		return false;
+	return oc_ok(oc_mem_read_u64(&k->mem, t->addr + clk->last_arrival_off, ret)) && *ret;
 }
 
 bool oc_triage_off_cpu(const struct oc_kernel *k, const struct oc_sched_clock *clk,

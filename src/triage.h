@@ -181,8 +181,16 @@ struct oc_sched_clock {
 	bool known;
 	uint64_t now;		/* ns */
 	uint64_t last_arrival_off;	/* in struct task_struct */
+	uint64_t rq_clock_off;		/* in struct rq */
 };
 void oc_triage_sched_clock(const struct oc_kernel *k, struct oc_sched_clock *ret);
+/* One CPU's runqueue clock (rq->clock, ns); false when unknown. */
+bool oc_triage_cpu_clock(const struct oc_kernel *k, const struct oc_sched_clock *clk,
+			 unsigned int cpu, uint64_t *ret);
+/* A task's sched_info.last_arrival (when it last got a CPU, on its
+ * CPU's runqueue clock); false when unknown or 0 (never). */
+bool oc_triage_last_arrival(const struct oc_kernel *k, const struct oc_sched_clock *clk,
+			    const struct oc_task *t, uint64_t *ret);
 /* false when unknown (no clock, unreadable, later than "now"). */
 bool oc_triage_off_cpu(const struct oc_kernel *k, const struct oc_sched_clock *clk,
 		       const struct oc_task *t, uint64_t *ns_ret,

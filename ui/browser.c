@@ -21,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd.h"
 #include "draw.h"
 #include "keys.h"
 #include "lines.h"
@@ -73,20 +74,21 @@ struct view_ops {
 };
 
 static const struct view_ops main_view, memory_view, log_view, help_view,
-			      waits_view;
+			      waits_view, command_view;
 
 struct browser {
 	const struct oc_kernel *k;
 	const struct oc_ui_options *opts;
 	struct oc_ui_threads th;
 	struct oc_ui_lines thread_lines, frame_lines, regs_lines;
-	struct oc_ui_lines mem_lines, log_lines, help_lines, waits_lines;
-	struct cursor cur[PANE_NR], mem_cur, log_cur, help_cur, waits_cur;
+	struct oc_ui_lines mem_lines, log_lines, help_lines, waits_lines, cmd_lines;
+	struct cursor cur[PANE_NR], mem_cur, log_cur, help_cur, waits_cur, cmd_cur;
 	/* the wait view's model, computed when first opened (no DWARF: the
 	 * worker alone uses the lines; the wait lists need none) */
 	bool waits_loaded;
 	struct oc_waits waits;
-	const struct view_ops *view, *help_from;
+	char cmd[128];		/* the command whose output cmd_lines holds */
+	const struct view_ops *view, *help_from, *cmd_from;
 	enum pane pane;
 	size_t shown;		/* thread in the frames pane (index in th.v) */
 	size_t next_pending;	/* where the idle unwinding goes on */
@@ -825,6 +827,14 @@ static void draw_waits(struct browser *b)
 	draw_full(b, title, &b->waits_lines, &b->waits_cur);
 }
 
+static void draw_command(struct browser *b)
+{
+	char title[200];
+
+	snprintf(title, sizeof(title), " :%s", b->cmd);
+	draw_full(b, title, &b->cmd_lines, &b->cmd_cur);
+}
+
 static void draw_help(struct browser *b)
 {
 	draw_full(b, " Help", &b->help_lines, &b->help_cur);
@@ -876,6 +886,12 @@ static struct cursor *waits_cursor(struct browser *b,
 				   const struct oc_ui_lines **lines, int *rows)
 {
 	return full_cursor(b, &b->waits_lines, &b->waits_cur, lines, rows);
+}
+
+static struct cursor *command_cursor(struct browser *b,
+				     const struct oc_ui_lines **lines, int *rows)
+{
+	return full_cursor(b, &b->cmd_lines, &b->cmd_cur, lines, rows);
 }
 
 static struct cursor *help_cursor(struct browser *b,
@@ -1052,20 +1068,92 @@ static void open_log(struct browser *b)
 	b->view = &log_view;
 }
 
-static void search_log(struct browser *b)
+/* The next line of @l after the cursor's with the query in it. */
+static void search_lines(struct browser *b, const struct oc_ui_lines *l,
+			 struct cursor *c)
 {
-	const struct oc_ui_lines *l = &b->log_lines;
-
 	for (size_t n = 1; n <= l->nr; n++) {
-		size_t i = (b->log_cur.sel + n) % l->nr;
+		size_t i = (c->sel + n) % l->nr;
 
 		if (strcasestr(l->v[i].text, b->query)) {
-			b->log_cur.sel = i;
+			c->sel = i;
 			set_status(b, false, "line %zu", i + 1);
 			return;
 		}
 	}
 	set_status(b, true, "no match for \"%s\"", b->query);
+}
+
+static void search_log(struct browser *b)
+{
+	search_lines(b, &b->log_lines, &b->log_cur);
+}
+
+static void search_command(struct browser *b)
+{
+	search_lines(b, &b->cmd_lines, &b->cmd_cur);
+}
+
+/*
+ * ':': a command of the command layer (src/cmd.h, the one of -e and
+ * --shell), its text output in a view of its own, a line a row (tabs
+ * to spaces); a failure is the status line's error.
+ */
+static void run_command(struct browser *b)
+{
+	char line[sizeof(b->cmd)], *text = NULL;
+	size_t len = 0;
+	struct oc_error *err;
+	FILE *out;
+
+	if (!oc_draw_prompt(b->h - 2, ":", line, sizeof(line)) || !line[0])
+		return;
+	out = open_memstream(&text, &len);
+	if (!out) {
+		set_status(b, true, "out of memory");
+		return;
+	}
+	err = oc_cmd_run(b->k, line, false, out);
+	fclose(out);
+	if (err) {
+		char msg[300];
+
+		oc_error_string(err, msg, sizeof(msg));
+		oc_error_destroy(err);
+		set_status(b, true, "%s", msg);
+		free(text);
+		return;
+	}
+	oc_ui_lines_clear(&b->cmd_lines);
+	for (char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
+		char row[OC_UI_LINE_MAX];
+		size_t n = 0;
+
+		nl = strchr(p, '\n');
+		for (char *q = p; q < (nl ? nl : p + strlen(p)) && n + 8 < sizeof(row); q++) {
+			if (*q == '\t')
+				do
+					row[n++] = ' ';
+				while (n % 8);
+			else
+				row[n++] = *q;
+		}
+		row[n] = '\0';
+		report(b, oc_ui_lines_add(&b->cmd_lines, OC_STYLE_NORMAL, -1, "%s", row));
+	}
+	free(text);
+	snprintf(b->cmd, sizeof(b->cmd), "%s", line);
+	b->cmd_cur = (struct cursor){ 0, 0 };
+	if (b->view != &command_view)
+		b->cmd_from = b->view;
+	b->view = &command_view;
+	set_status(b, false, "%zu lines", b->cmd_lines.nr);
+}
+
+/* q from a command's output: back where ':' was typed */
+static void command_back(struct browser *b)
+{
+	b->view = b->cmd_from ? b->cmd_from : &main_view;
 }
 
 static void search_threads(struct browser *b)
@@ -1218,6 +1306,14 @@ static const struct view_ops waits_view = {
 	.enter = waits_enter,
 };
 
+static const struct view_ops command_view = {
+	.context = OC_CTX_COMMAND,
+	.draw = draw_command,
+	.cursor = command_cursor,
+	.back = command_back,
+	.search = search_command,
+};
+
 static const struct view_ops help_view = {
 	.context = OC_CTX_HELP,
 	.draw = draw_help,
@@ -1298,6 +1394,9 @@ static void request(struct browser *b, enum oc_ui_request req)
 		if (b->view != &help_view)
 			b->help_from = b->view;
 		b->view = &help_view;
+		break;
+	case OC_REQ_COMMAND:
+		run_command(b);
 		break;
 	case OC_REQ_REDRAW:
 		oc_draw_redraw();
@@ -1391,6 +1490,7 @@ static void browser_deinit(struct browser *b)
 	if (b->waits_loaded)
 		oc_waits_deinit(&b->waits);
 	oc_ui_lines_deinit(&b->help_lines);
+	oc_ui_lines_deinit(&b->cmd_lines);
 	if (b->log_loaded)
 		oc_log_deinit(&b->log);
 	oc_ui_source_deinit(&b->src);
@@ -1413,6 +1513,7 @@ int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 	oc_ui_lines_init(&b.log_lines);
 	oc_ui_lines_init(&b.waits_lines);
 	oc_ui_lines_init(&b.help_lines);
+	oc_ui_lines_init(&b.cmd_lines);
 	err = oc_ui_threads_build(k, &b.th);
 	if (!err)
 		err = oc_ui_threads_lines(&b.th, &b.thread_lines);

@@ -48,9 +48,9 @@
 	R(SEARCH, "search",                                                  \
 	  "search threads by comm, pid or a function in the stack "          \
 	  "(in the log: its text)",                                          \
-	  OC_CTX_MAIN | OC_CTX_LOG, true, '/')                               \
+	  OC_CTX_MAIN | OC_CTX_LOG | OC_CTX_COMMAND, true, '/')              \
 	R(SEARCH_NEXT, "next", "next match of the last search",              \
-	  OC_CTX_MAIN | OC_CTX_LOG, true, 'n')                               \
+	  OC_CTX_MAIN | OC_CTX_LOG | OC_CTX_COMMAND, true, 'n')              \
 	R(SORT, "sort", "sort tasks by pid, state, comm, CPU", OC_CTX_MAIN,  \
 	  true, 's')                                                         \
 	R(FILTER_NEXT, "state",                                              \
@@ -70,6 +70,9 @@
 	  OC_CTX_MAIN, true, 'v')                                            \
 	R(FILES, "files", "file:line in the frames pane on or off",          \
 	  OC_CTX_MAIN, false, 'L')                                           \
+	R(COMMAND, "command",                                                \
+	  "run a command (bt, sym, rd, struct, p, dis ...: docs/commands.md);" \
+	  " its output in a view", OC_CTX_ALL & ~OC_CTX_HELP, true, ':')     \
 	R(REDRAW, "redraw", "redraw the screen", OC_CTX_ALL, false,          \
 	  KEY_CTRL_L)
 
@@ -90,8 +93,9 @@ enum oc_ui_context {
 	OC_CTX_LOG = 1 << 4,
 	OC_CTX_HELP = 1 << 5,
 	OC_CTX_WAITS = 1 << 6,
+	OC_CTX_COMMAND = 1 << 7,	/* a command's output (:) */
 	OC_CTX_MAIN = OC_CTX_THREADS | OC_CTX_FRAMES | OC_CTX_REGS,
-	OC_CTX_ALL = (1 << 7) - 1,
+	OC_CTX_ALL = (1 << 8) - 1,
 };
 
 struct oc_ui_request_info {

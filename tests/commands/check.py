@@ -100,6 +100,40 @@ if drgn is not None and ours_ps is not None:
         bad += ["pid %d (%s): not in drgn's task list" % (t["pid"], t["comm"]) for t in extra]
         mismatch("tasks", "ps against drgn (pid, ppid, cpu, state, comm, task)", bad, len(drgn["tasks"]))
 
+# ---- ps -m against drgn's rq->clock - sched_info.last_arrival, and crash
+ours_psm = load("ours-psm.json")
+if drgn is not None and ours_psm is not None and drgn.get("tasks"):
+    mine = {(t["pid"], t["task"]): t for t in ours_psm["result"]["tasks"]}
+    bad, n = [], 0
+    for t in drgn["tasks"]:
+        if "last_arrival" not in t:
+            continue
+        o = mine.get((t["pid"], t["task"]))
+        if o is None:
+            continue
+        n += 1
+        want = t["rq_clock"] - t["last_arrival"] if 0 < t["last_arrival"] <= t["rq_clock"] else None
+        if o["since_ns"] != want:
+            bad.append("pid %d (%s): drgn %s ns, orccrash %s" % (t["pid"], t["comm"], want, o["since_ns"]))
+    mismatch("tasks", "ps -m against drgn (the task's CPU's rq->clock - sched_info.last_arrival)", bad, n)
+psm_crash = crash.get("ps -m") if crash else None
+psm_ours = text("ours-psm.txt")
+if psm_crash and psm_ours is not None:
+    def psm(lines):
+        out = {}
+        for line in lines:
+            m = re.match(r"^\[(.+?)\] \[\S+\]\s+PID: (\d+)\s+TASK: ([0-9a-f]+)", line)
+            if m:
+                out[(int(m.group(2)), m.group(3))] = m.group(1)
+        return out
+    theirs, mine = psm(psm_crash), psm(psm_ours.splitlines())
+    # crash counts a task whose last_arrival is 0 (an idle task: never
+    # stamped) from boot; orccrash says it does not know
+    bad = ["pid %d: crash [%s], orccrash [%s]" % (k[0], v, mine.get(k)) for k, v in theirs.items()
+           if mine.get(k) != v and mine.get(k) != "? ??:??:??.???"]
+    mismatch("tasks", "ps -m against crash's ps -m (the time since each task last ran, for the tasks crash lists)",
+             bad, len(theirs))
+
 # ---- ps against the kernel's own sysrq-t (sched_show_task() lines) -------
 serial = text("serial.log")
 if serial is not None and ours_ps is not None:
@@ -289,7 +323,9 @@ if drgn is not None and drgn.get("reads"):
             break
         res = r["result"]
         w = res["width"] // 8
-        want = drgn["reads"].get("%s %d" % (res["address"], len(res["words"]) * w))
+        space = res.get("space", "kernel")
+        want = drgn["reads"].get("%s %d%s" % (res["address"], len(res["words"]) * w,
+                                              "" if space == "kernel" else " " + space))
         if want is None:
             continue
         n += 1

@@ -2,11 +2,14 @@
 # drgn's side of tests/commands/run.sh: what drgn reads from the dump, as
 # one JSON document, for check.py to hold orccrash's commands to.
 # Run as: drgn -q -c VMCORE -s VMLINUX tests/commands/drgn_oracle.py SYMBOLS RDLIST STRUCTS
-# SYMBOLS: names to look up; RDLIST: "0xADDRESS NBYTES" lines to read;
+# SYMBOLS: names to look up; RDLIST: "0xADDRESS NBYTES SPACE" lines to
+# read (SPACE: kernel or physical);
 # STRUCTS: "TYPE 0xADDRESS" lines: every named top-level member of an
 # integer, enum, pointer or char-array type (through anonymous structs and
 # unions), as text check.py compares;
-# "TYPE.member.member 0xADDRESS" lines: that member alone.
+# "TYPE.member.member 0xADDRESS" lines: that member alone;
+# "p [-x] NAME[:CPU][.MEMBER...]" lines: the variable (per_cpu() with
+# :CPU), its members when a struct, else its value.
 # (drgn's CLI defines prog).  Each part is tried on its own: a part drgn
 # cannot read is an "errors" entry, never a guess.
 import json
@@ -31,6 +34,12 @@ try:
             "comm": t.comm.string_().decode("latin-1"),
             "task": "0x%x" % t.value_(),
         })
+        try:  # ps -m: the task's CPU's runqueue clock, its last arrival
+            from drgn.helpers.linux.percpu import per_cpu
+            out["tasks"][-1]["rq_clock"] = per_cpu(prog["runqueues"], task_cpu(t)).clock.value_()  # noqa: F821
+            out["tasks"][-1]["last_arrival"] = t.sched_info.last_arrival.value_()
+        except Exception as e:
+            out["errors"].append("ps -m pid %d: %s: %s" % (t.pid.value_(), type(e).__name__, e))
 except Exception as e:  # the list cut short, or a helper missing
     out["errors"].append("tasks: %s: %s" % (type(e).__name__, e))
 
@@ -57,11 +66,12 @@ for name in open(sys.argv[1]).read().split():
         out["symbols"][name] = None
 
 for line in open(sys.argv[2]).read().splitlines():
-    addr, n = line.split()
+    addr, n, space = line.split()
+    key = "%s %s" % (addr, n) if space == "kernel" else line
     try:
-        out["reads"][line] = prog.read(int(addr, 16), int(n)).hex()  # noqa: F821
+        out["reads"][key] = prog.read(int(addr, 16), int(n), space == "physical").hex()  # noqa: F821
     except FaultError:
-        out["reads"][line] = None
+        out["reads"][key] = None
 
 def unaliased(t):  # drgn 0.0.22 has no Type.unaliased()
     while t.kind == TypeKind.TYPEDEF:
@@ -90,7 +100,51 @@ def member_value(v):
     return None
 
 
+def top_members(obj):
+    """Every named top-level member's value as text; anonymous structs and
+    unions looked through (their members are the struct's)."""
+    vals = {}
+
+    def walk(t):
+        for m in unaliased(t).members:
+            if not m.name:
+                walk(m.type)
+                continue
+            try:
+                val = member_value(obj.member_(m.name))
+            except FaultError:
+                val = None
+            if val is not None:
+                vals[m.name] = val
+    walk(obj.type_)
+    return vals
+
+
+def variable(line):
+    """p [-x] NAME[:CPU][.MEMBER...]: drgn's object for the same variable."""
+    from drgn.helpers.linux.percpu import per_cpu
+    spec = line.split()[-1]
+    name, _, path = spec.partition(".")
+    name, _, cpu = name.partition(":")
+    v = prog[name]  # noqa: F821
+    if cpu:
+        v = per_cpu(v, int(cpu))
+    for comp in path.split(".") if path else []:
+        v = v.member_(comp)
+    return v
+
+
 for line in open(sys.argv[3]).read().splitlines():
+    if line.startswith("p "):
+        try:
+            obj = variable(line)
+            if unaliased(obj.type_).kind in (TypeKind.STRUCT, TypeKind.UNION):
+                out["structs"][line] = top_members(obj)
+            else:
+                out["structs"][line] = {"": member_value(obj)}
+        except Exception as e:
+            out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
+        continue
     tname, addr = line.rsplit(" ", 1)
     if "." in tname:  # a member path: its one value
         tname, path = tname.split(".", 1)
@@ -104,21 +158,7 @@ for line in open(sys.argv[3]).read().splitlines():
         continue
     try:
         obj = Object(prog, tname, address=int(addr, 16))  # noqa: F821
-        vals = {}
-
-        def walk(t, o):  # anonymous structs and unions: their members are ours
-            for m in unaliased(t).members:
-                if not m.name:
-                    walk(m.type, o)
-                    continue
-                try:
-                    val = member_value(obj.member_(m.name))
-                except FaultError:
-                    val = None
-                if val is not None:
-                    vals[m.name] = val
-        walk(obj.type_, obj)
-        out["structs"][line] = vals
+        out["structs"][line] = top_members(obj)
     except Exception as e:  # drgn raises several types; an error is data here
         out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
 

@@ -91,18 +91,12 @@ pick_symbols() {
 syms_json() {
 	"$pyd" -c '
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from jsondocs import docs
 names = open(sys.argv[1]).read().split()
-text, docs, i = sys.stdin.read(), {}, 0
-dec = json.JSONDecoder()
-while True:
-    while i < len(text) and text[i].isspace():
-        i += 1
-    if i >= len(text):
-        break
-    d, i = dec.raw_decode(text, i)
-    docs[d["args"][0]] = d["result"]["address"]
-json.dump({n: docs.get(n) for n in names}, sys.stdout)
-' "$1"
+found = {d["args"][0]: d["result"]["address"] for d in docs(sys.stdin.read())}
+json.dump({n: found.get(n) for n in names}, sys.stdout)
+' "$1" "$here"
 }
 
 # ours: one command (-e), with its marker, for the blocks compared with crash
@@ -139,9 +133,11 @@ check_dump() {
 		"$bin" --json -e "sym -m $m" "$core" "$vml" >"$d/ours-symm-$m.json" 2>/dev/null
 	done
 	"$bin" -e log "$core" "$vml" >"$d/ours-log.txt" 2>/dev/null
+	"$bin" --json -e "ps -m" "$core" "$vml" >"$d/ours-psm.json" 2>/dev/null
+	"$bin" -e "ps -m" "$core" "$vml" >"$d/ours-psm.txt" 2>/dev/null
 
 	# without the vmlinux: the same tasks, modules and memory
-	for c in ps mod "rd -64 linux_banner 9" "rd -s init_task 16"; do
+	for c in ps "ps -m" mod "rd -64 linux_banner 9" "rd -s init_task 16"; do
 		if cmp -s <("$bin" -e "$c" "$core" "$vml" 2>&1) <("$bin" -e "$c" "$core" 2>&1); then
 			say "PASS commands $name: '$c' the same without the vmlinux"
 		else
@@ -170,6 +166,17 @@ for t in ps:
 	mm=$("$bin" -e "struct task_struct $(grep -m1 '"pid":1,' -A5 "$d/ours-ps.json" >/dev/null; "$pyd" -c 'import json,sys; print([t["task"] for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["pid"] == 1][0])' "$d/ours-ps.json")" "$core" "$vml" 2>/dev/null |
 		sed -n 's/^    \.mm = (struct mm_struct \*)\(0x[0-9a-f]*\)[^,]*,$/\1/p')
 	[ -n "$mm" ] && echo "struct mm_struct $mm" >>"$d/structs.list"
+	# p: per-CPU variables (the kernel's BTF types those) on every CPU,
+	# whole, a member alone, -x; drgn reads them through per_cpu()
+	local ncpu
+	ncpu=$("$pyd" -c 'import json,sys; print(len({t["cpu"] for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["pid"] == 0}))' "$d/ours-ps.json")
+	for ((cpu = 0; cpu < ncpu; cpu++)); do
+		echo "p runqueues:$cpu"
+		echo "p -x runqueues:$cpu.nr_running"
+		echo "p -x runqueues:$cpu.cpu"
+		echo "p -x this_cpu_off:$cpu"
+	done >>"$d/structs.list"
+	echo "p runqueues:0.clock" >>"$d/structs.list"
 	i=0
 	while read -r st; do
 		i=$((i + 1))
@@ -198,6 +205,116 @@ for t in ps:
 		say "FAIL commands $name: 'ps -S STATE' is not ps's rows in STATE for:$bad_st"
 	fi
 
+	# bt prints the report's traces for the same selection (one printer,
+	# src/report.c): the panic CPU, every CPU, a pid, a comm, a state
+	local bad_bt= panic_cpu bt ro=()
+	panic_cpu=$("$bin" --json --active "$core" "$vml" 2>/dev/null |
+		"$pyd" -c 'import json,sys; c=json.load(sys.stdin)["kernel"]["panic"]["cpu"]; print("" if c is None else c)')
+	for bt in "bt" "bt -a" "bt 1" "bt -s D" "bt --scan -s S" "bt kworker/*"; do
+		case $bt in
+		bt) ro=(--active --cpu "${panic_cpu:-0}") ;;
+		"bt -a") ro=(--active) ;;
+		"bt 1") ro=(--pid 1) ;;
+		"bt -s D") ro=(--state D) ;;
+		"bt --scan -s S") ro=(--scan --state S) ;;
+		*) ro=(--comm 'kworker/*') ;;
+		esac
+		if [ "$bt" = bt ] && [ -z "$panic_cpu" ]; then
+			[ "$("$bin" -e bt "$core" "$vml" 2>&1)" = "orccrash: bt: no panic CPU recorded (bt -a: every CPU)" ] ||
+				bad_bt="$bad_bt 'bt' (no panic CPU)"
+			continue
+		fi
+		cmp -s <("$bin" -e "$bt" "$core" "$vml" 2>&1) \
+		       <("$bin" --no-header --no-lines "${ro[@]}" "$core" "$vml" 2>/dev/null) ||
+			bad_bt="$bad_bt '$bt'"
+	done
+	if [ -z "$bad_bt" ]; then
+		say "PASS commands $name: bt, bt -a, bt PID, bt COMM, bt -s STATE, bt --scan print the report's traces of that selection"
+	else
+		say "FAIL commands $name: bt differs from the report's traces for:$bad_bt"
+	fi
+	# and the kernel's own sysrq-t traces of the tasks asleep then
+	local ref
+	ref=$(dirname "$core")/ref/kernel.txt
+	if [ -s "$ref" ]; then
+		for sc in "" --scan; do
+			for v in "$vml" ""; do
+				for st in S D I; do
+					"$bin" --json -e "bt $sc -s $st" "$core" ${v:+"$v"} 2>/dev/null
+				done >"$d/bt.json"
+				"$pyd" "$here/bt_check.py" $sc "commands $name${v:- (no vmlinux)}" "$ref" "$d/bt.json" |
+					sed "s#$vml##" | record
+			done
+		done
+	fi
+
+	# dis against objdump of the vmlinux: every 500th text symbol, at
+	# most 40, and the panic CPU's trace's functions; not the __init
+	# ones (__init_begin..__init_end: free_initmem() gave that memory
+	# back after boot, it holds something else now)
+	nm -n "$vml" | awk '$3 == "__init_begin" { init = 1 } $3 == "__init_end" { init = 0 }
+		!init && $2 ~ /^[Tt]$/ && $1 ~ /^ffffffff/ && $3 !~ /^(__pfx_|\.L|\$)/ && (++n % 500) == 0 { print $3 }' |
+		head -n 40 >"$d/dis.names"
+	"$bin" --json -e bt "$core" "$vml" 2>/dev/null | "$pyd" -c '
+import json, sys
+for c in json.load(sys.stdin)["result"]["cpus"]:
+    for f in c["frames"]:
+        if f["symbol"] and not f["module"]:
+            print(f["symbol"])' | sort -u >>"$d/dis.names"
+	sed 's/^/dis /' "$d/dis.names" | "$bin" --json --shell "$core" "$vml" >"$d/dis.json" 2>"$d/dis.err"
+	"$pyd" "$here/dis_check.py" "commands $name" "$vml" "$d/dis.json" | record
+	if cmp -s <(sed 's/^/dis /' "$d/dis.names" | "$bin" --shell "$core" "$vml" 2>&1) \
+		  <(sed 's/^/dis /' "$d/dis.names" | "$bin" --shell "$core" 2>&1); then
+		say "PASS commands $name: dis of $(wc -l <"$d/dis.names") functions the same without the vmlinux"
+	else
+		say "FAIL commands $name: dis differs without the vmlinux"
+	fi
+	# and a module's functions against its .ko (relocated bytes aside)
+	local ko
+	ko=$(dirname "$core")/orccrash_test.ko
+	if [ -r "$ko" ] && [ -s "$d/ours-symm-orccrash_test.json" ]; then
+		"$pyd" -c '
+import json, sys
+for s in json.load(open(sys.argv[1]))["result"]["symbols"]:
+    if s["type"] in "tT" and s["size"] > 0:
+        print("dis " + s["name"])' "$d/ours-symm-orccrash_test.json" |
+			"$bin" --json --shell "$core" "$vml" >"$d/dis-mod.json" 2>/dev/null
+		"$pyd" "$here/dis_check.py" "commands $name" "$ko" "$d/dis-mod.json" | record
+	fi
+	# dis -f SYMBOL+OFF (a frame as the trace prints it) marks the
+	# instruction at each frame's ip of the panic CPU's trace: one mark,
+	# at the ip; a return address follows a call (or, a call that does
+	# not return being the function's last, is the function's end)
+	local bad_f=
+	while read -r ip how at; do
+		"$bin" --json -e "dis -f $at" "$core" "$vml" 2>/dev/null >"$d/disf.json"
+		"$pyd" -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["result"]
+ins, ip, how = r["instructions"], int(sys.argv[2], 16), sys.argv[3]
+m = [i for i, x in enumerate(ins) if x["marked"]]
+if r["end_marked"]:
+    # a return address at the function end: its last instruction a call
+    ok = not m and how not in ("start", "regs") and ins[-1]["mnemonic"] == "call" and \
+        int(ins[-1]["address"], 16) + len(ins[-1]["bytes"]) // 2 == ip
+else:
+    ok = len(m) == 1 and int(ins[m[0]]["address"], 16) == ip
+    if ok and how not in ("start", "regs"):
+        ok = m[0] > 0 and ins[m[0] - 1]["mnemonic"] == "call"
+sys.exit(0 if ok else 1)' "$d/disf.json" "$ip" "$how" || bad_f="$bad_f $at($how)"
+	done < <("$bin" --json -e bt "$core" "$vml" 2>/dev/null | "$pyd" -c '
+import json, sys
+for c in json.load(sys.stdin)["result"]["cpus"]:
+    for f in c["frames"]:
+        if f["symbol"] and not f["scanned"]:
+            # as the trace prints the frame: symbol+offset
+            print(f["ip"], "regs" if f.get("regs") else f["how"], "%s+0x%x" % (f["symbol"], f["offset"]))')
+	if [ -z "$bad_f" ]; then
+		say "PASS commands $name: dis -f IP marks each frame's ip of the panic CPU's trace, a return address after a call"
+	else
+		say "FAIL commands $name: dis -f IP: no single mark at the ip, or no call before a return address:$bad_f"
+	fi
+
 	# the commands compared with crash text for text
 	local task mod1 sa=() rds=()
 	task=$("$pyd" -c 'import json,sys; t=[t for t in json.load(open(sys.argv[1]))["result"]["tasks"] if t["on_cpu"] is not None and t["pid"]]; print(t[0]["task"] if t else "")' "$d/ours-ps.json")
@@ -223,6 +340,32 @@ for kind in "tT", "dDbBrR":
 	[ -n "$task" ] && rds+=("rd -s $task 20" "rd -32 $task 6")
 	# a module's struct module (crash and we name its words alike)
 	[ -n "$mod1" ] && rds+=("rd -s $("$pyd" -c 'import json,sys; print(json.load(open(sys.argv[1]))["result"]["modules"][0]["module"])' "$d/ours-mod.json") 8")
+	# physical memory: linux_banner's page (where the kernel image is,
+	# phys_base from VMCOREINFO), and the first MiB
+	local ban_pa
+	ban_pa=$("$bin" -e "sym linux_banner" "$core" "$vml" 2>/dev/null | "$pyd" -c '
+import sys
+v = int(sys.stdin.read().split()[0], 16)
+print("%x" % ((v - 0xffffffff80000000 + int(sys.argv[1])) % 2**64))' \
+		"$(head -c 16777216 "$core" | strings -n 8 | sed -n 's/^NUMBER(phys_base)=//p' | head -n 1)" 2>/dev/null)
+	# (and across a page boundary: the image is physically contiguous)
+	[ -n "$ban_pa" ] && rds+=("rd -p $ban_pa 6" "rd -32 -p $ban_pa 6"
+				  "rd -p $(printf '%x' $(((0x$ban_pa | 0xfff) - 7))) 3")
+	# a user address of the panic task: its syscall's user ip and stack,
+	# in the QEMU ELF dumps (all memory; makedumpfile drops user pages)
+	local uregs uregs_skip=
+	[[ $name == */elf ]] || uregs_skip=1
+	uregs=$("$bin" --json -e bt "$core" "$vml" 2>/dev/null | "$pyd" -c '
+import json, sys
+for c in json.load(sys.stdin)["result"]["cpus"]:
+    for f in c["frames"]:
+        if f.get("regs") and not f["symbol"] and c["pid"]:
+            print(c["pid"], f["regs"]["ip"][2:], f["regs"]["sp"][2:])
+            sys.exit()')
+	if [ -n "$uregs" ] && [ -z "${uregs_skip:-}" ]; then
+		set -- $uregs
+		rds+=("rd -u $1 $2 4" "rd -8 -u $1 $3 32")
+	fi
 	ours_block "$d" "$core" "$vml" "${sa[@]}" "${rds[@]}"
 	# the same reads as JSON, for drgn's prog.read() of the same bytes
 	local i=0
@@ -234,13 +377,15 @@ for kind in "tT", "dDbBrR":
 import glob, json, sys
 for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
     r = json.load(open(p))["result"]
-    print(r["address"], len(r["words"]) * r["width"] // 8)' "$d" >"$d/rd.list"
+    if r.get("space", "kernel") != "user":
+        print(r["address"], len(r["words"]) * r["width"] // 8, r.get("space", "kernel"))' "$d" >"$d/rd.list"
 
 	if [ -n "$crashable" ] && [ "$have_crash" = 1 ]; then
 		# crash's echo takes "-32" for an option: the markers are
 		# numbers, turned back into the commands afterwards
 		{
 			echo mod
+			echo "ps -m"
 			for m in $mods; do echo "sym -m $m"; done
 			sed 's/^/sym /' "$d/names"
 			for c in "${sa[@]}" "${rds[@]}"; do echo "$c"; done
@@ -248,7 +393,11 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 		} >"$d/keys"
 		{
 			echo "extend $echo_so"
-			awk '{ printf "echo @@ %d\n%s\n", NR, $0 }' "$d/keys"
+			# rd -u PID: crash's "set PID" first, its output under a
+			# marker no key has
+			awk '$1 == "rd" && / -u / { for (i = 2; i < NF; i++) if ($i == "-u") { pid = $(i + 1); $(i + 1) = ""; break }
+					printf "echo @@ 0\nset %s\necho @@ %d\n%s\n", pid, NR, $0; next }
+			     { printf "echo @@ %d\n%s\n", NR, $0 }' "$d/keys"
 			echo "quit"
 		} >"$d/crash.cmds"
 		timeout 600 crash -s -i "$d/crash.cmds" "$vml" "$core" 2>&1 </dev/null |
@@ -271,7 +420,7 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 	"$pyd" "$here/check.py" "commands $name" "$d" | record
 
 	# every command's JSON against the schema
-	for c in ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
+	for c in "dis schedule" "dis -f schedule+0x5" "dis schedule+0x4 3" bt "bt -a" "bt 1" "bt -s D" "p runqueues" "p runqueues:0.nr_running" "p -x this_cpu_off:1" "ps -m" "ps -m -S D" ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
 		 "$(head -n 1 "$d/structs.list")" \
 		 "rd -s init_task 8" "rd -8 linux_banner 5"; do
 		"$bin" --json -e "$c" "$core" "$vml" >"$d/json-$(echo "$c" | tr -c 'a-z0-9\n' _).json" 2>/dev/null
@@ -315,11 +464,21 @@ bad_input "unknown symbol" "sym: no symbol no_such_symbol_here" -e "sym no_such_
 bad_input "address not in the dump" "rd: 0xffff800000000000: not in the dump" -e "rd ffff800000000000 4"
 bad_input "user address" "rd: 0x400000: not a kernel virtual address" -e "rd 400000"
 bad_input "unknown option" "rd: unknown option -q" -e "rd -q jiffies"
-bad_input "control bytes in an argument" "sym: no symbol a?b" -e $'sym a\033b'
+bad_input "control bytes in an argument" "sym: no symbol a\\\\x1bb" -e $'sym a\033b'
 bad_input "unknown type" "struct: no type no_such_type" -e "struct no_such_type init_task"
 bad_input "struct not in the dump" "struct: 0xffff800000000000 (" -e "struct list_head ffff800000000000"
 bad_input "no such pid" "task: no task with pid 99999" -e "task 99999"
-bad_input "bad ps state" "ps: usage: ps \[-S STATE\]" -e "ps -S Q"
+bad_input "bt of no such task" "bt: no task whose comm matches 'nosuch'" -e "bt nosuch"
+bad_input "bt -s with no state" "bt: -s STATE: one of" -e "bt -s"
+bad_input "p of a variable BTF does not type" "p: jiffies: no type in the kernel's BTF" -e "p jiffies"
+bad_input "p of a CPU the dump has not" "p: bad CPU 4096" -e "p runqueues:4096"
+bad_input "p of no such member" "p: " -e "p runqueues:0.no_such_member"
+bad_input "dis of an address not in the dump" "dis: 0xffff800000000000: not in the dump" -e "dis ffff800000000000 4"
+bad_input "dis -f with a count" "dis: -f takes no COUNT" -e "dis -f schedule 3"
+bad_input "rd -u of a kernel thread" "rd: pid 2: a kernel thread, no user memory" -e "rd -u 2 400000"
+bad_input "rd -u of a kernel address" "rd: 0xffffffff81000000: not a user address" -e "rd -u 1 ffffffff81000000"
+bad_input "rd -p of a symbol" "rd: linux_banner: not a hex address" -e "rd -p linux_banner"
+bad_input "bad ps state" "ps: usage: ps \[-m\] \[-S STATE\]" -e "ps -S Q"
 bad_input "unterminated quote" "command line: unterminated quote" -e "sym 'jiffies"
 bad_input "an unknown command stops -e" "nosuch: unknown command" --json -e nosuch -e "sym jiffies"
 

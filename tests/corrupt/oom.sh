@@ -59,7 +59,16 @@ one() {
 				bad=1
 			fi ;;
 		0 | 3)
-			if [ "$json" = 1 ] && ! python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tmp/out" 2>/dev/null; then
+			if [ "$json" = 1 ] && ! python3 -c '
+import json, sys
+# one document, or one a command (-e): each whole
+t, d, i = open(sys.argv[1]).read(), json.JSONDecoder(), 0
+n = 0
+while t[i:].strip():
+    i += len(t[i:]) - len(t[i:].lstrip())
+    _, i = d.raw_decode(t, i)
+    n += 1
+sys.exit(n == 0)' "$tmp/out" 2>/dev/null; then
 				echo "FAIL $name: failing from allocation $n of $total: exit $rc with JSON that does not parse"
 				bad=1
 			fi ;;
@@ -79,6 +88,7 @@ one() {
 
 one "default sample, text" 0 --all-tasks
 one "default sample, --json" 1 --json --all-tasks
+one "default sample, commands --json" 1 --json -e ps -e mod -e "bt -a" -e "sym schedule"
 IFS=$'\t' read -r C V < <([ -r "$index" ] &&
 	awk -F'\t' '$2 ~ /^mod-/ && $3 == "kdump" { print $4 "\t" $5 }' "$index" |
 	while IFS=$'\t' read -r d v; do [ -r "$d" ] && [ -r "$v" ] && { echo "$d	$v"; break; }; done) || true

@@ -25,6 +25,30 @@ def where(err):
                          for p in err.absolute_path)
 
 
+def sibling_schemas(schema):
+    """The docs' other schemas, by their $id, for a "$ref" into one
+    (docs/commands-schema.json's bt refers to docs/json-schema.json's
+    cpu and task): jsonschema 4.18+ takes a referencing.Registry, older
+    ones (Debian 12's 4.10) a RefResolver store."""
+    docs = os.path.dirname(SCHEMA)
+    others = {}
+    for name in sorted(os.listdir(docs)):
+        if name.endswith("schema.json"):
+            with open(os.path.join(docs, name)) as f:
+                s = json.load(f)
+            if s.get("$id") and s.get("$id") != schema.get("$id"):
+                others[s["$id"]] = s
+    try:
+        from referencing import Registry, Resource
+        from referencing.jsonschema import DRAFT202012
+        return {"registry": Registry().with_resources(
+            (i, Resource.from_contents(s, default_specification=DRAFT202012))
+            for i, s in others.items())}
+    except ImportError:
+        import jsonschema
+        return {"resolver": jsonschema.RefResolver.from_schema(schema, store=others)}
+
+
 def main(argv):
     need_frames = False
     schema_path = SCHEMA
@@ -51,7 +75,7 @@ def main(argv):
         schema = json.load(f)
     cls = jsonschema.Draft202012Validator
     cls.check_schema(schema)
-    validator = cls(schema, format_checker=None)
+    validator = cls(schema, format_checker=None, **sibling_schemas(schema))
     failed = 0
     for path in files:
         label = "%s: %s" % (name, os.path.basename(path)) if len(files) > 1 else name

@@ -118,6 +118,37 @@ def diff(a, b):
     return "\n".join(out)
 
 
+def match_sysrq(blocks, tasks, scan=True, task_markers=None):
+    """The sysrq-t blocks of tasks asleep then and not on a CPU at the
+    crash, against our trace of the same pid (@tasks: pid -> the JSON
+    task object): (compared, matched, [(pid, comm, kernel, ours)]).
+    Without @scan the kernel's "?" lines are left out first (our trace
+    has none without --scan).  The <TASK> markers as the kernel printed
+    them (5.10 prints none), unless @task_markers says."""
+    if task_markers is None:
+        task_markers = any(l in ("<TASK>", "</TASK>")
+                           for b in blocks for l in b["lines"])
+    compared = matched = 0
+    mismatches = []
+    for b in blocks:
+        if b["kind"] != "task":
+            continue
+        pid = int(b["attrs"].get("pid", -1))
+        if b["attrs"].get("state") == "R" or pid not in tasks:
+            continue
+        t = tasks[pid]
+        if t["on_cpu"]:
+            continue
+        compared += 1
+        ours = render(t["frames"], task_markers)
+        kernel = [l for l in b["lines"] if scan or not l.startswith("? ")]
+        if norm(ours) == norm(kernel):
+            matched += 1
+        else:
+            mismatches.append((pid, b["attrs"].get("comm"), kernel, ours))
+    return compared, matched, mismatches
+
+
 def skip_markers(lines, stack):
     """Drop the stack markers right after a RIP/RSP pair; return the
     lines and the stack the trace is on after them."""
@@ -268,23 +299,7 @@ def main():
         failed += not ok
 
     # sysrq-t tasks
-    compared = matched = 0
-    mismatches = []
-    for b in blocks:
-        if b["kind"] != "task":
-            continue
-        pid = int(b["attrs"].get("pid", -1))
-        if b["attrs"].get("state") == "R" or pid not in tasks:
-            continue
-        t = tasks[pid]
-        if t["on_cpu"]:
-            continue
-        compared += 1
-        ours = render(t["frames"], task_markers)
-        if norm(ours) == norm(b["lines"]):
-            matched += 1
-        else:
-            mismatches.append((pid, b["attrs"].get("comm"), b["lines"], ours))
+    compared, matched, mismatches = match_sysrq(blocks, tasks, True, task_markers)
     if compared:
         pct = 100.0 * matched / compared
         ok = pct >= min_pct

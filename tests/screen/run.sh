@@ -779,6 +779,64 @@ check_color() {
 	fi
 }
 
+# ':' runs a command of the command layer (orccrash -e's): its output in
+# a view of its own, line for line what -e prints (tabs expanded), that
+# scrolls (its last line after G), searches (/), and q leaves; a bad
+# command is one error on the status line.
+check_command() {
+	local label=$1 vmcore=$2 vmlinux=$3 want last
+
+	T kill-session -t ui 2>/dev/null
+	T new-session -d -s ui -x 160 -y 40 "'$BIN' '$vmcore' '$vmlinux'; sleep 60"
+	if ! wait_for '^ Frames: ' 20; then
+		fail "$label: :" "the browser did not open"
+		return
+	fi
+	want=$("$BIN" -e "sym schedule" "$vmcore" "$vmlinux")
+	keys ':'
+	keys -l 'sym schedule'
+	keys Enter
+	if wait_for '^ :sym schedule' 5 && grep -qF -- "$want" "$tmp/screen"; then
+		pass "$label: ':sym schedule' shows what -e prints ($want)"
+	else
+		fail "$label: ':sym schedule'" "no view with '$want'"
+	fi
+	# a long output: dis of a whole function, every line as -e prints it
+	"$BIN" -e "dis -f schedule+0x5" "$vmcore" "$vmlinux" | expand >"$tmp/dis.want"
+	last=$(tail -n 1 "$tmp/dis.want" | sed 's/ *$//')
+	keys ':'
+	keys -l 'dis -f schedule+0x5'
+	keys Enter
+	keys G
+	if wait_for '^ :dis -f schedule\+0x5' 5 && grep -qF -- "$last" "$tmp/screen" &&
+	   ! grep -qF -- "$(head -n 1 "$tmp/dis.want" | sed 's/ *$//')" "$tmp/screen"; then
+		pass "$label: ':dis -f schedule+0x5' scrolls to its last line ($(wc -l <"$tmp/dis.want") lines)"
+	else
+		fail "$label: ':dis' view" "not scrolled to '$last'"
+	fi
+	keys g
+	if wait_for '=> 0x' 3 || { keys '/'; keys -l '=>'; keys Enter; wait_for '=> 0x' 3; }; then
+		pass "$label: the marked instruction in the ':dis' view"
+	else
+		fail "$label: ':dis' view" "no => line"
+	fi
+	keys q
+	if wait_for '^ Frames: ' 5; then
+		pass "$label: q leaves the command's view"
+	else
+		fail "$label: q from ':'" "not back to the frames"
+	fi
+	keys ':'
+	keys -l 'nosuch'
+	keys Enter
+	if wait_for 'nosuch: unknown command' 5 && grep -q '^ Frames: ' "$tmp/screen"; then
+		pass "$label: ':nosuch' says 'nosuch: unknown command' and stays"
+	else
+		fail "$label: ':nosuch'" "no error on the status line"
+	fi
+	T kill-session -t ui 2>/dev/null
+}
+
 if ! command -v tmux >/dev/null; then
 	skip screen "tmux not installed"
 	echo "0 passed, 0 failed"
@@ -826,6 +884,7 @@ if [ -r "$top/samples/default/vmcore" ]; then
 		"$top/samples/default/kernel.txt" 2>/dev/null | head -1)
 	[ -r "$vml" ] || vml=$cache/kernels/$rel/vmlinux
 	check_dump "samples/default" "$top/samples/default/vmcore" "${vml:-missing}"
+	check_command "samples/default" "$top/samples/default/vmcore" "${vml:-missing}"
 	ran=$((ran + 1))
 fi
 [ "$ran" -gt 0 ] || skip screen "no sample dump (make samples)"

@@ -311,7 +311,7 @@ static void member(struct btf_builder *b, const char *name, uint32_t t,
 }
 
 enum { K_INT = 1, K_PTR = 2, K_ARRAY = 3, K_STRUCT = 4, K_UNION = 5, K_ENUM = 6,
-       K_TYPEDEF = 8, K_VOLATILE = 9, K_CONST = 10 };
+       K_TYPEDEF = 8, K_VOLATILE = 9, K_CONST = 10, K_VAR = 14 };
 
 static void *build_btf(size_t *len)
 {
@@ -374,6 +374,9 @@ static void *build_btf(size_t *len)
 	type(&b, "node", K_STRUCT, 2, false, 16);		/* 19 */
 	member(&b, "p", 18, 0);
 	member(&b, "q", 18, 64);
+	/* a variable (BTF_KIND_VAR: its type, then its linkage) */
+	type(&b, "the_outer", K_VAR, 0, false, 11);		/* 20 */
+	w(&b, 1);						/* global */
 
 	hdr[0] = 0xeB9F | 1u << 16;	/* magic, version 1, flags 0 */
 	hdr[1] = 24;			/* hdr_len */
@@ -425,6 +428,21 @@ TEST(btf_synthetic)
 	check_member(t, "struct holder", "v.arr[0]", 40, 4, 0, 0);
 	check_enum(t, "RED", 0);
 	check_enum(t, "BLUE", -2);
+	/* a variable's type, through its volatile typedef */
+	check_size(t, "typeof(the_outer)", 48);
+	check_member(t, "typeof(the_outer)", "in.b", 24, 4, 0, 0);
+	check_lookup_error(oc_types_size(t, "typeof(no_such_var)", &u), "no_such_var");
+	{
+		char tn[64];
+
+		CHECK_OK(oc_types_name(t, "typeof(the_outer)", NULL, tn, sizeof(tn)));
+		if (strcmp(tn, "outer_t"))
+			FAIL_AT("typeof(the_outer) is %s, not outer_t", tn);
+		CHECK_OK(oc_types_name(t, "typeof(the_outer)", "in.b", tn, sizeof(tn)));
+		if (strcmp(tn, "int"))
+			FAIL_AT("typeof(the_outer).in.b is %s, not int", tn);
+	}
+	check_lookup_error(oc_types_size(t, "typeof(outer)", &u), "outer");
 	check_lookup_error(oc_types_size(t, "union inner", &u), "union inner");
 	check_lookup_error(oc_types_member(t, "struct outer", "in.c", &m), "in.c");
 	check_lookup_error(oc_types_member(t, "struct outer", "flags.x", &m),
@@ -517,18 +535,29 @@ TEST(btf_dump_value)
 	outer[34] = 9 >> 2;
 	put(outer, 40, 10, 4);
 	put(outer, 44, 20, 4);
-	CHECK_OK(oc_types_dump(t, "struct outer", NULL, outer, sizeof(outer), emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct outer", NULL, outer, sizeof(outer), 0, emit, symbol, &txt));
 	if (strcmp(txt.s, want_outer))
 		FAIL_AT("struct outer:\n%s\nwanted:\n%s", txt.s, want_outer);
 	/* one member alone: @buf starts at the byte holding its first bit */
 	txt.len = 0;
 	txt.s[0] = '\0';
-	CHECK_OK(oc_types_dump(t, "struct outer", "flags", outer + 32, 1, emit, symbol, &txt));
-	CHECK_OK(oc_types_dump(t, "struct outer", "in.b", outer + 24, 4, emit, symbol, &txt));
-	CHECK_OK(oc_types_dump(t, "struct outer", "wide", outer + 33, 2, emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct outer", "flags", outer + 32, 1, 0, emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct outer", "in.b", outer + 24, 4, 0, emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct outer", "wide", outer + 33, 2, 0, emit, symbol, &txt));
 	if (strcmp(txt.s, "(int)-3\n(int)-1\n(int)-7\n"))
 		FAIL_AT("members alone:\n%s", txt.s);
-	check_lookup_error(oc_types_dump(t, "struct outer", "nosuch", outer, 4, emit, symbol, &txt),
+	/* OC_TYPES_HEX: integers in hex, the bits as they are (crash's
+	 * p -x); a variable's type by typeof() */
+	txt.len = 0;
+	txt.s[0] = '\0';
+	CHECK_OK(oc_types_dump(t, "typeof(the_outer)", "in", outer + 16, 16, OC_TYPES_HEX,
+			       emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct outer", "flags", outer + 32, 1, OC_TYPES_HEX,
+			       emit, symbol, &txt));
+	if (strcmp(txt.s, "(struct inner){\n\t.a = (u64)0x1122334455667788,\n"
+			  "\t.b = (int)0xffffffff,\n}\n(int)0x5\n"))
+		FAIL_AT("hex:\n%s", txt.s);
+	check_lookup_error(oc_types_dump(t, "struct outer", "nosuch", outer, 4, 0, emit, symbol, &txt),
 			   "nosuch");
 	memcpy(rec, "a\"b\x01", 4);
 	rec[8] = 1;
@@ -536,7 +565,7 @@ TEST(btf_dump_value)
 	put(rec, 12, (uint32_t)-2, 4);
 	txt.len = 0;
 	txt.s[0] = '\0';
-	CHECK_OK(oc_types_dump(t, "rec", NULL, rec, sizeof(rec), emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "rec", NULL, rec, sizeof(rec), 0, emit, symbol, &txt));
 	if (strcmp(txt.s, want_rec))
 		FAIL_AT("struct rec:\n%s\nwanted:\n%s", txt.s, want_rec);
 	/* pointers in hex, with the symbol they point at */
@@ -544,7 +573,7 @@ TEST(btf_dump_value)
 	put(rec, 8, 0xffff888000001000ULL, 8);
 	txt.len = 0;
 	txt.s[0] = '\0';
-	CHECK_OK(oc_types_dump(t, "struct node", NULL, rec, sizeof(rec), emit, symbol, &txt));
+	CHECK_OK(oc_types_dump(t, "struct node", NULL, rec, sizeof(rec), 0, emit, symbol, &txt));
 	if (strcmp(txt.s, "(struct node){\n"
 			  "\t.p = (struct inner *)0xffffffff81000000 <_stext>,\n"
 			  "\t.q = (struct inner *)0xffff888000001000,\n}\n"))
@@ -553,14 +582,14 @@ TEST(btf_dump_value)
 	 * past its end (the member is printed as 0) */
 	{
 		struct oc_error *err = oc_types_dump(t, "struct inner *", NULL, rec, sizeof(rec),
-						     emit, symbol, &txt);
+						     0, emit, symbol, &txt);
 
 		CHECK(err && err->code == OC_ERR_INVALID);
 		oc_error_destroy(err);
 	}
 	txt.len = 0;
 	txt.s[0] = '\0';
-	CHECK_OK(oc_types_dump(t, "struct node", NULL, rec, 8, emit, NULL, &txt));
+	CHECK_OK(oc_types_dump(t, "struct node", NULL, rec, 8, 0, emit, NULL, &txt));
 	CHECK(strstr(txt.s, ".q = (struct inner *)0x0,") != NULL);
 	oc_types_destroy(t);
 }

@@ -965,6 +965,12 @@ TEST(help_and_footer)
 	CHECK(!strstr(buf, "s sort") && strstr(buf, "l log"));
 	oc_ui_footer(OC_CTX_LOG, buf, sizeof(buf));
 	CHECK(strstr(buf, "/ search") && !strstr(buf, "m memory"));
+	/* ':' everywhere but the help; its view searches and goes back */
+	oc_ui_footer(OC_CTX_FRAMES, buf, sizeof(buf));
+	CHECK(strstr(buf, ": command") != NULL);
+	oc_ui_footer(OC_CTX_COMMAND, buf, sizeof(buf));
+	CHECK(strstr(buf, "/ search") && strstr(buf, "q back") && strstr(buf, ": command") &&
+	      !strstr(buf, "s sort"));
 	/* a footer that does not fit is cut between keys */
 	oc_ui_footer(OC_CTX_THREADS, buf, 29);
 	CHECK_STR(buf, "? help  Tab pane  Enter open");
