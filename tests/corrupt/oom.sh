@@ -11,26 +11,21 @@
 #   tests/corrupt/oom.sh [BUILD_DIR]
 # SKIP for a sanitizer build (ASan has its own allocator) or without cc.
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-O=$(cd "${1:-$root/build}" && pwd)
-BIN=$O/orccrash
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=${ORCCRASH_INDEX:-$cache/dumps/index.tsv}
-passed=0 failed=0 skipped=0
-tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/orccrash-oom.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init oom "${1:-build}"
+BIN=$bin
 STEPS=${OOM_STEPS:-40}
 
-done_() { echo "$passed passed, $failed failed, $skipped skipped"; [ $failed -eq 0 ]; exit; }
+done_() { [ $nfail -eq 0 ]; exit; }
 if [ ! -x "$BIN" ]; then
-	echo "SKIP oom: no $BIN (make)"; skipped=1; done_
+	skip "oom: no $BIN (make)"; done_
 fi
 if nm "$BIN" 2>/dev/null | grep -q '__asan_init'; then
-	echo "SKIP oom: $BIN is built with AddressSanitizer (its own allocator)"; skipped=1; done_
+	skip "oom: $BIN is built with AddressSanitizer (its own allocator)"; done_
 fi
 if ! cc -O2 -shared -fPIC -o "$tmp/failmalloc.so" "$here/failmalloc.c" 2>"$tmp/cc.err"; then
-	echo "SKIP oom: cannot build the preload library: $(head -c 200 "$tmp/cc.err")"; skipped=1; done_
+	skip "oom: cannot build the preload library: $(head -c 200 "$tmp/cc.err")"; done_
 fi
 
 # one NAME JSON(0/1) ARGS...: the run with no failure counts the
@@ -43,7 +38,7 @@ one() {
 		"$BIN" "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
-		echo "FAIL $name: exit $rc without any failure injected"; failed=$((failed + 1)); return
+		fail "$name: exit $rc without any failure injected"; return
 	fi
 	total=$(cat "$tmp/count")
 	for i in $(seq 0 "$STEPS"); do
@@ -55,7 +50,7 @@ one() {
 		case $rc in
 		1)
 			if [[ "$last" != orccrash:* ]]; then
-				echo "FAIL $name: failing from allocation $n of $total: exit 1, last line on stderr not an error: ${last:0:200}"
+				fail "$name: failing from allocation $n of $total: exit 1, last line on stderr not an error: ${last:0:200}"
 				bad=1
 			fi ;;
 		0 | 3)
@@ -69,21 +64,17 @@ while t[i:].strip():
     _, i = d.raw_decode(t, i)
     n += 1
 sys.exit(n == 0)' "$tmp/out" 2>/dev/null; then
-				echo "FAIL $name: failing from allocation $n of $total: exit $rc with JSON that does not parse"
+				fail "$name: failing from allocation $n of $total: exit $rc with JSON that does not parse"
 				bad=1
 			fi ;;
 		124)
-			echo "FAIL $name: failing from allocation $n of $total: hung (killed after 120 s)"; bad=1 ;;
+			fail "$name: failing from allocation $n of $total: hung (killed after 120 s)"; bad=1 ;;
 		*)
-			echo "FAIL $name: failing from allocation $n of $total: exit $rc: $(tail -n 2 "$tmp/err" | tr '\n' ' ' | head -c 200)"; bad=1 ;;
+			fail "$name: failing from allocation $n of $total: exit $rc: $(tail -n 2 "$tmp/err" | tr '\n' ' ' | head -c 200)"; bad=1 ;;
 		esac
 	done
-	if [ $bad = 0 ]; then
-		echo "PASS $name: $((STEPS + 1)) runs failing from allocation 0 to $total: each an error or a whole report"
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-	fi
+	[ $bad = 0 ] &&
+		pass "$name: $((STEPS + 1)) runs failing from allocation 0 to $total: each an error or a whole report"
 }
 
 one "default sample, text" 0 --all-tasks
@@ -96,6 +87,6 @@ if [ -n "${C:-}" ]; then
 	r=$(basename "$(dirname "$(dirname "$C")")")/$(basename "$(dirname "$C")")
 	one "$r with its vmlinux, --json" 1 --json --all-tasks "$C" "$V"
 else
-	echo "SKIP oom: no mod-* kdump sample in $index (make samples)"; skipped=$((skipped + 1))
+	skip "oom: no mod-* kdump sample in $index (make samples)"
 fi
 done_
