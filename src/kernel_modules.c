@@ -195,6 +195,21 @@ static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
 	free(syms);
 	if (!err)
 		err = oc_symtab_finish(&m->syms);
+	/*
+	 * The last symbol has no next one to end it: the kernel ends it at
+	 * the end of the module memory it is in (find_kallsyms_symbol(),
+	 * kernel/module/kallsyms.c: "At worse, next value is at end of
+	 * module"), so a static in .bss after every other symbol (a mutex
+	 * on PREEMPT_RT) still has a name.
+	 */
+	for (size_t i = m->syms.nr; !err && i-- > 0 && !m->syms.syms[i].size;) {
+		struct oc_symbol *sym = &m->syms.syms[i];
+
+		for (unsigned int r = 0; r < m->nr_regions; r++)
+			if (sym->addr >= m->regions[r].base &&
+			    sym->addr - m->regions[r].base < m->regions[r].size)
+				sym->size = m->regions[r].base + m->regions[r].size - sym->addr;
+	}
 	return err;
 }
 

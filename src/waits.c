@@ -35,6 +35,7 @@ static const char *const kind_names[] = {
 	[OC_WAIT_RWSEM_READ] = "rwsem-read",
 	[OC_WAIT_RWSEM_WRITE] = "rwsem-write",
 	[OC_WAIT_COMPLETION] = "completion",
+	[OC_WAIT_RT_MUTEX] = "rt_mutex",
 };
 
 const char *oc_wait_kind_name(enum oc_wait_kind kind)
@@ -46,7 +47,7 @@ const char *oc_wait_kind_name(enum oc_wait_kind kind)
 
 struct wait_rule {
 	enum oc_wait_kind kind;
-	const char *frames[4];	/* base names of the sleeping frame */
+	const char *frames[8];	/* base names of the sleeping frame */
 	const char *param;	/* its lock argument's DWARF name */
 	const char *waiter, *waiter_list, *waiter_task;
 	const char *lock, *lock_list;
@@ -64,8 +65,13 @@ static const struct wait_rule rules[] = {
 	{ OC_WAIT_RWSEM_WRITE, { "rwsem_down_write_slowpath" },
 	  "sem", "struct rwsem_waiter", "list", "task",
 	  "struct rw_semaphore", "wait_list" },
+	/* wait_for_completion*() when __wait_for_common() is inlined into
+	 * them (6.1 rt): the same completion argument, x */
 	{ OC_WAIT_COMPLETION, { "__wait_for_common", "wait_for_common",
-				"wait_for_common_io" },
+				"wait_for_common_io", "wait_for_completion",
+				"wait_for_completion_io",
+				"wait_for_completion_timeout",
+				"wait_for_completion_killable" },
 	  "x", "struct swait_queue", "task_list", "task",
 	  "struct completion", "wait.task_list" },
 };
@@ -389,8 +395,27 @@ static void lock_owner(const struct ctx *c, struct oc_task_wait *tw)
 	uint64_t off, owner, count;
 	char buf[96];
 
-	if (tw->kind == OC_WAIT_COMPLETION)
+	if (tw->kind == OC_WAIT_COMPLETION || !k->types) {
+		if (!k->types)
+			add_why(tw, "the owner could not be read");
 		return;
+	}
+	/*
+	 * PREEMPT_RT: a mutex is an rt_mutex_base (include/linux/mutex.h,
+	 * CONFIG_PREEMPT_RT), whose owner has RT_MUTEX_HAS_WAITERS (bit 0)
+	 * in its low bit (kernel/locking/rtmutex.c rt_mutex_owner()).
+	 */
+	if (((tw->kind == OC_WAIT_MUTEX &&
+	      oc_ok(oc_types_offsetof(k->types, type, "rtmutex.owner", &off))) ||
+	     (tw->kind == OC_WAIT_RT_MUTEX &&
+	      oc_ok(oc_types_offsetof(k->types, "struct rt_mutex_base", "owner", &off))))) {
+		if (!oc_ok(oc_mem_read_u64(&k->mem, tw->address + off, &owner))) {
+			add_why(tw, "the owner could not be read");
+			return;
+		}
+		owner &= ~(uint64_t)1;
+		goto have;
+	}
 	if (!k->types || !oc_ok(oc_types_offsetof(k->types, type, "owner", &off)) ||
 	    !oc_ok(oc_mem_read_u64(&k->mem, tw->address + off, &owner))) {
 		add_why(tw, "the owner could not be read");
@@ -407,6 +432,7 @@ static void lock_owner(const struct ctx *c, struct oc_task_wait *tw)
 	} else {
 		owner &= ~(uint64_t)0x3;
 	}
+have:
 	if (!owner) {
 		add_why(tw, "the lock has no owner (a hand-off under way?)");
 		return;
@@ -442,6 +468,59 @@ struct oc_error *oc_waits_read_owner(const struct oc_kernel *k,
 	return NULL;
 }
 
+/*
+ * A task blocked on an rt_mutex (every mutex on PREEMPT_RT, and the
+ * rt_mutexes of other kernels): the kernel keeps the waiter it is
+ * blocked on in task->pi_blocked_on (task_blocks_on_rt_mutex(),
+ * kernel/locking/rtmutex.c), a struct rt_mutex_waiter on the task's own
+ * stack whose ->lock is the struct rt_mutex_base and ->task the task.
+ * The lock is a struct mutex when the trace went through mutex_lock*()
+ * (PREEMPT_RT's mutex is its rtmutex member).  True with the lock's
+ * address in *ret.
+ */
+static bool pi_blocked_lock(const struct ctx *c, const struct oc_task *t,
+			    bool via_mutex, uint64_t *ret, char *why,
+			    size_t wsize)
+{
+	const struct oc_kernel *k = c->k;
+	uint64_t off, waiter, task_off, lock_off, wtask, lock, moff = 0;
+
+	if (!k->types ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct task_struct", "pi_blocked_on", &off)) ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct rt_mutex_waiter", "task", &task_off)) ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct rt_mutex_waiter", "lock", &lock_off))) {
+		snprintf(why, wsize, "no task_struct.pi_blocked_on in the types");
+		return false;
+	}
+	if (!oc_ok(oc_mem_read_u64(&k->mem, t->addr + off, &waiter)) || !waiter) {
+		snprintf(why, wsize, "pi_blocked_on is %s",
+			 waiter ? "unreadable" : "NULL");
+		return false;
+	}
+	if (!on_own_stack((void *)c, t->addr, waiter) ||
+	    !oc_ok(oc_mem_read_u64(&k->mem, waiter + task_off, &wtask)) ||
+	    wtask != t->addr ||
+	    !oc_ok(oc_mem_read_u64(&k->mem, waiter + lock_off, &lock)) || !lock) {
+		snprintf(why, wsize, "pi_blocked_on 0x%" PRIx64
+			 " is not a waiter of this task on its stack", waiter);
+		return false;
+	}
+	if (via_mutex &&
+	    !oc_ok(oc_types_offsetof(k->types, "struct mutex", "rtmutex", &moff))) {
+		snprintf(why, wsize, "an rt_mutex from mutex_lock(), but no mutex.rtmutex");
+		return false;
+	}
+	*ret = lock - moff;
+	return true;
+}
+
+static bool rt_mutex_frame(const char *base)
+{
+	return !strncmp(base, "rt_mutex_slowlock", 17) ||
+	       !strncmp(base, "__rt_mutex_slowlock", 19) ||
+	       !strncmp(base, "rtlock_slowlock", 15);
+}
+
 static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 				  struct oc_task_wait *tw)
 {
@@ -463,6 +542,8 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 		oc_trace_deinit(&tr);
 		return NULL;
 	}
+	bool rt = false;
+
 	for (size_t i = 0; i < tr.nr; i++) {
 		const struct wait_rule *r = NULL;
 		char base[96];
@@ -472,8 +553,31 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 		frame_base(c->k, &tr.frames[i], base, sizeof(base));
 		if (!tw->sleeps_in[0] && base[0] && !sched_frame(base))
 			snprintf(tw->sleeps_in, sizeof(tw->sleeps_in), "%s", base);
+		if (rt_mutex_frame(base)) {
+			rt = true;
+			continue;
+		}
+		if (rt) {
+			/* the first frame past the rt_mutex's: who took it */
+			bool via_mutex = !strncmp(base, "mutex_lock", 10) ||
+					 !strncmp(base, "__mutex_lock", 12);
+			uint64_t lock;
+			char why[160] = "";
+
+			tw->kind = via_mutex ? OC_WAIT_MUTEX : OC_WAIT_RT_MUTEX;
+			if (pi_blocked_lock(c, t, via_mutex, &lock, why, sizeof(why))) {
+				tw->have_address = true;
+				tw->address = lock;
+				tw->from = "pi_blocked_on";
+				lock_symbol(c->k, tw);
+				lock_owner(c, tw);
+			} else {
+				add_why(tw, why);
+			}
+			break;
+		}
 		for (size_t j = 0; j < sizeof(rules) / sizeof(rules[0]) && !r; j++)
-			for (size_t f = 0; f < 4 && rules[j].frames[f]; f++)
+			for (size_t f = 0; f < 8 && rules[j].frames[f]; f++)
 				if (!strcmp(base, rules[j].frames[f]))
 					r = &rules[j];
 		if (!r)

@@ -35,9 +35,11 @@ enum oc_wait_kind {
 	OC_WAIT_RWSEM_READ,	/* down_read() */
 	OC_WAIT_RWSEM_WRITE,	/* down_write() */
 	OC_WAIT_COMPLETION,
+	OC_WAIT_RT_MUTEX,	/* an rt_mutex (task->pi_blocked_on) */
 };
 
-/* "mutex", "rwsem-read", "rwsem-write", "completion"; NULL for NONE */
+/* "mutex", "rwsem-read", "rwsem-write", "completion", "rt_mutex"; NULL
+ * for NONE */
 const char *oc_wait_kind_name(enum oc_wait_kind kind);
 
 /* One task's wait.  Strings are owned by the entry. */

@@ -103,8 +103,19 @@ def main(argv):
 def blocked_waits(inp):
     d, text, blocked, lines = inp.d, inp.text, inp.blocked, inp.lines
     want_from, crash_out, bad, want = inp.want_from, inp.crash_out, inp.bad, inp.want
-    k_mutex = {p for p, (c, fns) in blocked.items() if "__mutex_lock" in fns}
-    k_compl = {p for p, (c, fns) in blocked.items() if "__wait_for_common" in fns}
+    # a mutex waiter: __mutex_lock, or on PREEMPT_RT (a mutex is an
+    # rt_mutex there) rt_mutex_slowlock_block under mutex_lock
+    rt_mutex = {p for p, (c, fns) in blocked.items()
+                if "rt_mutex_slowlock_block" in fns and "mutex_lock" in fns}
+    k_mutex = {p for p, (c, fns) in blocked.items() if "__mutex_lock" in fns} | rt_mutex
+    if rt_mutex:
+        # the kernel's own pointer to the waiter (kernel/locking/rtmutex.c)
+        want_from_mutex = "pi_blocked_on"
+    else:
+        want_from_mutex = want_from
+    # __wait_for_common, or wait_for_completion where it is inlined (6.1 rt)
+    k_compl = {p for p, (c, fns) in blocked.items()
+               if "__wait_for_common" in fns or "wait_for_completion" in fns}
     holders = [p for p, (c, fns) in blocked.items() if c == "orccrash_holder"]
     want(len(k_mutex) >= 2 and len(holders) == 1,
          "console: mutex waiters %s, holders %s" % (sorted(k_mutex), holders))
@@ -134,8 +145,8 @@ def blocked_waits(inp):
              % (p, on["symbol"], on["module"], sym))
         want(on["reliable"] and on["why"] is None,
              "pid %d: unreliable: %s" % (p, on["why"]))
-        want(on["from"] == want_from, "pid %d: from %s, want %s"
-             % (p, on["from"], want_from))
+        wf = want_from_mutex if on["kind"] == "mutex" else want_from
+        want(on["from"] == wf, "pid %d: from %s, want %s" % (p, on["from"], wf))
         addrs.add((sym, on["address"]))
         if on["kind"] == "mutex":
             want(on["owner"] == holder, "pid %d: owner %s, want orccrash_holder's pid %s"
