@@ -42,7 +42,7 @@ crash_failed_before() {
 	[ -r "$ref" ] || return 1
 	ver=$(crash --version 2>/dev/null | grep -m1 '^crash ')
 	[ -n "$ver" ] && grep -qxF "# $ver" "$ref" || return 1
-	grep -q '^# exit status [1-9]' "$ref" && ! grep -q '^ *PID ' "$ref"
+	grep -qE '^# (exit status [1-9]|not run: )' "$ref" && ! grep -q '^ *PID ' "$ref"
 }
 
 # crash's (or drgn's) reads vs ours.  $1 dump, $2 vmlinux, $3 name,
