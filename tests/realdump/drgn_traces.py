@@ -20,8 +20,12 @@ SKIP.
 Prints PASS/FAIL/SKIP lines.
 """
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import parse_blocks  # noqa: E402 (the @KIND ... @end blocks)
 
 
 def attempts(path):
@@ -38,22 +42,6 @@ def attempts(path):
                 cur = None
             else:
                 cur["lines"].append(line)
-    return out
-
-
-def blocks(lines):
-    """[(kind, attrs, frames)]"""
-    out, cur = [], None
-    for line in lines:
-        if line.startswith("@end"):
-            if cur:
-                out.append(cur)
-            cur = None
-        elif line.startswith("@"):
-            kind, _, rest = line[1:].partition(" ")
-            cur = (kind, dict(kv.split("=", 1) for kv in rest.split() if "=" in kv), [])
-        elif cur is not None:
-            cur[2].append(line)
     return out
 
 
@@ -135,7 +123,7 @@ def main():
         return 0
     att = good[0]
     who = "drgn (%s)" % ("sid" if "sid-chroot" in att["head"] else "Debian 12")
-    bl = blocks(att["lines"])
+    bl = [(b["kind"], b["attrs"], b["lines"]) for b in parse_blocks(att["lines"])]
     report = json.load(open(js))
     ours = {t["pid"]: t for t in report["tasks"]}
     tasks = [(int(a["pid"]), a["comm"], fr) for k, a, fr in bl if k == "task"]
