@@ -31,20 +31,6 @@ fi
 dc=$O/tests/dumpcat
 sid=${SID_CHROOT:-$top/tests/bench/sid-chroot.sh}
 
-# The same crash stopped before its first command on this crash (the
-# scenario's main file, of the same memory) when the
-# sample was made (ref/crash-ps.txt: its version line, no output of ps,
-# a non-zero exit; 8.0.2 on 6.4+ kernels): running it again would take
-# ~10 s of CPU to fail the same way.  $1 dump.
-crash_failed_before() {
-	local ref ver
-	ref=$(dirname "$1")/ref/crash-ps.txt
-	[ -r "$ref" ] || return 1
-	ver=$(crash --version 2>/dev/null | grep -m1 '^crash ')
-	[ -n "$ver" ] && grep -qxF "# $ver" "$ref" || return 1
-	grep -qE '^# (exit status [1-9]|not run: )' "$ref" && ! grep -q '^ *PID ' "$ref"
-}
-
 # crash's (or drgn's) reads vs ours.  $1 dump, $2 vmlinux, $3 name,
 # $4 dumpcat info.  crash 8.0.2 cannot open 6.12 dumps and drgn 0.0.22
 # cannot translate addresses in QEMU dumps made without -p, so either
@@ -67,7 +53,7 @@ compare_with_crash() {
 		echo "quit"
 	} >"$cmds"
 	: >"$out"
-	if command -v crash >/dev/null && ! crash_failed_before "$dump"; then
+	if command -v crash >/dev/null && ! tst_crash_stopped_before "$dump"; then
 		timeout 300 crash -s "$vmlinux" "$dump" -i "$cmds" </dev/null >"$out" 2>&1
 	fi
 	rm -f "$tmp/drgn.py"
@@ -104,7 +90,7 @@ EOF
 	if ! grep -q '^ffffffff[0-9a-f]*:  ' "$out"; then
 		local why
 		why=$(grep -m1 -iE 'error|fault|exception' "$out" | head -c 200)
-		skip "$name: neither crash nor drgn can read this dump (${why:-no output}$(crash_failed_before "$dump" && echo "; crash: as recorded in ref/crash-ps.txt"))"
+		skip "$name: neither crash nor drgn can read this dump (${why:-no output}$(tst_crash_stopped_before "$dump" && echo "; crash: as recorded in ref/crash-ps.txt"))"
 		return
 	fi
 	python3 - "$dc" "$dump" "$name" "$out" "$oracle" <<'EOF'
