@@ -8,6 +8,7 @@ Run with Debian's python3 (python3-drgn). Output:
     @cpu cpu=N pid=N comm=X   the task current on each online CPU
     @task pid=N comm=X state=S
     <str(prog.stack_trace(task))>, or "error: ..." if drgn failed
+    #pc PC...                 each frame's pc, in the trace's order
     @end
 """
 import sys
@@ -30,7 +31,11 @@ def comm(task):
 
 def trace(prog, what):
     try:
-        print(prog.stack_trace(what))
+        t = prog.stack_trace(what)
+        print(t)
+        # each frame's pc (a return address but in the first frame and
+        # after an interrupt), for a test to tell aliases apart
+        print("#pc " + " ".join("0x%x" % f.pc for f in t))
     except Exception as e:  # drgn raises several types; all are data here
         print("error: %s: %s" % (type(e).__name__, e))
 

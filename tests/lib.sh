@@ -15,8 +15,8 @@
 # and gives pass/fail/skip (the PASS/FAIL/SKIP lines tests/run-tests.sh
 # counts; fail also counts into nfail), tst_need_index (SKIP and exit 0
 # without sample dumps), tst_need_exec (FAIL and exit 1 without a program
-# the driver needs) and tst_one_line_error (bad input: exit 1 and one
-# line).
+# the driver needs), tst_one_line_error (bad input: exit 1 and one
+# line) and tst_crash_stopped_before (crash need not run again on a dump).
 
 pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
@@ -69,4 +69,18 @@ tst_need_exec() {
 		fail "$tst_name: no $1 ($2)"
 		exit 1
 	fi
+}
+
+# The same crash stopped before its first command on this crash (the
+# scenario's main file, of the same memory) when the
+# sample was made (ref/crash-ps.txt: its version line, no output of ps,
+# a non-zero exit; 8.0.2 on 6.4+ kernels): running it again would take
+# ~10 s of CPU to fail the same way.  $1 dump.
+tst_crash_stopped_before() {
+	local ref ver
+	ref=$(dirname "$1")/ref/crash-ps.txt
+	[ -r "$ref" ] || return 1
+	ver=$(crash --version 2>/dev/null | grep -m1 '^crash ')
+	[ -n "$ver" ] && grep -qxF "# $ver" "$ref" || return 1
+	grep -qE '^# (exit status [1-9]|not run: )' "$ref" && ! grep -q '^ *PID ' "$ref"
 }

@@ -94,7 +94,11 @@ def member_value(v):
             if e.value == val:
                 return e.name
         return str(val)
-    if k == TypeKind.ARRAY and unaliased(t.type).kind == TypeKind.INT and \
+    # a flexible array member (char flexible_array[], mm_struct's on 6.2+)
+    # has no length, so no value: drgn's string_() reads on past the
+    # struct until a NUL
+    if k == TypeKind.ARRAY and t.length is not None and \
+            unaliased(t.type).kind == TypeKind.INT and \
             unaliased(t.type).name == "char":
         return '"%s"' % v.string_().decode("latin-1")
     return None

@@ -29,6 +29,9 @@
 set -u
 O=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
+# tst_crash_stopped_before
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
 top=$(cd "$here/../.." && pwd)
 case $O in /*) ob=$O ;; *) ob=$top/$O ;; esac
 bin=$ob/orccrash
@@ -380,7 +383,9 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
     if r.get("space", "kernel") != "user":
         print(r["address"], len(r["words"]) * r["width"] // 8, r.get("space", "kernel"))' "$d" >"$d/rd.list"
 
-	if [ -n "$crashable" ] && [ "$have_crash" = 1 ]; then
+	if [ -n "$crashable" ] && [ "$have_crash" = 1 ] && tst_crash_stopped_before "$core"; then
+		say "SKIP commands $name: crash cannot open it: as recorded in $(dirname "$core")/ref/crash-ps.txt: $(grep -m1 -E '^(crash: |# not run: )' "$(dirname "$core")/ref/crash-ps.txt" | head -c 200)"
+	elif [ -n "$crashable" ] && [ "$have_crash" = 1 ]; then
 		# crash's echo takes "-32" for an option: the markers are
 		# numbers, turned back into the commands afterwards
 		{

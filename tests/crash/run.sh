@@ -37,6 +37,9 @@ set -u
 O=${1:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# tst_crash_stopped_before
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
 case $O in /*) ob=$O ;; *) ob=$top/$O ;; esac
 so=$ob/orccrash.so
 bin=$ob/orccrash
@@ -100,6 +103,10 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	name="crash $rel/$scen/$fmt"
 	# ORCCRASH_CRASH_FILTER: a regex on "release/scenario/format"
 	[[ "$rel/$scen/$fmt" =~ ${ORCCRASH_CRASH_FILTER:-.} ]] || continue
+	if tst_crash_stopped_before "$core"; then
+		say "SKIP $name: crash $(crash --version 2>/dev/null | awk '/^crash /{print $2; exit}') cannot open this dump (as recorded in $(dirname "$core")/ref/crash-ps.txt): $(grep -m1 -E '^(crash: |# not run: )' "$(dirname "$core")/ref/crash-ps.txt" | head -c 200)"
+		continue
+	fi
 	d=$tmp/$n
 	mkdir -p "$d"
 	if [ -z "${first_core:-}" ]; then

@@ -81,12 +81,11 @@ def sym(f, ip):
     return s
 
 
-def parse_ref(path):
+def parse_blocks(lines):
+    """"@KIND key=value ...", its lines, "@end" (samples/README.md) ->
+    [{"kind", "attrs", "lines"}]; lines outside a block are dropped."""
     blocks, cur = [], None
-    for line in open(path, encoding="utf-8", errors="replace"):
-        line = line.rstrip("\n")
-        if not line or line.startswith("#"):
-            continue
+    for line in lines:
         if line.startswith("@end"):
             if cur:
                 blocks.append(cur)
@@ -96,10 +95,18 @@ def parse_ref(path):
             attrs = dict(kv.split("=", 1) for kv in rest.split() if "=" in kv)
             cur = {"kind": kind, "attrs": attrs, "lines": []}
         elif cur is not None:
-            if line.startswith("title "):
-                cur["title"] = line[6:]
-            else:
-                cur["lines"].append(line)
+            cur["lines"].append(line)
+    return blocks
+
+
+def parse_ref(path):
+    lines = [l.rstrip("\n") for l in open(path, encoding="utf-8", errors="replace")]
+    blocks = parse_blocks([l for l in lines if l and not l.startswith("#")])
+    for b in blocks:
+        titles = [l for l in b["lines"] if l.startswith("title ")]
+        if titles:
+            b["title"] = titles[-1][6:]
+            b["lines"] = [l for l in b["lines"] if not l.startswith("title ")]
     return blocks
 
 

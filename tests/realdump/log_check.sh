@@ -250,10 +250,13 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	# the same file lands in the middle of a line
 	if timeout 300 crash -s --minimal ${kaslr:+--kaslr=0x$kaslr} "$vml" "$core" \
 		-i "$tmp/crash.cmds" </dev/null >"$tmp/crash.out" 2>"$tmp/crash.err"; then
-		normalise_crash_log "$tmp/crash.out" >"$tmp/crash.log"
-		# crash 8.0.2 prints nothing for a record with no text
-		# (5.10's sysrq-t logs some: "[    6.379675] " on the serial
-		# console, which the serial check above holds ours to)
+		# crash 8.0.2 prints nothing for a record with no text on 5.10
+		# (its sysrq-t logs some: "[    6.379675] " on the serial
+		# console, which the serial check above holds ours to), but
+		# "[   13.877294] <4>" for 7.2's: such lines are left out on
+		# both sides
+		normalise_crash_log "$tmp/crash.out" |
+			grep -Ev '^\[ *[0-9]+\.[0-9]{6}\] <[0-9]+>$' >"$tmp/crash.log"
 		"$lc" --levels "$core" 2>/dev/null |
 			grep -Ev '^\[ *[0-9]+\.[0-9]{6}\] <[0-9]+>$' >"$tmp/levels"
 		if [ ! -s "$tmp/crash.log" ]; then

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Real-dump tests: orccrash on every sample dump (make samples) against
 # the kernel's own traces (ref/kernel.txt), plus the other formats of the
-# same dump, crash's task list, and bad input.  PASS/FAIL/SKIP lines.
+# same dump, crash's task list, drgn's task list and traces
+# (tests/realdump/drgn_traces.py on ref/drgn.txt), and bad input.
+# PASS/FAIL/SKIP lines.
 # A real kdump (format kdump-real) must exit 0, or 3 only where memory is
 # missing with every trace reliable; its stopped CPUs must show the crash
 # NMI's frames, as crash's bt -a does (ref/crash-bt-a.txt, or crash 9 from
@@ -78,6 +80,14 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		"$bin" --json --group --all-tasks --scan "$core" "$vml" >"$tmp/group.json" 2>/dev/null
 		"$py" "$top/tests/json/validate.py" --need-frames "$name --group" "$tmp/group.json"
 		python3 "$top/tests/json/groups.py" "$name" "$tmp/group.json" "$out"
+		# drgn's task list and traces (ref/drgn.txt: Debian 12's drgn,
+		# or sid's where that one cannot read the dump)
+		dref=$(dirname "$core")/ref/drgn.txt
+		if [ -s "$dref" ]; then
+			python3 "$here/drgn_traces.py" "$name" "$out" "$dref"
+		else
+			echo "SKIP $name: no ref/drgn.txt"
+		fi
 	fi
 	# crash's order, VMLINUX VMCORE: the same report (once per release)
 	if [ -r "$vml" ] && [ -z "${order_done[$rel]:-}" ]; then
