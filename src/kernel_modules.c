@@ -311,10 +311,30 @@ static void module_build_id(struct oc_kernel *k, uint64_t mod,
 	struct oc_error *err;
 
 	err = oc_kernel_read_member(k, mod, mod_t, "notes_attrs", &notes_attrs);
-	if (!err && notes_attrs)
+	if (!err && notes_attrs) {
 		err = oc_kernel_read_member(k, notes_attrs,
 					    "struct module_notes_attrs", "notes",
 					    &nr);
+		/*
+		 * Without ->notes (dropped in 6.14's sysfs rework,
+		 * kernel/module/sysfs.c), the count is that of
+		 * grp.bin_attrs, a NULL-terminated array of pointers to
+		 * the attrs[] entries.
+		 */
+		uint64_t list;
+
+		if (err && oc_ok(oc_kernel_read_member(k, notes_attrs,
+						       "struct module_notes_attrs",
+						       "grp.bin_attrs", &list)) && list) {
+			uint64_t p = 0;
+
+			oc_error_destroy(err);
+			err = NULL;
+			for (nr = 0; nr < 64 &&
+			     oc_ok(oc_mem_read_u64(&k->mem, list + nr * 8, &p)) && p;)
+				nr++;
+		}
+	}
 	if (!err && notes_attrs)
 		if ((err = oc_kernel_offsetof(k, "struct module_notes_attrs", "attrs", &attrs_off)) ||
 		    (err = oc_types_size(k->types, "struct bin_attribute", &attr_size)) ||
