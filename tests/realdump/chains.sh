@@ -193,10 +193,10 @@ d = json.load(open(sys.argv[1]))
 on = sorted((t["pid"], t["blocked"]["on"]["address"], t["blocked"]["on"]["owner"])
             for t in d["tasks"] if (t.get("blocked") or {}).get("on"))
 print(json.dumps([on, d["crash"]["chains"]]))' "$tmp/d.json")
-		if [ -z "${same[$rel]:-}" ]; then
-			same[$rel]=$key
-		elif [ "${same[$rel]}" != "$key" ]; then
-			fail "chains $name $mode: waits or chains differ from the release's first dump"
+		if [ -z "${same[$rel/$scen]:-}" ]; then
+			same[$rel/$scen]=$key
+		elif [ "${same[$rel/$scen]}" != "$key" ]; then
+			fail "chains $name $mode: waits or chains differ from the scenario's first dump"
 		fi
 	done
 done <"$index"
