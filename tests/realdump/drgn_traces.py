@@ -107,7 +107,11 @@ def same(ours, theirs):
         if on != tn:
             # a gcc clone's part (__handle_sysrq.cold): drgn names the
             # DWARF function, kallsyms (and we) the ELF symbol
-            if on.startswith(tn + ".") and tpc is not None:
+            # (without drgn's pcs, refs made before the #pc lines: the
+            # same file:line)
+            if on.startswith(tn + ".") and (
+                    tpc is not None or
+                    (ow is not None and tw and (ow == tw or tw.endswith("/" + ow)))):
                 continue
             if trng is None:
                 return False
