@@ -20,6 +20,7 @@
 #include "report.h"
 #include "select.h"
 #include "triage.h"
+#include "waits.h"
 
 enum { MAX_ARGS = 32, LINE_MAX_LEN = 4096 };
 
@@ -1158,6 +1159,11 @@ static struct oc_error *cmd_bt(struct cmd_ctx *c)
 		oc_error_destroy(err);
 		return cmd_error(c, OC_ERR_LOOKUP, "%s", msg);
 	}
+	/* what the D tasks wait on, as the report computes it without DWARF
+	 * (--no-lines): the same WAITS ON lines and "blocked"."on" */
+	struct oc_waits waits;
+	bool have_waits = sel.show_tasks && oc_ok(oc_waits_compute(c->k, NULL, &waits));
+
 	if (c->json) {
 		struct json_object *cpus = oc_json_chk(json_object_new_array()), *tasks = NULL;
 		struct oc_sched_clock clk;
@@ -1168,15 +1174,19 @@ static struct oc_error *cmd_bt(struct cmd_ctx *c)
 			oc_triage_sched_clock(c->k, &clk);
 			tasks = oc_json_chk(json_object_new_array());
 			for (size_t i = 0; i < sel.nr_tasks; i++)
-				oc_json_push(tasks, oc_report_task_json(c->k, &ro, &clk, NULL,
-										 sel.tasks[i], &reliable));
+				oc_json_push(tasks, oc_report_task_json(c->k, &ro, &clk,
+									have_waits ? &waits : NULL,
+									sel.tasks[i], &reliable));
 		}
 		oc_json_set(c->result, "cpus", cpus);
 		oc_json_set(c->result, "tasks", tasks);
 		oc_json_set(c->result, "reliable", oc_json_chk(json_object_new_boolean(reliable)));
 	} else {
-		rc = oc_report_traces(c->k, &ro, &sel, NULL, &reliable, &first, c->out);
+		rc = oc_report_traces(c->k, &ro, &sel, have_waits ? &waits : NULL,
+				      &reliable, &first, c->out);
 	}
+	if (have_waits)
+		oc_waits_deinit(&waits);
 	oc_selection_deinit(&sel);
 	return rc ? &oc_enomem : NULL;
 }
