@@ -24,9 +24,6 @@
 #include "shell.h"
 #include "ui.h"
 
-#ifndef OC_VERSION
-#define OC_VERSION "0.1"
-#endif
 #ifndef OC_DATADIR
 #define OC_DATADIR "/usr/local/share/orccrash"
 #endif
@@ -67,6 +64,7 @@ static void usage(FILE *fp)
 	      "  -g, --group       identical stacks once, with a count\n"
 	      "      --folded[=state,comm]  the tasks' stacks for flame graph tools\n"
 	      "      --dot         the wait-for graph (tasks, locks, deadlocks) for Graphviz\n"
+	      "      --html FILE   one self-contained page: summary, panic trace, waits, stacks, log\n"
 	      "      --scan        also list unreliable '?' entries found on the stack\n"
 	      "      --no-regs     do not print pt_regs register blocks\n"
 	      "      --log         the whole kernel log: alone, nothing else\n"
@@ -205,6 +203,7 @@ enum {
 	OPT_SHELL,
 	OPT_TRIAGE,
 	OPT_DOT,
+	OPT_HTML,
 };
 
 static const struct option long_opts[] = {
@@ -230,6 +229,7 @@ static const struct option long_opts[] = {
 	{ "shell", no_argument, NULL, OPT_SHELL },
 	{ "triage", no_argument, NULL, OPT_TRIAGE },
 	{ "dot", no_argument, NULL, OPT_DOT },
+	{ "html", required_argument, NULL, OPT_HTML },
 	{ "force", no_argument, NULL, 'f' },
 	{ "no-vmlinux", no_argument, NULL, OPT_NO_VMLINUX },
 	{ "help", no_argument, NULL, 'h' },
@@ -418,6 +418,7 @@ int main(int argc, char **argv)
 	char *cmds[argc];
 	int ncmds = 0;
 	bool shell = false, triage = false, dot = false;
+	const char *html = NULL;
 	int c, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "orc-dump"))
@@ -518,6 +519,10 @@ int main(int argc, char **argv)
 			dot = true;
 			batch = true;
 			break;
+		case OPT_HTML:
+			html = optarg;
+			batch = true;
+			break;
 		case OPT_TRIAGE:
 			triage = true;
 			break;
@@ -559,6 +564,9 @@ int main(int argc, char **argv)
 	if (!rc && dot && (selection || ro.log || ro.group || ro.folded_fields ||
 			   ro.no_header || ro.json || ncmds || shell))
 		rc = usage_error("--dot takes no report options: the graph is of every task");
+	if (!rc && html && (selection || ro.log || ro.group || ro.folded_fields ||
+			    ro.no_header || ro.json || ncmds || shell || dot))
+		rc = usage_error("--html takes no report options: the page is of the whole dump");
 	if (!rc && ncmds && shell)
 		rc = usage_error("-e or --shell, not both");
 	if (rc)
@@ -605,7 +613,9 @@ int main(int argc, char **argv)
 	} else {
 		if (!selection)
 			ro.sel.active = true;
-		if (dot) {
+		if (html) {
+			rc = oc_report_html(k, &ro, html);
+		} else if (dot) {
 			rc = oc_report_dot(k, &ro, stdout);
 		} else if (ro.folded_fields) {
 			/* every task unless a selection says which */

@@ -336,10 +336,10 @@ static void print_crash(const struct oc_kernel *k,
 	oc_report_print_chains(waits, 8, out);
 }
 
-static void print_header(const struct oc_kernel *k,
-			 const struct oc_report_options *opts,
-			 const struct oc_log *log, const struct oc_waits *waits,
-			 FILE *out)
+void oc_report_print_header(const struct oc_kernel *k,
+			    const struct oc_report_options *opts,
+			    const struct oc_log *log,
+			    const struct oc_waits *waits, FILE *out)
 {
 	const struct oc_task *pt = NULL;
 	char msg[256], e[1024];
@@ -781,7 +781,7 @@ int oc_report_text(const struct oc_kernel *k,
 	if (opts->no_header)
 		oc_report_print_warnings(k, stderr);
 	else
-		print_header(k, opts, log, st.have_waits ? &st.waits : NULL, out);
+		oc_report_print_header(k, opts, log, st.have_waits ? &st.waits : NULL, out);
 	if (opts->log && log) {
 		part_break(out, &first);
 		fprintf(out, "Kernel log:\n");

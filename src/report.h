@@ -37,6 +37,10 @@ struct oc_report_options {
 	const char *folded_fields;
 };
 
+#ifndef OC_VERSION
+#define OC_VERSION "0.1"
+#endif
+
 /* Exit codes, documented in docs/orccrash.1. */
 enum {
 	OC_EXIT_OK = 0,
@@ -59,6 +63,26 @@ int oc_report_json(const struct oc_kernel *k,
  * (src/report_folded.c); its WARNINGs on stderr. */
 int oc_report_folded(const struct oc_kernel *k,
 		     const struct oc_report_options *opts, FILE *out);
+/* The selected tasks' folded stacks without the counts, one a task,
+ * sorted (equal stacks next to each other); the exit code as
+ * oc_report_folded()'s, OC_EXIT_ERROR said on stderr.  Free them with
+ * oc_report_folded_free(). */
+int oc_report_folded_lines(const struct oc_kernel *k,
+			   const struct oc_report_options *opts,
+			   char ***lines, size_t *nr);
+void oc_report_folded_free(char **lines, size_t nr);
+/* --html FILE: one self-contained page (src/report_html.c,
+ * docs/html.md): the crash summary, the panic CPU's trace, the wait
+ * chains and their graph, an icicle of every task's stack, the log's
+ * tail.  Errors on stderr; the report's exit codes. */
+int oc_report_html(const struct oc_kernel *k,
+		   const struct oc_report_options *opts, const char *path);
+/* The report's header (crash summary, dump facts, WARNINGs, the log's
+ * last opts->log_tail records); @log and @waits may be NULL. */
+void oc_report_print_header(const struct oc_kernel *k,
+			    const struct oc_report_options *opts,
+			    const struct oc_log *log,
+			    const struct oc_waits *waits, FILE *out);
 /* A task's "PID: ... COMM: ... TASK: ..." line, as the report and the
  * crash extension print it. */
 void oc_report_print_task_line(const struct oc_task *t, FILE *out);

@@ -109,8 +109,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int oc_report_folded(const struct oc_kernel *k,
-		     const struct oc_report_options *opts, FILE *out)
+int oc_report_folded_lines(const struct oc_kernel *k,
+			   const struct oc_report_options *opts,
+			   char ***lines_ret, size_t *nr_ret)
 {
 	struct oc_unwind_options uo = { .scan = false };
 	struct oc_selection sel;
@@ -119,10 +120,11 @@ int oc_report_folded(const struct oc_kernel *k,
 	size_t n = 0;
 	int rc = OC_EXIT_OK;
 
+	*lines_ret = NULL;
+	*nr_ret = 0;
 	err = oc_select(k, &opts->sel, &sel);
 	if (err)
 		return oc_report_error(oc_error_set_path(err, oc_dump_path(k->dump)));
-	oc_report_print_warnings(k, stderr);
 	lines = calloc(sel.nr_tasks ? sel.nr_tasks : 1, sizeof(*lines));
 	if (!lines)
 		goto oom;
@@ -144,25 +146,44 @@ int oc_report_folded(const struct oc_kernel *k,
 		n++;
 	}
 	qsort(lines, n, sizeof(*lines), cmp_str);
+	/* as the text report: a task list or module list not followed to
+	 * its end, or a dump cut short, is an incomplete picture */
+	if (k->tasks_incomplete || k->modules_incomplete || k->dump_truncated)
+		rc = OC_EXIT_UNRELIABLE;
+	oc_selection_deinit(&sel);
+	*lines_ret = lines;
+	*nr_ret = n;
+	return rc;
+oom:
+	oc_report_folded_free(lines, n);
+	oc_selection_deinit(&sel);
+	fprintf(stderr, "orccrash: out of memory\n");
+	return OC_EXIT_ERROR;
+}
+
+void oc_report_folded_free(char **lines, size_t n)
+{
+	for (size_t i = 0; lines && i < n; i++)
+		free(lines[i]);
+	free(lines);
+}
+
+int oc_report_folded(const struct oc_kernel *k,
+		     const struct oc_report_options *opts, FILE *out)
+{
+	char **lines;
+	size_t n;
+	int rc;
+
+	oc_report_print_warnings(k, stderr);
+	rc = oc_report_folded_lines(k, opts, &lines, &n);
+	if (rc == OC_EXIT_ERROR)
+		return rc;
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && !strcmp(lines[i], lines[j]); j++)
 			;
 		fprintf(out, "%s %zu\n", lines[i], j - i);
 	}
-	/* as the text report: a task list or module list not followed to
-	 * its end, or a dump cut short, is an incomplete picture */
-	if (k->tasks_incomplete || k->modules_incomplete || k->dump_truncated)
-		rc = OC_EXIT_UNRELIABLE;
-	for (size_t i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
-	oc_selection_deinit(&sel);
+	oc_report_folded_free(lines, n);
 	return rc;
-oom:
-	for (size_t i = 0; i < n; i++)
-		free(lines[i]);
-	free(lines);
-	oc_selection_deinit(&sel);
-	fprintf(stderr, "orccrash: out of memory\n");
-	return OC_EXIT_ERROR;
 }

@@ -12,7 +12,8 @@ build_pkgs="make gcc pkg-config libkdumpfile-dev libelf-dev libbpf-dev libdwarf-
 test_pkgs="python3 tmux clang crash python3-drgn graphviz binutils qemu-system-x86 busybox-static
 	cpio kexec-tools libxenmisc4.17 makedumpfile socat valgrind libclang-rt-14-dev
 	python3-lzo python3-snappy python3-zstandard time pahole elfutils
-	python3-jsonschema bash-completion jq git dpkg-dev debhelper lintian man-db"
+	python3-jsonschema bash-completion jq git dpkg-dev debhelper lintian man-db
+	chromium python3-pil"
 pkgs=$build_pkgs
 [ "$what" = test ] && pkgs="$pkgs $test_pkgs"
 [ "$what" = bench ] && pkgs="$pkgs $test_pkgs libdw-dev debootstrap linux-perf"

@@ -226,7 +226,7 @@ if [ -n "$coff" ] && [ -n "${ctask:-}" ] && coff=$(phys_off "$(printf '0x%x' $((
    [ "$($PATCH replace "$e" "$pmsg" "$hmsg" "$(stat -c %s "$e")")" -ge 1 ]; then
 	dd if="$e" of="$tmp/comm.orig" bs=1 skip="$coff" count=16 status=none
 	printf 'a"b\\\033[2J\342\200\256\302\233z\0' | dd of="$e" bs=1 seek="$coff" conv=notrunc status=none
-	for args in "--all-tasks" "--log" "--json --all-tasks" "--no-header --group --all-tasks"; do
+	for args in "--all-tasks" "--log" "--json --all-tasks" "--no-header --group --all-tasks" "--html -"; do
 		# shellcheck disable=SC2086
 		timeout 60 "$BIN" $args "$e" "$V" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
@@ -238,6 +238,13 @@ if [ -n "$coff" ] && [ -n "${ctask:-}" ] && coff=$(phys_off "$(printf '0x%x' $((
 			pass "hostile strings, $args: stdout and stderr clean UTF-8 (exit $rc)"
 		fi
 	done
+	# the page: the report's escapes, then HTML's (src/report_html.c)
+	if grep -qF '<title>kernel panic: sysrq \x1b]0;x\x07\u{9b}\u{202e}\xffcra</title>' "$tmp/out" &&
+	   grep -qF '<h1 id="title">kernel panic: sysrq \x1b]0;x\x07\u{9b}\u{202e}\xffcra</h1>' "$tmp/out"; then
+		pass "hostile strings, --html: the report's escapes, then HTML's"
+	else
+		fail "hostile strings, --html: $(grep -a -m1 '<h1' "$tmp/out" | od -c | head -n 2 | tr '\n' ' ')"
+	fi
 	timeout 60 "$BIN" --pid "$cpid" "$e" "$V" >"$tmp/out" 2>/dev/null
 	if grep -qF 'COMM: "a\"b\\\x1b[2J\u{202e}\u{9b}z"' "$tmp/out"; then
 		pass "hostile comm: quoted with '\"', '\\' and the controls escaped"
