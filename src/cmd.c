@@ -1401,6 +1401,134 @@ static struct oc_error *cmd_dis(struct cmd_ctx *c)
 	return NULL;
 }
 
+/* ---- waitq ------------------------------------------------------------ */
+
+/* The task at @addr, or NULL. */
+static const struct oc_task *task_by_addr(const struct oc_kernel *k, uint64_t addr)
+{
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		if (k->tasks[i].addr == addr)
+			return &k->tasks[i];
+	return NULL;
+}
+
+/*
+ * waitq SYMBOL|ADDRESS: the tasks on the wait queue (struct
+ * wait_queue_head) at ADDRESS, in its list's order, as crash's waitq
+ * lists them: each wait_queue_entry's private that is a task (an entry
+ * of another kind, a poll or epoll hook, is passed over).  waitq -p PID:
+ * the wait queue PID sleeps on, from the wait_queue_entry on its
+ * sleeping frame's stack (src/waits.h oc_waits_queue_of()), then the same
+ * list.  Layouts from BTF; the list is followed for at most 4096 entries
+ * and only while linked both ways.
+ */
+static struct oc_error *cmd_waitq(struct cmd_ctx *c)
+{
+	const struct oc_kernel *k = c->k;
+	uint64_t head, hoff, list_off, priv_off, first, n, back, priv;
+	struct json_object *a = NULL;
+	struct oc_sym_result s;
+	char sym[300] = "";
+	bool by_pid = c->argc == 3 && !strcmp(c->argv[1], "-p");
+	bool incomplete = true;
+	size_t nr = 0;
+
+	if (c->argc != 2 && !by_pid)
+		return cmd_error(c, OC_ERR_INVALID, "usage: waitq SYMBOL|ADDRESS | -p PID");
+	if (!k->types ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct wait_queue_head", "head", &hoff)) ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct wait_queue_entry", "entry", &list_off)) ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct wait_queue_entry", "private", &priv_off)))
+		return cmd_error(c, OC_ERR_UNSUPPORTED,
+				 "no struct wait_queue_head or wait_queue_entry in the types");
+	if (by_pid) {
+		const struct oc_task *t;
+		char *end, why[192];
+		long pid;
+
+		errno = 0;
+		pid = strtol(c->argv[2], &end, 10);
+		if (!*c->argv[2] || *end || errno || pid < 0 || pid > INT32_MAX)
+			return cmd_error(c, OC_ERR_INVALID, "bad pid %s", c->argv[2]);
+		t = oc_kernel_find_task(k, (int32_t)pid);
+		if (!t)
+			return cmd_error(c, OC_ERR_LOOKUP, "no task with pid %ld", pid);
+		if (!oc_waits_queue_of(k, t, &head, why, sizeof(why)))
+			return cmd_error(c, OC_ERR_LOOKUP, "pid %ld sleeps on no wait queue: %s",
+					 pid, why);
+	} else {
+		struct oc_error *err = parse_addr(c, c->argv[1], &head);
+
+		if (err)
+			return err;
+	}
+	if (oc_kernel_symbolize_data(k, head, &s) && s.name &&
+	    (!s.size || s.offset < s.size) &&
+	    s.type != 't' && s.type != 'T' && s.type != 'w' && s.type != 'W') {
+		if (s.offset)
+			snprintf(sym, sizeof(sym), "%s+0x%" PRIx64, s.name, s.offset);
+		else
+			snprintf(sym, sizeof(sym), "%s", s.name);
+	}
+	if (c->json) {
+		oc_json_set(c->result, "address", oc_json_hex(head));
+		oc_json_set(c->result, "symbol", sym[0] ? oc_json_str(sym) : NULL);
+		a = oc_json_chk(json_object_new_array());
+	}
+	first = head + hoff;
+	if (!oc_ok(oc_mem_read_u64(&k->mem, first, &n)))
+		return cmd_error(c, OC_ERR_FAULT, "cannot read the wait queue at 0x%" PRIx64, head);
+	for (size_t steps = 0; steps < 4096; steps++) {
+		const struct oc_task *t;
+
+		if (n == first) {
+			incomplete = false;
+			break;
+		}
+		if (!oc_ok(oc_mem_read_u64(&k->mem, n + 8, &back)) || back == 0 ||
+		    !oc_ok(oc_mem_read_u64(&k->mem, n - list_off + priv_off, &priv)))
+			break;
+		t = task_by_addr(k, priv);
+		if (t) {
+			nr++;
+			if (c->json) {
+				struct json_object *o = oc_json_chk(json_object_new_object());
+
+				oc_json_set(o, "pid", json_object_new_int(t->pid));
+				oc_json_set(o, "task", oc_json_hex(t->addr));
+				oc_json_set(o, "cpu", json_object_new_int(t->cpu));
+				oc_json_set(o, "comm", oc_json_str(t->comm));
+				oc_json_set(o, "entry", oc_json_hex(n - list_off));
+				oc_json_push(a, o);
+			} else {
+				fprintf(c->out, "PID: %-5d  TASK: %" PRIx64 "  CPU: %-2d  COMMAND: \"",
+					t->pid, t->addr, t->cpu);
+				oc_cmd_put_safe(c->out, t->comm);
+				fputs("\"\n", c->out);
+			}
+		}
+		if (!oc_ok(oc_mem_read_u64(&k->mem, n, &n)))
+			break;
+	}
+	if (!c->json) {
+		if (!nr) {
+			fputs("wait queue ", c->out);
+			if (sym[0]) {
+				fputc('"', c->out);
+				oc_cmd_put_safe(c->out, sym);
+				fputs("\" (", c->out);
+			}
+			fprintf(c->out, "%" PRIx64 "%s is empty\n", head, sym[0] ? ")" : "");
+		}
+		if (incomplete)
+			fprintf(c->out, "(wait queue list incomplete: unreliable)\n");
+	} else {
+		oc_json_set(c->result, "tasks", a);
+		oc_json_set(c->result, "incomplete", oc_json_chk(json_object_new_boolean(incomplete)));
+	}
+	return NULL;
+}
+
 /* ---- the table -------------------------------------------------------- */
 
 static struct oc_error *cmd_help(struct cmd_ctx *c);
@@ -1430,6 +1558,8 @@ static const struct cmd {
 	{ "task", cmd_task, false, "task PID", "a task's task_struct, as struct prints it" },
 	{ "sym", cmd_sym, true, "sym NAME|ADDRESS | -m MODULE",
 	  "a symbol's address, an address's symbol, a module's symbols" },
+	{ "waitq", cmd_waitq, true, "waitq SYMBOL|ADDRESS | -p PID",
+	  "the tasks on a wait queue; -p: the wait queue a task sleeps on" },
 };
 
 static struct oc_error *cmd_help(struct cmd_ctx *c)

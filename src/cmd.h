@@ -16,7 +16,7 @@
 #include "kernel.h"
 
 /* The version of the commands' JSON documents (docs/commands-schema.json). */
-#define OC_CMD_JSON_VERSION "1.1.0"
+#define OC_CMD_JSON_VERSION "1.2.0"
 
 /*
  * Run @line.  On success NULL, the output written to @out.  On bad input

@@ -182,7 +182,7 @@ struct task_reader {
 	size_t steps;
 	/* where a task_struct can be: the direct map (slab), or init_task */
 	uint64_t dm_start, dm_end, init_task;
-	unsigned int bad, not_tasks;
+	unsigned int bad, not_tasks, partial;
 };
 
 static struct oc_error *over_budget(const struct task_reader *r)
@@ -218,6 +218,39 @@ static struct oc_error *check_link(const struct task_reader *r, uint64_t node,
 	return NULL;
 }
 
+/*
+ * A task_struct the dump lacks a page of (makedumpfile's -d 31 on 6.10+
+ * kernels excludes some slab pages, docs/kernels.md): only the members
+ * the model takes from r->buf, each read alone, the rest zeros.  false
+ * when one of them is missing too.
+ */
+static bool read_members(struct task_reader *r, uint64_t addr)
+{
+	const struct oc_member *ms[] = {
+		&r->l.pid, &r->l.tgid, &r->l.comm, &r->l.state, &r->l.exit_state,
+		&r->l.cpu, &r->l.flags, &r->l.stack, &r->l.thread_sp,
+		&r->l.real_parent, &r->l.tasks,
+	};
+
+	memset(r->buf, 0, r->l.size);
+	for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
+		uint64_t size = ms[i]->size ? ms[i]->size : 8;
+		struct oc_error *err;
+
+		if (ms[i]->bit_size)	/* the bytes that hold the bits */
+			size = (ms[i]->bit_offset + ms[i]->bit_size + 7) / 8;
+		if (ms[i]->offset > r->l.size || size > r->l.size - ms[i]->offset)
+			return false;
+		err = oc_mem_read(&r->k->mem, addr + ms[i]->offset,
+				  r->buf + ms[i]->offset, size);
+		if (err) {
+			oc_error_destroy(err);
+			return false;
+		}
+	}
+	return true;
+}
+
 static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 {
 	struct oc_kernel *k = r->k;
@@ -233,9 +266,14 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 				       r->max);
 	err = oc_mem_read(&k->mem, addr, r->buf, r->l.size);
 	if (err) {
-		r->bad++;
+		if (err == &oc_enomem)
+			return err;
 		oc_error_destroy(err);
-		return NULL;
+		if (!read_members(r, addr)) {
+			r->bad++;
+			return NULL;
+		}
+		r->partial++;
 	}
 	{
 		/*
@@ -562,6 +600,9 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 	free(r.seen.slots);
 	if (err)
 		return err;
+	if (r.partial)
+		oc_kernel_warn(k, "%u task_structs read in part: a page of each is missing from the dump, not the members orccrash lists tasks with",
+			       r.partial);
 	if (r.bad) {
 		oc_kernel_warn(k, "%u task_structs could not be read", r.bad);
 		k->tasks_incomplete = true;

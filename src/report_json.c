@@ -805,7 +805,7 @@ int oc_report_json(const struct oc_kernel *k,
 	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	jw_member(&w, 1, "version", oc_json_str("1.4.0"));
+	jw_member(&w, 1, "version", oc_json_str("1.5.0"));
 	jw_member(&w, 1, "kernel", kernel_json(k, log));
 	jw_member(&w, 1, "crash", crash_json(k, opts, log,
 						   st.have_waits ? &st.waits : NULL));

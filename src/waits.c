@@ -17,6 +17,11 @@
  *                struct swait_queue { task, task_list } on
  *                completion.wait.task_list (kernel/sched/completion.c,
  *                DECLARE_SWAITQUEUE)
+ *   wait queue   any other sleeping frame, the first that is not the
+ *                scheduler's: struct wait_queue_entry { flags, private,
+ *                func, entry } (include/linux/wait.h: ___wait_event()'s
+ *                init_wait_entry(), DEFINE_WAIT, folio_wait_bit_common()'s
+ *                wait_page_queue.wait) on wait_queue_head.head; no owner
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -36,6 +41,7 @@ static const char *const kind_names[] = {
 	[OC_WAIT_RWSEM_WRITE] = "rwsem-write",
 	[OC_WAIT_COMPLETION] = "completion",
 	[OC_WAIT_RT_MUTEX] = "rt_mutex",
+	[OC_WAIT_QUEUE] = "waitqueue",
 };
 
 const char *oc_wait_kind_name(enum oc_wait_kind kind)
@@ -324,6 +330,17 @@ static bool on_own_stack(void *arg, uint64_t task, uint64_t addr)
 	       addr < t->stack + c->k->thread_size;
 }
 
+/* A frame's part of the stack: from its sp to its caller's (512 bytes
+ * for the last frame or a span that makes no sense). */
+static void frame_span(const struct oc_trace *tr, size_t fi, uint64_t *lo,
+		       uint64_t *hi)
+{
+	*lo = tr->frames[fi].sp;
+	*hi = fi + 1 < tr->nr ? tr->frames[fi + 1].sp : *lo + 512;
+	if (*hi <= *lo || *hi - *lo > 4096)
+		*hi = *lo + 512;
+}
+
 /*
  * The waiter on the sleeping frame's stack (src/waits.h
  * oc_waits_ring_lock()), from the frame's sp to its caller's.
@@ -344,10 +361,28 @@ static bool waiter_lock(const struct ctx *c, const struct oc_trace *tr,
 		snprintf(why, wsize, "no layout of %s or %s", r->waiter, r->lock);
 		return false;
 	}
-	lo = tr->frames[fi].sp;
-	hi = fi + 1 < tr->nr ? tr->frames[fi + 1].sp : lo + 512;
-	if (hi <= lo || hi - lo > 4096)
-		hi = lo + 512;
+	frame_span(tr, fi, &lo, &hi);
+	return oc_waits_ring_lock(&k->mem, &lay, lo, hi, t->addr, on_own_stack,
+				  (void *)c, ret, why, wsize);
+}
+
+/* The wait queue entry on the sleeping frame's stack, the same way. */
+static bool queue_lock(const struct ctx *c, const struct oc_trace *tr,
+		       size_t fi, const struct oc_task *t, uint64_t *ret,
+		       char *why, size_t wsize)
+{
+	const struct oc_kernel *k = c->k;
+	struct oc_waiter_layout lay;
+	uint64_t lo, hi;
+
+	if (!k->types ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct wait_queue_entry", "entry", &lay.list_off)) ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct wait_queue_entry", "private", &lay.task_off)) ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct wait_queue_head", "head", &lay.head_off))) {
+		snprintf(why, wsize, "no layout of struct wait_queue_entry or wait_queue_head");
+		return false;
+	}
+	frame_span(tr, fi, &lo, &hi);
 	return oc_waits_ring_lock(&k->mem, &lay, lo, hi, t->addr, on_own_stack,
 				  (void *)c, ret, why, wsize);
 }
@@ -395,6 +430,8 @@ static void lock_owner(const struct ctx *c, struct oc_task_wait *tw)
 	uint64_t off, owner, count;
 	char buf[96];
 
+	if (tw->kind == OC_WAIT_QUEUE)
+		return;		/* a wait queue has no owner */
 	if (tw->kind == OC_WAIT_COMPLETION || !k->types) {
 		if (!k->types)
 			add_why(tw, "the owner could not be read");
@@ -543,6 +580,7 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 		return NULL;
 	}
 	bool rt = false;
+	size_t sleep_fi = SIZE_MAX;
 
 	for (size_t i = 0; i < tr.nr; i++) {
 		const struct wait_rule *r = NULL;
@@ -551,8 +589,10 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 		if (tr.frames[i].scanned)
 			continue;
 		frame_base(c->k, &tr.frames[i], base, sizeof(base));
-		if (!tw->sleeps_in[0] && base[0] && !sched_frame(base))
+		if (!tw->sleeps_in[0] && base[0] && !sched_frame(base)) {
 			snprintf(tw->sleeps_in, sizeof(tw->sleeps_in), "%s", base);
+			sleep_fi = i;
+		}
 		if (rt_mutex_frame(base)) {
 			rt = true;
 			continue;
@@ -608,10 +648,54 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 		}
 		break;
 	}
+	if (tw->kind == OC_WAIT_NONE && sleep_fi != SIZE_MAX) {
+		uint64_t head;
+		char why[160];
+
+		if (queue_lock(c, &tr, sleep_fi, t, &head, why, sizeof(why))) {
+			tw->kind = OC_WAIT_QUEUE;
+			tw->have_address = true;
+			tw->address = head;
+			tw->from = "waiter";
+			lock_symbol(c->k, tw);
+		}
+	}
 	if (!tr.reliable)
 		add_why(tw, "the trace is unreliable");
 	oc_trace_deinit(&tr);
 	return NULL;
+}
+
+bool oc_waits_queue_of(const struct oc_kernel *k, const struct oc_task *t,
+		       uint64_t *ret, char *why, size_t wsize)
+{
+	struct ctx c = { .k = k };
+	struct oc_task_wait tw;
+	bool found;
+
+	c.by_addr = malloc((k->nr_tasks + 1) * sizeof(*c.by_addr));
+	if (!c.by_addr) {
+		snprintf(why, wsize, "out of memory");
+		return false;
+	}
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		c.by_addr[i] = &k->tasks[i];
+	qsort(c.by_addr, k->nr_tasks, sizeof(*c.by_addr), task_addr_cmp);
+	if (task_wait(&c, t, &tw)) {
+		snprintf(why, wsize, "out of memory");
+		found = false;
+	} else if (tw.kind != OC_WAIT_QUEUE) {
+		snprintf(why, wsize, "%s", tw.kind != OC_WAIT_NONE ?
+			 "it waits on a lock, not a wait queue" :
+			 tw.sleeps_in[0] ? "no wait queue entry of it on its sleeping frame's stack" :
+			 "no sleeping frame");
+		found = false;
+	} else {
+		*ret = tw.address;
+		found = true;
+	}
+	free(c.by_addr);
+	return found;
 }
 
 const struct oc_task_wait *oc_waits_find(const struct oc_waits *w,
@@ -747,7 +831,10 @@ void oc_waits_chain_string(const struct oc_waits *w,
 		if (i == 0)
 			append(buf, size, &len, "pid %d (%s)", tw->task->pid, comm);
 		if (tw->next < 0) {
-			if (tw->task->running_on >= 0)
+			if (tw->kind == OC_WAIT_QUEUE) {
+				oc_waits_lock_string(tw, lock, sizeof(lock));
+				append(buf, size, &len, ", which waits on %s", lock);
+			} else if (tw->task->running_on >= 0)
 				append(buf, size, &len, ", which is running on CPU %d",
 				       tw->task->running_on);
 			else if (tw->sleeps_in[0])

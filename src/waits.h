@@ -36,10 +36,11 @@ enum oc_wait_kind {
 	OC_WAIT_RWSEM_WRITE,	/* down_write() */
 	OC_WAIT_COMPLETION,
 	OC_WAIT_RT_MUTEX,	/* an rt_mutex (task->pi_blocked_on) */
+	OC_WAIT_QUEUE,		/* a wait queue: wait_event*(), a folio lock ... */
 };
 
-/* "mutex", "rwsem-read", "rwsem-write", "completion", "rt_mutex"; NULL
- * for NONE */
+/* "mutex", "rwsem-read", "rwsem-write", "completion", "rt_mutex",
+ * "waitqueue"; NULL for NONE */
 const char *oc_wait_kind_name(enum oc_wait_kind kind);
 
 /* One task's wait.  Strings are owned by the entry. */
@@ -135,6 +136,16 @@ bool oc_waits_ring_lock(const struct oc_mem *mem,
 			uint64_t hi, uint64_t task,
 			bool (*on_own_stack)(void *arg, uint64_t task, uint64_t addr),
 			void *arg, uint64_t *ret, char *why, size_t wsize);
+
+/*
+ * The wait queue @t sleeps on, in whatever state: the struct
+ * wait_queue_head whose list holds the wait_queue_entry (private: @t) on
+ * the stack of @t's first frame that is not the scheduler's, found as
+ * oc_waits_ring_lock() finds a lock.  false, with *why, when there is
+ * none (or out of memory).
+ */
+bool oc_waits_queue_of(const struct oc_kernel *k, const struct oc_task *t,
+		       uint64_t *ret, char *why, size_t wsize);
 
 /*
  * The owner of the lock at @tw->address of kind @tw->kind, by the

@@ -14,7 +14,8 @@ without).  The oracles:
     on a mutex, __wait_for_common exactly the ones on a completion;
   - the module (samples/module/orccrash_test.c): the mutex is orccrash_mutex
     and its owner the kthread orccrash_holder (it took the mutex, then
-    sleeps in msleep), the completion orccrash_done; the pid of its
+    sleeps in msleep), the completion orccrash_done, the wait queue
+    orccrash_wq (its orccrash_wait kthread, no owner); the pid of its
     "command 'block' from pid N" line is one of the waiters;
   - crash (CRASH_OUT, when given: the output of tests/realdump/chains.sh's
     crash commands on the same dump): the symbols' addresses, mutex.owner,
@@ -156,6 +157,22 @@ def blocked_waits(inp):
         else:
             want(on["owner"] is None, "pid %d: a completion with an owner" % p)
     want(len(addrs) == 2, "one address per lock: %s" % sorted(addrs))
+
+    # the wait queue: the module's orccrash_wait kthread sleeps in
+    # orccrash_wait_event()'s wait_event(orccrash_wq, ...) (its console
+    # trace has orccrash_wait_event); no other D task is on a wait queue
+    k_wq = {p for p, (c, fns) in blocked.items()
+            if c == "orccrash_wait" and "orccrash_wait_event" in fns}
+    o_wq = {p for p, on in ours.items() if on and on["kind"] == "waitqueue"}
+    want(len(k_wq) == 1 and o_wq == k_wq, "wait queue waiters %s, the kernel's trace says %s"
+         % (sorted(o_wq), sorted(k_wq)))
+    for p in sorted(o_wq):
+        on = ours[p]
+        want(on["symbol"] == "orccrash_wq" and on["module"] == "orccrash_test" and
+             on["owner"] is None and on["from"] == "waiter" and on["reliable"],
+             "pid %d: waitqueue %s [%s] owner %s from %s reliable %s, want orccrash_wq "
+             "[orccrash_test], no owner, from the waiter" % (p, on["symbol"], on["module"],
+                                                              on["owner"], on["from"], on["reliable"]))
 
     # the chains: each mutex waiter -> the holder, which sleeps in msleep
     # (the first function of the kernel's trace of it past the scheduler)

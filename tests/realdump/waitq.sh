@@ -1,0 +1,103 @@
+#!/bin/bash
+# The wait queues tasks sleep on (src/waits.c: the wait_queue_entry on the
+# sleeping frame's stack, its ring, the head) and the `waitq` command:
+#   tests/realdump/waitq.sh [BUILD_DIR]
+# On the real kdump of every release: `waitq -p PID` for every task in S
+# or D, then, held to drgn (tests/realdump/waitq_drgn.py: Debian 12's drgn,
+# sid's where that cannot read the dump, tests/bench/sid-chroot.sh): the
+# entry orccrash found is a wait_queue_entry drgn finds among the task's
+# frames' local variables (DWARF) where drgn has one, and the tasks
+# `waitq` lists on the head are the privates drgn reads on its list.
+# crash 8.0.2's own waitq prints nothing for a queue with waiters on these
+# kernels, so it is no oracle here.  Prints PASS/FAIL/SKIP lines.
+set -u
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+tst_init waitq "${1:-build}"
+tst_need_index
+tst_need_exec "$bin" "run make"
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+sid=${SID_CHROOT:-$top/tests/bench/sid-chroot.sh}
+
+declare -A done_rel
+while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+	[ "$fmt" = kdump-real ] && [ -r "$core" ] || continue
+	[ -z "${done_rel[$rel]:-}" ] || continue
+	done_rel[$rel]=1
+	name="$rel/$scen/$fmt"
+	: >"$tmp/ours"
+	for pid in $("$bin" -e ps "$core" "$vml" 2>/dev/null |
+		     awk 'NR > 1 && $1 != ">" && ($5 == "S" || $5 == "D") { print $1 }'); do
+		"$bin" --json -e "waitq -p $pid" "$core" "$vml" >"$tmp/one" 2>/dev/null &&
+			"$py" -c 'import json, sys
+r = json.load(open(sys.argv[1]))["result"]
+print(sys.argv[2], r["address"], " ".join("%s:%s" % (t["task"], t["entry"]) for t in r["tasks"]))' \
+			"$tmp/one" "$pid" >>"$tmp/ours"
+	done
+	if [ ! -s "$tmp/ours" ]; then
+		fail "$name: waitq -p found the wait queue of no task in S or D"
+		continue
+	fi
+	args=$(awk '{ printf "%s:%s ", $1, $2 }' "$tmp/ours")
+	# shellcheck disable=SC2086
+	if ! drgn -q -c "$core" -s "$vml" "$here/waitq_drgn.py" $args >"$tmp/drgn" 2>"$tmp/drgn.err" ||
+	   [ ! -s "$tmp/drgn" ]; then
+		if "$sid" root >/dev/null 2>&1; then
+			# shellcheck disable=SC2086
+			"$sid" run drgn -q -c "$core" -s "$vml" "$here/waitq_drgn.py" $args \
+				>"$tmp/drgn" 2>"$tmp/drgn.err" || : >"$tmp/drgn"
+		fi
+	fi
+	if [ ! -s "$tmp/drgn" ]; then
+		skip "$name: neither Debian 12's nor sid's drgn reads the dump: $(tail -n 1 "$tmp/drgn.err" | head -c 200)"
+		continue
+	fi
+	"$py" - "$name" "$tmp/ours" "$tmp/drgn" <<'PY'
+import json, sys
+name, ours_path, drgn_path = sys.argv[1:4]
+drgn = json.loads(open(drgn_path).read().strip().splitlines()[-1])
+fails, confirmed, n = [], 0, 0
+for line in open(ours_path):
+    f = line.split()
+    pid, head, tasks = f[0], f[1], [t.split(":") for t in f[2:]]
+    n += 1
+    d = drgn.get(pid)
+    if d is None:
+        fails.append("pid %s: drgn has no answer" % pid)
+        continue
+    ours_tasks = [int(t, 16) for t, _ in tasks]
+    if ours_tasks != d["privates"]:
+        fails.append("pid %s: the queue at %s: ours %s, drgn %s" %
+                     (pid, head, [hex(x) for x in ours_tasks], [hex(x) for x in d["privates"]]))
+    if d["entries"]:
+        mine = [int(e, 16) for t, e in tasks]
+        if not set(mine) & set(d["entries"]):
+            fails.append("pid %s: its entry is none of drgn's locals %s" % (pid, [hex(x) for x in d["entries"]]))
+        else:
+            confirmed += 1
+if not confirmed:
+    fails.append("no entry confirmed by drgn's locals")
+if fails:
+    print("FAIL %s: waitq -p" % name)
+    for f in fails[:8]:
+        print("    %s" % f)
+else:
+    print("PASS %s: waitq -p of %d tasks, their queues' lists as drgn reads them, %d entries drgn's locals" % (name, n, confirmed))
+PY
+done <"$index"
+[ ${#done_rel[@]} -gt 0 ] || skip "waitq: no real kdump in $index"
+
+# the errors, on the default sample
+core=$top/samples/default/vmcore
+tst_one_line_error "waitq -p of a running task" "waitq: pid 1 sleeps on no wait queue" \
+	"$bin" -e "waitq -p 1" "$core"
+tst_one_line_error "waitq of no symbol" "waitq: no symbol no_such_queue" \
+	"$bin" -e "waitq no_such_queue" "$core"
+"$bin" -e "waitq khugepaged_wait" "$core" >"$tmp/out" 2>&1
+if grep -q '^wait queue "khugepaged_wait" ([0-9a-f]*) is empty$' "$tmp/out"; then
+	pass "waitq khugepaged_wait: empty, as crash says it"
+else
+	fail "waitq khugepaged_wait: $(head -c 200 "$tmp/out")"
+fi
+[ "$nfail" -eq 0 ]
