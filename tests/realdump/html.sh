@@ -64,7 +64,8 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		fail "$name: html_check.py static exited $?"
 	[ -n "$chromium" ] || continue
 	rm -f "$tmp/shot.png"
-	cr --window-size=1280,2400 --screenshot="$tmp/shot.png" "file://$page" >/dev/null 2>"$tmp/cr.err"
+	win=$("$py" "$here/html_check.py" size "$page")
+	cr --window-size="$win" --screenshot="$tmp/shot.png" "file://$page" >/dev/null 2>"$tmp/cr.err"
 	if [ ! -s "$tmp/shot.png" ]; then
 		fail "$name: Chromium took no screenshot: $(grep -v dbus "$tmp/cr.err" | head -c 300)"
 		continue

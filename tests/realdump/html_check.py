@@ -14,6 +14,8 @@ usage: html_check.py static NAME PAGE TEXT FOLDED LOG
          frame fills the width, what is not under it or above it is
          hidden; and Chromium's net log of that run (the page without its
          CSP): no request the page made
+       html_check.py size PAGE
+         the window size that shows the page down to its icicle
        html_check.py png NAME PNG
          the screenshot: a title's dark text at the top and the icicle's
          warm frames
@@ -207,7 +209,22 @@ def report(what, detail):
     fails = []
 
 
+def size(page):
+    """A window tall enough for the page down to the end of its icicle:
+    the lines of the parts above it at 16 px, the icicle's height, and
+    room for the headings and text (a screenshot is of the window)."""
+    s = open(page, encoding="utf-8").read()
+    top = s.split('<svg id="flame"', 1)[0]
+    m = re.search(r'<svg id="flame"[^>]* height="(\d+)"', s)
+    lines = sum(p.count("\n") for p in re.findall(r"<pre[^>]*>(.*?)</pre>", top, re.S))
+    graph = sum(int(float(h)) for h in re.findall(r'<svg width="[^"]*" height="([0-9.]+)pt"', top))
+    print("1280,%d" % (900 + 16 * lines + graph * 4 // 3 + (int(m.group(1)) if m else 0)))
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "size":
+        size(sys.argv[2])
+        sys.exit(0)
     cmd, name = sys.argv[1:3]
     try:
         if cmd == "static":
