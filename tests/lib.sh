@@ -16,7 +16,8 @@
 # counts; fail also counts into nfail), tst_need_index (SKIP and exit 0
 # without sample dumps), tst_need_exec (FAIL and exit 1 without a program
 # the driver needs), tst_one_line_error (bad input: exit 1 and one
-# line) and tst_crash_stopped_before (crash need not run again on a dump).
+# line), tst_first_of_scenario (one format of each sample scenario) and
+# tst_crash_stopped_before (crash need not run again on a dump).
 
 pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
@@ -35,6 +36,15 @@ tst_init() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$tst_name.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
+}
+
+# tst_first_of_scenario REL SCEN VMCORE: true for the first readable dump
+# of each release's scenario in the index (the drivers that check one
+# format of each), false for the others
+declare -A tst_scen_seen
+tst_first_of_scenario() {
+	[ -n "$1" ] && [ -r "$3" ] && [ -z "${tst_scen_seen[$1/$2]:-}" ] || return 1
+	tst_scen_seen[$1/$2]=1
 }
 
 # tst_need_index [INDEX]: no sample dumps is a SKIP, not a failure

@@ -10,11 +10,8 @@ tst_need_index
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 
-declare -A done_scen
 while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
-	[ -n "$rel" ] && [ -r "$core" ] || continue
-	[ -z "${done_scen[$rel/$scen]:-}" ] || continue
-	done_scen[$rel/$scen]=1
+	tst_first_of_scenario "$rel" "$scen" "$core" || continue
 	name="$rel/$scen/$fmt"
 	"$bin" --folded=state,comm "$core" "$vml" >"$tmp/folded" 2>"$tmp/err"
 	rc=$?

@@ -42,11 +42,8 @@ samples() {
 	[ -s "$index" ] && cat "$index"
 }
 
-declare -A done_scen
 while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
-	[ -n "$rel" ] && [ -r "$core" ] || continue
-	[ -z "${done_scen[$rel/$scen]:-}" ] || continue
-	done_scen[$rel/$scen]=1
+	tst_first_of_scenario "$rel" "$scen" "$core" || continue
 	name="$rel/$scen/$fmt"
 	page=$tmp/page.html
 	vml=(${vml:+"$vml"})
