@@ -652,7 +652,13 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 		uint64_t head;
 		char why[160];
 
-		if (queue_lock(c, &tr, sleep_fi, t, &head, why, sizeof(why))) {
+		/* the sleeping frame's, or its caller's when the entry is
+		 * the caller's (do_wait()'s wo->child_wait lives in
+		 * kernel_wait4()'s frame, kernel/exit.c) */
+		if (queue_lock(c, &tr, sleep_fi, t, &head, why, sizeof(why)) ||
+		    (sleep_fi + 1 < tr.nr && !tr.frames[sleep_fi].regs_kind &&
+		     !tr.frames[sleep_fi + 1].regs_kind &&
+		     queue_lock(c, &tr, sleep_fi + 1, t, &head, why, sizeof(why)))) {
 			tw->kind = OC_WAIT_QUEUE;
 			tw->have_address = true;
 			tw->address = head;
