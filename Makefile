@@ -135,7 +135,7 @@ check-asan:
 CRASH_DEFS := $(firstword $(wildcard $(if $(CRASH_INCLUDE),$(CRASH_INCLUDE)/crash/defs.h) \
 	/usr/include/crash/defs.h))
 WITH_CRASH ?= $(if $(CRASH_DEFS),yes,no)
-DOCS := README.md $(wildcard docs/*.md) docs/json-schema.json docs/commands-schema.json
+DOCS := README.md $(wildcard docs/*.md) $(wildcard docs/*.png) docs/json-schema.json docs/commands-schema.json
 INSTALL_FILES := $(BINDIR)/orccrash $(MANDIR)/man1/orccrash.1 \
 	$(DATADIR)/vmcore $(DOCDIR)/default-sample.txt $(BASHCOMPDIR)/orccrash \
 	$(addprefix $(DOCDIR)/,$(notdir $(DOCS))) $(CRASH_EXTDIR)/orccrash.so
