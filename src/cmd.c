@@ -1427,7 +1427,6 @@ static struct oc_error *cmd_waitq(struct cmd_ctx *c)
 	const struct oc_kernel *k = c->k;
 	uint64_t head, hoff, list_off, priv_off, first, n, back, priv;
 	struct json_object *a = NULL;
-	struct oc_sym_result s;
 	char sym[300] = "";
 	bool by_pid = c->argc == 3 && !strcmp(c->argv[1], "-p");
 	bool incomplete = true;
@@ -1462,14 +1461,7 @@ static struct oc_error *cmd_waitq(struct cmd_ctx *c)
 		if (err)
 			return err;
 	}
-	if (oc_kernel_symbolize_data(k, head, &s) && s.name &&
-	    (!s.size || s.offset < s.size) &&
-	    s.type != 't' && s.type != 'T' && s.type != 'w' && s.type != 'W') {
-		if (s.offset)
-			snprintf(sym, sizeof(sym), "%s+0x%" PRIx64, s.name, s.offset);
-		else
-			snprintf(sym, sizeof(sym), "%s", s.name);
-	}
+	oc_waits_data_symbol(k, head, sym, sizeof(sym), NULL, 0);
 	if (c->json) {
 		oc_json_set(c->result, "address", oc_json_hex(head));
 		oc_json_set(c->result, "symbol", sym[0] ? oc_json_str(sym) : NULL);

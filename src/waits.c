@@ -82,6 +82,16 @@ static const struct wait_rule rules[] = {
 	  "struct completion", "wait.task_list" },
 };
 
+/*
+ * A wait queue: no frame of its own (wait_event*() is expanded in its
+ * caller), the entry on the sleeping frame's stack (task_wait()).
+ */
+static const struct wait_rule queue_rule = {
+	OC_WAIT_QUEUE, { NULL }, NULL,
+	"struct wait_queue_entry", "entry", "private",
+	"struct wait_queue_head", "head",
+};
+
 /* The scheduler's own frames, passed over for "sleeps in". */
 static bool sched_frame(const char *base)
 {
@@ -208,6 +218,21 @@ static int task_addr_cmp(const void *a, const void *b)
 		 y = (*(const struct oc_task *const *)b)->addr;
 
 	return x < y ? -1 : x > y;
+}
+
+/* @c for @k: its tasks sorted by address; false when out of memory. */
+static bool ctx_init(struct ctx *c, const struct oc_kernel *k,
+		     struct oc_lines *lines)
+{
+	c->k = k;
+	c->lines = lines;
+	c->by_addr = malloc((k->nr_tasks + 1) * sizeof(*c->by_addr));
+	if (!c->by_addr)
+		return false;
+	for (size_t i = 0; i < k->nr_tasks; i++)
+		c->by_addr[i] = &k->tasks[i];
+	qsort(c->by_addr, k->nr_tasks, sizeof(*c->by_addr), task_addr_cmp);
+	return true;
 }
 
 static const struct oc_task *task_at(const struct ctx *c, uint64_t addr)
@@ -366,43 +391,31 @@ static bool waiter_lock(const struct ctx *c, const struct oc_trace *tr,
 				  (void *)c, ret, why, wsize);
 }
 
-/* The wait queue entry on the sleeping frame's stack, the same way. */
-static bool queue_lock(const struct ctx *c, const struct oc_trace *tr,
-		       size_t fi, const struct oc_task *t, uint64_t *ret,
-		       char *why, size_t wsize)
-{
-	const struct oc_kernel *k = c->k;
-	struct oc_waiter_layout lay;
-	uint64_t lo, hi;
 
-	if (!k->types ||
-	    !oc_ok(oc_types_offsetof(k->types, "struct wait_queue_entry", "entry", &lay.list_off)) ||
-	    !oc_ok(oc_types_offsetof(k->types, "struct wait_queue_entry", "private", &lay.task_off)) ||
-	    !oc_ok(oc_types_offsetof(k->types, "struct wait_queue_head", "head", &lay.head_off))) {
-		snprintf(why, wsize, "no layout of struct wait_queue_entry or wait_queue_head");
+bool oc_waits_data_symbol(const struct oc_kernel *k, uint64_t addr,
+			  char *sym, size_t ssize, char *mod, size_t msize)
+{
+	struct oc_sym_result s;
+
+	if (!oc_kernel_symbolize_data(k, addr, &s) || !s.name)
 		return false;
-	}
-	frame_span(tr, fi, &lo, &hi);
-	return oc_waits_ring_lock(&k->mem, &lay, lo, hi, t->addr, on_own_stack,
-				  (void *)c, ret, why, wsize);
+	if (s.offset && (!s.size || s.offset >= s.size))
+		return false;
+	if (s.type == 't' || s.type == 'T' || s.type == 'W' || s.type == 'w')
+		return false;
+	if (s.offset)
+		snprintf(sym, ssize, "%s+0x%" PRIx64, s.name, s.offset);
+	else
+		snprintf(sym, ssize, "%s", s.name);
+	if (mod)
+		snprintf(mod, msize, "%s", s.module ? s.module : "");
+	return true;
 }
 
 static void lock_symbol(const struct oc_kernel *k, struct oc_task_wait *tw)
 {
-	struct oc_sym_result s;
-
-	if (!oc_kernel_symbolize_data(k, tw->address, &s) || !s.name)
-		return;
-	if (s.offset && (!s.size || s.offset >= s.size))
-		return;
-	if (s.type == 't' || s.type == 'T' || s.type == 'W' || s.type == 'w')
-		return;
-	if (s.offset)
-		snprintf(tw->symbol, sizeof(tw->symbol), "%s+0x%" PRIx64,
-			 s.name, s.offset);
-	else
-		snprintf(tw->symbol, sizeof(tw->symbol), "%s", s.name);
-	snprintf(tw->module, sizeof(tw->module), "%s", s.module ? s.module : "");
+	oc_waits_data_symbol(k, tw->address, tw->symbol, sizeof(tw->symbol),
+			     tw->module, sizeof(tw->module));
 }
 
 static void add_why(struct oc_task_wait *tw, const char *s)
@@ -487,14 +500,10 @@ have:
 struct oc_error *oc_waits_read_owner(const struct oc_kernel *k,
 				     struct oc_task_wait *tw)
 {
-	struct ctx c = { .k = k };
+	struct ctx c;
 
-	c.by_addr = malloc((k->nr_tasks + 1) * sizeof(*c.by_addr));
-	if (!c.by_addr)
+	if (!ctx_init(&c, k, NULL))
 		return &oc_enomem;
-	for (size_t i = 0; i < k->nr_tasks; i++)
-		c.by_addr[i] = &k->tasks[i];
-	qsort(c.by_addr, k->nr_tasks, sizeof(*c.by_addr), task_addr_cmp);
 	tw->reliable = true;
 	tw->why[0] = 0;
 	tw->have_owner = false;
@@ -655,10 +664,11 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 		/* the sleeping frame's, or its caller's when the entry is
 		 * the caller's (do_wait()'s wo->child_wait lives in
 		 * kernel_wait4()'s frame, kernel/exit.c) */
-		if (queue_lock(c, &tr, sleep_fi, t, &head, why, sizeof(why)) ||
+		if (waiter_lock(c, &tr, sleep_fi, t, &queue_rule, &head, why, sizeof(why)) ||
 		    (sleep_fi + 1 < tr.nr && !tr.frames[sleep_fi].regs_kind &&
 		     !tr.frames[sleep_fi + 1].regs_kind &&
-		     queue_lock(c, &tr, sleep_fi + 1, t, &head, why, sizeof(why)))) {
+		     waiter_lock(c, &tr, sleep_fi + 1, t, &queue_rule, &head, why,
+				 sizeof(why)))) {
 			tw->kind = OC_WAIT_QUEUE;
 			tw->have_address = true;
 			tw->address = head;
@@ -675,18 +685,14 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 bool oc_waits_queue_of(const struct oc_kernel *k, const struct oc_task *t,
 		       uint64_t *ret, char *why, size_t wsize)
 {
-	struct ctx c = { .k = k };
 	struct oc_task_wait tw;
+	struct ctx c;
 	bool found;
 
-	c.by_addr = malloc((k->nr_tasks + 1) * sizeof(*c.by_addr));
-	if (!c.by_addr) {
+	if (!ctx_init(&c, k, NULL)) {
 		snprintf(why, wsize, "out of memory");
 		return false;
 	}
-	for (size_t i = 0; i < k->nr_tasks; i++)
-		c.by_addr[i] = &k->tasks[i];
-	qsort(c.by_addr, k->nr_tasks, sizeof(*c.by_addr), task_addr_cmp);
 	if (task_wait(&c, t, &tw)) {
 		snprintf(why, wsize, "out of memory");
 		found = false;
@@ -723,20 +729,16 @@ void oc_waits_deinit(struct oc_waits *w)
 struct oc_error *oc_waits_compute(const struct oc_kernel *k,
 				  struct oc_lines *lines, struct oc_waits *ret)
 {
-	struct ctx c = { .k = k, .lines = lines };
 	struct oc_error *err = NULL;
 	size_t cap = 0;
 	long *next = NULL;
+	struct ctx c;
 
 	memset(ret, 0, sizeof(*ret));
-	c.by_addr = malloc((k->nr_tasks + 1) * sizeof(*c.by_addr));
-	if (!c.by_addr)
+	if (!ctx_init(&c, k, lines))
 		return &oc_enomem;
-	for (size_t i = 0; i < k->nr_tasks; i++) {
-		c.by_addr[i] = &k->tasks[i];
+	for (size_t i = 0; i < k->nr_tasks; i++)
 		cap += k->tasks[i].state == 'D';
-	}
-	qsort(c.by_addr, k->nr_tasks, sizeof(*c.by_addr), task_addr_cmp);
 	/* each D task, and at most one owner each */
 	cap = 2 * cap + 1;
 	ret->waits = calloc(cap, sizeof(*ret->waits));

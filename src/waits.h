@@ -148,6 +148,15 @@ bool oc_waits_queue_of(const struct oc_kernel *k, const struct oc_task *t,
 		       uint64_t *ret, char *why, size_t wsize);
 
 /*
+ * The symbol that holds the data at @addr: "orccrash_mutex",
+ * "folio_wait_table+0x1c0" inside one (its size known), its module's
+ * name into @mod (may be NULL; "" for vmlinux); false for none or a
+ * text symbol (a lock on the heap or a stack).
+ */
+bool oc_waits_data_symbol(const struct oc_kernel *k, uint64_t addr,
+			  char *sym, size_t ssize, char *mod, size_t msize);
+
+/*
  * The owner of the lock at @tw->address of kind @tw->kind, by the
  * kernel's rules (mutex.owner, rw_semaphore.owner and count), into @tw's
  * owner fields and ->readers, ->reliable, ->why: the part of
