@@ -276,51 +276,58 @@ void oc_report_print_warnings(const struct oc_kernel *k, FILE *out)
 	}
 }
 
-/* The crash summary (src/triage.h, docs/triage.md), first in the header. */
+/*
+ * The crash summary (src/triage.h, docs/triage.md), first in the header:
+ * @crash when the caller has it, else computed here.
+ */
 static void print_crash(const struct oc_kernel *k,
 			const struct oc_report_options *opts,
 			const struct oc_log *log, const struct oc_waits *waits,
-			FILE *out)
+			const struct oc_crash *crash, FILE *out)
 {
 	struct oc_line_info chain[16];
-	struct oc_crash c;
-	struct oc_error *err = oc_triage(k, opts->lines, log, &c);
+	struct oc_crash own;
+	const struct oc_crash *c = crash ? crash : &own;
 	char buf[320], e[1024];
 	size_t nr;
 
-	if (err) {
-		fprintf(out, "     CRASH: (not analysed: ");
-		oc_error_fprint(out, err);
-		fprintf(out, ")\n");
-		oc_error_destroy(err);
-		return;
+	if (!crash) {
+		struct oc_error *err = oc_triage(k, opts->lines, log, &own);
+
+		if (err) {
+			fprintf(out, "     CRASH: (not analysed: ");
+			oc_error_fprint(out, err);
+			fprintf(out, ")\n");
+			oc_error_destroy(err);
+			return;
+		}
 	}
-	fprintf(out, "     CRASH: %s\n", oc_esc(e, sizeof(e), c.title, 0));
-	fprintf(out, "      KIND: %s\n", oc_crash_kind_name(c.kind));
-	if (c.have_guilty) {
-		oc_report_format_frame(k, &c.guilty, buf, sizeof(buf));
+	fprintf(out, "     CRASH: %s\n", oc_esc(e, sizeof(e), c->title, 0));
+	fprintf(out, "      KIND: %s\n", oc_crash_kind_name(c->kind));
+	if (c->have_guilty) {
+		oc_report_format_frame(k, &c->guilty, buf, sizeof(buf));
 		fprintf(out, "    GUILTY: %s", buf);
-		nr = oc_report_frame_lines(k, opts, &c.guilty, chain, 16);
+		nr = oc_report_frame_lines(k, opts, &c->guilty, chain, 16);
 		print_line_suffix(chain, nr, out);
 		fputc('\n', out);
-		fprintf(out, " SIGNATURE: %s\n", c.signature);
+		fprintf(out, " SIGNATURE: %s\n", c->signature);
 	}
-	if (c.have_bug)
-		fprintf(out, "    BUG AT: %s:%u%s\n", oc_esc(e, sizeof(e), c.bug.file, 0), c.bug.line,
-			c.bug.warning ? " (a WARN)" : "");
-	if (c.have_address)
-		fprintf(out, "   ADDRESS: 0x%" PRIx64 " (from the %s)\n", c.address,
-			c.address_from);
-	if (c.have_error_code && c.error_access[0])
+	if (c->have_bug)
+		fprintf(out, "    BUG AT: %s:%u%s\n", oc_esc(e, sizeof(e), c->bug.file, 0), c->bug.line,
+			c->bug.warning ? " (a WARN)" : "");
+	if (c->have_address)
+		fprintf(out, "   ADDRESS: 0x%" PRIx64 " (from the %s)\n", c->address,
+			c->address_from);
+	if (c->have_error_code && c->error_access[0])
 		fprintf(out, "ERROR CODE: 0x%04" PRIx64 ": %s, %s (from the %s)\n",
-			c.error_code, c.error_access, c.error_why, c.error_code_from);
-	else if (c.have_error_code)
+			c->error_code, c->error_access, c->error_why, c->error_code_from);
+	else if (c->have_error_code)
 		fprintf(out, "ERROR CODE: 0x%" PRIx64 " (from the %s)\n",
-			c.error_code, c.error_code_from);
-	if (c.have_taint) {
-		fprintf(out, "     TAINT: %s", c.nr_taints ? c.taint : "(none)");
-		for (size_t i = 0; i < c.nr_taints; i++) {
-			const struct oc_taint *t = &c.taints[i];
+			c->error_code, c->error_code_from);
+	if (c->have_taint) {
+		fprintf(out, "     TAINT: %s", c->nr_taints ? c->taint : "(none)");
+		for (size_t i = 0; i < c->nr_taints; i++) {
+			const struct oc_taint *t = &c->taints[i];
 
 			fprintf(out, "%s%c=%s", i ? "; " : " (", t->letter, t->name);
 			for (size_t m = 0; m < t->nr_modules; m++)
@@ -329,24 +336,25 @@ static void print_crash(const struct oc_kernel *k,
 			if (t->more_modules)
 				fprintf(out, ", ...");
 		}
-		fprintf(out, "%s\n", c.nr_taints ? ")" : "");
+		fprintf(out, "%s\n", c->nr_taints ? ")" : "");
 	}
-	for (size_t i = 0; i < c.nr_details; i++)
-		fprintf(out, "    DETAIL: %s\n", oc_esc(e, sizeof(e), c.details[i], 0));
+	for (size_t i = 0; i < c->nr_details; i++)
+		fprintf(out, "    DETAIL: %s\n", oc_esc(e, sizeof(e), c->details[i], 0));
 	oc_report_print_chains(waits, 8, out);
 }
 
 void oc_report_print_header(const struct oc_kernel *k,
 			    const struct oc_report_options *opts,
 			    const struct oc_log *log,
-			    const struct oc_waits *waits, FILE *out)
+			    const struct oc_waits *waits,
+			    const struct oc_crash *crash, FILE *out)
 {
 	const struct oc_task *pt = NULL;
 	char msg[256], e[1024];
 
 	if (k->panic_cpu >= 0)
 		pt = k->cpus[k->panic_cpu].task;
-	print_crash(k, opts, log, waits, out);
+	print_crash(k, opts, log, waits, crash, out);
 	fprintf(out, "      DUMP: %s (%s)\n",
 		oc_esc(e, sizeof(e), oc_dump_path(k->dump), 0),
 		oc_dump_format_name(k->dump));
@@ -781,7 +789,8 @@ int oc_report_text(const struct oc_kernel *k,
 	if (opts->no_header)
 		oc_report_print_warnings(k, stderr);
 	else
-		oc_report_print_header(k, opts, log, st.have_waits ? &st.waits : NULL, out);
+		oc_report_print_header(k, opts, log, st.have_waits ? &st.waits : NULL,
+				       NULL, out);
 	if (opts->log && log) {
 		part_break(out, &first);
 		fprintf(out, "Kernel log:\n");

@@ -77,12 +77,15 @@ void oc_report_folded_free(char **lines, size_t nr);
  * tail.  Errors on stderr; the report's exit codes. */
 int oc_report_html(const struct oc_kernel *k,
 		   const struct oc_report_options *opts, const char *path);
+struct oc_crash;
 /* The report's header (crash summary, dump facts, WARNINGs, the log's
- * last opts->log_tail records); @log and @waits may be NULL. */
+ * last opts->log_tail records); @log and @waits may be NULL, and @crash
+ * (src/triage.h: oc_triage() computes it when NULL). */
 void oc_report_print_header(const struct oc_kernel *k,
 			    const struct oc_report_options *opts,
 			    const struct oc_log *log,
-			    const struct oc_waits *waits, FILE *out);
+			    const struct oc_waits *waits,
+			    const struct oc_crash *crash, FILE *out);
 /* A task's "PID: ... COMM: ... TASK: ..." line, as the report and the
  * crash extension print it. */
 void oc_report_print_task_line(const struct oc_task *t, FILE *out);

@@ -439,9 +439,12 @@ static void print_page(const struct oc_kernel *k,
 	struct oc_crash c;
 	struct oc_error *err;
 	struct mbuf m;
-	bool first = true;
+	bool first = true, have_crash;
 
+	/* the summary once: the title here, the header below (which says
+	 * why when it could not be made) */
 	err = oc_triage(k, opts->lines, log, &c);
+	have_crash = !err;
 	if (err) {
 		oc_error_destroy(err);
 		snprintf(c.title, sizeof(c.title), "%s", "crash not analysed");
@@ -468,7 +471,8 @@ static void print_page(const struct oc_kernel *k,
 			oc_error_fprint(m.f, st->log_err);
 			fputc('\n', m.f);
 		}
-		oc_report_print_header(k, &hopts, log, waits, m.f);
+		oc_report_print_header(k, &hopts, log, waits,
+				       have_crash ? &c : NULL, m.f);
 		if (mbuf_close(&m))
 			mbuf_pre(out, "summary", &m);
 		free(m.s);
