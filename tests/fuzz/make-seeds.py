@@ -494,16 +494,252 @@ def seeds_strutil(name, row):
             out('strutil', f'hostile{i}-flags{flags}', bytes([flags, 9]) + text)
 
 
+# fuzz_model's layout table, in tests/fuzz/fuzz_model.c's order: a made-up
+# layout (the model takes any from the types backend), small enough for
+# a seed to hold a few dozen tasks.
+MODEL_LAYOUT = [
+    ('pid', 0), ('tgid', 4), ('comm', 8), ('state', 24), ('exit_state', 28),
+    ('flags', 32), ('stack', 40), ('thread.sp', 48), ('tasks', 56),
+    ('real_parent', 72), ('thread_info.cpu', 80), ('children', 88),
+    ('sibling', 104), ('signal', 120), ('thread_node', 128),
+    ('thread_head', 16),                       # struct signal_struct
+    ('list', 8), ('name', 24), ('mem', 80),    # struct module
+    ('core_layout.base', 80), ('core_layout.text_size', 88),
+    ('core_layout.size', 92), ('init_layout.base', 96),
+    ('init_layout.size', 104), ('init_layout.text_size', 108),
+    ('kallsyms', 528), ('arch.num_orcs', 536), ('arch.orc_unwind_ip', 544),
+    ('arch.orc_unwind', 552), ('notes_attrs', 560),
+    ('mm.base', 0), ('mm.size', 8),            # struct module_memory
+    ('symtab', 0), ('num_symtab', 8), ('strtab', 16), ('typetab', 24),
+    ('notes', 0), ('grp.bin_attrs', 8), ('attrs', 16),  # module_notes_attrs
+    ('ba.size', 40), ('ba.private', 48),       # struct bin_attribute
+]
+MODEL_OFF = dict(MODEL_LAYOUT)
+TASK_SIZE = 256
+DM = 0xffff888000100000          # the direct map: tasks, then signal_structs
+INIT_TASK = 0xffffffff82a00000   # the kernel image
+POB = 0xffffffff82000000         # page_offset_base
+MODULES = 0xffffffff82b00000     # the modules list head
+MODAREA = 0xffffffffc0000000     # struct modules and their memory
+MOD_STRIDE = 0x800
+
+
+class Image:
+    """Memory as fuzz_common.h's regions: {addr: bytearray}."""
+    def __init__(self):
+        self.regions = {}
+
+    def add(self, addr, size):
+        self.regions[addr] = bytearray(size)
+
+    def put(self, addr, value, size=8):
+        for base, buf in self.regions.items():
+            if base <= addr < base + len(buf):
+                buf[addr - base:addr - base + size] = value.to_bytes(size, 'little')
+                return
+        raise ValueError(hex(addr))
+
+    def put_bytes(self, addr, data):
+        for base, buf in self.regions.items():
+            if base <= addr < base + len(buf):
+                buf[addr - base:addr - base + len(data)] = data
+                return
+        raise ValueError(hex(addr))
+
+    def get(self, addr):
+        for base, buf in self.regions.items():
+            if base <= addr < base + len(buf):
+                return int.from_bytes(buf[addr - base:addr - base + 8], 'little')
+        raise ValueError(hex(addr))
+
+    def blob(self):
+        return b''.join(region(a, bytes(b)) for a, b in self.regions.items())
+
+
+def model_tasks(img, nproc=6, threads=(0, 0, 2, 0, 0, 0)):
+    """init_task and nproc processes (children of init_task), threads[i]
+    more threads in process i, every list circular as the kernel keeps
+    it.  Returns the task addresses: [init, (leader, [threads])...]."""
+    o = MODEL_OFF
+    ntasks = nproc + sum(threads)
+    img.add(INIT_TASK, TASK_SIZE)
+    img.add(DM, ntasks * TASK_SIZE + (nproc + 1) * 64)
+    sig_base = DM + ntasks * TASK_SIZE
+    tasks, procs, nxt = [], [], 0
+    for i in range(nproc):
+        leader = DM + nxt * TASK_SIZE
+        nxt += 1
+        ts = [DM + (nxt + j) * TASK_SIZE for j in range(threads[i])]
+        nxt += threads[i]
+        procs.append((leader, ts))
+    pid = 1
+
+    def task(addr, comm, tgid, sig):
+        nonlocal pid
+        img.put(addr + o['pid'], pid, 4)
+        img.put(addr + o['tgid'], tgid or pid, 4)
+        img.put_bytes(addr + o['comm'], comm.encode()[:15])
+        img.put(addr + o['state'], 1, 4)
+        img.put(addr + o['stack'], 0xffffc90000000000 + pid * 0x4000)
+        img.put(addr + o['thread.sp'], 0xffffc90000000000 + pid * 0x4000 + 0x3e00)
+        img.put(addr + o['real_parent'], INIT_TASK)
+        img.put(addr + o['signal'], sig)
+        pid += 1
+        return pid - 1
+
+    def ring(heads):
+        """list_heads at these addresses, linked in this order, circular"""
+        for i, h in enumerate(heads):
+            img.put(h, heads[(i + 1) % len(heads)])
+            img.put(h + 8, heads[i - 1])
+
+    img.put_bytes(INIT_TASK + o['comm'], b'swapper/0')
+    img.put(INIT_TASK + o['real_parent'], INIT_TASK)
+    img.put(INIT_TASK + o['signal'], sig_base)
+    ring([sig_base + o['thread_head'], INIT_TASK + o['thread_node']])
+    for i, (leader, ts) in enumerate(procs):
+        sig = sig_base + 64 * (i + 1)
+        tgid = task(leader, f'proc{i}', 0, sig)
+        for j, t in enumerate(ts):
+            task(t, f'proc{i}-t{j}', tgid, sig)
+        ring([sig + o['thread_head']] + [t + o['thread_node'] for t in [leader] + ts])
+    ring([INIT_TASK + o['tasks']] + [l + o['tasks'] for l, _ in procs])
+    # a thread is on no tasks list: its tasks is the copy dup_task_struct()
+    # made of its creator's (kernel/fork.c), never NULL
+    for leader, ts in procs:
+        for t in ts:
+            img.put(t + o['tasks'], img.get(leader + o['tasks']))
+            img.put(t + o['tasks'] + 8, img.get(leader + o['tasks'] + 8))
+    ring([INIT_TASK + o['children']] + [l + o['sibling'] for l, _ in procs])
+    img.add(POB, 8)
+    img.put(POB, 0xffff888000000000)
+    return procs
+
+
+def model_modules(img, n=2, shared=False, budget=False):
+    """n modules on the list, each with a text region holding its symbols,
+    strings and ORC tables (shared: all claim the first one's memory and
+    tables; budget: each claims 1 MiB of its own and 6,000 ORC entries
+    the image does not hold)."""
+    o = MODEL_OFF
+    img.add(MODULES, 16)
+    img.add(MODAREA, n * MOD_STRIDE)
+    heads = [MODULES]
+    for i in range(n):
+        mod = MODAREA + i * MOD_STRIDE
+        mem = MODAREA if shared else mod
+        heads.append(mod + o['list'])
+        img.put_bytes(mod + o['name'], f'mod{i}'.encode())
+        size = 0x100000 if budget else MOD_STRIDE
+        if budget:
+            mem = 0xffffffffc1000000 + i * size
+        # mem[MOD_TEXT] and, before 6.4, core_layout: one and the same here
+        img.put(mod + o['mem'] + o['mm.base'], mem)
+        img.put(mod + o['mem'] + o['mm.size'], size, 4)
+        img.put(mod + o['core_layout.text_size'] + 4, size, 4)   # core_layout.size
+        ks = mem + 0x280
+        img.put(mod + o['kallsyms'], ks if not budget else 0)
+        if not budget and not (shared and i):
+            syms, strs = mem + 0x2c0, mem + 0x380
+            img.put(ks + o['symtab'], syms)
+            img.put(ks + o['num_symtab'], 4, 4)
+            img.put(ks + o['strtab'], strs)
+            names = b'\0my_fn\0my_other_fn\0my_data\0'
+            img.put_bytes(strs, names)
+            for k, (name_off, value, info, shndx) in enumerate(
+                    [(0, 0, 0, 0), (1, mem + 0x600, 0x12, 1),
+                     (7, mem + 0x640, 0x02, 1), (19, mem + 0x700, 0x11, 2)]):
+                img.put_bytes(syms + 24 * k, struct.pack('<IBBHQQ', name_off, info, 0,
+                                                         shndx, value, 16))
+        nr_orc = 6000 if budget else 4
+        ip, orc = mem + 0x400, mem + 0x440
+        img.put(mod + o['arch.num_orcs'], nr_orc, 4)
+        img.put(mod + o['arch.orc_unwind_ip'], ip)
+        img.put(mod + o['arch.orc_unwind'], orc)
+        if not budget and not (shared and i):
+            for k in range(4):
+                # s32 place-relative ips into the text, 6-byte entries
+                img.put(ip + 4 * k, (mem + 0x600 + 0x20 * k - (ip + 4 * k)) & 0xffffffff, 4)
+                img.put_bytes(orc + 6 * k, struct.pack('<hhH', 8, 0, 0x1 | (2 << 4) | (1 << 8)))
+    for i, h in enumerate(heads):
+        img.put(h, heads[(i + 1) % len(heads)])
+        img.put(h + 8, heads[i - 1])
+
+
+def model_notes(img, mod):
+    """mod's build-id through notes_attrs (6.14+'s grp.bin_attrs)"""
+    o = MODEL_OFF
+    na = mod + 0x600
+    img.put(mod + o['notes_attrs'], na)
+    img.put(na + o['notes'], 1, 4)
+    img.put(na + o['grp.bin_attrs'], na + 0x100)
+    img.put(na + 0x100, na + o['attrs'])           # one attribute, then NULL
+    note = struct.pack('<III', 4, 20, 3) + b'GNU\0' + bytes(range(20))
+    img.put(na + o['attrs'] + o['ba.size'], len(note))
+    img.put(na + o['attrs'] + o['ba.private'], na + 0x180)
+    img.put_bytes(na + 0x180, note)
+
+
+def model_seed(flags, img, current):
+    layout = b''.join(struct.pack('<H', off) for _, off in MODEL_LAYOUT)
+    return (struct.pack('<BQQQQH', flags, INIT_TASK, MODULES, POB, current, TASK_SIZE)
+            + layout + img.blob())
+
+
+def seeds_model():
+    """fuzz_model: whole lists of both module layouts, then one seed of
+    each hostile class of issue 23 (docs/hardening.md)."""
+    o = MODEL_OFF
+    for name, flags in (('whole-6.4', 1 | 4), ('whole-5.10', 0), ('whole-6.14', 1 | 4 | 8)):
+        img = Image()
+        procs = model_tasks(img)
+        model_modules(img)
+        if flags & 8:
+            model_notes(img, MODAREA)
+        out('model', name, model_seed(flags, img, procs[0][0]))
+
+    def hostile(name, change, **mods):
+        img = Image()
+        procs = model_tasks(img)
+        model_modules(img, **mods)
+        change(img, procs)
+        out('model', name, model_seed(1 | 4, img, procs[0][0]))
+
+    lead = lambda procs, i: procs[i][0]
+    # the tasks list: back to an earlier process, a NULL next, a zeroed
+    # task_struct (a hole read as zeros), a link out of the direct map
+    hostile('tasks-loop', lambda img, p: img.put(lead(p, 4) + o['tasks'], lead(p, 1) + o['tasks']))
+    hostile('tasks-null-next', lambda img, p: img.put(lead(p, 3) + o['tasks'], 0))
+    hostile('tasks-zero-hole', lambda img, p: img.put_bytes(lead(p, 3), bytes(TASK_SIZE)))
+    hostile('tasks-outside-dm', lambda img, p: img.put(lead(p, 2) + o['tasks'], 0xffffc90000001000))
+    # a thread list looping past its head, and one ending in NULL
+    hostile('threads-loop', lambda img, p: img.put(p[2][1][1] + o['thread_node'],
+                                                   p[2][1][0] + o['thread_node']))
+    hostile('threads-null', lambda img, p: img.put(p[2][1][0] + o['thread_node'], 0))
+    # the module list: a loop, a link out of the modules area; fake
+    # modules sharing one module's memory and ORC tables; modules whose
+    # ORC tables together are over the budget
+    hostile('modules-loop', lambda img, p: img.put(MODAREA + MOD_STRIDE + o['list'],
+                                                   MODAREA + o['list']), n=3)
+    hostile('modules-outside', lambda img, p: img.put(MODAREA + o['list'], DM), n=2)
+    hostile('modules-shared-orc', lambda img, p: None, n=24, shared=True)
+    hostile('modules-orc-budget', lambda img, p: None, n=8, budget=True)
+
+
 def seeds_elf(name, path):
     with open(path, 'rb') as f:
         out('elf', name, f.read())
 
 
 def main():
-    rows = samples()
-    # SEEDS_ONLY=dwexpr, cfi, lineprog or strutil: only that target's seeds (the
-    # others unchanged)
+    # SEEDS_ONLY=dwexpr, cfi, lineprog, strutil or model: only that target's
+    # seeds (the others unchanged)
     only = os.environ.get('SEEDS_ONLY')
+    if only in (None, 'model'):
+        seeds_model()       # made up: no sample needed
+        if only:
+            return
+    rows = samples()
     for rel, tag in (('6.1.', '6.1'), ('6.12.', '6.12')):
         hard = pick(rows, rel, 'hardirq', 'elf')
         if not hard:
