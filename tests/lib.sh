@@ -16,8 +16,10 @@
 # counts; fail also counts into nfail), tst_need_index (SKIP and exit 0
 # without sample dumps), tst_need_exec (FAIL and exit 1 without a program
 # the driver needs), tst_one_line_error (bad input: exit 1 and one
-# line), tst_first_of_scenario (one format of each sample scenario) and
-# tst_crash_stopped_before (crash need not run again on a dump).
+# line), tst_first_of_scenario (one format of each sample scenario),
+# tst_crash_stopped_before (crash need not run again on a dump),
+# tst_chromium (headless Chromium, quiet) and tst_speedscope (the flame
+# graph tool, from npm into the cache).
 
 pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
@@ -93,4 +95,40 @@ tst_crash_stopped_before() {
 	ver=$(crash --version 2>/dev/null | grep -m1 '^crash ')
 	[ -n "$ver" ] && grep -qxF "# $ver" "$ref" || return 1
 	grep -qE '^# (exit status [1-9]|not run: )' "$ref" && ! grep -q '^ *PID ' "$ref"
+}
+
+# tst_chromium ARGS...: Debian's chromium, headless, without its background
+# traffic (a net log would hold it) and without a profile of the user's;
+# $chromium is the program (command -v chromium).  The command is also
+# left in the array chromium_argv, for a script to run.
+tst_chromium() {
+	chromium_argv=(timeout 120 "$chromium" --headless --no-sandbox --disable-gpu
+		--hide-scrollbars --no-first-run --disable-sync
+		--disable-background-networking --disable-component-update
+		--disable-default-apps --user-data-dir="$tmp/profile")
+	[ $# -eq 0 ] || "${chromium_argv[@]}" "$@"
+}
+
+# tst_speedscope: speedscope (the flame graph viewer, MIT, from the npm
+# registry) unpacked into the cache, its tarball checked against the
+# registry's integrity of this version; sets $speedscope to its
+# dist/release/index.html, or says why not on stdout and returns 1
+tst_speedscope_version=1.25.0
+tst_speedscope_sha512=cpf9HWTZf1ijLXBJrk87Ve/54tnYx6rlf0gUThvn3ook6h63hLXVOQiMf44PT+XoV503cPfvfiT5gP5vojp6Ag==
+tst_speedscope() {
+	local dir=$cache/npm/speedscope-$tst_speedscope_version tgz sum
+	speedscope=$dir/package/dist/release/index.html
+	[ -s "$speedscope" ] && return 0
+	command -v npm >/dev/null || { echo "no npm"; return 1; }
+	mkdir -p "$dir" && rm -rf "$dir/package" "$dir"/*.tgz || return 1
+	tgz=$( (cd "$dir" && npm pack --silent "speedscope@$tst_speedscope_version") 2>/dev/null | tail -n 1)
+	[ -n "$tgz" ] && [ -s "$dir/$tgz" ] || { echo "npm pack speedscope@$tst_speedscope_version failed"; return 1; }
+	sum=$(python3 -c 'import base64, hashlib, sys
+print(base64.b64encode(hashlib.sha512(open(sys.argv[1], "rb").read()).digest()).decode())' "$dir/$tgz")
+	if [ "$sum" != "$tst_speedscope_sha512" ]; then
+		echo "speedscope-$tst_speedscope_version.tgz: sha512 $sum is not the registry's"
+		rm -f "$dir/$tgz"
+		return 1
+	fi
+	tar -xzf "$dir/$tgz" -C "$dir" && [ -s "$speedscope" ] || { echo "speedscope: cannot unpack $dir/$tgz"; return 1; }
 }

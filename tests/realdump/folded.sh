@@ -2,26 +2,55 @@
 # --folded (docs/orccrash.1): on one format of every sample scenario, the
 # folded stacks parse as the flame graph tools read them, add up to the
 # report's tasks and are each task's JSON trace (tests/realdump/folded.py);
-# a selection narrows them; a bad field list is a usage error.
+# a selection narrows them; a bad field list is a usage error.  Each is
+# loaded unchanged into a flame graph tool, speedscope (npm) in headless
+# Chromium, whose reading of every function must be the file's
+# (tests/realdump/folded_speedscope.py).
 #   tests/realdump/folded.sh [BUILD_DIR]
 . "$(dirname "$0")/../lib.sh"
 tst_init folded "${1:-build}"
 tst_need_index
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
+chromium=$(command -v chromium || true)
+if [ -z "$chromium" ]; then
+	skip "folded: no chromium (apt-get install chromium): not loaded into speedscope"
+elif ! tst_speedscope >"$tmp/why"; then
+	chromium=
+	skip "folded: no speedscope ($(head -c 200 "$tmp/why")): not loaded into a flame graph tool"
+else
+	tst_chromium	# sets chromium_argv
+fi
 
-while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
-	tst_first_of_scenario "$rel" "$scen" "$core" || continue
-	name="$rel/$scen/$fmt"
+# check NAME VMCORE VMLINUX: --folded=state,comm against the JSON report
+# (folded.py), then through speedscope
+check() {
+	local name=$1 core=$2 vml=$3 rc
+
 	"$bin" --folded=state,comm "$core" "$vml" >"$tmp/folded" 2>"$tmp/err"
 	rc=$?
 	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
 		fail "$name: --folded exited $rc: $(head -c 200 "$tmp/err")"
-		continue
+		return
 	fi
 	"$bin" --json --all-tasks --no-lines "$core" "$vml" >"$tmp/json" 2>/dev/null
 	"$py" "$here/folded.py" "$name" "$tmp/folded" "$tmp/json"
+	[ -n "$chromium" ] || return
+	"$py" "$here/folded_speedscope.py" "$name" "$tmp/folded" "$speedscope" "$tmp" -- \
+		"${chromium_argv[@]}"
+}
+
+while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+	tst_first_of_scenario "$rel" "$scen" "$core" || continue
+	check "$rel/$scen/$fmt" "$core" "$vml"
 done <"$index"
+
+# the bench's large dumps (10,000 tasks; make bench-large), where made
+for core in "$cache"/bench/*/large/vmcore.kdump-real; do
+	rel=${core#"$cache"/bench/}; rel=${rel%%/*}
+	[ -r "$core" ] && [ -r "$cache/kernels/$rel/vmlinux" ] || continue
+	check "$rel/large/kdump-real" "$core" "$cache/kernels/$rel/vmlinux"
+done
 
 # one sample for the options
 IFS=$'\t' read -r rel scen fmt core vml kaslr <"$index"

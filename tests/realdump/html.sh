@@ -24,15 +24,6 @@ chromium=$(command -v chromium || true)
 [ -n "$chromium" ] || skip "html: no chromium (apt-get install chromium): the pages are not rendered"
 "$py" -c 'import PIL' 2>/dev/null || { chromium=; skip "html: no python3-pil: the pages are not rendered"; }
 
-# headless Chromium without its background traffic (the net log would
-# hold it) and without a profile of the user's
-cr() {
-	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu \
-		--hide-scrollbars --no-first-run --disable-sync \
-		--disable-background-networking --disable-component-update \
-		--disable-default-apps --user-data-dir="$tmp/profile" "$@"
-}
-
 # a click on the widest frame below the states, as a user would
 zoom_js='<script>(function(){var b=null;document.querySelectorAll("#flame g[data-d=\"2\"]").forEach(function(g){if(!b||+g.dataset.w>+b.dataset.w)b=g;});if(b)b.dispatchEvent(new MouseEvent("click"));})();</script>'
 
@@ -62,7 +53,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	[ -n "$chromium" ] || continue
 	rm -f "$tmp/shot.png"
 	win=$("$py" "$here/html_check.py" size "$page")
-	cr --window-size="$win" --screenshot="$tmp/shot.png" "file://$page" >/dev/null 2>"$tmp/cr.err"
+	tst_chromium --window-size="$win" --screenshot="$tmp/shot.png" "file://$page" >/dev/null 2>"$tmp/cr.err"
 	if [ ! -s "$tmp/shot.png" ]; then
 		fail "$name: Chromium took no screenshot: $(grep -v dbus "$tmp/cr.err" | head -c 300)"
 		continue
@@ -71,7 +62,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 		fail "$name: html_check.py png exited $?"
 	# (a script after </html> runs in the body, after the page's own)
 	{ grep -v 'Content-Security-Policy' "$page"; printf '%s\n' "$zoom_js"; } >"$tmp/zoom.html"
-	cr --log-net-log="$tmp/net.json" --dump-dom "file://$tmp/zoom.html" >"$tmp/dom.html" 2>"$tmp/cr.err"
+	tst_chromium --log-net-log="$tmp/net.json" --dump-dom "file://$tmp/zoom.html" >"$tmp/dom.html" 2>"$tmp/cr.err"
 	if [ ! -s "$tmp/dom.html" ] || [ ! -s "$tmp/net.json" ]; then
 		fail "$name: Chromium gave no DOM or net log: $(grep -v dbus "$tmp/cr.err" | head -c 300)"
 		continue
