@@ -88,6 +88,10 @@ struct browser {
 	bool waits_loaded;
 	struct oc_waits waits;
 	char cmd[128];		/* the command whose output cmd_lines holds */
+	/* the commands before it, as pointers were followed (Enter on a
+	 * pointer row), and their cursors: q or Backspace goes back */
+	struct { char cmd[128]; struct cursor cur; } cmd_back[16];
+	size_t nr_cmd_back;
 	const struct view_ops *view, *help_from, *cmd_from;
 	enum pane pane;
 	size_t shown;		/* thread in the frames pane (index in th.v) */
@@ -119,6 +123,7 @@ struct browser {
 
 static void set_status(struct browser *b, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+static bool show_command(struct browser *b, const char *line);
 
 static void set_status(struct browser *b, bool error, const char *fmt, ...)
 {
@@ -1058,8 +1063,25 @@ static void memory_enter(struct browser *b)
 			set_status(b, false, "-> %016" PRIx64, line->value);
 			return;
 		}
+	/* a kernel address elsewhere: a stack word has no type, so the
+	 * user names the struct it points to */
+	if (line->value >= 0xffff800000000000ull) {
+		char prompt[64], type[96], cmd[sizeof(b->cmd)];
+		const char *name = type;
+
+		snprintf(prompt, sizeof(prompt), "struct TYPE at 0x%" PRIx64 ": ",
+			 line->value);
+		if (!oc_draw_prompt(b->h - 2, prompt, type, sizeof(type)) || !type[0])
+			return;
+		if (!strncmp(type, "struct ", 7))
+			name += 7;
+		snprintf(cmd, sizeof(cmd), "struct %s 0x%" PRIx64, name, line->value);
+		if (show_command(b, cmd))
+			b->nr_cmd_back = 0;
+		return;
+	}
 	set_status(b, false, "%016" PRIx64 ": not a return slot, not a "
-		   "pointer into this view", (uint64_t)line->ref);
+		   "pointer into this view, not a kernel address", (uint64_t)line->ref);
 }
 
 static void open_log(struct browser *b)
@@ -1095,23 +1117,21 @@ static void search_command(struct browser *b)
 }
 
 /*
- * ':': a command of the command layer (src/cmd.h, the one of -e and
- * --shell), its text output in a view of its own, a line a row (tabs
- * to spaces); a failure is the status line's error.
+ * A command of the command layer (src/cmd.h, the one of -e and --shell),
+ * its text output in a view of its own, a line a row (tabs to spaces); a
+ * failure is the status line's error, and the view stays as it was.
  */
-static void run_command(struct browser *b)
+static bool show_command(struct browser *b, const char *line)
 {
-	char line[sizeof(b->cmd)], *text = NULL;
+	char *text = NULL;
 	size_t len = 0;
 	struct oc_error *err;
 	FILE *out;
 
-	if (!oc_draw_prompt(b->h - 2, ":", line, sizeof(line)) || !line[0])
-		return;
 	out = open_memstream(&text, &len);
 	if (!out) {
 		set_status(b, true, "out of memory");
-		return;
+		return false;
 	}
 	err = oc_cmd_run(b->k, line, false, out);
 	fclose(out);
@@ -1122,7 +1142,7 @@ static void run_command(struct browser *b)
 		oc_error_destroy(err);
 		set_status(b, true, "%s", msg);
 		free(text);
-		return;
+		return false;
 	}
 	oc_ui_lines_clear(&b->cmd_lines);
 	for (char *p = text, *nl; p && *p; p = nl ? nl + 1 : NULL) {
@@ -1148,12 +1168,124 @@ static void run_command(struct browser *b)
 		b->cmd_from = b->view;
 	b->view = &command_view;
 	set_status(b, false, "%zu lines", b->cmd_lines.nr);
+	return true;
 }
 
-/* q from a command's output: back where ':' was typed */
+/* ':': a command typed at the prompt, a new chain of views */
+static void run_command(struct browser *b)
+{
+	char line[sizeof(b->cmd)];
+
+	if (!oc_draw_prompt(b->h - 2, ":", line, sizeof(line)) || !line[0])
+		return;
+	if (show_command(b, line))
+		b->nr_cmd_back = 0;
+}
+
+/*
+ * A command whose output follows from the current one's (a pointer's
+ * struct): the current one is remembered, so q or Backspace comes back
+ * to it where the cursor was.
+ */
+static void follow_command(struct browser *b, const char *line)
+{
+	const size_t max = sizeof(b->cmd_back) / sizeof(b->cmd_back[0]);
+	char from[sizeof(b->cmd)];
+	struct cursor cur = b->cmd_cur;
+	bool in_view = b->view == &command_view;
+
+	snprintf(from, sizeof(from), "%s", b->cmd);
+	if (!show_command(b, line) || !in_view)
+		return;
+	if (b->nr_cmd_back == max) {	/* the oldest goes */
+		memmove(&b->cmd_back[0], &b->cmd_back[1],
+			(max - 1) * sizeof(b->cmd_back[0]));
+		b->nr_cmd_back--;
+	}
+	snprintf(b->cmd_back[b->nr_cmd_back].cmd,
+		 sizeof(b->cmd_back[0].cmd), "%s", from);
+	b->cmd_back[b->nr_cmd_back++].cur = cur;
+}
+
+/* q or Backspace in a command's output: the command before it, else
+ * back where ':' was typed */
 static void command_back(struct browser *b)
 {
+	if (b->nr_cmd_back) {
+		struct cursor cur = b->cmd_back[--b->nr_cmd_back].cur;
+
+		if (show_command(b, b->cmd_back[b->nr_cmd_back].cmd)) {
+			b->cmd_cur = cur;
+			return;
+		}
+	}
+	b->nr_cmd_back = 0;
 	b->view = b->cmd_from ? b->cmd_from : &main_view;
+}
+
+/*
+ * The pointer a row of struct's, p's or task's output holds:
+ * "(struct NAME *)0xADDR" (formats/types.c prints a pointer so), as the
+ * command that prints its struct ("struct NAME ADDR"); false when the row
+ * holds none, or a NULL one.
+ */
+static bool row_pointer(const char *text, char *cmd, size_t size)
+{
+	static const char *const kinds[] = { "(struct ", "(union " };
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		const char *p = strstr(text, kinds[k]), *name, *end;
+		unsigned long long addr;
+		char *after;
+
+		if (!p)
+			continue;
+		name = p + strlen(kinds[k]);
+		end = name;
+		while (*end == '_' || (*end >= '0' && *end <= '9') ||
+		       (*end >= 'a' && *end <= 'z') || (*end >= 'A' && *end <= 'Z'))
+			end++;
+		if (end == name || strncmp(end, " *)0x", 5))
+			continue;	/* not one pointer (a struct, "**") */
+		addr = strtoull(end + 3, &after, 16);
+		if (!addr || after == end + 5)
+			return false;
+		snprintf(cmd, size, "struct %.*s 0x%llx", (int)(end - name), name,
+			 addr);
+		return true;
+	}
+	return false;
+}
+
+/* Enter in a command's output: the struct a pointer row points to */
+static void command_enter(struct browser *b)
+{
+	char cmd[sizeof(b->cmd)];
+
+	if (b->cmd_cur.sel >= b->cmd_lines.nr ||
+	    !row_pointer(b->cmd_lines.v[b->cmd_cur.sel].text, cmd, sizeof(cmd))) {
+		set_status(b, false, "not a pointer to a struct or union");
+		return;
+	}
+	follow_command(b, cmd);
+}
+
+/* d: the selected frame's function, disassembled from dump memory, its
+ * ip marked (dis -f) */
+static void disassemble_frame(struct browser *b)
+{
+	const struct oc_ui_thread *t = &b->th.v[b->shown];
+	long f = selected_frame(b);
+	char cmd[sizeof(b->cmd)];
+
+	if (f < 0 || t->trace_state != OC_UI_TRACE_READY ||
+	    (size_t)f >= t->trace.nr) {
+		set_status(b, true, "no frame selected");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "dis -f 0x%" PRIx64, t->trace.frames[f].ip);
+	if (show_command(b, cmd))
+		b->nr_cmd_back = 0;
 }
 
 static void search_threads(struct browser *b)
@@ -1311,6 +1443,7 @@ static const struct view_ops command_view = {
 	.draw = draw_command,
 	.cursor = command_cursor,
 	.back = command_back,
+	.enter = command_enter,
 	.search = search_command,
 };
 
@@ -1397,6 +1530,9 @@ static void request(struct browser *b, enum oc_ui_request req)
 		break;
 	case OC_REQ_COMMAND:
 		run_command(b);
+		break;
+	case OC_REQ_DISASM:
+		disassemble_frame(b);
 		break;
 	case OC_REQ_REDRAW:
 		oc_draw_redraw();

@@ -81,6 +81,10 @@ int oc_draw_key(int timeout_ms)
 		return OC_DRAW_RESIZE;
 	if (c == KEY_MOUSE)
 		return OC_DRAW_MOUSE;
+	/* Backspace is DEL or ^H as the terminal has it (as the prompt
+	 * below takes it): one key */
+	if (c == 127 || c == 8)
+		return KEY_BACKSPACE;
 	return c;
 }
 

@@ -62,6 +62,7 @@ const char *oc_ui_key_name(int key, char *buf, size_t size)
 		{ '\n', "Enter" },	{ '\r', "Return" },
 		{ KEY_ENTER, "KEnter" }, { KEY_ESC, "Esc" },
 		{ ' ', "Space" },	{ KEY_F(1), "F1" },
+		{ KEY_BACKSPACE, "Backspace" },
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)

@@ -37,13 +37,14 @@
 	R(PREV_PANE, "prev pane", "previous pane", OC_CTX_MAIN, false,       \
 	  KEY_BTAB, KEY_LEFT)                                                \
 	R(ENTER, "open",                                                     \
-	  "threads: its frames; frames: stack memory; memory: follow the word", \
-	  OC_CTX_THREADS | OC_CTX_FRAMES | OC_CTX_MEMORY | OC_CTX_WAITS, true, \
-	  '\n', '\r',                                                        \
-	  KEY_ENTER)                                                         \
+	  "threads: its frames; frames: stack memory; memory: follow the word;" \
+	  " a command's output: the struct a pointer points to",            \
+	  OC_CTX_THREADS | OC_CTX_FRAMES | OC_CTX_MEMORY | OC_CTX_WAITS |    \
+	  OC_CTX_COMMAND, true, '\n', '\r', KEY_ENTER)                        \
 	R(BACK, "back",                                                      \
-	  "back: close a view, leave a pane; quit from the threads pane",    \
-	  OC_CTX_ALL, true, 'q', KEY_ESC)                                    \
+	  "back: close a view (a followed pointer's: the struct before), "   \
+	  "leave a pane; quit from the threads pane",                        \
+	  OC_CTX_ALL, true, 'q', KEY_ESC, KEY_BACKSPACE)                     \
 	R(QUIT, "quit", "quit at once", OC_CTX_ALL, false, 'Q')              \
 	R(SEARCH, "search",                                                  \
 	  "search threads by comm, pid or a function in the stack "          \
@@ -70,6 +71,9 @@
 	  OC_CTX_MAIN, true, 'v')                                            \
 	R(FILES, "files", "file:line in the frames pane on or off",          \
 	  OC_CTX_MAIN, false, 'L')                                           \
+	R(DISASM, "dis",                                                     \
+	  "disassemble the selected frame's function, its ip marked (dis -f)", \
+	  OC_CTX_MAIN, false, 'd')                                           \
 	R(COMMAND, "command",                                                \
 	  "run a command (bt, sym, rd, struct, p, dis ...: docs/commands.md);" \
 	  " its output in a view", OC_CTX_ALL & ~OC_CTX_HELP, true, ':')     \

@@ -837,7 +837,143 @@ check_command() {
 	else
 		fail "$label: ':nosuch'" "no error on the status line"
 	fi
+	check_follow "$label" "$vmcore" "$vmlinux"
+	check_disassemble "$label" "$vmcore" "$vmlinux"
+	check_memory_struct "$label" "$vmcore" "$vmlinux"
 	T kill-session -t ui 2>/dev/null
+}
+
+# pointer following in a command's output (the browser open, in its
+# frames): Enter on ':task 1's .mm row shows 'struct mm_struct ADDR' as -e
+# prints it, ADDR the row's pointer; Backspace comes back to ':task 1'
+# with the cursor on that row; Enter on a row that is no pointer says so
+check_follow() {
+	local label=$1 vmcore=$2 vmlinux=$3 mm want
+	mm=$("$BIN" -e 'task 1' "$vmcore" "$vmlinux" |
+		sed -n 's/^ *\.mm = (struct mm_struct \*)\(0x[0-9a-f]*\),$/\1/p')
+	if [ -z "$mm" ] || [ "$mm" = 0x0 ]; then
+		fail "$label: Enter on a pointer" "no .mm in -e 'task 1'"
+		return
+	fi
+	"$BIN" -e "struct mm_struct $mm" "$vmcore" "$vmlinux" | expand | head -n 20 |
+		sed 's/ *$//' >"$tmp/mm.want"
+	keys ':'
+	keys -l 'task 1'
+	keys Enter
+	keys '/'
+	keys -l '.mm = '
+	keys Enter
+	keys Enter
+	if wait_for "^ :struct mm_struct $mm" 5; then
+		sed 's/ *$//' "$tmp/screen" >"$tmp/screen.t"
+		if grep -vxFf "$tmp/screen.t" "$tmp/mm.want" >"$tmp/missing"; then
+			fail "$label: Enter on .mm" "lines of -e 'struct mm_struct $mm' not on the screen: $(head -n 3 "$tmp/missing")"
+		else
+			pass "$label: Enter on ':task 1's .mm row shows 'struct mm_struct $mm' as -e prints it"
+		fi
+	else
+		fail "$label: Enter on .mm" "no ':struct mm_struct $mm' view"
+	fi
+	keys BSpace
+	if wait_for '^ :task 1' 5 && grep -q "^ *>\? *\.mm = (struct mm_struct \*)$mm," "$tmp/screen"; then
+		pass "$label: Backspace back to ':task 1', its .mm row on the screen"
+	else
+		fail "$label: Backspace after following .mm" "not back to ':task 1' at .mm"
+	fi
+	keys g
+	keys Enter
+	if wait_for 'not a pointer to a struct or union' 5 && grep -q '^ :task 1' "$tmp/screen"; then
+		pass "$label: Enter on a row that holds no pointer says so and stays"
+	else
+		fail "$label: Enter on ':task 1's first row" "no 'not a pointer' on the status line"
+	fi
+	keys q
+	if wait_for '^ Frames: ' 5; then
+		pass "$label: q from the pointer chain's first view back to the frames"
+	else
+		fail "$label: q after Backspace" "not back to the frames"
+	fi
+}
+
+# Enter on a stack word that is a kernel address outside the view: a
+# prompt for its struct, then that struct as -e prints it.  The default
+# sample's panic stack holds &sysrq_crash_op (drivers/tty/sysrq.c: a
+# struct sysrq_key_op) a few words above the panic CPU's frame #0 sp.
+check_memory_struct() {
+	local label=$1 vmcore=$2 vmlinux=$3 addr row i
+	addr=0x$("$BIN" -e 'sym sysrq_crash_op' "$vmcore" "$vmlinux" | awk '{ print $1 }')
+	keys Home m
+	if ! wait_for 'Stack memory: ' 5; then
+		fail "$label: memory Enter on a kernel address" "no stack memory view"
+		return
+	fi
+	row=$(grep -n "^ *[0-9a-f]*: ${addr#0x}  sysrq_crash_op+0x0\$" "$tmp/screen" | head -n 1 | cut -d: -f1)
+	i=$(grep -n '^sp#0 ' "$tmp/screen" | head -n 1 | cut -d: -f1)
+	if [ -z "$row" ] || [ -z "$i" ]; then
+		skip "$label: memory Enter on a kernel address" "no &sysrq_crash_op word on the first page"
+		keys q
+		return
+	fi
+	for ((; i < row; i++)); do keys j; done
+	keys Enter
+	if ! wait_for "struct TYPE at $addr:" 5; then
+		fail "$label: memory Enter on $addr" "no 'struct TYPE at $addr' prompt"
+		keys Escape q
+		return
+	fi
+	keys -l 'sysrq_key_op'
+	keys Enter
+	"$BIN" -e "struct sysrq_key_op $addr" "$vmcore" "$vmlinux" | expand | sed 's/ *$//' >"$tmp/op.want"
+	if wait_for "^ :struct sysrq_key_op $addr" 5 &&
+	   sed 's/ *$//' "$tmp/screen" | grep -vxFf - "$tmp/op.want" >"$tmp/missing"; then
+		fail "$label: memory Enter on $addr" "lines of -e 'struct sysrq_key_op $addr' not on the screen: $(head -n 2 "$tmp/missing")"
+	elif grep -q "^ :struct sysrq_key_op $addr" "$tmp/screen"; then
+		pass "$label: memory Enter on &sysrq_crash_op, type sysrq_key_op: the struct as -e prints it"
+	else
+		fail "$label: memory Enter on $addr" "no ':struct sysrq_key_op $addr' view"
+	fi
+	keys q
+	if wait_for 'Stack memory: ' 5; then
+		pass "$label: q from the struct back to the stack memory"
+	else
+		fail "$label: q from the memory's struct" "not back to the stack memory"
+	fi
+	keys q
+}
+
+# d: the selected frame's function disassembled, the frame's ip marked,
+# as -e 'dis -f IP' prints it; IP one of the panic CPU's frames (the
+# frame selected when the browser opens)
+check_disassemble() {
+	local label=$1 vmcore=$2 vmlinux=$3 ip ips
+	keys d
+	if ! wait_for '^ :dis -f 0x[0-9a-f]+' 5; then
+		fail "$label: d" "no ':dis -f IP' view"
+		return
+	fi
+	ip=$(sed -n 's/^ :dis -f \(0x[0-9a-f]*\).*/\1/p' "$tmp/screen" | head -n 1)
+	ips=$("$BIN" --json "$vmcore" "$vmlinux" 2>/dev/null | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+for c in r["cpus"]:
+    if c.get("panic"):
+        for f in c["frames"]:
+            print("0x%x" % int(f["ip"], 16))')
+	"$BIN" -e "dis -f $ip" "$vmcore" "$vmlinux" | expand | sed 's/ *$//' >"$tmp/dis.want"
+	sed 's/ *$//' "$tmp/screen" >"$tmp/screen.t"
+	if ! printf '%s\n' "$ips" | grep -qx -- "$ip"; then
+		fail "$label: d" "$ip is not a frame of the panic CPU ($(echo $ips))"
+	elif head -n 12 "$tmp/dis.want" | grep -vxFf "$tmp/screen.t" >"$tmp/missing"; then
+		fail "$label: d" "lines of -e 'dis -f $ip' not on the screen: $(head -n 3 "$tmp/missing")"
+	else
+		pass "$label: d disassembles the selected frame's function (dis -f $ip) as -e prints it"
+	fi
+	keys q
+	if wait_for '^ Frames: ' 5; then
+		pass "$label: q from d's view back to the frames"
+	else
+		fail "$label: q from d" "not back to the frames"
+	fi
 }
 
 if ! command -v tmux >/dev/null; then
