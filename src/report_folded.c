@@ -73,6 +73,7 @@ static char *fold_task(const struct oc_kernel *k,
 {
 	struct buf b = { 0 };
 	char name[300];
+	size_t frames = 0;
 
 	for (const char *f = opts->folded_fields; f && *f; f++) {
 		bool ok = true;
@@ -95,8 +96,11 @@ static char *fold_task(const struct oc_kernel *k,
 		frame_name(k, f, name, sizeof(name));
 		if (!buf_field(&b, name))
 			goto oom;
+		frames++;
 	}
-	if (!b.s && !buf_field(&b, "[no frames]"))
+	/* a task whose stack could not be read (a page missing from the
+	 * dump) still has a stack of its own, under its state and comm */
+	if (!frames && !buf_field(&b, "[no frames]"))
 		goto oom;
 	return b.s;
 oom:

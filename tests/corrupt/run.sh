@@ -319,6 +319,32 @@ PY
 	dd if="$E" of="$e" bs=4096 skip=$((page / 4096)) seek=$((page / 4096)) count=2 conv=notrunc status=none
 	cmp -s "$E" "$e" || fail "ELF copy not restored after the stack cases"
 	rm -f "$tmp/pristine-stack"
+	# a stack that cannot be followed at all (thread.sp on no stack, as
+	# a stack page a dump lacks): no frames, and --folded still gives
+	# the task a stack of its own under its state and comm
+	read -r tstate tcomm ttask < <(python3 -c '
+import json, sys
+t = [x for x in json.load(open(sys.argv[1]))["tasks"] if x["pid"] == int(sys.argv[2])][0]
+print(t["state"], t["comm"], t["task"])' "$tmp/tasks.json" "$tpid")
+	thoff=$(command -v pahole >/dev/null &&
+		pahole -C task_struct "$V" 2>/dev/null | awk '$1 == "struct" && $2 == "thread_struct" && $3 ~ /^thread/ { print $(NF-2) }')
+	spoff=$(command -v pahole >/dev/null &&
+		pahole -C thread_struct "$V" 2>/dev/null | awk '$NF == "*/" && $(NF-4) == "sp;" { print $(NF-2) }')
+	if [ -n "$thoff" ] && [ -n "$spoff" ] && [ -n "${ttask:-}" ] &&
+	   toff=$(phys_off "$(printf '0x%x' $((ttask + thoff + spoff)))"); then
+		$PATCH put64 "$e" "$toff" 0x10 >/dev/null
+		timeout 60 "$BIN" --folded=state,comm --pid "$tpid" "$e" "$V" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc -eq 3 ] && [ "$(cat "$tmp/out")" = "$tstate;$tcomm;[no frames] 1" ]; then
+			pass "ELF: task $tpid's thread.sp on no stack: --folded=state,comm says $tstate;$tcomm;[no frames] (exit 3)"
+		else
+			fail "ELF: task $tpid's thread.sp on no stack: exit $rc, --folded=state,comm: $(head -c 200 "$tmp/out")"
+		fi
+		dd if="$E" of="$e" bs=1 skip="$toff" seek="$toff" count=8 conv=notrunc status=none
+		cmp -s "$E" "$e" || fail "ELF copy not restored after the thread.sp case"
+	else
+		skip "ELF: thread.sp on no stack: no pahole offsets for task_struct.thread.sp"
+	fi
 else
 	skip "ELF stack cases: no blocked task with 4 frames found in $E"
 fi
