@@ -50,10 +50,6 @@ with open(js, "w") as f:
 # window tall enough for every row, ~20 px each, within what Chromium draws
 height = min(max(800, 24 * len(total) + 400), 16000)
 url = "file://%s#localProfilePath=%s&view=sandwich" % (index_html, js)
-r = subprocess.run(chromium + ["--allow-file-access-from-files", "--window-size=1400,%d" % height,
-                               "--virtual-time-budget=15000", "--dump-dom", url],
-                   capture_output=True, text=True)
-dom = r.stdout
 
 
 class Rows(html.parser.HTMLParser):
@@ -84,33 +80,50 @@ class Rows(html.parser.HTMLParser):
             self.cell.append(data)
 
 
-p = Rows()
-p.feed(dom)
-if p.title.strip() != "%s - speedscope" % base:
-    print("FAIL %s: speedscope did not load it (title %r; chromium exit %d: %s)" % (
-        name, p.title.strip(), r.returncode, r.stderr.strip()[-200:]))
-    sys.exit(0)
-
-
 def weight(cell):
     """'1,234 (97%)' -> 1234"""
     m = re.match(r"^([\d,]+) \(", cell)
     return int(m.group(1).replace(",", "")) if m else None
 
 
-got, bad = {}, []
-for row in p.rows:
-    if len(row) != 3:
-        continue
-    t, s, fn = weight(row[0]), weight(row[1]), row[2]
-    got[fn] = (t, s)
-    if (t, s) != (total.get(fn), self_w.get(fn, 0)):
-        bad.append("%s: speedscope %s/%s, the file %s/%s" % (fn, t, s, total.get(fn), self_w.get(fn, 0)))
-missing = [f for f in total if f not in got]
+def load(attempt):
+    """speedscope's page after the import, parsed; each attempt with a
+    profile directory of its own"""
+    r = subprocess.run(chromium + ["--user-data-dir=%s/speedscope-profile-%d" % (tmp, attempt),
+                                   "--allow-file-access-from-files",
+                                   "--window-size=1400,%d" % height,
+                                   "--virtual-time-budget=15000", "--dump-dom", url],
+                       capture_output=True, text=True)
+    p = Rows()
+    p.feed(r.stdout)
+    return r, p
+
+
+# a row the virtual table has not drawn yet is not a misreading: on a
+# loaded machine a dump can come before the table is whole, so up to
+# three loads; a row drawn with other weights fails at once
+for attempt in range(1, 4):
+    r, p = load(attempt)
+    if p.title.strip() != "%s - speedscope" % base:
+        print("FAIL %s: speedscope did not load it (title %r; chromium exit %d: %s)" % (
+            name, p.title.strip(), r.returncode, r.stderr.strip()[-200:]))
+        sys.exit(0)
+    got, bad = {}, []
+    for row in p.rows:
+        if len(row) != 3:
+            continue
+        t, s, fn = weight(row[0]), weight(row[1]), row[2]
+        got[fn] = (t, s)
+        if (t, s) != (total.get(fn), self_w.get(fn, 0)):
+            bad.append("%s: speedscope %s/%s, the file %s/%s" % (fn, t, s, total.get(fn), self_w.get(fn, 0)))
+    missing = [f for f in total if f not in got]
+    if bad or not missing:
+        break
 if bad or missing:
     print("FAIL %s: speedscope reads it otherwise (total/self): %s%s" % (
-        name, "; ".join(bad[:4]), "; missing: " + ", ".join(missing[:4]) if missing else ""))
+        name, "; ".join(bad[:4]), "; %d of %d functions missing (%d loads): %s" % (
+            len(missing), len(total), attempt, ", ".join(missing[:4])) if missing else ""))
 else:
-    print("PASS %s: %s loads it unchanged: %d functions, total and self as the file's" % (
+    print("PASS %s: %s loads it unchanged: %d functions, total and self as the file's%s" % (
         name, next((c for c in index_html.split("/") if c.startswith("speedscope-")), "speedscope"),
-        len(got)))
+        len(got), " (load %d)" % attempt if attempt > 1 else ""))
