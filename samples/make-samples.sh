@@ -9,8 +9,9 @@
 #   - QEMU dump-guest-memory: ELF (vmcore.elf) and kdump-compressed, which
 #     QEMU 7.2 writes in makedumpfile's flattened format (vmcore.flat), plus
 #     its makedumpfile -R reassembly (vmcore.kdump);
-#   - a real kdump: crashkernel= + kexec -p, makedumpfile -c -d 31 in the
-#     capture kernel (vmcore.kdump-real; scenarios kdump and kdump-timer).
+#   - a real kdump: crashkernel= + kexec -p, makedumpfile -c -d 31 (-d 17 on
+#     6.10+: samples/guest-init.sh whole_level) in the capture kernel
+#     (vmcore.kdump-real; scenarios kdump and kdump-timer).
 # Next to each dump: serial.log, info, ref/ (the kernel's own traces parsed from
 # the serial log, crash and drgn output).
 #
