@@ -14,6 +14,8 @@
 
 #include "cmd.h"
 #include "disasm.h"
+#include "lineinfo.h"
+#include "lines.h"
 #include "dump.h"
 #include "strutil.h"
 #include "log.h"
@@ -29,6 +31,7 @@ enum { RD_MAX_COUNT = 1 << 16 };
 
 struct cmd_ctx {
 	const struct oc_kernel *k;
+	struct oc_lines *lines;	/* NULL: none (dis -l says so) */
 	bool json;
 	FILE *out;
 	const char *name;
@@ -1203,7 +1206,29 @@ struct dis_state {
 	struct json_object *insns;
 	size_t n;		/* instructions so far */
 	bool marked;		/* an instruction was */
+	bool lines;		/* -l */
+	const char *last_file;	/* the last source line printed (-l) */
+	unsigned int last_line;
 };
+
+/*
+ * -l: the source line an instruction is from, the innermost of its
+ * inline chain (as addr2line without -i and objdump -l print it), found
+ * as a trace's exact ip is (oc_report_frame_lines(): the vmlinux's or
+ * the module's DWARF).  False when the DWARF has no line for it.
+ */
+static bool dis_line(struct dis_state *st, uint64_t addr,
+		     struct oc_line_info *ret)
+{
+	struct oc_report_options ro = { .lines = st->c->lines };
+	struct oc_frame f = { .ip = addr, .exact = true };
+	struct oc_line_info chain[16];
+
+	if (!oc_report_frame_lines(st->c->k, &ro, &f, chain, 16) || !chain[0].file)
+		return false;
+	*ret = chain[0];
+	return true;
+}
 
 static bool dis_one(void *arg, const struct oc_insn *in)
 {
@@ -1215,6 +1240,9 @@ static bool dis_one(void *arg, const struct oc_insn *in)
 	char where[300] = "", target[300] = "";
 	struct text_buf tb = { .k = c->k };
 
+	struct oc_line_info li;
+	bool have_line = st->lines && dis_line(st, in->addr, &li);
+
 	st->n++;
 	/* text_symbol(): "name+0xoff [module]", the struct printer's */
 	if (!text_symbol(&tb, in->addr, where, sizeof(where)))
@@ -1224,6 +1252,13 @@ static bool dis_one(void *arg, const struct oc_insn *in)
 	if (c->json) {
 		struct json_object *o = oc_json_chk(json_object_new_object());
 		char bytes[2 * sizeof(in->bytes) + 1];
+
+		if (st->lines) {
+			oc_json_set(o, "file", have_line ?
+				    oc_json_str(oc_lines_short_file(li.file)) : NULL);
+			oc_json_set(o, "line", have_line ?
+				    oc_json_chk(json_object_new_int64(li.line)) : NULL);
+		}
 
 		for (unsigned int i = 0; i < in->len; i++)
 			snprintf(bytes + 2 * i, 3, "%02x", in->bytes[i]);
@@ -1236,6 +1271,16 @@ static bool dis_one(void *arg, const struct oc_insn *in)
 		oc_json_set(o, "marked", oc_json_chk(json_object_new_boolean(marked)));
 		oc_json_push(st->insns, o);
 		return true;
+	}
+	/* -l: the source line above the first instruction of each run of
+	 * them from the same line, as objdump -l prints it */
+	if (have_line && (!st->last_file || li.line != st->last_line ||
+			  strcmp(li.file, st->last_file))) {
+		/* the trace's file names: from the source tree's top */
+		oc_cmd_put_safe(c->out, oc_lines_short_file(li.file));
+		fprintf(c->out, ":%u\n", li.line);
+		st->last_file = li.file;
+		st->last_line = li.line;
 	}
 	fprintf(c->out, "%s0x%016" PRIx64 " <", st->have_mark ? (marked ? "=> " : "   ") : "",
 		in->addr);
@@ -1261,7 +1306,7 @@ static bool dis_one(void *arg, const struct oc_insn *in)
  */
 static struct oc_error *cmd_dis(struct cmd_ctx *c)
 {
-	static const char usage[] = "usage: dis [-f] FUNCTION|ADDRESS [COUNT]";
+	static const char usage[] = "usage: dis [-f] [-l] FUNCTION|ADDRESS [COUNT]";
 	struct dis_state st = { .c = c };
 	const char *where = NULL, *cnt = NULL;
 	struct oc_sym_result s;
@@ -1275,6 +1320,8 @@ static struct oc_error *cmd_dis(struct cmd_ctx *c)
 
 		if (!strcmp(a, "-f"))
 			func = true;
+		else if (!strcmp(a, "-l"))
+			st.lines = true;
 		else if (a[0] == '-' && a[1])
 			return cmd_error(c, OC_ERR_INVALID, "unknown option %s (%s)", a, usage);
 		else if (!where)
@@ -1286,6 +1333,9 @@ static struct oc_error *cmd_dis(struct cmd_ctx *c)
 	}
 	if (!where)
 		return cmd_error(c, OC_ERR_INVALID, "%s", usage);
+	if (st.lines && !c->lines)
+		return cmd_error(c, OC_ERR_UNSUPPORTED,
+				 "-l: no source lines here (a vmlinux with DWARF, not --no-lines; in the browser, the frames pane has them)");
 	if (cnt && (!parse_count(cnt, &count) || !count || count > DIS_MAX_INSNS))
 		return cmd_error(c, OC_ERR_INVALID, "bad count %s (1 to %d)", cnt, DIS_MAX_INSNS);
 	if ((err = parse_addr(c, where, &addr)))
@@ -1534,8 +1584,8 @@ static const struct cmd {
 } cmds[] = {
 	{ "bt", cmd_bt, false, "bt [--scan] [-a] [-s STATE] [PID|COMM]...",
 	  "traces, as the report prints them: the panic CPU, every CPU, tasks" },
-	{ "dis", cmd_dis, true, "dis [-f] FUNCTION|ADDRESS [COUNT]",
-	  "disassemble dump memory: a function, COUNT instructions, -f the function around an ip" },
+	{ "dis", cmd_dis, true, "dis [-f] [-l] FUNCTION|ADDRESS [COUNT]",
+	  "disassemble dump memory: a function, COUNT instructions, -f the function around an ip, -l source lines" },
 	{ "help", cmd_help, false, "help", "this list" },
 	{ "log", cmd_log, false, "log", "the kernel log buffer" },
 	{ "mod", cmd_mod, false, "mod", "loaded modules: base, size, ORC, symbols, build-id" },
@@ -1616,11 +1666,12 @@ void oc_cmd_complete_symbol(const struct oc_kernel *k, const char *prefix,
 			return;
 }
 
-struct oc_error *oc_cmd_run(const struct oc_kernel *k, const char *line,
-			    bool json, FILE *out)
+struct oc_error *oc_cmd_run(const struct oc_kernel *k, struct oc_lines *lines,
+			    const char *line, bool json, FILE *out)
 {
 	char *buf, *argv[MAX_ARGS];
-	struct cmd_ctx c = { .k = k, .json = json, .out = out, .name = "command line" };
+	struct cmd_ctx c = { .k = k, .lines = lines, .json = json, .out = out,
+			     .name = "command line" };
 	struct oc_error *err = NULL;
 	size_t len = strlen(line);
 	int argc;

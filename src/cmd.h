@@ -16,16 +16,21 @@
 #include "kernel.h"
 
 /* The version of the commands' JSON documents (docs/commands-schema.json). */
-#define OC_CMD_JSON_VERSION "1.2.0"
+#define OC_CMD_JSON_VERSION "1.3.0"
+
+struct oc_lines;
 
 /*
  * Run @line.  On success NULL, the output written to @out.  On bad input
  * (an unknown command, symbol or option, an address not in the dump) an
  * error whose message is one line naming the command and the problem;
  * output already written stays (rd stops at the first unreadable line).
+ * @lines: the vmlinux's (and modules') source lines for dis -l; NULL
+ * when there are none (no vmlinux, --no-lines), or where another thread
+ * owns them (the browser's worker).
  */
-struct oc_error *oc_cmd_run(const struct oc_kernel *k, const char *line,
-			    bool json, FILE *out);
+struct oc_error *oc_cmd_run(const struct oc_kernel *k, struct oc_lines *lines,
+			    const char *line, bool json, FILE *out);
 
 /* The command names, for completion: NULL after the last. */
 const char *oc_cmd_name(size_t i);

@@ -387,11 +387,11 @@ static void open_lines(const struct oc_kernel *k, const char *vmlinux,
  * -e: each command in order; the first that fails prints its one line
  * and ends the run with exit 1.
  */
-static int run_commands(const struct oc_kernel *k, char **cmds, int nr,
-			bool json)
+static int run_commands(const struct oc_kernel *k, struct oc_lines *lines,
+			char **cmds, int nr, bool json)
 {
 	for (int i = 0; i < nr; i++) {
-		struct oc_error *err = oc_cmd_run(k, cmds[i], json, stdout);
+		struct oc_error *err = oc_cmd_run(k, lines, cmds[i], json, stdout);
 
 		if (err) {
 			fflush(stdout);	/* after what was already printed */
@@ -583,8 +583,13 @@ int main(int argc, char **argv)
 	if (err)
 		return oc_report_error(err);
 	if (ncmds || shell) {
-		rc = ncmds ? run_commands(k, cmds, ncmds, ro.json)
-			   : oc_shell_run(k, ro.json, stdin, stdout);
+		/* for dis -l: opening reads the per-build-id cache only */
+		if (k->elf && !no_lines)
+			open_lines(k, vmlinux, modules_dir, &ro);
+		rc = ncmds ? run_commands(k, ro.lines, cmds, ncmds, ro.json)
+			   : oc_shell_run(k, ro.lines, ro.json, stdin, stdout);
+		if (ro.lines)
+			oc_lines_close(ro.lines);
 		oc_kernel_close(k);
 		if (fflush(stdout) || ferror(stdout)) {
 			fprintf(stderr, "orccrash: error writing the output\n");

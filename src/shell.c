@@ -123,10 +123,10 @@ static bool is_quit(const char *line)
 	       (line[0] == 'q' && (!line[1] || line[1] == ' '));
 }
 
-static void run_line(const struct oc_kernel *k, const char *line, bool json,
-		     FILE *out)
+static void run_line(const struct oc_kernel *k, struct oc_lines *lines,
+		     const char *line, bool json, FILE *out)
 {
-	struct oc_error *err = oc_cmd_run(k, line, json, out);
+	struct oc_error *err = oc_cmd_run(k, lines, line, json, out);
 
 	fflush(out);
 	if (err) {
@@ -138,7 +138,8 @@ static void run_line(const struct oc_kernel *k, const char *line, bool json,
 }
 
 /* Not a terminal: plain lines, no prompt, no history. */
-static int run_plain(const struct oc_kernel *k, bool json, FILE *in, FILE *out)
+static int run_plain(const struct oc_kernel *k, struct oc_lines *lines, bool json,
+		     FILE *in, FILE *out)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -149,20 +150,21 @@ static int run_plain(const struct oc_kernel *k, bool json, FILE *in, FILE *out)
 			line[n - 1] = '\0';
 		if (is_quit(line))
 			break;
-		run_line(k, line, json, out);
+		run_line(k, lines, line, json, out);
 	}
 	free(line);
 	return ferror(in) ? 1 : 0;
 }
 
-int oc_shell_run(const struct oc_kernel *k, bool json, FILE *in, FILE *out)
+int oc_shell_run(const struct oc_kernel *k, struct oc_lines *lines, bool json,
+		 FILE *in, FILE *out)
 {
 	char hbuf[PATH_MAX];
 	const char *hist;
 	char *line;
 
 	if (!isatty(fileno(in)))
-		return run_plain(k, json, in, out);
+		return run_plain(k, lines, json, in, out);
 	shell_k = k;
 	rl_readline_name = "orccrash";
 	rl_attempted_completion_function = complete;
@@ -177,7 +179,7 @@ int oc_shell_run(const struct oc_kernel *k, bool json, FILE *in, FILE *out)
 		}
 		if (line[strspn(line, " \t")])
 			add_history(line);
-		run_line(k, line, json, out);
+		run_line(k, lines, line, json, out);
 		free(line);
 	}
 	if (hist)

@@ -16,7 +16,9 @@
 
 /* Runs until EOF or quit; returns the exit status (0, or 1 when reading
  * the input failed).  A failed command prints its one line on stderr and
- * the shell goes on. */
-int oc_shell_run(const struct oc_kernel *k, bool json, FILE *in, FILE *out);
+ * the shell goes on.  @lines: source lines for dis -l, or NULL. */
+struct oc_lines;
+int oc_shell_run(const struct oc_kernel *k, struct oc_lines *lines, bool json,
+		 FILE *in, FILE *out);
 
 #endif /* OC_SHELL_H */

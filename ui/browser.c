@@ -1133,7 +1133,8 @@ static bool show_command(struct browser *b, const char *line)
 		set_status(b, true, "out of memory");
 		return false;
 	}
-	err = oc_cmd_run(b->k, line, false, out);
+	/* the lines are the worker's (its thread alone uses them): no dis -l */
+	err = oc_cmd_run(b->k, NULL, line, false, out);
 	fclose(out);
 	if (err) {
 		char msg[300];

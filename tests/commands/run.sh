@@ -273,6 +273,9 @@ for c in json.load(sys.stdin)["result"]["cpus"]:
             print(f["symbol"])' | sort -u >>"$d/dis.names"
 	sed 's/^/dis /' "$d/dis.names" | "$bin" --json --shell "$core" "$vml" >"$d/dis.json" 2>"$d/dis.err"
 	"$pyd" "$here/dis_check.py" "commands $name" "$vml" "$d/dis.json" | record
+	# dis -l: each instruction's source line against addr2line's
+	sed 's/^/dis -l /' "$d/dis.names" | "$bin" --json --shell "$core" "$vml" >"$d/disl.json" 2>"$d/disl.err"
+	"$pyd" "$here/dis_lines_check.py" "commands $name" "$vml" "$d/disl.json" | record
 	if cmp -s <(sed 's/^/dis /' "$d/dis.names" | "$bin" --shell "$core" "$vml" 2>&1) \
 		  <(sed 's/^/dis /' "$d/dis.names" | "$bin" --shell "$core" 2>&1); then
 		say "PASS commands $name: dis of $(wc -l <"$d/dis.names") functions the same without the vmlinux"
@@ -432,7 +435,7 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 	"$pyd" "$here/check.py" "commands $name" "$d" | record
 
 	# every command's JSON against the schema
-	for c in "dis schedule" "dis -f schedule+0x5" "dis schedule+0x4 3" bt "bt -a" "bt 1" "bt -s D" "p runqueues" "p runqueues:0.nr_running" "p -x this_cpu_off:1" "ps -m" "ps -m -S D" ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
+	for c in "dis schedule" "dis -f schedule+0x5" "dis schedule+0x4 3" "dis -l -f schedule+0x5" bt "bt -a" "bt 1" "bt -s D" "p runqueues" "p runqueues:0.nr_running" "p -x this_cpu_off:1" "ps -m" "ps -m -S D" ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
 		 "$(head -n 1 "$d/structs.list")" \
 		 "rd -s init_task 8" "rd -8 linux_banner 5"; do
 		"$bin" --json -e "$c" "$core" "$vml" >"$d/json-$(echo "$c" | tr -c 'a-z0-9\n' _).json" 2>/dev/null
@@ -487,6 +490,7 @@ bad_input "p of a CPU the dump has not" "p: bad CPU 4096" -e "p runqueues:4096"
 bad_input "p of no such member" "p: " -e "p runqueues:0.no_such_member"
 bad_input "dis of an address not in the dump" "dis: 0xffff800000000000: not in the dump" -e "dis ffff800000000000 4"
 bad_input "dis -f with a count" "dis: -f takes no COUNT" -e "dis -f schedule 3"
+bad_input "dis -l without a vmlinux" "dis: -l: no source lines here" -e "dis -l schedule"
 bad_input "rd -u of a kernel thread" "rd: pid 2: a kernel thread, no user memory" -e "rd -u 2 400000"
 bad_input "rd -u of a kernel address" "rd: 0xffffffff81000000: not a user address" -e "rd -u 1 ffffffff81000000"
 bad_input "rd -p of a symbol" "rd: linux_banner: not a hex address" -e "rd -p linux_banner"
