@@ -88,9 +88,16 @@ struct browser {
 	bool waits_loaded;
 	struct oc_waits waits;
 	char cmd[128];		/* the command whose output cmd_lines holds */
-	/* the commands before it, as pointers were followed (Enter on a
-	 * pointer row), and their cursors: q or Backspace goes back */
-	struct { char cmd[128]; struct cursor cur; } cmd_back[16];
+	bool cmd_is_command;	/* not a frame's variables (Enter in its pane) */
+	/* the views before it, as pointers were followed (Enter on a
+	 * pointer row): their title, rows and cursor; q or Backspace goes
+	 * back to them as they were */
+	struct cmd_back {
+		char cmd[128];
+		bool is_command;
+		struct cursor cur;
+		struct oc_ui_lines lines;
+	} cmd_back[16];
 	size_t nr_cmd_back;
 	const struct view_ops *view, *help_from, *cmd_from;
 	enum pane pane;
@@ -124,6 +131,7 @@ struct browser {
 static void set_status(struct browser *b, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static bool show_command(struct browser *b, const char *line);
+static void drop_cmd_back(struct browser *b);
 
 static void set_status(struct browser *b, bool error, const char *fmt, ...)
 {
@@ -836,7 +844,7 @@ static void draw_command(struct browser *b)
 {
 	char title[200];
 
-	snprintf(title, sizeof(title), " :%s", b->cmd);
+	snprintf(title, sizeof(title), " %s%s", b->cmd_is_command ? ":" : "", b->cmd);
 	draw_full(b, title, &b->cmd_lines, &b->cmd_cur);
 }
 
@@ -1076,8 +1084,8 @@ static void memory_enter(struct browser *b)
 		if (!strncmp(type, "struct ", 7))
 			name += 7;
 		snprintf(cmd, sizeof(cmd), "struct %s 0x%" PRIx64, name, line->value);
-		if (show_command(b, cmd))
-			b->nr_cmd_back = 0;
+		drop_cmd_back(b);
+		show_command(b, cmd);
 		return;
 	}
 	set_status(b, false, "%016" PRIx64 ": not a return slot, not a "
@@ -1164,12 +1172,20 @@ static bool show_command(struct browser *b, const char *line)
 	}
 	free(text);
 	snprintf(b->cmd, sizeof(b->cmd), "%s", line);
+	b->cmd_is_command = true;
 	b->cmd_cur = (struct cursor){ 0, 0 };
 	if (b->view != &command_view)
 		b->cmd_from = b->view;
 	b->view = &command_view;
 	set_status(b, false, "%zu lines", b->cmd_lines.nr);
 	return true;
+}
+
+/* A new chain of views: what was behind the last one is dropped. */
+static void drop_cmd_back(struct browser *b)
+{
+	while (b->nr_cmd_back)
+		oc_ui_lines_deinit(&b->cmd_back[--b->nr_cmd_back].lines);
 }
 
 /* ':': a command typed at the prompt, a new chain of views */
@@ -1179,83 +1195,166 @@ static void run_command(struct browser *b)
 
 	if (!oc_draw_prompt(b->h - 2, ":", line, sizeof(line)) || !line[0])
 		return;
+	if (b->view != &command_view)
+		drop_cmd_back(b);
 	if (show_command(b, line))
-		b->nr_cmd_back = 0;
+		drop_cmd_back(b);
 }
 
 /*
- * A command whose output follows from the current one's (a pointer's
- * struct): the current one is remembered, so q or Backspace comes back
- * to it where the cursor was.
+ * A command whose output follows from the current view's (a pointer's
+ * struct): the current view is kept as it is, so q or Backspace comes
+ * back to it where the cursor was.
  */
 static void follow_command(struct browser *b, const char *line)
 {
 	const size_t max = sizeof(b->cmd_back) / sizeof(b->cmd_back[0]);
-	char from[sizeof(b->cmd)];
-	struct cursor cur = b->cmd_cur;
-	bool in_view = b->view == &command_view;
+	struct cmd_back *e;
 
-	snprintf(from, sizeof(from), "%s", b->cmd);
-	if (!show_command(b, line) || !in_view)
+	if (b->view != &command_view) {
+		show_command(b, line);
 		return;
+	}
 	if (b->nr_cmd_back == max) {	/* the oldest goes */
+		oc_ui_lines_deinit(&b->cmd_back[0].lines);
 		memmove(&b->cmd_back[0], &b->cmd_back[1],
 			(max - 1) * sizeof(b->cmd_back[0]));
 		b->nr_cmd_back--;
 	}
-	snprintf(b->cmd_back[b->nr_cmd_back].cmd,
-		 sizeof(b->cmd_back[0].cmd), "%s", from);
-	b->cmd_back[b->nr_cmd_back++].cur = cur;
+	e = &b->cmd_back[b->nr_cmd_back];
+	snprintf(e->cmd, sizeof(e->cmd), "%s", b->cmd);
+	e->is_command = b->cmd_is_command;
+	e->cur = b->cmd_cur;
+	e->lines = b->cmd_lines;	/* the rows move; the view gets new ones */
+	oc_ui_lines_init(&b->cmd_lines);
+	if (show_command(b, line)) {
+		b->nr_cmd_back++;
+		return;
+	}
+	oc_ui_lines_deinit(&b->cmd_lines);	/* failed: the view as it was */
+	b->cmd_lines = e->lines;
 }
 
-/* q or Backspace in a command's output: the command before it, else
- * back where ':' was typed */
+/* q or Backspace in a command's output: the view before it, else back
+ * where ':' was typed */
 static void command_back(struct browser *b)
 {
 	if (b->nr_cmd_back) {
-		struct cursor cur = b->cmd_back[--b->nr_cmd_back].cur;
+		struct cmd_back *e = &b->cmd_back[--b->nr_cmd_back];
 
-		if (show_command(b, b->cmd_back[b->nr_cmd_back].cmd)) {
-			b->cmd_cur = cur;
-			return;
-		}
+		oc_ui_lines_deinit(&b->cmd_lines);
+		b->cmd_lines = e->lines;
+		snprintf(b->cmd, sizeof(b->cmd), "%s", e->cmd);
+		b->cmd_is_command = e->is_command;
+		b->cmd_cur = e->cur;
+		set_status(b, false, "back to %s", b->cmd);
+		return;
 	}
-	b->nr_cmd_back = 0;
 	b->view = b->cmd_from ? b->cmd_from : &main_view;
 }
 
+/* NAME's end in "NAME ..." (a C identifier), or NAME itself if none */
+static const char *ident_end(const char *name)
+{
+	while (*name == '_' || (*name >= '0' && *name <= '9') ||
+	       (*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z'))
+		name++;
+	return name;
+}
+
 /*
- * The pointer a row of struct's, p's or task's output holds:
- * "(struct NAME *)0xADDR" (formats/types.c prints a pointer so), as the
- * command that prints its struct ("struct NAME ADDR"); false when the row
- * holds none, or a NULL one.
+ * The struct a row points to, as the command that prints it ("struct
+ * NAME ADDR"); false when the row holds none, or a NULL pointer.  The
+ * rows are struct's, p's and task's ("(struct NAME *)0xADDR",
+ * formats/types.c) and a frame's variables (oc_framevar_format(): "=
+ * 0xADDR (struct NAME *)" for a pointer, "= struct NAME at 0xADDR, N
+ * bytes" for a struct on the stack).
  */
 static bool row_pointer(const char *text, char *cmd, size_t size)
 {
-	static const char *const kinds[] = { "(struct ", "(union " };
+	static const char *const kinds[] = { "struct ", "union " };
 
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-		const char *p = strstr(text, kinds[k]), *name, *end;
-		unsigned long long addr;
-		char *after;
+		size_t kl = strlen(kinds[k]);
 
-		if (!p)
-			continue;
-		name = p + strlen(kinds[k]);
-		end = name;
-		while (*end == '_' || (*end >= '0' && *end <= '9') ||
-		       (*end >= 'a' && *end <= 'z') || (*end >= 'A' && *end <= 'Z'))
-			end++;
-		if (end == name || strncmp(end, " *)0x", 5))
-			continue;	/* not one pointer (a struct, "**") */
-		addr = strtoull(end + 3, &after, 16);
-		if (!addr || after == end + 5)
-			return false;
-		snprintf(cmd, size, "struct %.*s 0x%llx", (int)(end - name), name,
-			 addr);
-		return true;
+		for (const char *p = strstr(text, kinds[k]); p; p = strstr(p + 1, kinds[k])) {
+			const char *name = p + kl, *end = ident_end(name), *hex = NULL;
+			unsigned long long addr;
+			char *after;
+
+			const char *open = p;
+
+			if (end == name)
+				continue;
+			/* "(struct", "(const struct", "(const volatile struct" */
+			for (bool more = true; more;) {
+				more = false;
+				for (size_t qi = 0; qi < 2; qi++) {
+					static const char *const qual[] = { "const ", "volatile " };
+					size_t ql = strlen(qual[qi]);
+
+					if ((size_t)(open - text) >= ql &&
+					    !strncmp(open - ql, qual[qi], ql)) {
+						open -= ql;
+						more = true;
+					}
+				}
+			}
+			if (open > text && open[-1] == '(' && !strncmp(end, " *)0x", 5))
+				hex = end + 3;		/* (struct NAME *)0xADDR */
+			else if (open > text && open[-1] == '(' && !strncmp(end, " *)", 3)) {
+				/* = 0xADDR (struct NAME *) */
+				const char *q = strstr(text, "= 0x");
+
+				if (q && q < p)
+					hex = q + 2;
+			} else if (p - text >= 2 && !strncmp(p - 2, "= ", 2) &&
+				   !strncmp(end, " at 0x", 6)) {
+				hex = end + 4;		/* = struct NAME at 0xADDR */
+			}
+			if (!hex)
+				continue;
+			addr = strtoull(hex, &after, 16);
+			if (!addr || after == hex + 2)
+				return false;
+			snprintf(cmd, size, "struct %.*s 0x%llx", (int)(end - name), name,
+				 addr);
+			return true;
+		}
 	}
 	return false;
+}
+
+/*
+ * Enter in the frame-details pane: the selected frame's parameters and
+ * locals (the worker's, as the pane shows them) in the command view,
+ * where Enter on a pointer to a struct shows the struct.
+ */
+static void open_variables(struct browser *b)
+{
+	const struct oc_ui_thread *t = selected_thread(b);
+	long f = selected_frame(b);
+	const struct oc_ui_frame_info *fi;
+
+	if (!t || f < 0 || t->trace_state != OC_UI_TRACE_READY ||
+	    (size_t)f >= t->trace.nr) {
+		set_status(b, true, "no frame selected");
+		return;
+	}
+	fi = t->info ? &t->info[f] : NULL;
+	if (!fi || !fi->vars_ready) {
+		set_status(b, true, "#%ld: no variables yet (--no-lines, no vmlinux, or still loading)", f);
+		return;
+	}
+	oc_ui_lines_clear(&b->cmd_lines);
+	report(b, oc_ui_vars_lines(fi->vars, selected_level(b), &b->cmd_lines));
+	drop_cmd_back(b);
+	snprintf(b->cmd, sizeof(b->cmd), "variables of frame #%ld", f);
+	b->cmd_is_command = false;
+	b->cmd_cur = (struct cursor){ 0, 0 };
+	b->cmd_from = b->view;
+	b->view = &command_view;
+	set_status(b, false, "Enter on a pointer to a struct shows it");
 }
 
 /* Enter in a command's output: the struct a pointer row points to */
@@ -1285,8 +1384,8 @@ static void disassemble_frame(struct browser *b)
 		return;
 	}
 	snprintf(cmd, sizeof(cmd), "dis -f 0x%" PRIx64, t->trace.frames[f].ip);
-	if (show_command(b, cmd))
-		b->nr_cmd_back = 0;
+	drop_cmd_back(b);
+	show_command(b, cmd);
 }
 
 static void search_threads(struct browser *b)
@@ -1403,6 +1502,8 @@ static void main_enter(struct browser *b)
 {
 	if (b->pane == PANE_THREADS)
 		b->pane = PANE_FRAMES;
+	else if (b->pane == PANE_REGS)
+		open_variables(b);
 	else
 		open_memory(b);
 }
@@ -1628,6 +1729,7 @@ static void browser_deinit(struct browser *b)
 		oc_waits_deinit(&b->waits);
 	oc_ui_lines_deinit(&b->help_lines);
 	oc_ui_lines_deinit(&b->cmd_lines);
+	drop_cmd_back(b);
 	if (b->log_loaded)
 		oc_log_deinit(&b->log);
 	oc_ui_source_deinit(&b->src);

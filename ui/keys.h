@@ -37,10 +37,11 @@
 	R(PREV_PANE, "prev pane", "previous pane", OC_CTX_MAIN, false,       \
 	  KEY_BTAB, KEY_LEFT)                                                \
 	R(ENTER, "open",                                                     \
-	  "threads: its frames; frames: stack memory; memory: follow the word;" \
-	  " a command's output: the struct a pointer points to",            \
-	  OC_CTX_THREADS | OC_CTX_FRAMES | OC_CTX_MEMORY | OC_CTX_WAITS |    \
-	  OC_CTX_COMMAND, true, '\n', '\r', KEY_ENTER)                        \
+	  "threads: its frames; frames: stack memory; frame details: its "    \
+	  "variables; memory: follow the word; a command's output or the "    \
+	  "variables: the struct a pointer points to",                       \
+	  OC_CTX_MAIN | OC_CTX_MEMORY | OC_CTX_WAITS | OC_CTX_COMMAND, true, \
+	  '\n', '\r', KEY_ENTER)                                              \
 	R(BACK, "back",                                                      \
 	  "back: close a view (a followed pointer's: the struct before), "   \
 	  "leave a pane; quit from the threads pane",                        \

@@ -840,6 +840,7 @@ check_command() {
 	check_follow "$label" "$vmcore" "$vmlinux"
 	check_disassemble "$label" "$vmcore" "$vmlinux"
 	check_memory_struct "$label" "$vmcore" "$vmlinux"
+	check_variables "$label" "$vmcore" "$vmlinux"
 	T kill-session -t ui 2>/dev/null
 }
 
@@ -939,6 +940,59 @@ check_memory_struct() {
 		fail "$label: q from the memory's struct" "not back to the stack memory"
 	fi
 	keys q
+}
+
+# Enter in the frame-details pane: the selected frame's variables in the
+# command view, as the pane (and --locals) show them; Enter on a pointer
+# to a struct among them shows it as -e prints it; Backspace back to the
+# variables.  The default sample's panic CPU: frame #0 is __crash_kexec's
+# inlined crash_setup_regs(), whose newregs is a struct pt_regs *.
+check_variables() {
+	local label=$1 vmcore=$2 vmlinux=$3 addr
+	addr=$("$BIN" --locals --cpu 0 "$vmcore" "$vmlinux" 2>/dev/null |
+		sed -n 's/^ *param newregs = \(0x[0-9a-f]*\) (struct pt_regs \*).*/\1/p' | head -n 1)
+	if [ -z "$addr" ]; then
+		skip "$label: variables view" "no newregs in --locals of CPU 0"
+		return
+	fi
+	keys Home
+	keys Tab
+	if ! wait_for 'param newregs = ' 10; then
+		fail "$label: variables view" "the details pane shows no newregs"
+		return
+	fi
+	keys Enter
+	if ! wait_for '^ variables of frame #0' 5 || ! grep -q "param newregs = $addr (struct pt_regs \*)" "$tmp/screen"; then
+		fail "$label: Enter in the details pane" "no 'variables of frame #0' view with newregs = $addr"
+		return
+	fi
+	pass "$label: Enter in the details pane: the frame's variables in a view"
+	keys '/'
+	keys -l 'newregs'
+	keys Enter
+	keys Enter
+	"$BIN" -e "struct pt_regs $addr" "$vmcore" "$vmlinux" | expand | sed 's/ *$//' >"$tmp/regs.want"
+	if wait_for "^ :struct pt_regs $addr" 5 &&
+	   sed 's/ *$//' "$tmp/screen" | grep -vxFf - "$tmp/regs.want" >"$tmp/missing"; then
+		fail "$label: Enter on newregs" "lines of -e 'struct pt_regs $addr' not on the screen: $(head -n 2 "$tmp/missing")"
+	elif grep -q "^ :struct pt_regs $addr" "$tmp/screen"; then
+		pass "$label: Enter on the variable newregs shows 'struct pt_regs $addr' as -e prints it"
+	else
+		fail "$label: Enter on newregs" "no ':struct pt_regs $addr' view"
+	fi
+	keys BSpace
+	if wait_for '^ variables of frame #0' 5 && grep -q "param newregs = $addr" "$tmp/screen"; then
+		pass "$label: Backspace back to the frame's variables"
+	else
+		fail "$label: Backspace from newregs' struct" "not back to the variables"
+	fi
+	keys q
+	if wait_for '^ Frames: ' 5; then
+		pass "$label: q from the variables back to the main view"
+	else
+		fail "$label: q from the variables" "not back to the main view"
+	fi
+	keys BTab
 }
 
 # d: the selected frame's function disassembled, the frame's ip marked,
