@@ -311,13 +311,33 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 	if (c->json)
 		a = oc_json_chk(json_object_new_array());
 	else
-		fprintf(c->out, "     MODULE       NAME                         BASE         SIZE  ORC   SYMBOLS  BUILD-ID\n");
+		fprintf(c->out, "     MODULE       NAME                         BASE         SIZE  ORC   SYMBOLS  TAINT  DEBUGINFO  BUILD-ID\n");
 	for (size_t i = 0; i < k->nr_modules; i++) {
 		const struct oc_module *m = &k->modules[i];
+		uint64_t tmask;
+		bool have_taint = oc_triage_module_taints(k, i, &tmask);
+		char taint[32] = "";
+		/* its .ko's DWARF (--modules-dir, docs/lines.md); unknown
+		 * without the lines */
+		struct oc_dwarf *dw = NULL;
+		const char *debuginfo = "-";
 
+		oc_triage_taint_letters(tmask, taint, sizeof(taint));
+		if (c->lines) {
+			struct oc_error *err = oc_lines_module_dwarf(c->lines, m->name, &dw);
+
+			if (err)
+				return err;	/* out of memory */
+			debuginfo = dw ? "yes" : "no";
+		}
 		build_id_string(m, bid, sizeof(bid));
 		if (c->json) {
 			struct json_object *o = oc_json_chk(json_object_new_object());
+			const char *why = c->lines && !dw ?
+				oc_lines_module_unavailable(c->lines, m->name) : NULL;
+
+			if (c->lines && !dw && !why)
+				why = "no .ko of it found (--modules-dir DIR, docs/lines.md)";
 
 			oc_json_set(o, "name", oc_json_str(m->name));
 			oc_json_set(o, "module", oc_json_hex(m->addr));
@@ -326,13 +346,19 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 			oc_json_set(o, "orc_entries", oc_json_chk(json_object_new_int64((int64_t)m->orc.nr)));
 			oc_json_set(o, "symbols", oc_json_chk(json_object_new_int64((int64_t)m->syms.nr)));
 			oc_json_set(o, "build_id", bid[0] ? oc_json_str(bid) : NULL);
+			oc_json_set(o, "taint", have_taint ? oc_json_str(taint) : NULL);
+			oc_json_set(o, "debuginfo", c->lines ?
+				    oc_json_chk(json_object_new_boolean(dw != NULL)) : NULL);
+			oc_json_set(o, "debuginfo_why", why ? oc_json_str(why) : NULL);
 			oc_json_push(a, o);
 			continue;
 		}
 		/* the name was made printable when read (kernel_modules.c) */
 		fprintf(c->out, "%016" PRIx64 "  %-22s %016" PRIx64 " %6" PRIu64
-			"  %-4s %8zu  %s\n", m->addr, m->name, m->base, m->size,
-			m->orc.nr ? "yes" : "no", m->syms.nr, bid[0] ? bid : "-");
+			"  %-4s %8zu  %-5s  %-9s  %s\n", m->addr, m->name, m->base, m->size,
+			m->orc.nr ? "yes" : "no", m->syms.nr,
+			have_taint ? (taint[0] ? taint : "-") : "?", debuginfo,
+			bid[0] ? bid : "-");
 	}
 	list_end(c, "modules", a, k->modules_incomplete);
 	return NULL;

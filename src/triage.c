@@ -335,12 +335,40 @@ static const struct { char letter; const char *name; } taint_flags[] = {
 };
 enum { NR_TAINTS = sizeof(taint_flags) / sizeof(taint_flags[0]) };
 
+bool oc_triage_module_taints(const struct oc_kernel *k, size_t i,
+			     uint64_t *mask)
+{
+	struct oc_member m = {0};
+	uint8_t b[8] = {0};
+
+	*mask = 0;
+	/* struct module's taints: the flags the module set on load
+	 * (add_taint_module(), kernel/module/main.c) */
+	if (!k->types || i >= k->nr_modules ||
+	    !oc_ok(oc_types_member(k->types, "struct module", "taints", &m)) ||
+	    !m.size || m.size > 8 ||
+	    !oc_ok(oc_mem_read(&k->mem, k->modules[i].addr + m.offset, b, m.size)))
+		return false;
+	memcpy(mask, b, 8);
+	return true;
+}
+
+size_t oc_triage_taint_letters(uint64_t mask, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t bit = 0; bit < NR_TAINTS && n + 1 < size; bit++)
+		if (mask & (1ULL << bit))
+			buf[n++] = taint_flags[bit].letter;
+	if (size)
+		buf[n] = '\0';
+	return n;
+}
+
 static void read_taint(const struct oc_kernel *k, struct oc_crash *c)
 {
 	uint64_t addr = oc_kernel_symbol_addr(k, "tainted_mask");
 	uint64_t mod_taints[256] = {0};
-	struct oc_member m = {0};
-	bool have_mod = false;
 	struct oc_error *err;
 	size_t n = 0;
 
@@ -351,20 +379,8 @@ static void read_taint(const struct oc_kernel *k, struct oc_crash *c)
 		return;
 	}
 	c->have_taint = true;
-	/* struct module's taints: the flags each module set on load */
-	if (k->types && oc_ok(oc_types_member(k->types, "struct module", "taints", &m)) &&
-	    m.size && m.size <= 8)
-		have_mod = true;
-	for (size_t i = 0; have_mod && i < k->nr_modules && i < 256; i++) {
-		uint8_t b[8] = {0};
-
-		err = oc_mem_read(&k->mem, k->modules[i].addr + m.offset, b, m.size);
-		if (err) {
-			oc_error_destroy(err);
-			continue;
-		}
-		memcpy(&mod_taints[i], b, 8);
-	}
+	for (size_t i = 0; i < k->nr_modules && i < 256; i++)
+		oc_triage_module_taints(k, i, &mod_taints[i]);
 	for (size_t bit = 0; bit < NR_TAINTS; bit++) {
 		struct oc_taint *t;
 

@@ -184,6 +184,14 @@ struct oc_sched_clock {
 	uint64_t rq_clock_off;		/* in struct rq */
 };
 void oc_triage_sched_clock(const struct oc_kernel *k, struct oc_sched_clock *ret);
+
+/* Module @i's own taint flags (struct module's taints: what it set on
+ * load); false when the dump does not say (0 in *mask). */
+bool oc_triage_module_taints(const struct oc_kernel *k, size_t i,
+			     uint64_t *mask);
+/* The letters of the taint flags in @mask, in bit order as the kernel
+ * prints them (print_tainted(), module_flags(): "OE"); their count. */
+size_t oc_triage_taint_letters(uint64_t mask, char *buf, size_t size);
 /* One CPU's runqueue clock (rq->clock, ns); false when unknown. */
 bool oc_triage_cpu_clock(const struct oc_kernel *k, const struct oc_sched_clock *clk,
 			 unsigned int cpu, uint64_t *ret);

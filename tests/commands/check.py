@@ -136,6 +136,27 @@ if psm_crash and psm_ours is not None:
 
 # ---- ps against the kernel's own sysrq-t (sched_show_task() lines) -------
 serial = text("serial.log")
+# mod's TAINT against the kernel's own words when it loaded each module
+# (kernel/module/main.c: "loading out-of-tree module taints kernel." for
+# O, "module verification failed: ... - tainting kernel" for E); and the
+# test module's debuginfo: found, its .ko beside the dump (--modules-dir)
+if serial is not None and ours_mod is not None:
+    bad, n = [], 0
+    for o in ours_mod["result"]["modules"]:
+        want = ""
+        if re.search(r"^\[[ 0-9.]+\] %s: loading out-of-tree module taints kernel" % re.escape(o["name"]),
+                     serial, re.M):
+            want += "O"
+        if re.search(r"^\[[ 0-9.]+\] %s: module verification failed" % re.escape(o["name"]),
+                     serial, re.M):
+            want += "E"
+        n += 1
+        if (o["taint"] or "") != want:
+            bad.append("%s: the kernel's log says %s, mod %s" % (o["name"], want or "-", o["taint"] or "-"))
+        if o["name"] == "orccrash_test" and o["debuginfo"] is not True:
+            bad.append("orccrash_test: debuginfo %r (its .ko is beside the dump): %s"
+                       % (o["debuginfo"], o["debuginfo_why"]))
+    mismatch("modules", "mod's TAINT as the kernel logged each module's load (O, E), the test module's debuginfo found", bad, n)
 if serial is not None and ours_ps is not None:
     # 6.1: "task:COMM state:S stack:0 pid:N ppid:N flags:..."; 6.12 adds
     # tgid; COMM is "%-15.15s"
@@ -201,6 +222,17 @@ if ours_mod is not None:
         if n != len(mine):
             bad.append("orccrash lists %d modules, crash %d" % (len(mine), n))
         mismatch("modules", "mod against crash (MODULE, NAME, BASE, SIZE)", bad, n)
+    if "mod -t" in crash:
+        # crash's mod -t: each tainted module's flags (module_flags()),
+        # the modules it leaves out are untainted
+        theirs = {}
+        for line in crash["mod -t"]:
+            f = line.split()
+            if len(f) == 2 and f[0] != "NAME":
+                theirs[f[0]] = f[1]
+        bad = ["%s: crash %s, orccrash %s" % (m, theirs.get(m, "-"), o["taint"] or "-")
+               for m, o in mine.items() if (o["taint"] or "") != theirs.get(m, "")]
+        mismatch("modules", "mod's TAINT against crash's mod -t", bad, len(mine))
         # sym -m: every module's symbols, address and name
         bad, n = [], 0
         for mname in mine:
