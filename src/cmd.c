@@ -326,8 +326,10 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 		if (c->lines) {
 			struct oc_error *err = oc_lines_module_dwarf(c->lines, m->name, &dw);
 
-			if (err)
-				return err;	/* out of memory */
+			if (err) {	/* out of memory */
+				json_object_put(a);
+				return err;
+			}
 			debuginfo = dw ? "yes" : "no";
 		}
 		build_id_string(m, bid, sizeof(bid));
@@ -1250,7 +1252,9 @@ static bool dis_line(struct dis_state *st, uint64_t addr,
 	struct oc_frame f = { .ip = addr, .exact = true };
 	struct oc_line_info chain[16];
 
-	if (!oc_report_frame_lines(st->c->k, &ro, &f, chain, 16) || !chain[0].file)
+	/* line 0: no source line (DWARF 5's "not attributable") */
+	if (!oc_report_frame_lines(st->c->k, &ro, &f, chain, 16) || !chain[0].file ||
+	    !chain[0].line)
 		return false;
 	*ret = chain[0];
 	return true;
@@ -1397,6 +1401,21 @@ static struct oc_error *cmd_dis(struct cmd_ctx *c)
 		st.mark = addr;
 	}
 	start = whole ? addr - s.offset : addr;
+	/* -l with no DWARF behind the lines (a stripped vmlinux and no -dbg
+	 * package, a module without its .ko): say so, not a silent dis */
+	if (st.lines) {
+		struct oc_line_info li;
+		const char *why;
+
+		if (!dis_line(&st, start, &li)) {
+			why = s.name && s.module ? oc_lines_module_unavailable(c->lines, s.module)
+						 : oc_lines_unavailable(c->lines);
+			if (!why && s.name && s.module)
+				why = "no .ko of the module found (--modules-dir DIR, docs/lines.md)";
+			if (why)
+				return cmd_error(c, OC_ERR_UNSUPPORTED, "-l: no source lines: %s", why);
+		}
+	}
 	len = whole ? s.size : (cnt ? count : 1) * X86_MAX_INSN;
 	if (!len)
 		return cmd_error(c, OC_ERR_LOOKUP, "%s: a symbol of no size", s.name);
@@ -1614,7 +1633,7 @@ static const struct cmd {
 	  "disassemble dump memory: a function, COUNT instructions, -f the function around an ip, -l source lines" },
 	{ "help", cmd_help, false, "help", "this list" },
 	{ "log", cmd_log, false, "log", "the kernel log buffer" },
-	{ "mod", cmd_mod, false, "mod", "loaded modules: base, size, ORC, symbols, build-id" },
+	{ "mod", cmd_mod, false, "mod", "loaded modules: base, size, ORC, symbols, taint, debuginfo, build-id" },
 	{ "p", cmd_p, true, "p [-x] NAME[:CPU][.MEMBER...]",
 	  "a global or per-CPU variable, typed by BTF (else the integer of its size)" },
 	{ "ps", cmd_ps, false, "ps [-m] [-S STATE]",

@@ -1215,24 +1215,24 @@ static void follow_command(struct browser *b, const char *line)
 		show_command(b, line);
 		return;
 	}
+	struct cmd_back from = { .is_command = b->cmd_is_command, .cur = b->cmd_cur,
+				 .lines = b->cmd_lines };
+
+	snprintf(from.cmd, sizeof(from.cmd), "%s", b->cmd);
+	oc_ui_lines_init(&b->cmd_lines);	/* the rows move to @from */
+	if (!show_command(b, line)) {
+		oc_ui_lines_deinit(&b->cmd_lines);	/* the view as it was */
+		b->cmd_lines = from.lines;
+		return;
+	}
 	if (b->nr_cmd_back == max) {	/* the oldest goes */
 		oc_ui_lines_deinit(&b->cmd_back[0].lines);
 		memmove(&b->cmd_back[0], &b->cmd_back[1],
 			(max - 1) * sizeof(b->cmd_back[0]));
 		b->nr_cmd_back--;
 	}
-	e = &b->cmd_back[b->nr_cmd_back];
-	snprintf(e->cmd, sizeof(e->cmd), "%s", b->cmd);
-	e->is_command = b->cmd_is_command;
-	e->cur = b->cmd_cur;
-	e->lines = b->cmd_lines;	/* the rows move; the view gets new ones */
-	oc_ui_lines_init(&b->cmd_lines);
-	if (show_command(b, line)) {
-		b->nr_cmd_back++;
-		return;
-	}
-	oc_ui_lines_deinit(&b->cmd_lines);	/* failed: the view as it was */
-	b->cmd_lines = e->lines;
+	e = &b->cmd_back[b->nr_cmd_back++];
+	*e = from;
 }
 
 /* q or Backspace in a command's output: the view before it, else back
@@ -1279,14 +1279,13 @@ static bool row_pointer(const char *text, char *cmd, size_t size)
 
 		for (const char *p = strstr(text, kinds[k]); p; p = strstr(p + 1, kinds[k])) {
 			const char *name = p + kl, *end = ident_end(name), *hex = NULL;
+			const char *open = p;	/* the qualifiers' start */
 			unsigned long long addr;
 			char *after;
 
-			const char *open = p;
-
 			if (end == name)
 				continue;
-			/* "(struct", "(const struct", "(const volatile struct" */
+			/* "struct", "const struct", "const volatile struct" */
 			for (bool more = true; more;) {
 				more = false;
 				for (size_t qi = 0; qi < 2; qi++) {
@@ -1300,23 +1299,34 @@ static bool row_pointer(const char *text, char *cmd, size_t size)
 					}
 				}
 			}
-			if (open > text && open[-1] == '(' && !strncmp(end, " *)0x", 5))
-				hex = end + 3;		/* (struct NAME *)0xADDR */
-			else if (open > text && open[-1] == '(' && !strncmp(end, " *)", 3)) {
-				/* = 0xADDR (struct NAME *) */
+			if (open > text && open[-1] == '(' &&
+			    (open - 1 == text + strspn(text, " ") ||
+			     (open - text >= 3 && !strncmp(open - 3, "= (", 3))) &&
+			    !strncmp(end, " *)0x", 5)) {
+				/* "= (struct NAME *)0xADDR", or a row of it alone
+				 * (p of a pointer variable) */
+				hex = end + 3;
+			} else if (open - text >= 2 && !strncmp(open - 2, " (", 2) &&
+				   !strncmp(end, " *)", 3)) {
+				/* = 0xADDR (struct NAME *): the type right after the
+				 * value, not a struct inside another type (a function
+				 * pointer's "(void (*)(struct timer_list *))") */
 				const char *q = strstr(text, "= 0x");
 
-				if (q && q < p)
-					hex = q + 2;
-			} else if (p - text >= 2 && !strncmp(p - 2, "= ", 2) &&
+				if (q && q < open) {
+					strtoull(q + 2, &after, 16);
+					if (after == open - 2)
+						hex = q + 2;
+				}
+			} else if (open - text >= 2 && !strncmp(open - 2, "= ", 2) &&
 				   !strncmp(end, " at 0x", 6)) {
 				hex = end + 4;		/* = struct NAME at 0xADDR */
 			}
 			if (!hex)
 				continue;
 			addr = strtoull(hex, &after, 16);
-			if (!addr || after == hex + 2)
-				return false;
+			if (!addr)
+				return false;	/* NULL */
 			snprintf(cmd, size, "struct %.*s 0x%llx", (int)(end - name), name,
 				 addr);
 			return true;
@@ -1343,7 +1353,7 @@ static void open_variables(struct browser *b)
 	}
 	fi = t->info ? &t->info[f] : NULL;
 	if (!fi || !fi->vars_ready) {
-		set_status(b, true, "#%ld: no variables yet (--no-lines, no vmlinux, or still loading)", f);
+		set_status(b, true, "#%ld: no variables (a frame the scan found, --no-lines, no vmlinux, or still loading)", f);
 		return;
 	}
 	oc_ui_lines_clear(&b->cmd_lines);
@@ -1820,6 +1830,13 @@ int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 		if (oc_ui_key_request(key) == OC_REQ_NONE) {
 			set_status(&b, false, "no key %s: press ? for help",
 				   oc_draw_key_name(key));
+			continue;
+		}
+		/* Backspace walks back through views; it does not quit, as q
+		 * does from the threads pane (one press too many would) */
+		if (oc_draw_key_is_backspace(key) && b.view == &main_view &&
+		    b.pane == PANE_THREADS) {
+			set_status(&b, false, "q quits");
 			continue;
 		}
 		request(&b, oc_ui_key_request(key));

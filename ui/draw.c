@@ -88,6 +88,11 @@ int oc_draw_key(int timeout_ms)
 	return c;
 }
 
+bool oc_draw_key_is_backspace(int key)
+{
+	return key == KEY_BACKSPACE;
+}
+
 const char *oc_draw_key_name(int key)
 {
 	const char *name = keyname(key);

@@ -36,6 +36,8 @@ void oc_draw_size(int *h_ret, int *w_ret);
 int oc_draw_key(int timeout_ms);
 /* ncurses' name of a key, for messages */
 const char *oc_draw_key_name(int key);
+/* Whether @key is Backspace (oc_draw_key() gives DEL and ^H as it). */
+bool oc_draw_key_is_backspace(int key);
 /* After OC_DRAW_MOUSE: where button 1 was clicked. */
 bool oc_draw_mouse(int *y_ret, int *x_ret, bool *double_ret);
 /* The rows of list a pane shows (its height minus title and heading). */

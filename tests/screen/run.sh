@@ -993,6 +993,15 @@ check_variables() {
 		fail "$label: q from the variables" "not back to the main view"
 	fi
 	keys BTab
+	# Backspace walks back, but does not quit from the threads pane
+	keys BTab
+	keys BSpace
+	if wait_for 'q quits' 3 && grep -q '^ Threads: ' "$tmp/screen"; then
+		pass "$label: Backspace in the threads pane does not quit"
+	else
+		fail "$label: Backspace in the threads pane" "no 'q quits', or the browser is gone"
+	fi
+	keys Tab
 }
 
 # d: the selected frame's function disassembled, the frame's ip marked,
