@@ -130,8 +130,7 @@ struct browser {
 
 static void set_status(struct browser *b, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static bool show_command(struct browser *b, const char *line);
-static void drop_cmd_back(struct browser *b);
+static void open_command(struct browser *b, const char *line);
 
 static void set_status(struct browser *b, bool error, const char *fmt, ...)
 {
@@ -1084,8 +1083,7 @@ static void memory_enter(struct browser *b)
 		if (!strncmp(type, "struct ", 7))
 			name += 7;
 		snprintf(cmd, sizeof(cmd), "struct %s 0x%" PRIx64, name, line->value);
-		drop_cmd_back(b);
-		show_command(b, cmd);
+		open_command(b, cmd);
 		return;
 	}
 	set_status(b, false, "%016" PRIx64 ": not a return slot, not a "
@@ -1181,40 +1179,42 @@ static bool show_command(struct browser *b, const char *line)
 	return true;
 }
 
-/* A new chain of views: what was behind the last one is dropped. */
+/* What was behind the command view's chain of views. */
 static void drop_cmd_back(struct browser *b)
 {
 	while (b->nr_cmd_back)
 		oc_ui_lines_deinit(&b->cmd_back[--b->nr_cmd_back].lines);
 }
 
-/* ':': a command typed at the prompt, a new chain of views */
-static void run_command(struct browser *b)
+/*
+ * A command that starts a new chain of views (':', d, a stack word's
+ * struct): once it is up, Back leads out of the command view.  On a
+ * failure the view and its chain stay as they were (every way into the
+ * command view drops an old chain).
+ */
+static void open_command(struct browser *b, const char *line)
 {
-	char line[sizeof(b->cmd)];
-
-	if (!oc_draw_prompt(b->h - 2, ":", line, sizeof(line)) || !line[0])
-		return;
-	if (b->view != &command_view)
-		drop_cmd_back(b);
 	if (show_command(b, line))
 		drop_cmd_back(b);
 }
 
+/* ':': a command typed at the prompt */
+static void run_command(struct browser *b)
+{
+	char line[sizeof(b->cmd)];
+
+	if (oc_draw_prompt(b->h - 2, ":", line, sizeof(line)) && line[0])
+		open_command(b, line);
+}
+
 /*
- * A command whose output follows from the current view's (a pointer's
- * struct): the current view is kept as it is, so q or Backspace comes
- * back to it where the cursor was.
+ * In the command view, a command whose output follows from the current
+ * view's (a pointer's struct): the current view is kept as it is, so q or
+ * Backspace comes back to it where the cursor was.
  */
 static void follow_command(struct browser *b, const char *line)
 {
 	const size_t max = sizeof(b->cmd_back) / sizeof(b->cmd_back[0]);
-	struct cmd_back *e;
-
-	if (b->view != &command_view) {
-		show_command(b, line);
-		return;
-	}
 	struct cmd_back from = { .is_command = b->cmd_is_command, .cur = b->cmd_cur,
 				 .lines = b->cmd_lines };
 
@@ -1231,8 +1231,7 @@ static void follow_command(struct browser *b, const char *line)
 			(max - 1) * sizeof(b->cmd_back[0]));
 		b->nr_cmd_back--;
 	}
-	e = &b->cmd_back[b->nr_cmd_back++];
-	*e = from;
+	b->cmd_back[b->nr_cmd_back++] = from;
 }
 
 /* q or Backspace in a command's output: the view before it, else back
@@ -1394,8 +1393,7 @@ static void disassemble_frame(struct browser *b)
 		return;
 	}
 	snprintf(cmd, sizeof(cmd), "dis -f 0x%" PRIx64, t->trace.frames[f].ip);
-	drop_cmd_back(b);
-	show_command(b, cmd);
+	open_command(b, cmd);
 }
 
 static void search_threads(struct browser *b)
