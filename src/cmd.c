@@ -300,6 +300,15 @@ static void build_id_string(const struct oc_module *m, char *buf, size_t size)
 		n += snprintf(buf + n, size - n, "%02x", m->build_id[i]);
 }
 
+/* Why module @name has no lines: the lines' reason, or that no .ko of it
+ * was found (no modules dir: no reason recorded). */
+static const char *module_no_lines(struct oc_lines *lines, const char *name)
+{
+	const char *why = oc_lines_module_unavailable(lines, name);
+
+	return why ? why : "no .ko of it found (--modules-dir DIR, docs/lines.md)";
+}
+
 static struct oc_error *cmd_mod(struct cmd_ctx *c)
 {
 	const struct oc_kernel *k = c->k;
@@ -336,10 +345,7 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 		if (c->json) {
 			struct json_object *o = oc_json_chk(json_object_new_object());
 			const char *why = c->lines && !dw ?
-				oc_lines_module_unavailable(c->lines, m->name) : NULL;
-
-			if (c->lines && !dw && !why)
-				why = "no .ko of it found (--modules-dir DIR, docs/lines.md)";
+				module_no_lines(c->lines, m->name) : NULL;
 
 			oc_json_set(o, "name", oc_json_str(m->name));
 			oc_json_set(o, "module", oc_json_hex(m->addr));
@@ -1408,10 +1414,8 @@ static struct oc_error *cmd_dis(struct cmd_ctx *c)
 		const char *why;
 
 		if (!dis_line(&st, start, &li)) {
-			why = s.name && s.module ? oc_lines_module_unavailable(c->lines, s.module)
+			why = s.name && s.module ? module_no_lines(c->lines, s.module)
 						 : oc_lines_unavailable(c->lines);
-			if (!why && s.name && s.module)
-				why = "no .ko of the module found (--modules-dir DIR, docs/lines.md)";
 			if (why)
 				return cmd_error(c, OC_ERR_UNSUPPORTED, "-l: no source lines: %s", why);
 		}
