@@ -8,24 +8,12 @@ entries left out) must be one of the folded stacks, as often as tasks have it.
 usage: folded.py NAME FOLDED JSON"""
 import collections
 import json
-import re
 import sys
 
+import folded_lines
+
 name, folded_path, json_path = sys.argv[1:4]
-line_re = re.compile(r"^(.*)\s+?(\d+(?:\.\d*)?)$")
-fails = []
-folded = collections.Counter()
-for n, line in enumerate(open(folded_path, "rb").read().split(b"\n")[:-1], 1):
-    if any(b < 0x20 or b == 0x7f for b in line):
-        fails.append("line %d has a control byte" % n)
-    m = line_re.match(line.decode("utf-8", "replace"))
-    if not m:
-        fails.append("line %d does not parse as folded: %r" % (n, line[:80]))
-        continue
-    stack = m.group(1)
-    if stack in folded:
-        fails.append("line %d: the stack is there twice" % n)
-    folded[stack] += int(m.group(2))
+folded, fails = folded_lines.read(folded_path)
 
 r = json.load(open(json_path))
 

@@ -21,20 +21,21 @@ import re
 import subprocess
 import sys
 
+import folded_lines
+
 args = sys.argv[1:]
 sep = args.index("--")
 name, folded_path, index_html, tmp = args[:sep]
 chromium = args[sep + 1:]
 
-# the flame graph tools' parse (flamegraph.pl: /^(.*)\s+?(\d+(?:\.\d*)?)$/)
-line_re = re.compile(r"^(.*)\s+?(\d+)$")
+# the flame graph tools' parse (folded_lines.py)
+stacks, fails = folded_lines.read(folded_path)
+if fails:
+    print("FAIL %s: speedscope: not folded stacks: %s" % (name, fails[0]))
+    sys.exit(0)
 total, self_w = collections.Counter(), collections.Counter()
-for line in open(folded_path, encoding="utf-8").read().splitlines():
-    m = line_re.match(line)
-    if not m:
-        print("FAIL %s: speedscope: line does not parse: %r" % (name, line[:80]))
-        sys.exit(0)
-    frames, count = m.group(1).split(";"), int(m.group(2))
+for stack, count in stacks.items():
+    frames = stack.split(";")
     for f in set(frames):
         total[f] += count
     self_w[frames[-1]] += count
