@@ -844,6 +844,32 @@ check_command() {
 	T kill-session -t ui 2>/dev/null
 }
 
+# shows_cmd LABEL CMD WHAT [LINES]: the command view of CMD is up and
+# holds, line for line, the first LINES (default: all) of what -e CMD
+# prints (tabs expanded, as the view does); PASS says WHAT
+shows_cmd() {
+	local label=$1 cmd=$2 what=$3 n=${4:-1000000} title
+	"$BIN" -e "$cmd" "$vmcore" "$vmlinux" | expand | head -n "$n" | sed 's/ *$//' >"$tmp/cmd.want"
+	title=$(printf '%s' "$cmd" | sed 's/[][\.*^$+?(){}|]/\\&/g')
+	if ! wait_for "^ :$title" 5; then
+		fail "$label: $what" "no ':$cmd' view"
+	elif sed 's/ *$//' "$tmp/screen" | grep -vxFf - "$tmp/cmd.want" >"$tmp/missing"; then
+		fail "$label: $what" "lines of -e '$cmd' not on the screen: $(head -n 3 "$tmp/missing")"
+	else
+		pass "$label: $what: '$cmd' as -e prints it"
+	fi
+}
+
+# back_to LABEL KEY REGEX WHAT: KEY leads back to a screen matching REGEX
+back_to() {
+	keys "$2"
+	if wait_for "$3" 5; then
+		pass "$1: $4"
+	else
+		fail "$1: $4" "no screen matching '$3'"
+	fi
+}
+
 # pointer following in a command's output (the browser open, in its
 # frames): Enter on ':task 1's .mm row shows 'struct mm_struct ADDR' as -e
 # prints it, ADDR the row's pointer; Backspace comes back to ':task 1'
@@ -856,8 +882,6 @@ check_follow() {
 		fail "$label: Enter on a pointer" "no .mm in -e 'task 1'"
 		return
 	fi
-	"$BIN" -e "struct mm_struct $mm" "$vmcore" "$vmlinux" | expand | head -n 20 |
-		sed 's/ *$//' >"$tmp/mm.want"
 	keys ':'
 	keys -l 'task 1'
 	keys Enter
@@ -865,16 +889,7 @@ check_follow() {
 	keys -l '.mm = '
 	keys Enter
 	keys Enter
-	if wait_for "^ :struct mm_struct $mm" 5; then
-		sed 's/ *$//' "$tmp/screen" >"$tmp/screen.t"
-		if grep -vxFf "$tmp/screen.t" "$tmp/mm.want" >"$tmp/missing"; then
-			fail "$label: Enter on .mm" "lines of -e 'struct mm_struct $mm' not on the screen: $(head -n 3 "$tmp/missing")"
-		else
-			pass "$label: Enter on ':task 1's .mm row shows 'struct mm_struct $mm' as -e prints it"
-		fi
-	else
-		fail "$label: Enter on .mm" "no ':struct mm_struct $mm' view"
-	fi
+	shows_cmd "$label" "struct mm_struct $mm" "Enter on ':task 1's .mm row" 20
 	keys BSpace
 	if wait_for '^ :task 1' 5 && grep -q "^ *>\? *\.mm = (struct mm_struct \*)$mm," "$tmp/screen"; then
 		pass "$label: Backspace back to ':task 1', its .mm row on the screen"
@@ -888,12 +903,7 @@ check_follow() {
 	else
 		fail "$label: Enter on ':task 1's first row" "no 'not a pointer' on the status line"
 	fi
-	keys q
-	if wait_for '^ Frames: ' 5; then
-		pass "$label: q from the pointer chain's first view back to the frames"
-	else
-		fail "$label: q after Backspace" "not back to the frames"
-	fi
+	back_to "$label" q '^ Frames: ' "q from the pointer chain's first view back to the frames"
 }
 
 # Enter on a stack word that is a kernel address outside the view: a
@@ -924,21 +934,8 @@ check_memory_struct() {
 	fi
 	keys -l 'sysrq_key_op'
 	keys Enter
-	"$BIN" -e "struct sysrq_key_op $addr" "$vmcore" "$vmlinux" | expand | sed 's/ *$//' >"$tmp/op.want"
-	if wait_for "^ :struct sysrq_key_op $addr" 5 &&
-	   sed 's/ *$//' "$tmp/screen" | grep -vxFf - "$tmp/op.want" >"$tmp/missing"; then
-		fail "$label: memory Enter on $addr" "lines of -e 'struct sysrq_key_op $addr' not on the screen: $(head -n 2 "$tmp/missing")"
-	elif grep -q "^ :struct sysrq_key_op $addr" "$tmp/screen"; then
-		pass "$label: memory Enter on &sysrq_crash_op, type sysrq_key_op: the struct as -e prints it"
-	else
-		fail "$label: memory Enter on $addr" "no ':struct sysrq_key_op $addr' view"
-	fi
-	keys q
-	if wait_for 'Stack memory: ' 5; then
-		pass "$label: q from the struct back to the stack memory"
-	else
-		fail "$label: q from the memory's struct" "not back to the stack memory"
-	fi
+	shows_cmd "$label" "struct sysrq_key_op $addr" "memory Enter on &sysrq_crash_op, type sysrq_key_op"
+	back_to "$label" q 'Stack memory: ' "q from the struct back to the stack memory"
 	keys q
 }
 
@@ -971,27 +968,14 @@ check_variables() {
 	keys -l 'newregs'
 	keys Enter
 	keys Enter
-	"$BIN" -e "struct pt_regs $addr" "$vmcore" "$vmlinux" | expand | sed 's/ *$//' >"$tmp/regs.want"
-	if wait_for "^ :struct pt_regs $addr" 5 &&
-	   sed 's/ *$//' "$tmp/screen" | grep -vxFf - "$tmp/regs.want" >"$tmp/missing"; then
-		fail "$label: Enter on newregs" "lines of -e 'struct pt_regs $addr' not on the screen: $(head -n 2 "$tmp/missing")"
-	elif grep -q "^ :struct pt_regs $addr" "$tmp/screen"; then
-		pass "$label: Enter on the variable newregs shows 'struct pt_regs $addr' as -e prints it"
-	else
-		fail "$label: Enter on newregs" "no ':struct pt_regs $addr' view"
-	fi
+	shows_cmd "$label" "struct pt_regs $addr" "Enter on the variable newregs"
 	keys BSpace
 	if wait_for '^ variables of frame #0' 5 && grep -q "param newregs = $addr" "$tmp/screen"; then
 		pass "$label: Backspace back to the frame's variables"
 	else
 		fail "$label: Backspace from newregs' struct" "not back to the variables"
 	fi
-	keys q
-	if wait_for '^ Frames: ' 5; then
-		pass "$label: q from the variables back to the main view"
-	else
-		fail "$label: q from the variables" "not back to the main view"
-	fi
+	back_to "$label" q '^ Frames: ' "q from the variables back to the main view"
 	keys BTab
 	# Backspace walks back, but does not quit from the threads pane
 	keys BTab
@@ -1022,21 +1006,12 @@ for c in r["cpus"]:
     if c.get("panic"):
         for f in c["frames"]:
             print("0x%x" % int(f["ip"], 16))')
-	"$BIN" -e "dis -f $ip" "$vmcore" "$vmlinux" | expand | sed 's/ *$//' >"$tmp/dis.want"
-	sed 's/ *$//' "$tmp/screen" >"$tmp/screen.t"
 	if ! printf '%s\n' "$ips" | grep -qx -- "$ip"; then
 		fail "$label: d" "$ip is not a frame of the panic CPU ($(echo $ips))"
-	elif head -n 12 "$tmp/dis.want" | grep -vxFf "$tmp/screen.t" >"$tmp/missing"; then
-		fail "$label: d" "lines of -e 'dis -f $ip' not on the screen: $(head -n 3 "$tmp/missing")"
 	else
-		pass "$label: d disassembles the selected frame's function (dis -f $ip) as -e prints it"
+		shows_cmd "$label" "dis -f $ip" "d disassembles the selected frame's function" 12
 	fi
-	keys q
-	if wait_for '^ Frames: ' 5; then
-		pass "$label: q from d's view back to the frames"
-	else
-		fail "$label: q from d" "not back to the frames"
-	fi
+	back_to "$label" q '^ Frames: ' "q from d's view back to the frames"
 }
 
 if ! command -v tmux >/dev/null; then
