@@ -532,25 +532,23 @@ class Image:
     def add(self, addr, size):
         self.regions[addr] = bytearray(size)
 
-    def put(self, addr, value, size=8):
+    def at(self, addr):
+        """the region holding addr, and addr's offset in it"""
         for base, buf in self.regions.items():
             if base <= addr < base + len(buf):
-                buf[addr - base:addr - base + size] = value.to_bytes(size, 'little')
-                return
+                return buf, addr - base
         raise ValueError(hex(addr))
+
+    def put(self, addr, value, size=8):
+        self.put_bytes(addr, value.to_bytes(size, 'little'))
 
     def put_bytes(self, addr, data):
-        for base, buf in self.regions.items():
-            if base <= addr < base + len(buf):
-                buf[addr - base:addr - base + len(data)] = data
-                return
-        raise ValueError(hex(addr))
+        buf, off = self.at(addr)
+        buf[off:off + len(data)] = data
 
     def get(self, addr):
-        for base, buf in self.regions.items():
-            if base <= addr < base + len(buf):
-                return int.from_bytes(buf[addr - base:addr - base + 8], 'little')
-        raise ValueError(hex(addr))
+        buf, off = self.at(addr)
+        return int.from_bytes(buf[off:off + 8], 'little')
 
     def blob(self):
         return b''.join(region(a, bytes(b)) for a, b in self.regions.items())
