@@ -9,24 +9,32 @@ O=${2:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 passed=0 failed=0 skipped=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+dir=$(mktemp -d)
+idx_tmp=
+trap 'rm -f "$log" $idx_tmp; rm -rf "$dir"' EXIT
 
-# Run one test program; it prints PASS/FAIL/SKIP lines and its own
-# "N passed, N failed" line, which we add up.
-run() {
-	local name=$1; shift
+# report NAME LOG RC SECONDS: a test program's block.  The program prints
+# PASS/FAIL/SKIP lines and its own "N passed, N failed" line; FAIL and
+# SKIP lines are shown, and the counts added up.
+report() {
+	local name=$1 out=$2 rc=$3 secs=$4 p f s
 	echo "== $name"
-	local t0=$SECONDS
-	"$@" >"$log" 2>&1
-	local rc=$?
-	grep -E '^(PASS|FAIL|SKIP) |^  ' "$log" | grep -v '^PASS ' || true
-	local p f s
-	p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")
+	grep -E '^(PASS|FAIL|SKIP) |^  ' "$out" | grep -v '^PASS ' || true
+	p=$(grep -c '^PASS ' "$out"); f=$(grep -c '^FAIL ' "$out"); s=$(grep -c '^SKIP ' "$out")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "FAIL $name: exited $rc"; tail -n 20 "$log"; f=1
+		echo "FAIL $name: exited $rc"; tail -n 20 "$out"; f=1
 	fi
-	echo "   $p passed, $f failed, $s skipped ($((SECONDS - t0)) s)"
+	echo "   $p passed, $f failed, $s skipped ($secs s)"
 	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+}
+
+# run NAME PROGRAM ARGS...: one test program, in the foreground
+run() {
+	local name=$1 t0=$SECONDS rc
+	shift
+	"$@" >"$log" 2>&1
+	rc=$?
+	report "$name" "$log" "$rc" $((SECONDS - t0))
 }
 
 # ORCCRASH_TEST_RELEASES (an extended regular expression): the real-dump
@@ -37,7 +45,7 @@ run() {
 if [ -n "${ORCCRASH_TEST_RELEASES:-}" ]; then
 	src=${ORCCRASH_INDEX:-${ORCCRASH_CACHE:-$HOME/.cache/orccrash}/dumps/index.tsv}
 	ORCCRASH_INDEX=$(mktemp)
-	trap 'rm -f "$log" "$ORCCRASH_INDEX"' EXIT
+	idx_tmp=$ORCCRASH_INDEX
 	[ -r "$src" ] && awk -F'\t' '$1 ~ ENVIRON["ORCCRASH_TEST_RELEASES"]' "$src" >"$ORCCRASH_INDEX"
 	export ORCCRASH_INDEX
 	echo "== sample dumps: $(wc -l <"$ORCCRASH_INDEX") of $src (releases matching $ORCCRASH_TEST_RELEASES)"
@@ -48,6 +56,16 @@ for t in "$O"/tests/test_*; do
 	run "unit: $(basename "$t")" "$t"
 done
 
+# The tiers run side by side, ORCCRASH_TEST_JOBS at a time (default: one
+# more than the cores, since the screen tier mostly sleeps waiting for
+# the terminal), the longest first; each one's block is printed whole
+# when it ends, and the totals add up as before.  Every tier works in a
+# scratch directory of its own (mktemp) and finds its helper programs
+# built already (make test builds TEST_BIN first).
+slow_first="screen/run.sh realdump/dump_check.sh commands/run.sh realdump/html.sh
+	realdump/log_check.sh crash/run.sh realdump/lines.sh realdump/locals.sh
+	realdump/novmlinux.sh realdump/run.sh realdump/folded.sh"
+tiers=()
 if [ "$mode" = --all ]; then
 	for t in "$here"/../samples/test-parse-serial.sh "$here"/golden/run.sh \
 		 "$here"/golden/cli.sh "$here"/orcdump/run.sh "$here"/realdump/*.sh "$here"/corrupt/*.sh \
@@ -62,9 +80,46 @@ if [ "$mode" = --all ]; then
 			echo "== ${t#"$here"/}: left out (ORCCRASH_TEST_SKIP)"
 			continue
 		fi
-		run "${t#"$here"/}" "$t" "$O"
+		tiers+=("$t")
 	done
 fi
+ordered=()
+for s in $slow_first; do
+	for t in ${tiers[@]+"${tiers[@]}"}; do [ "${t#"$here"/}" = "$s" ] && ordered+=("$t"); done
+done
+for t in ${tiers[@]+"${tiers[@]}"}; do
+	[[ " $slow_first " =~ [[:space:]]${t#"$here"/}[[:space:]] ]] || ordered+=("$t")
+done
+
+jobs=${ORCCRASH_TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
+declare -A started	# index in ordered -> start time, while it runs
+nrun=0	# (bash's set -u calls an emptied array unbound: count them)
+# report_ended: the block of every tier that has ended and is not yet told
+report_ended() {
+	local i t
+	[ "$nrun" -gt 0 ] || return 0
+	for i in "${!started[@]}"; do
+		[ -e "$dir/$i.end" ] || continue
+		t=${ordered[$i]}
+		report "${t#"$here"/}" "$dir/$i.log" "$(cat "$dir/$i.rc")" \
+			$(( $(cat "$dir/$i.end") - ${started[$i]} ))
+		unset "started[$i]"
+		nrun=$((nrun - 1))
+	done
+}
+for ((i = 0; i < ${#ordered[@]}; i++)); do
+	while [ "$nrun" -ge "$jobs" ]; do
+		wait -n
+		report_ended
+	done
+	started[$i]=$(date +%s)
+	nrun=$((nrun + 1))
+	( "${ordered[$i]}" "$O" >"$dir/$i.log" 2>&1; echo $? >"$dir/$i.rc"; date +%s >"$dir/$i.end" ) &
+done
+while [ "$nrun" -gt 0 ]; do
+	wait -n
+	report_ended
+done
 
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
