@@ -684,8 +684,22 @@ static struct oc_error *btf_dump_value(void *arg, const char *type,
 
 	if ((err = find_type(bt, type, &id, &pointer)))
 		return err;
-	if (pointer)
-		return oc_error_format(OC_ERR_INVALID, "%s: a pointer, not a type to print", type);
+	/* a pointer type by name ("char *"): its value, as a member's */
+	if (pointer) {
+		char sym[256];
+		uint64_t v;
+
+		if (path && *path)
+			return oc_error_format(OC_ERR_INVALID, "%s: a pointer has no members", type);
+		if (len < 8)
+			return oc_error_format(OC_ERR_INVALID, "%s: %zu bytes, not a pointer's 8", type, len);
+		v = get_bits(&d, 0, 64);
+		out(&d, "(%s)0x%" PRIx64, type, v);
+		if (symbol && v && symbol(ctx, v, sym, sizeof(sym)))
+			out(&d, " <%s>", sym);
+		out(&d, "\n");
+		return NULL;
+	}
 	/* a member: @buf starts at the byte that holds its first bit */
 	if (path && *path && (err = resolve_path(bt, type, path, &id, &bits, &bitfield)))
 		return err;

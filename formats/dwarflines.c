@@ -383,6 +383,9 @@ void oc_dwarf_close(struct oc_dwarf *d)
 		dwarf_object_finish(d->dbg, NULL);
 	}
 	oc_cfi_destroy(d->cfi);
+	for (size_t i = 0; i < d->nr_globals; i++)
+		free(d->globals[i].name);
+	free(d->globals);
 	for (size_t i = 0; i < d->nr_cus; i++)
 		free(d->cus[i].rows);
 	free(d->cus);

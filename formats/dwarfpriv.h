@@ -55,6 +55,14 @@ struct range_sink {
 	uint64_t cu_off;
 };
 
+/* A variable defined at a CU's top level: its name, its DW_OP_addr
+ * location (link-time), and the DIE that has its DW_AT_type. */
+struct dw_global {
+	char *name;
+	uint64_t addr;
+	Dwarf_Off type_die;
+};
+
 /* Kept at most this many DIEs deep into a subprogram. */
 enum { DW_MAX_DEPTH = 32 };
 
@@ -81,6 +89,12 @@ struct oc_dwarf {
 
 	struct dw_cu *cus;
 	size_t nr_cus, cap_cus;
+
+	/* the CUs' top-level variables that have an address, sorted by
+	 * name (formats/dwarfvars.c oc_dwarf_global_type()), on first use */
+	bool globals_done;
+	struct dw_global *globals;
+	size_t nr_globals, cap_globals;
 
 	/* .debug_frame's FDE index (formats/dwarfcfi.c), on first use */
 	bool cfi_done;

@@ -1277,3 +1277,179 @@ done:
 	*ret = out;
 	return NULL;
 }
+
+/* ---- global variables ------------------------------------------------ */
+
+enum { MAX_GLOBALS = 1 << 22 };
+/* dw_global.addr of an extern's declaration */
+#define DW_GLOBAL_DECL UINT64_MAX
+
+/* @die's DW_AT_location when it is DW_OP_addr ADDR alone (a static
+ * location: every C global and file static that is not per-CPU) */
+static bool static_location(struct oc_dwarf *d, Dwarf_Die die, uint64_t *addr)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Attribute attr;
+	Dwarf_Half form = 0;
+	Dwarf_Unsigned len = 0;
+	Dwarf_Ptr ptr = NULL;
+	bool ok = false;
+
+	if (dwarf_attr(die, DW_AT_location, &attr, &de) != DW_DLV_OK) {
+		dealloc_err(d, &de);
+		return false;
+	}
+	if (dwarf_whatform(attr, &form, &de) == DW_DLV_OK && form == DW_FORM_exprloc &&
+	    dwarf_formexprloc(attr, &len, &ptr, &de) == DW_DLV_OK && len == 9 &&
+	    ((const uint8_t *)ptr)[0] == DW_OP_addr) {
+		struct oc_cursor c;
+
+		oc_cursor_init(&c, (const uint8_t *)ptr + 1, 8, "DW_OP_addr");
+		ok = oc_ok(oc_cursor_le64(&c, addr));
+	}
+	dealloc_err(d, &de);
+	dwarf_dealloc_attribute(attr);
+	return ok;
+}
+
+/* One CU's top-level variables into d->globals; false when out of memory */
+static bool index_cu_globals(struct oc_dwarf *d, Dwarf_Die cu_die)
+{
+	struct dw_children it;
+	bool ok = true;
+
+	for (Dwarf_Die c = oc_dw_child_first(&it, d, cu_die); c && ok;
+	     c = oc_dw_child_next(&it)) {
+		Dwarf_Die named = NULL;
+		const char *name;
+		struct dw_global *g;
+		uint64_t addr;
+
+		if (die_tag(d, c) != DW_TAG_variable)
+			continue;
+		/* an extern's declaration types what the linker alone
+		 * defines (jiffies = jiffies_64, vmlinux.lds.S): kept as a
+		 * declaration, for when no definition is at the address */
+		if (!static_location(d, c, &addr)) {
+			if (!flag_attr(d, c, DW_AT_declaration) || !flag_attr(d, c, DW_AT_external))
+				continue;
+			addr = DW_GLOBAL_DECL;
+		}
+		/* a definition after a declaration in the same CU names its
+		 * declaration: the name and the type are there (DWARF 5
+		 * 2.13.2) */
+		name = die_name(d, c);
+		if (!name && (named = oc_dw_die_ref(d, c, DW_AT_specification)))
+			name = die_name(d, named);
+		if (name && d->nr_globals < MAX_GLOBALS) {
+			g = oc_array_grow(d->globals, d->nr_globals, 1, &d->cap_globals,
+					  sizeof(*g), 4096);
+			if (g) {
+				d->globals = g;
+				g = &d->globals[d->nr_globals];
+				g->name = strdup(name);
+				g->addr = addr;
+				g->type_die = die_off(d, named && !has_attr(d, c, DW_AT_type) ?
+							      named : c);
+				ok = g->name != NULL;
+				d->nr_globals += ok;
+			} else {
+				ok = false;
+			}
+		}
+		if (named)
+			dwarf_dealloc_die(named);
+	}
+	oc_dw_child_end(&it);
+	return ok;
+}
+
+static int cmp_global(const void *a, const void *b)
+{
+	const struct dw_global *x = a, *y = b;
+	int r = strcmp(x->name, y->name);
+
+	return r ? r : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* Every CU's top level, once.  The CU iteration always runs to its end:
+ * libdwarf's next-CU state then starts over for the next walk. */
+static struct oc_error *index_globals(struct oc_dwarf *d)
+{
+	Dwarf_Error de = NULL;
+	struct oc_error *err = NULL;
+	bool nomem = false;
+
+	d->globals_done = true;
+	for (unsigned long n = 0; n < (1UL << 20); n++) {
+		Dwarf_Unsigned hlen, typeoff, next;
+		Dwarf_Half ver, addrsz, lensz, extsz, type;
+		Dwarf_Off abbrev;
+		Dwarf_Sig8 sig;
+		Dwarf_Die die = NULL;
+		int res;
+
+		res = dwarf_next_cu_header_d(d->dbg, true, &hlen, &ver, &abbrev,
+					     &addrsz, &lensz, &extsz, &sig,
+					     &typeoff, &next, &type, &de);
+		if (res == DW_DLV_NO_ENTRY)
+			break;
+		if (res == DW_DLV_ERROR) {
+			err = oc_dw_err(d, de, "dwarf_next_cu_header_d", n);
+			break;
+		}
+		if (nomem || err)
+			continue;
+		if (dwarf_siblingof_b(d->dbg, NULL, true, &die, &de) != DW_DLV_OK) {
+			dealloc_err(d, &de);
+			continue;
+		}
+		nomem = !index_cu_globals(d, die);
+		dwarf_dealloc_die(die);
+	}
+	if (d->nr_globals)
+		qsort(d->globals, d->nr_globals, sizeof(*d->globals), cmp_global);
+	if (nomem && !err)
+		err = &oc_enomem;
+	return err;
+}
+
+struct oc_error *oc_dwarf_global_type(struct oc_dwarf *d, const char *name,
+				      uint64_t addr, char *buf, size_t size)
+{
+	struct oc_error *err;
+	size_t lo = 0, hi;
+	Dwarf_Error de = NULL;
+	Dwarf_Die die = NULL, type;
+
+	if (!d->globals_done && (err = index_globals(d)))
+		return err;
+	hi = d->nr_globals;
+	while (lo < hi) {	/* the first of @name */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(d->globals[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the definition at @addr, else an extern's declaration (sorted
+	 * last of the name's entries) */
+	for (; lo < d->nr_globals && !strcmp(d->globals[lo].name, name); lo++)
+		if (d->globals[lo].addr == addr || d->globals[lo].addr == DW_GLOBAL_DECL)
+			break;
+	if (lo >= d->nr_globals || strcmp(d->globals[lo].name, name))
+		return oc_error_format(OC_ERR_LOOKUP, "no variable %s at 0x%" PRIx64 " in the DWARF",
+				       name, addr);
+	if (dwarf_offdie_b(d->dbg, d->globals[lo].type_die, true, &die, &de) != DW_DLV_OK) {
+		dealloc_err(d, &de);
+		return oc_error_format(OC_ERR_FORMAT, "%s: the DIE of %s (0x%" PRIx64 ") is unreadable",
+				       d->path, name, (uint64_t)d->globals[lo].type_die);
+	}
+	type = type_of(d, die);
+	type_name(d, type, "", buf, size, 0);
+	if (type)
+		dwarf_dealloc_die(type);
+	dwarf_dealloc_die(die);
+	return NULL;
+}

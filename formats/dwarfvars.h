@@ -92,6 +92,19 @@ struct oc_error *oc_dwarf_vars(struct oc_dwarf *d, uint64_t addr,
 void oc_dwvars_free(struct oc_dwvars *v);
 
 /*
+ * The C type of the global (or file-static) variable @name whose
+ * location is link-time address @addr, as a declaration prints it
+ * ("struct task_struct", "volatile long unsigned int", "char [301]",
+ * "char *"), into @buf.  From the variables with a DW_OP_addr location
+ * at the top level of every CU, indexed by name on the first call (a
+ * vmlinux's every CU read once); with none at @addr, an extern's
+ * declaration of @name (what only the linker script defines: jiffies).  OC_ERR_LOOKUP when the DWARF has no
+ * such variable at that address.
+ */
+struct oc_error *oc_dwarf_global_type(struct oc_dwarf *d, const char *name,
+				      uint64_t addr, char *buf, size_t size);
+
+/*
  * The expression a location list gives for @pc, parsed from raw
  * section bytes (exported for the unit tests): DWARF 5 .debug_loclists
  * (@version >= 5) or DWARF 2-4 .debug_loc.  @list is the list's first

@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "disasm.h"
+#include "dwarfvars.h"
 #include "lineinfo.h"
 #include "lines.h"
 #include "dump.h"
@@ -1012,6 +1013,57 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 }
 
 /*
+ * A global BTF has no VAR for (every one but the per-CPU variables on the
+ * kernels pahole built without global_var) typed by the vmlinux's DWARF:
+ * into @type, the C name the BTF knows it by ("struct task_struct",
+ * "long unsigned int"; qualifiers dropped: they change no value), left
+ * as it was when there is no DWARF (the caller says what works then).
+ * An array is an error naming rd and struct (the printer prints arrays as
+ * members only).
+ */
+static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, uint64_t addr,
+					  char *type, size_t size)
+{
+	static const char *const quals[] = { "const ", "volatile ", "restrict ", "_Atomic " };
+	struct oc_dwarf *d = c->lines ? oc_lines_dwarf(c->lines) : NULL;
+	char dtype[300], *t = dtype;
+	struct oc_error *err;
+	size_t len;
+	bool again = true;
+
+	if (!d)
+		return NULL;
+	err = oc_dwarf_global_type(d, name, addr - c->k->kaslr_offset, dtype, sizeof(dtype));
+	if (err && err->code == OC_ERR_LOOKUP) {
+		oc_error_destroy(err);
+		return NULL;
+	}
+	if (err)
+		return err;
+	while (again) {
+		again = false;
+		for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
+			if (!strncmp(t, quals[i], strlen(quals[i]))) {
+				t += strlen(quals[i]);
+				again = true;
+			}
+		}
+	}
+	len = strlen(t);
+	for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
+		size_t q = strlen(quals[i]) - 1;	/* "char *const" */
+
+		if (len > q && t[len - q - 1] == ' ' && !strncmp(t + len - q, quals[i], q))
+			t[len -= q + 1] = '\0';
+	}
+	if (len && t[len - 1] == ']')
+		return cmd_error(c, OC_ERR_INVALID, "%s: an array (%s), which p does not print "
+				 "yet: rd %s reads it (rd -a as text)", name, dtype, name);
+	snprintf(type, size, "%s", t);
+	return NULL;
+}
+
+/*
  * p [-x] NAME[:CPU][.MEMBER...]: a global variable, typed by the BTF
  * (formats/btf.c typeof(NAME): the per-CPU variables; every global when
  * the kernel's BTF has them, pahole 1.27's global_var) and printed as
@@ -1063,10 +1115,18 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	if (cpu >= 0 && !percpu)
 		return cmd_error(c, OC_ERR_INVALID, "%s: not a per-CPU variable", name);
 	snprintf(type, sizeof(type), "typeof(%s)", name);
+	if (!m && c->k->types && !oc_ok(oc_types_size(c->k->types, type, &size)) &&
+	    (err = dwarf_global_type(c, name, sym->addr, type, sizeof(type))))
+		return err;
+	if (!m && c->k->types && strncmp(type, "typeof(", 7) &&
+	    !oc_ok(oc_types_size(c->k->types, type, &size)))
+		return cmd_error(c, OC_ERR_LOOKUP, "%s: its type in the DWARF, %s, is not one the "
+				 "kernel's BTF has; rd %s reads it", name, type, name);
 	if (m || !c->k->types || !oc_ok(oc_types_size(c->k->types, type, &size)))
 		return cmd_error(c, OC_ERR_LOOKUP, "%s: no type in the kernel's BTF (%s); "
 				 "struct TYPE %s prints it as TYPE, rd %s reads it",
-				 name, m ? "a module's variable" : "it types only the per-CPU variables",
+				 name, m ? "a module's variable" : "it types only the per-CPU variables, "
+				 "and the vmlinux's DWARF, which types the others, is not here",
 				 name, name);
 	if ((err = member_span(c, type, path, &offset, &size)))
 		return err;

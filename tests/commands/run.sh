@@ -188,12 +188,30 @@ for t in ps:
 		echo "p -x this_cpu_off:$cpu"
 	done >>"$d/structs.list"
 	echo "p runqueues:0.clock" >>"$d/structs.list"
+	# p: globals BTF has no VAR for, typed by the vmlinux's DWARF:
+	# scalars, an enum, a typedef'd struct, a struct's member, a pointer,
+	# a list head (jiffies, which only the linker script defines, drgn
+	# cannot type: checked against jiffies_64 below)
+	printf 'p %s\n' jiffies_64 "-x jiffies_64" nr_cpu_ids max_pfn system_state panic_cpu \
+		init_uts_ns.name.release init_task.pid saved_command_line modules >>"$d/structs.list"
 	i=0
 	while read -r st; do
 		i=$((i + 1))
 		"$bin" -e "$st" "$core" "$vml" >"$d/ours-struct-$i.txt" 2>&1
 		echo "$st" >"$d/ours-struct-$i.key"
 	done <"$d/structs.list"
+	# jiffies: the extern's declaration types it (vmlinux.lds.S makes it
+	# jiffies_64's low word; on x86-64 all of it): the same address and
+	# value as jiffies_64, whose definition drgn holds to its value above
+	local pj pj64
+	pj=$("$bin" -e "p jiffies" "$core" "$vml" 2>&1 | sed '1s/^jiffies //')
+	pj64=$("$bin" -e "p jiffies_64" "$core" "$vml" 2>&1 | sed '1s/^jiffies_64 //')
+	if [ -n "$pj" ] && [ "$(sed -n 2p <<<"$pj" | sed 's/^([^)]*)//')" = "$(sed -n 2p <<<"$pj64" | sed 's/^([^)]*)//')" ] &&
+	   [ "$(head -n 1 <<<"$pj")" = "$(head -n 1 <<<"$pj64")" ] && grep -q '^(long unsigned int)[0-9]' <<<"$pj"; then
+		say "PASS commands $name: p jiffies (the extern's declaration): $(tr '\n' ' ' <<<"$pj")as jiffies_64"
+	else
+		say "FAIL commands $name: p jiffies: '$pj', p jiffies_64: '$pj64'"
+	fi
 
 	# task PID is struct task_struct of the address ps gives the pid;
 	# ps -S is ps's rows in that state

@@ -6,7 +6,8 @@
  * lists and DW_AT_const_value; the locations evaluated (src/dwexpr.c) at
  * the function's entry, where the psABI says where every parameter is
  * whatever the optimizer did.  The location-list reader on hand-made
- * lists, and the one-line rendering of src/framevars.c.
+ * lists, and the one-line rendering of src/framevars.c.  Globals' types
+ * (oc_dwarf_global_type()).
  */
 #include <elf.h>
 #include <stdarg.h>
@@ -337,6 +338,71 @@ TEST(framevars_no_dwarf)
 	err = oc_dwarf_open(out, &d);
 	CHECK(err != NULL && d == NULL);
 	oc_error_destroy(err);
+}
+
+/*
+ * Globals' types (oc_dwarf_global_type(), what `p` uses where the BTF has
+ * no VAR): two CUs with a file static of one name each, told apart by
+ * address; a definition after its header's declaration; an extern only
+ * the linker defines (--defsym, as vmlinux.lds.S defines jiffies), typed
+ * by its declaration; a pointer, an array, a qualified scalar.
+ */
+static const char glob_a[] =
+	"struct pair { long a, b; };\n"
+	"extern struct pair g_pair;\n"
+	"struct pair g_pair = { 1, 2 };\n"
+	"static int counter __attribute__((used)) = 3;\n"
+	"asm(\".globl counter_in_a\\n.set counter_in_a, counter\");\n"
+	"volatile unsigned long ticks;\n"
+	"extern volatile unsigned long alias_ticks;\n"
+	"char *name_ptr = \"x\";\n"
+	"const char banner[] = \"hi\";\n"
+	"int main(void) { return (int)alias_ticks + g_pair.a; }\n";
+static const char glob_b[] =
+	"static long counter __attribute__((used)) = 5;\n"
+	"asm(\".globl counter_in_b\\n.set counter_in_b, counter\");\n"
+	"long get_b(void) { return counter; }\n";
+
+TEST(dwarf_global_type)
+{
+	const char *a = oc_test_tmp_path("glob_a.c"), *b = oc_test_tmp_path("glob_b.c");
+	const char *out = oc_test_tmp_path("globals");
+	static const struct {
+		const char *name, *at, *type;
+	} want[] = {
+		{ "g_pair", "g_pair", "struct pair" },
+		{ "counter", "counter_in_a", "int" },
+		{ "counter", "counter_in_b", "long int" },
+		{ "ticks", "ticks", "volatile long unsigned int" },
+		{ "alias_ticks", "alias_ticks", "volatile long unsigned int" },
+		{ "name_ptr", "name_ptr", "char *" },
+		{ "banner", "banner", "const char [3]" },
+	};
+	struct oc_dwarf *d = NULL;
+	struct oc_error *err;
+	char buf[256];
+
+	oc_test_write_text(a, glob_a);
+	oc_test_write_text(b, glob_b);
+	if (!oc_test_system("gcc -O0 -g -o %s %s %s -Wl,--defsym=alias_ticks=ticks", out, a, b))
+		return;
+	CHECK_OK(oc_dwarf_open(out, &d));
+	if (!d)
+		return;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		buf[0] = '\0';
+		CHECK_OK(oc_dwarf_global_type(d, want[i].name, oc_test_sym_addr(out, want[i].at),
+					      buf, sizeof(buf)));
+		CHECK_STR(buf, want[i].type);
+	}
+	/* no such variable; a function is none */
+	err = oc_dwarf_global_type(d, "no_such", 0x1000, buf, sizeof(buf));
+	CHECK(err && err->code == OC_ERR_LOOKUP);
+	oc_error_destroy(err);
+	err = oc_dwarf_global_type(d, "get_b", oc_test_sym_addr(out, "get_b"), buf, sizeof(buf));
+	CHECK(err && err->code == OC_ERR_LOOKUP);
+	oc_error_destroy(err);
+	oc_dwarf_close(d);
 }
 
 /*
