@@ -10,6 +10,7 @@
  * through, and typedefs and const/volatile/restrict/type tags are
  * followed at every step.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -173,6 +174,34 @@ static struct oc_error *find_type(struct btf_types *bt, const char *type,
 	return oc_error_format(OC_ERR_LOOKUP, "no type %s in BTF", type);
 }
 
+/*
+ * "E [N]" (one dimension, as formats/dwarfvars.c prints a global's type:
+ * `p` of an array): its element type's name into @elem and N; false
+ * for any other type name.  A pointer element ("char *[4]") is not
+ * taken: the printer needs the element's BTF type.
+ */
+static bool array_name(const char *type, char *elem, size_t size, uint64_t *n)
+{
+	size_t len = strlen(type);
+	const char *open = len && type[len - 1] == ']' ? strrchr(type, '[') : NULL;
+	char *end;
+	size_t elen;
+
+	if (!open || open == type || open[1] == ']' || !isdigit((unsigned char)open[1]))
+		return false;
+	errno = 0;
+	*n = strtoull(open + 1, &end, 10);
+	if (errno || end != type + len - 1)
+		return false;
+	for (elen = (size_t)(open - type); elen && type[elen - 1] == ' '; elen--)
+		;
+	if (!elen || elen >= size || type[elen - 1] == ']' || type[elen - 1] == '*')
+		return false;
+	memcpy(elem, type, elen);
+	elem[elen] = '\0';
+	return true;
+}
+
 static struct oc_error *btf_type_size(void *arg, const char *type,
 				      uint64_t *ret)
 {
@@ -181,8 +210,11 @@ static struct oc_error *btf_type_size(void *arg, const char *type,
 	uint32_t id;
 	bool pointer;
 	int64_t size;
+	char elem[256];
+	uint64_t n = 1;
+	bool array = array_name(type, elem, sizeof(elem), &n);
 
-	err = find_type(bt, type, &id, &pointer);
+	err = find_type(bt, array ? elem : type, &id, &pointer);
 	if (err)
 		return err;
 	if (pointer) {
@@ -194,7 +226,9 @@ static struct oc_error *btf_type_size(void *arg, const char *type,
 		return oc_error_format(OC_ERR_FORMAT,
 				       "btf__resolve_size(%s): %s", type,
 				       strerror((int)-size));
-	*ret = size;
+	if (n && (uint64_t)size > UINT64_MAX / n)
+		return oc_error_format(OC_ERR_INVALID, "%s: too large", type);
+	*ret = (uint64_t)size * n;
 	return NULL;
 }
 
@@ -548,12 +582,53 @@ static bool char_type(const struct btf *btf, uint32_t id)
 		!strcmp(name, "unsigned char"));
 }
 
+/* @nelems elements of type @elem from @bit_off: a char array as a
+ * string (to its NUL), another as "{ e0, e1, ... }", capped */
+static void dump_array(struct dumper *d, uint32_t elem, uint64_t nelems,
+		       uint64_t bit_off, unsigned int depth)
+{
+	__s64 esz = btf__resolve_size(d->btf, elem);
+	uint64_t byte = bit_off / 8;
+
+	if (esz <= 0) {
+		out(d, "[]");
+		return;
+	}
+	if (char_type(d->btf, elem)) {
+		out(d, "\"");
+		for (uint64_t i = 0; i < nelems && byte + i < d->len; i++) {
+			uint8_t c = d->buf[byte + i];
+
+			if (!c)
+				break;
+			if (c == '"' || c == '\\')
+				out(d, "\\%c", c);
+			else if (c < 0x20 || c > 0x7e)
+				out(d, "\\x%02x", c);
+			else
+				out(d, "%c", c);
+		}
+		out(d, "\"");
+		return;
+	}
+	out(d, "{");
+	for (uint64_t i = 0; i < nelems; i++) {
+		if (i == DUMP_MAX_ELEMS) {
+			out(d, " ... (%" PRIu64 " more)", nelems - i);
+			break;
+		}
+		out(d, i ? ", " : " ");
+		dump_type(d, elem, bit_off + i * (uint64_t)esz * 8, 0, depth + 1);
+	}
+	out(d, " }");
+}
+
 static void dump_type(struct dumper *d, uint32_t id, uint64_t bit_off,
 		      uint32_t bitfield, unsigned int depth)
 {
 	uint32_t rid;
 	const struct btf_type *t = skip_mods(d->btf, id, &rid);
-	uint64_t byte = bit_off / 8, v;
+	uint64_t v;
 
 	if (!t || depth > DUMP_MAX_DEPTH || !d->budget) {
 		out(d, "...");
@@ -617,43 +692,9 @@ static void dump_type(struct dumper *d, uint32_t id, uint64_t bit_off,
 		out(d, "%" PRIu64, v);
 		return;
 	}
-	case BTF_KIND_ARRAY: {
-		const struct btf_array *a = btf_array(t);
-		__s64 esz = btf__resolve_size(d->btf, a->type);
-
-		if (esz <= 0) {
-			out(d, "[]");
-			return;
-		}
-		if (char_type(d->btf, a->type)) {
-			out(d, "\"");
-			for (uint32_t i = 0; i < a->nelems && byte + i < d->len; i++) {
-				uint8_t c = d->buf[byte + i];
-
-				if (!c)
-					break;
-				if (c == '"' || c == '\\')
-					out(d, "\\%c", c);
-				else if (c < 0x20 || c > 0x7e)
-					out(d, "\\x%02x", c);
-				else
-					out(d, "%c", c);
-			}
-			out(d, "\"");
-			return;
-		}
-		out(d, "{");
-		for (uint32_t i = 0; i < a->nelems; i++) {
-			if (i == DUMP_MAX_ELEMS) {
-				out(d, " ... (%u more)", a->nelems - i);
-				break;
-			}
-			out(d, i ? ", " : " ");
-			dump_type(d, a->type, bit_off + (uint64_t)i * esz * 8, 0, depth + 1);
-		}
-		out(d, " }");
+	case BTF_KIND_ARRAY:
+		dump_array(d, btf_array(t)->type, btf_array(t)->nelems, bit_off, depth);
 		return;
-	}
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		out(d, "{\n");
@@ -678,10 +719,24 @@ static struct oc_error *btf_dump_value(void *arg, const char *type,
 			    flags & OC_TYPES_HEX };
 	struct oc_error *err;
 	uint32_t id, bitfield = 0;
-	uint64_t bits = 0;
+	uint64_t bits = 0, nelems;
 	bool pointer;
 	char tn[256];
 
+	/* an array by name ("long unsigned int [8]"): its elements, as a
+	 * member's */
+	if (array_name(type, tn, sizeof(tn), &nelems)) {
+		if (path && *path)
+			return oc_error_format(OC_ERR_INVALID, "%s: an array has no members", type);
+		if ((err = find_type(bt, tn, &id, &pointer)))
+			return err;
+		if (pointer)
+			return oc_error_format(OC_ERR_INVALID, "%s: an array of pointers", type);
+		out(&d, "(%s)", type);
+		dump_array(&d, id, nelems, 0, 0);
+		out(&d, "\n");
+		return NULL;
+	}
 	if ((err = find_type(bt, type, &id, &pointer)))
 		return err;
 	/* a pointer type by name ("char *"): its value, as a member's */
@@ -719,6 +774,15 @@ static struct oc_error *btf_type_name(void *arg, const char *type,
 	uint64_t bits = 0;
 	bool pointer;
 
+	char elem[256];
+	uint64_t n;
+
+	if (array_name(type, elem, sizeof(elem), &n)) {
+		if (path && *path)
+			return oc_error_format(OC_ERR_INVALID, "%s: an array has no members", type);
+		snprintf(buf, size, "%s", type);
+		return NULL;
+	}
 	if ((err = find_type(bt, type, &id, &pointer)))
 		return err;
 	if (pointer) {

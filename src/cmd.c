@@ -853,6 +853,36 @@ static void text_emit(void *arg, const char *fmt, va_list ap)
  * formats/btf.c) under the line "@label at 0xADDR:"; --json: the type,
  * member, address, size and text, added to the result.
  */
+/* A value's text as the printer made it: "LABEL at ADDR:" and the text,
+ * or JSON's type, member, address, size and text */
+static void put_value(struct cmd_ctx *c, const char *label, const char *tname,
+		      const char *path, uint64_t addr, uint64_t size,
+		      const struct text_buf *t)
+{
+	if (c->json) {
+		oc_json_set(c->result, "type", oc_json_str(tname));
+		oc_json_set(c->result, "member", oc_json_str(path));
+		oc_json_set(c->result, "address", oc_json_hex(addr));
+		oc_json_set(c->result, "size", oc_json_chk(json_object_new_int64((int64_t)size)));
+		oc_json_set(c->result, "text", oc_json_str(t->s));
+		return;
+	}
+	oc_cmd_put_safe(c->out, label);
+	fprintf(c->out, " at 0x%" PRIx64 ":\n", addr);
+	/* the printer's layout is tabs (4 spaces here) and newlines;
+	 * anything else below 0x20 came from the dump: the one sanitiser */
+	for (const char *p = t->s; *p;) {
+		size_t n = strcspn(p, "\t");
+
+		oc_str_fput(c->out, p, n, OC_ESC_KEEP_NL);
+		p += n;
+		for (; *p == '\t'; p++)
+			fputs("    ", c->out);
+	}
+	if (t->len && t->s[t->len - 1] != '\n')
+		fputc('\n', c->out);
+}
+
 static struct oc_error *print_value(struct cmd_ctx *c, const char *label,
 				    const char *type, const char *path,
 				    uint64_t addr, uint64_t size,
@@ -897,27 +927,9 @@ static struct oc_error *print_value(struct cmd_ctx *c, const char *label,
 		/* the type's C name: "struct rq" for p's "typeof(runqueues)" */
 		if (!oc_ok(oc_types_name(c->k->types, type, NULL, tname, sizeof(tname))))
 			snprintf(tname, sizeof(tname), "%s", type);
-		oc_json_set(c->result, "type", oc_json_str(tname));
-		oc_json_set(c->result, "member", oc_json_str(path));
-		oc_json_set(c->result, "address", oc_json_hex(addr));
-		oc_json_set(c->result, "size", oc_json_chk(json_object_new_int64((int64_t)size)));
-		oc_json_set(c->result, "text", oc_json_str(t.s));
+		put_value(c, label, tname, path, addr, size, &t);
 	} else {
-		oc_cmd_put_safe(c->out, label);
-		fprintf(c->out, " at 0x%" PRIx64 ":\n", addr);
-		/* the printer's layout is tabs (4 spaces here) and newlines;
-		 * anything else below 0x20 came from the dump: the one
-		 * sanitiser */
-		for (const char *p = t.s; *p;) {
-			size_t n = strcspn(p, "\t");
-
-			oc_str_fput(c->out, p, n, OC_ESC_KEEP_NL);
-			p += n;
-			for (; *p == '\t'; p++)
-				fputs("    ", c->out);
-		}
-		if (t.len && t.s[t.len - 1] != '\n')
-			fputc('\n', c->out);
+		put_value(c, label, type, path, addr, size, &t);
 	}
 	free(t.s);
 	return NULL;
@@ -1018,11 +1030,10 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
  * into @type, the C name the BTF knows it by ("struct task_struct",
  * "long unsigned int"; qualifiers dropped: they change no value), left
  * as it was when there is no DWARF (the caller says what works then).
- * An array is an error naming rd and struct (the printer prints arrays as
- * members only).
+ * An array is "ELEM [N]" (formats/btf.c prints those).
  */
 static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, uint64_t addr,
-					  char *type, size_t size)
+					  uint64_t sym_size, char *type, size_t size)
 {
 	static const char *const quals[] = { "const ", "volatile ", "restrict ", "_Atomic " };
 	struct oc_dwarf *d = c->lines ? oc_lines_dwarf(c->lines) : NULL;
@@ -1056,9 +1067,21 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 		if (len > q && t[len - q - 1] == ' ' && !strncmp(t + len - q, quals[i], q))
 			t[len -= q + 1] = '\0';
 	}
-	if (len && t[len - 1] == ']')
-		return cmd_error(c, OC_ERR_INVALID, "%s: an array (%s), which p does not print "
-				 "yet: rd %s reads it (rd -a as text)", name, dtype, name);
+	/* an array of unknown length ("extern const char linux_banner[]"
+	 * where it is defined too): a string, read to its symbol's end
+	 * (kallsyms-style, to the next symbol), at most 4 KiB */
+	if (len > 3 && !strcmp(t + len - 3, " []")) {
+		t[len - 3] = '\0';
+		for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++)
+			if (!strncmp(t, quals[i], strlen(quals[i])))
+				t += strlen(quals[i]);
+		if (strcmp(t, "char") && strcmp(t, "unsigned char") && strcmp(t, "signed char"))
+			return cmd_error(c, OC_ERR_INVALID, "%s: an array of unknown length (%s): "
+					 "rd %s reads it", name, dtype, name);
+		snprintf(type, size, "%s [%" PRIu64 "]", t,
+			 sym_size ? (sym_size < 4096 ? sym_size : 4096) : 1);
+		return NULL;
+	}
 	snprintf(type, size, "%s", t);
 	return NULL;
 }
@@ -1116,7 +1139,7 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_INVALID, "%s: not a per-CPU variable", name);
 	snprintf(type, sizeof(type), "typeof(%s)", name);
 	if (!m && c->k->types && !oc_ok(oc_types_size(c->k->types, type, &size)) &&
-	    (err = dwarf_global_type(c, name, sym->addr, type, sizeof(type))))
+	    (err = dwarf_global_type(c, name, sym->addr, sym->size, type, sizeof(type))))
 		return err;
 	if (!m && c->k->types && strncmp(type, "typeof(", 7) &&
 	    !oc_ok(oc_types_size(c->k->types, type, &size)))

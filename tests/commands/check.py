@@ -312,7 +312,10 @@ if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e
         lines = (text("ours-struct-%d.txt" % i) or "").splitlines()
         if list(want) == [""]:
             # struct TYPE.member: "TYPE.member at ADDR:", then "(T)value"
-            m = re.match(r"^\((.*?)\)([^()]*?)(?: <[^<>]*>)?$", lines[1] if len(lines) > 1 else "")
+            line = lines[1] if len(lines) > 1 else ""
+            # a string may hold parentheses: "(char [N])"..."" whole
+            m = re.match(r'^\(([^()]*)\)(".*")$', line) or \
+                re.match(r"^\((.*?)\)([^()]*?)(?: <[^<>]*>)?$", line)
             ours[""] = m.group(2) if m else None
         # members of anonymous structs and unions count as top-level
         # (drgn's obj.member_() looks through them): the blocks open

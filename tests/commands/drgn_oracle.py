@@ -100,8 +100,22 @@ def member_value(v):
     if k == TypeKind.ARRAY and t.length is not None and \
             unaliased(t.type).kind == TypeKind.INT and \
             unaliased(t.type).name == "char":
-        return '"%s"' % v.string_().decode("latin-1")
+        return esc(v.string_())
     return None
+
+
+def esc(b):
+    """A C string as orccrash's printer escapes it (formats/btf.c
+    dump_array()): '"' and '\\' escaped, bytes outside 0x20-0x7e as \\xNN."""
+    out = []
+    for c in b:
+        if c in (0x22, 0x5c):
+            out.append("\\" + chr(c))
+        elif c < 0x20 or c > 0x7e:
+            out.append("\\x%02x" % c)
+        else:
+            out.append(chr(c))
+    return '"%s"' % "".join(out)
 
 
 def top_members(obj):
@@ -142,8 +156,14 @@ for line in open(sys.argv[3]).read().splitlines():
     if line.startswith("p "):
         try:
             obj = variable(line)
-            if unaliased(obj.type_).kind in (TypeKind.STRUCT, TypeKind.UNION):
+            t = unaliased(obj.type_)
+            if t.kind in (TypeKind.STRUCT, TypeKind.UNION):
                 out["structs"][line] = top_members(obj)
+            elif t.kind == TypeKind.ARRAY and t.length is None and \
+                    unaliased(t.type).kind == TypeKind.INT and "char" in unaliased(t.type).name:
+                # an incomplete char array variable (linux_banner): its
+                # string, to the NUL
+                out["structs"][line] = {"": esc(obj.string_())}
             else:
                 out["structs"][line] = {"": member_value(obj)}
         except Exception as e:

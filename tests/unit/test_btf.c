@@ -578,15 +578,50 @@ TEST(btf_dump_value)
 			  "\t.p = (struct inner *)0xffffffff81000000 <_stext>,\n"
 			  "\t.q = (struct inner *)0xffff888000001000,\n}\n"))
 		FAIL_AT("struct node:\n%s", txt.s);
-	/* a pointer type is not a value to print; nor is a short buffer read
+	/* a pointer type by name (p of a pointer global) prints its value
+	 * as a member's, and has no members; a short buffer is not read
 	 * past its end (the member is printed as 0) */
+	txt.len = 0;
+	txt.s[0] = '\0';
+	CHECK_OK(oc_types_dump(t, "struct inner *", NULL, rec, 8, 0, emit, symbol, &txt));
+	CHECK_STR(txt.s, "(struct inner *)0xffffffff81000000 <_stext>\n");
 	{
-		struct oc_error *err = oc_types_dump(t, "struct inner *", NULL, rec, sizeof(rec),
+		struct oc_error *err = oc_types_dump(t, "struct inner *", "a", rec, 8,
 						     0, emit, symbol, &txt);
 
 		CHECK(err && err->code == OC_ERR_INVALID);
 		oc_error_destroy(err);
 	}
+	/* an array type by name, "ELEM [N]" as formats/dwarfvars.c prints a
+	 * global's: its size, its C name, its elements as an array member's
+	 * (a char array as a string); no pointer elements, no members */
+	{
+		uint64_t size = 0;
+		char name[64];
+		struct oc_error *err;
+
+		CHECK_OK(oc_types_size(t, "int [2]", &size));
+		CHECK_EQ(size, 8);
+		CHECK_OK(oc_types_name(t, "int [2]", NULL, name, sizeof(name)));
+		CHECK_STR(name, "int [2]");
+		txt.len = 0;
+		txt.s[0] = '\0';
+		CHECK_OK(oc_types_dump(t, "int [2]", NULL, outer + 40, 8, 0, emit, symbol, &txt));
+		CHECK_OK(oc_types_dump(t, "int [2]", NULL, outer + 40, 8, OC_TYPES_HEX, emit,
+				       symbol, &txt));
+		memcpy(rec, "a\"b\x01", 5);
+		CHECK_OK(oc_types_dump(t, "char [8]", NULL, rec, 8, 0, emit, symbol, &txt));
+		CHECK_STR(txt.s, "(int [2]){ 10, 20 }\n(int [2]){ 0xa, 0x14 }\n"
+				 "(char [8])\"a\\\"b\\x01\"\n");
+		err = oc_types_dump(t, "int [2]", "x", outer + 40, 8, 0, emit, symbol, &txt);
+		CHECK(err && err->code == OC_ERR_INVALID);
+		oc_error_destroy(err);
+		err = oc_types_size(t, "struct inner *[2]", &size);
+		CHECK(err != NULL);
+		oc_error_destroy(err);
+	}
+	put(rec, 0, 0xffffffff81000000ULL, 8);
+	put(rec, 8, 0xffff888000001000ULL, 8);
 	txt.len = 0;
 	txt.s[0] = '\0';
 	CHECK_OK(oc_types_dump(t, "struct node", NULL, rec, 8, 0, emit, NULL, &txt));
