@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "disasm.h"
+#include "dwarflines.h"
 #include "dwarfvars.h"
 #include "lineinfo.h"
 #include "lines.h"
@@ -1033,18 +1034,33 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
  * An array is "ELEM [N]" (formats/btf.c prints those).
  */
 static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, uint64_t addr,
-					  uint64_t sym_size, char *type, size_t size)
+					  uint64_t sym_size, const struct oc_module *m,
+					  char *type, size_t size)
 {
 	static const char *const quals[] = { "const ", "volatile ", "restrict ", "_Atomic " };
-	struct oc_dwarf *d = c->lines ? oc_lines_dwarf(c->lines) : NULL;
+	struct oc_dwarf *d = NULL;
 	char dtype[300], *t = dtype;
 	struct oc_error *err;
+	uint64_t link;
 	size_t len;
 	bool again = true;
 
-	if (!d)
+	if (!c->lines)
 		return NULL;
-	err = oc_dwarf_global_type(d, name, addr - c->k->kaslr_offset, dtype, sizeof(dtype));
+	if (m) {
+		/* its .ko's DWARF, by the symbol's address in the .ko's own
+		 * layout (one symbol of the name: a module seldom has two
+		 * file statics alike) */
+		if ((err = oc_lines_module_dwarf(c->lines, m->name, &d)))
+			return err;
+		link = d ? oc_dwarf_symbol_addr(d, name) : 0;
+	} else {
+		d = oc_lines_dwarf(c->lines);
+		link = addr - c->k->kaslr_offset;
+	}
+	if (!d || !link)
+		return NULL;
+	err = oc_dwarf_global_type(d, name, link, dtype, sizeof(dtype));
 	if (err && err->code == OC_ERR_LOOKUP) {
 		oc_error_destroy(err);
 		return NULL;
@@ -1138,17 +1154,20 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	if (cpu >= 0 && !percpu)
 		return cmd_error(c, OC_ERR_INVALID, "%s: not a per-CPU variable", name);
 	snprintf(type, sizeof(type), "typeof(%s)", name);
-	if (!m && c->k->types && !oc_ok(oc_types_size(c->k->types, type, &size)) &&
-	    (err = dwarf_global_type(c, name, sym->addr, sym->size, type, sizeof(type))))
+	if (c->k->types && (m || !oc_ok(oc_types_size(c->k->types, type, &size))) &&
+	    (err = dwarf_global_type(c, name, sym->addr, sym->size, m, type, sizeof(type))))
 		return err;
-	if (!m && c->k->types && strncmp(type, "typeof(", 7) &&
+	if (c->k->types && strncmp(type, "typeof(", 7) &&
 	    !oc_ok(oc_types_size(c->k->types, type, &size)))
 		return cmd_error(c, OC_ERR_LOOKUP, "%s: its type in the DWARF, %s, is not one the "
-				 "kernel's BTF has; rd %s reads it", name, type, name);
-	if (m || !c->k->types || !oc_ok(oc_types_size(c->k->types, type, &size)))
+				 "kernel's BTF has%s; rd %s reads it", name, type,
+				 m ? " (a module's own types are not read)" : "", name);
+	if (!c->k->types ||
+	    (!strncmp(type, "typeof(", 7) && (m || !oc_ok(oc_types_size(c->k->types, type, &size)))))
 		return cmd_error(c, OC_ERR_LOOKUP, "%s: no type in the kernel's BTF (%s); "
 				 "struct TYPE %s prints it as TYPE, rd %s reads it",
-				 name, m ? "a module's variable" : "it types only the per-CPU variables, "
+				 name, m ? "a module's variable, and its .ko's DWARF is not here" :
+				 "it types only the per-CPU variables, "
 				 "and the vmlinux's DWARF, which types the others, is not here",
 				 name, name);
 	if ((err = member_span(c, type, path, &offset, &size)))
