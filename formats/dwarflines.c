@@ -498,47 +498,64 @@ static void die_ranges(struct oc_dwarf *d, Dwarf_Half version,
 		       Dwarf_Die cu_die, Dwarf_Die die,
 		       struct range_sink *sink);
 
-/* No .debug_aranges (clang does not emit it): the CU DIEs' own ranges. */
+int oc_dw_next_cu(struct oc_dwarf *d, unsigned long n, Dwarf_Half *version,
+		  Dwarf_Die *die, struct oc_error **err)
+{
+	Dwarf_Unsigned hlen, typeoff, next;
+	Dwarf_Half addrsz, lensz, extsz, type;
+	Dwarf_Off abbrev;
+	Dwarf_Sig8 sig;
+	Dwarf_Error de = NULL;
+	int res;
+
+	*die = NULL;
+	res = dwarf_next_cu_header_d(d->dbg, true, &hlen, version, &abbrev,
+				     &addrsz, &lensz, &extsz, &sig,
+				     &typeoff, &next, &type, &de);
+	if (res == DW_DLV_NO_ENTRY)
+		return 0;
+	if (res == DW_DLV_ERROR) {
+		*err = oc_dw_err(d, de, "dwarf_next_cu_header_d", n);
+		return -1;
+	}
+	if (dwarf_siblingof_b(d->dbg, NULL, true, die, &de) != DW_DLV_OK) {
+		if (de)
+			dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+		*die = NULL;
+	}
+	return 1;
+}
+
+/* No .debug_aranges (clang does not emit it): the CU DIEs' own ranges.
+ * Every CU is visited (libdwarf's next-CU state then starts over). */
 static struct oc_error *scan_cus(struct oc_dwarf *d)
 {
 	Dwarf_Error de = NULL;
 	struct oc_error *err = NULL;
+	Dwarf_Half ver;
+	Dwarf_Die die;
+	int res;
 
 	d->off_is_die = true;
-	for (unsigned long n = 0; n < (1UL << 20); n++) {
-		Dwarf_Unsigned hlen, typeoff, next;
-		Dwarf_Half ver, addrsz, lensz, extsz, type;
-		Dwarf_Off abbrev, off;
-		Dwarf_Sig8 sig;
-		Dwarf_Die die = NULL;
+	for (unsigned long n = 0; (res = oc_dw_next_cu(d, n, &ver, &die, &err)) > 0; n++) {
 		struct range_sink sink = { .d = d, .collect = true };
-		int res;
+		Dwarf_Off off;
 
-		res = dwarf_next_cu_header_d(d->dbg, true, &hlen, &ver, &abbrev,
-					     &addrsz, &lensz, &extsz, &sig,
-					     &typeoff, &next, &type, &de);
-		if (res == DW_DLV_NO_ENTRY)
-			break;
-		if (res == DW_DLV_ERROR) {
-			err = oc_dw_err(d, de, "dwarf_next_cu_header_d", n);
-			break;
-		}
-		if (dwarf_siblingof_b(d->dbg, NULL, true, &die, &de) !=
-		    DW_DLV_OK || dwarf_dieoffset(die, &off, &de) != DW_DLV_OK) {
+		if (!die || err)
+			goto next;
+		if (dwarf_dieoffset(die, &off, &de) != DW_DLV_OK) {
 			if (de)
 				dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
 			de = NULL;
-			if (die)
-				dwarf_dealloc_die(die);
-			continue;
+			goto next;
 		}
 		sink.cu_off = off;
 		die_ranges(d, ver, die, die, &sink);
-		dwarf_dealloc_die(die);
-		if (sink.nomem) {
+		if (sink.nomem)
 			err = &oc_enomem;
-			break;
-		}
+next:
+		if (die)
+			dwarf_dealloc_die(die);
 	}
 	return err;
 }

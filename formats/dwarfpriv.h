@@ -101,6 +101,16 @@ struct oc_dwarf {
 	struct oc_cfi *cfi;
 };
 
+/*
+ * The next CU of .debug_info: 1 with its DIE in *@die (NULL when
+ * unreadable: skip it; the caller deallocates it), 0 after the last,
+ * -1 on an error (*@err; @n, the CUs so far, names where).  A walk that
+ * goes on to the 0 leaves libdwarf's next-CU state to start over for
+ * the next one: every walk must.
+ */
+int oc_dw_next_cu(struct oc_dwarf *d, unsigned long n, Dwarf_Half *version,
+		  Dwarf_Die *die, struct oc_error **err);
+
 /* The CU holding link-time address @addr (NULL in *ret if none). */
 struct oc_error *oc_dw_find_cu(struct oc_dwarf *d, uint64_t addr,
 			       struct dw_cu **ret);

@@ -1372,40 +1372,20 @@ static int cmp_global(const void *a, const void *b)
 	return r ? r : (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* Every CU's top level, once.  The CU iteration always runs to its end:
- * libdwarf's next-CU state then starts over for the next walk. */
+/* Every CU's top level, once (every CU visited: oc_dw_next_cu()) */
 static struct oc_error *index_globals(struct oc_dwarf *d)
 {
-	Dwarf_Error de = NULL;
 	struct oc_error *err = NULL;
 	bool nomem = false;
+	Dwarf_Half ver;
+	Dwarf_Die die;
 
 	d->globals_done = true;
-	for (unsigned long n = 0; n < (1UL << 20); n++) {
-		Dwarf_Unsigned hlen, typeoff, next;
-		Dwarf_Half ver, addrsz, lensz, extsz, type;
-		Dwarf_Off abbrev;
-		Dwarf_Sig8 sig;
-		Dwarf_Die die = NULL;
-		int res;
-
-		res = dwarf_next_cu_header_d(d->dbg, true, &hlen, &ver, &abbrev,
-					     &addrsz, &lensz, &extsz, &sig,
-					     &typeoff, &next, &type, &de);
-		if (res == DW_DLV_NO_ENTRY)
-			break;
-		if (res == DW_DLV_ERROR) {
-			err = oc_dw_err(d, de, "dwarf_next_cu_header_d", n);
-			break;
-		}
-		if (nomem || err)
-			continue;
-		if (dwarf_siblingof_b(d->dbg, NULL, true, &die, &de) != DW_DLV_OK) {
-			dealloc_err(d, &de);
-			continue;
-		}
-		nomem = !index_cu_globals(d, die);
-		dwarf_dealloc_die(die);
+	for (unsigned long n = 0; oc_dw_next_cu(d, n, &ver, &die, &err) > 0; n++) {
+		if (die && !nomem)
+			nomem = !index_cu_globals(d, die);
+		if (die)
+			dwarf_dealloc_die(die);
 	}
 	if (d->nr_globals)
 		qsort(d->globals, d->nr_globals, sizeof(*d->globals), cmp_global);
