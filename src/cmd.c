@@ -1030,12 +1030,13 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
  * kernels pahole built without global_var) typed by the vmlinux's DWARF:
  * into @type, the C name the BTF knows it by ("struct task_struct",
  * "long unsigned int"; qualifiers dropped: they change no value), left
- * as it was when there is no DWARF (the caller says what works then).
- * An array is "ELEM [N]" (formats/btf.c prints those).
+ * as it was when there is no DWARF or no such variable in it (*@why
+ * then says which, for the caller's error).  An array is "ELEM [N]"
+ * (formats/btf.c prints those).
  */
 static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, uint64_t addr,
 					  uint64_t sym_size, const struct oc_module *m,
-					  char *type, size_t size)
+					  char *type, size_t size, const char **why)
 {
 	static const char *const quals[] = { "const ", "volatile ", "restrict ", "_Atomic " };
 	struct oc_dwarf *d = NULL;
@@ -1045,6 +1046,7 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 	size_t len;
 	bool again = true;
 
+	*why = m ? "its .ko's DWARF is not here (--modules-dir)" : "the vmlinux's DWARF is not here";
 	if (!c->lines)
 		return NULL;
 	if (m) {
@@ -1060,6 +1062,7 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 	}
 	if (!d || !link)
 		return NULL;
+	*why = "the DWARF has no such variable";
 	err = oc_dwarf_global_type(d, name, link, dtype, sizeof(dtype));
 	if (err && err->code == OC_ERR_LOOKUP) {
 		oc_error_destroy(err);
@@ -1122,6 +1125,7 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	uint64_t addr, size = 0, offset = 0;
 	long cpu = -1;
 	char tname[320];
+	const char *why = "there is no BTF";
 	bool percpu = false;
 	struct oc_error *err;
 	char *p;
@@ -1155,7 +1159,7 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_INVALID, "%s: not a per-CPU variable", name);
 	snprintf(type, sizeof(type), "typeof(%s)", name);
 	if (c->k->types && (m || !oc_ok(oc_types_size(c->k->types, type, &size))) &&
-	    (err = dwarf_global_type(c, name, sym->addr, sym->size, m, type, sizeof(type))))
+	    (err = dwarf_global_type(c, name, sym->addr, sym->size, m, type, sizeof(type), &why)))
 		return err;
 	if (c->k->types && strncmp(type, "typeof(", 7) &&
 	    !oc_ok(oc_types_size(c->k->types, type, &size)))
@@ -1164,12 +1168,10 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 				 m ? " (a module's own types are not read)" : "", name);
 	if (!c->k->types ||
 	    (!strncmp(type, "typeof(", 7) && (m || !oc_ok(oc_types_size(c->k->types, type, &size)))))
-		return cmd_error(c, OC_ERR_LOOKUP, "%s: no type in the kernel's BTF (%s); "
+		return cmd_error(c, OC_ERR_LOOKUP, "%s: no type in the kernel's BTF (%s), and %s; "
 				 "struct TYPE %s prints it as TYPE, rd %s reads it",
-				 name, m ? "a module's variable, and its .ko's DWARF is not here" :
-				 "it types only the per-CPU variables, "
-				 "and the vmlinux's DWARF, which types the others, is not here",
-				 name, name);
+				 name, m ? "a module's variable" : "it types only the per-CPU variables",
+				 why, name, name);
 	if ((err = member_span(c, type, path, &offset, &size)))
 		return err;
 	if (!oc_ok(oc_types_name(c->k->types, type, path, tname, sizeof(tname))))
