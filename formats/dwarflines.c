@@ -509,6 +509,13 @@ int oc_dw_next_cu(struct oc_dwarf *d, unsigned long n, Dwarf_Half *version,
 	int res;
 
 	*die = NULL;
+	/* a walk that stopped at an error left libdwarf's next-CU state
+	 * mid-way (it retries the bad header): no walk after it */
+	if (d->cus_broken) {
+		*err = oc_error_format(OC_ERR_FORMAT, "%s: .debug_info: a CU header is unreadable",
+				       d->path);
+		return -1;
+	}
 	res = dwarf_next_cu_header_d(d->dbg, true, &hlen, version, &abbrev,
 				     &addrsz, &lensz, &extsz, &sig,
 				     &typeoff, &next, &type, &de);
@@ -516,6 +523,7 @@ int oc_dw_next_cu(struct oc_dwarf *d, unsigned long n, Dwarf_Half *version,
 		return 0;
 	if (res == DW_DLV_ERROR) {
 		*err = oc_dw_err(d, de, "dwarf_next_cu_header_d", n);
+		d->cus_broken = true;
 		return -1;
 	}
 	if (dwarf_siblingof_b(d->dbg, NULL, true, die, &de) != DW_DLV_OK) {
@@ -541,7 +549,7 @@ static struct oc_error *scan_cus(struct oc_dwarf *d)
 		struct range_sink sink = { .d = d, .collect = true };
 		Dwarf_Off off;
 
-		if (!die || err)
+		if (!die || err || n >= DW_MAX_CUS)
 			goto next;
 		if (dwarf_dieoffset(die, &off, &de) != DW_DLV_OK) {
 			if (de)

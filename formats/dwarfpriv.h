@@ -63,8 +63,9 @@ struct dw_global {
 	Dwarf_Off type_die;
 };
 
-/* Kept at most this many DIEs deep into a subprogram. */
-enum { DW_MAX_DEPTH = 32 };
+/* Kept at most this many DIEs deep into a subprogram; CUs read at most
+ * (the walks over every CU go on to the end without reading more). */
+enum { DW_MAX_DEPTH = 32, DW_MAX_CUS = 1 << 20 };
 
 struct oc_dwarf {
 	char *path;
@@ -92,7 +93,9 @@ struct oc_dwarf {
 
 	/* the CUs' top-level variables that have an address, sorted by
 	 * name (formats/dwarfvars.c oc_dwarf_global_type()), on first use */
-	bool globals_done;
+	bool globals_done, globals_broken;
+	/* a walk over the CUs met an unreadable header (oc_dw_next_cu()) */
+	bool cus_broken;
 	struct dw_global *globals;
 	size_t nr_globals, cap_globals;
 

@@ -1382,7 +1382,7 @@ static struct oc_error *index_globals(struct oc_dwarf *d)
 
 	d->globals_done = true;
 	for (unsigned long n = 0; oc_dw_next_cu(d, n, &ver, &die, &err) > 0; n++) {
-		if (die && !nomem)
+		if (die && !nomem && n < DW_MAX_CUS)
 			nomem = !index_cu_globals(d, die);
 		if (die)
 			dwarf_dealloc_die(die);
@@ -1391,11 +1391,13 @@ static struct oc_error *index_globals(struct oc_dwarf *d)
 		qsort(d->globals, d->nr_globals, sizeof(*d->globals), cmp_global);
 	if (nomem && !err)
 		err = &oc_enomem;
+	d->globals_broken = err != NULL;
 	return err;
 }
 
 struct oc_error *oc_dwarf_global_type(struct oc_dwarf *d, const char *name,
-				      uint64_t addr, char *buf, size_t size)
+				      uint64_t addr, char *buf, size_t size,
+				      uint64_t *size_ret)
 {
 	struct oc_error *err;
 	size_t lo = 0, hi;
@@ -1404,6 +1406,8 @@ struct oc_error *oc_dwarf_global_type(struct oc_dwarf *d, const char *name,
 
 	if (!d->globals_done && (err = index_globals(d)))
 		return err;
+	if (d->globals_broken)	/* an index cut short is not searched */
+		return oc_error_format(OC_ERR_FORMAT, "%s: .debug_info could not be read whole", d->path);
 	hi = d->nr_globals;
 	while (lo < hi) {	/* the first of @name */
 		size_t mid = lo + (hi - lo) / 2;
@@ -1428,8 +1432,17 @@ struct oc_error *oc_dwarf_global_type(struct oc_dwarf *d, const char *name,
 	}
 	type = type_of(d, die);
 	type_name(d, type, "", buf, size, 0);
-	if (type)
+	*size_ret = 0;
+	if (type) {
+		struct oc_dwvar v = { 0 };
+		bool ok = describe(d, type, &v);
+
+		for (size_t k = 0; k < v.nr_enums; k++)
+			free(v.enums[k].name);
+		free(v.enums);
+		*size_ret = ok ? v.size : 0;
 		dwarf_dealloc_die(type);
+	}
 	dwarf_dealloc_die(die);
 	return NULL;
 }

@@ -1042,7 +1042,7 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 	struct oc_dwarf *d = NULL;
 	char dtype[300], *t = dtype;
 	struct oc_error *err;
-	uint64_t link;
+	uint64_t link, dsize, bsize;
 	size_t len;
 	bool again = true;
 
@@ -1056,6 +1056,8 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 		if ((err = oc_lines_module_dwarf(c->lines, m->name, &d)))
 			return err;
 		link = d ? oc_dwarf_symbol_addr(d, name) : 0;
+		if (d && !link)
+			*why = "its .ko has no such symbol";
 	} else {
 		d = oc_lines_dwarf(c->lines);
 		link = addr - c->k->kaslr_offset;
@@ -1063,7 +1065,7 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 	if (!d || !link)
 		return NULL;
 	*why = "the DWARF has no such variable";
-	err = oc_dwarf_global_type(d, name, link, dtype, sizeof(dtype));
+	err = oc_dwarf_global_type(d, name, link, dtype, sizeof(dtype), &dsize);
 	if (err && err->code == OC_ERR_LOOKUP) {
 		oc_error_destroy(err);
 		return NULL;
@@ -1081,10 +1083,15 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 	}
 	len = strlen(t);
 	for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
-		size_t q = strlen(quals[i]) - 1;	/* "char *const" */
+		size_t q = strlen(quals[i]) - 1;	/* "char *const": the '*' stays */
 
-		if (len > q && t[len - q - 1] == ' ' && !strncmp(t + len - q, quals[i], q))
-			t[len -= q + 1] = '\0';
+		if (len > q && (t[len - q - 1] == ' ' || t[len - q - 1] == '*') &&
+		    !strncmp(t + len - q, quals[i], q)) {
+			len -= q;
+			if (t[len - 1] == ' ')
+				len--;
+			t[len] = '\0';
+		}
 	}
 	/* an array of unknown length ("extern const char linux_banner[]"
 	 * where it is defined too): a string, read to its symbol's end
@@ -1101,6 +1108,12 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 			 sym_size ? (sym_size < 4096 ? sym_size : 4096) : 1);
 		return NULL;
 	}
+	/* the BTF finds a type by its name: a module's own struct foo, or
+	 * one of a name several files define, may be another layout */
+	if (dsize && oc_ok(oc_types_size(c->k->types, t, &bsize)) && bsize != dsize)
+		return cmd_error(c, OC_ERR_LOOKUP, "%s: its type %s has %" PRIu64 " bytes in the "
+				 "DWARF and %" PRIu64 " in the kernel's BTF (another layout of the "
+				 "name); rd %s reads it", name, t, dsize, bsize, name);
 	snprintf(type, size, "%s", t);
 	return NULL;
 }
@@ -1158,7 +1171,9 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	if (cpu >= 0 && !percpu)
 		return cmd_error(c, OC_ERR_INVALID, "%s: not a per-CPU variable", name);
 	snprintf(type, sizeof(type), "typeof(%s)", name);
-	if (c->k->types && (m || !oc_ok(oc_types_size(c->k->types, type, &size))) &&
+	/* a per-CPU variable's BTF VAR is always there (pahole encodes
+	 * them all); its symbol is no link-time address to look up */
+	if (c->k->types && !percpu && (m || !oc_ok(oc_types_size(c->k->types, type, &size))) &&
 	    (err = dwarf_global_type(c, name, sym->addr, sym->size, m, type, sizeof(type), &why)))
 		return err;
 	if (c->k->types && strncmp(type, "typeof(", 7) &&

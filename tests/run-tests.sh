@@ -8,6 +8,11 @@ mode=${1:---all}
 O=${2:-build}
 here=$(cd "$(dirname "$0")" && pwd)
 passed=0 failed=0 skipped=0
+jobs=${ORCCRASH_TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
+if ! [[ $jobs =~ ^[1-9][0-9]*$ ]]; then
+	echo "tests/run-tests.sh: ORCCRASH_TEST_JOBS=$jobs: not a number of jobs (1 or more)" >&2
+	exit 2
+fi
 log=$(mktemp)
 dir=$(mktemp -d)
 idx_tmp=
@@ -92,35 +97,61 @@ for t in ${tiers[@]+"${tiers[@]}"}; do
 	[[ " $slow_first " =~ [[:space:]]${t#"$here"/}[[:space:]] ]] || ordered+=("$t")
 done
 
-jobs=${ORCCRASH_TEST_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
 declare -A started	# index in ordered -> start time, while it runs
+declare -A pids		# index in ordered -> the tier's subshell
 nrun=0	# (bash's set -u calls an emptied array unbound: count them)
-# report_ended: the block of every tier that has ended and is not yet told
+# stopped (SIGTERM from CI's timeout, SIGINT): the tiers stop too, each
+# with what it started (its own process group: crash, drgn, QEMU)
+stop_tiers() {
+	local p
+	for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done
+	exit 143
+}
+trap stop_tiers TERM INT
+# report_ended: the block of every tier that has ended and is not yet
+# told; with @1 (wait -n found no child left), the tiers that never said
+# how they ended are failures
 report_ended() {
 	local i t
 	[ "$nrun" -gt 0 ] || return 0
 	for i in "${!started[@]}"; do
-		[ -e "$dir/$i.end" ] || continue
-		t=${ordered[$i]}
-		report "${t#"$here"/}" "$dir/$i.log" "$(cat "$dir/$i.rc")" \
-			$(( $(cat "$dir/$i.end") - ${started[$i]} ))
-		unset "started[$i]"
+		if [ -e "$dir/$i.end" ]; then
+			t=${ordered[$i]}
+			report "${t#"$here"/}" "$dir/$i.log" "$(cat "$dir/$i.rc")" \
+				$(( $(cat "$dir/$i.end") - ${started[$i]} ))
+		elif [ -n "${1:-}" ]; then
+			t=${ordered[$i]}
+			echo "$(date +%s)" >"$dir/$i.end"
+			report "${t#"$here"/}" "$dir/$i.log" 1 $(( $(date +%s) - ${started[$i]} ))
+		else
+			continue
+		fi
+		unset "started[$i]" "pids[$i]"
 		nrun=$((nrun - 1))
 	done
 }
+# wait_one: until a tier ends (127: no child left, every tier told)
+wait_one() {
+	local rc=0
+	wait -n || rc=$?
+	if [ "$rc" -eq 127 ]; then report_ended gone; else report_ended; fi
+}
+set -m	# each tier in a process group of its own (stop_tiers)
 for ((i = 0; i < ${#ordered[@]}; i++)); do
 	while [ "$nrun" -ge "$jobs" ]; do
-		wait -n
-		report_ended
+		wait_one
 	done
 	started[$i]=$(date +%s)
 	nrun=$((nrun + 1))
-	( "${ordered[$i]}" "$O" >"$dir/$i.log" 2>&1; echo $? >"$dir/$i.rc"; date +%s >"$dir/$i.end" ) &
+	# .end last, and whole (renamed into place): the tier has ended
+	( "${ordered[$i]}" "$O" >"$dir/$i.log" 2>&1; echo $? >"$dir/$i.rc"
+	  date +%s >"$dir/$i.end.tmp" && mv "$dir/$i.end.tmp" "$dir/$i.end" ) &
+	pids[$i]=$!
 done
 while [ "$nrun" -gt 0 ]; do
-	wait -n
-	report_ended
+	wait_one
 done
+set +m
 
 echo
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -206,8 +206,13 @@ check_dump() {
 		# the same registers as one of the report's blocks; the
 		# source rows may push the last ones below: scroll there too
 		regs_col 120 >"$tmp/regs"
-		keys Tab End
-		wait_regs '^R15 ' 3
+		# End again while the frame's variables still load (the
+		# worker's rows arrive later under load and push R15 down)
+		keys Tab
+		for ((i = 0; i < 5; i++)); do
+			keys End
+			wait_regs '^R15 ' 2 && break
+		done
 		regs_col 120 >>"$tmp/regs"
 		keys BTab
 		got=$(awk '/^R[A-Z0-9]+ +[0-9a-f]+/ && length($2) == 16 &&

@@ -356,8 +356,9 @@ static const char glob_a[] =
 	"volatile unsigned long ticks;\n"
 	"extern volatile unsigned long alias_ticks;\n"
 	"char *name_ptr = \"x\";\n"
+	"const char *const cname = \"y\";\n"
 	"const char banner[] = \"hi\";\n"
-	"int main(void) { return (int)alias_ticks + g_pair.a; }\n";
+	"int main(void) { return (int)alias_ticks + g_pair.a + cname[0]; }\n";
 static const char glob_b[] =
 	"static long counter __attribute__((used)) = 5;\n"
 	"asm(\".globl counter_in_b\\n.set counter_in_b, counter\");\n"
@@ -369,15 +370,18 @@ TEST(dwarf_global_type)
 	const char *out = oc_test_tmp_path("globals");
 	static const struct {
 		const char *name, *at, *type;
+		uint64_t size;
 	} want[] = {
-		{ "g_pair", "g_pair", "struct pair" },
-		{ "counter", "counter_in_a", "int" },
-		{ "counter", "counter_in_b", "long int" },
-		{ "ticks", "ticks", "volatile long unsigned int" },
-		{ "alias_ticks", "alias_ticks", "volatile long unsigned int" },
-		{ "name_ptr", "name_ptr", "char *" },
-		{ "banner", "banner", "const char [3]" },
+		{ "g_pair", "g_pair", "struct pair", 16 },
+		{ "counter", "counter_in_a", "int", 4 },
+		{ "counter", "counter_in_b", "long int", 8 },
+		{ "ticks", "ticks", "volatile long unsigned int", 8 },
+		{ "alias_ticks", "alias_ticks", "volatile long unsigned int", 8 },
+		{ "name_ptr", "name_ptr", "char *", 8 },
+		{ "cname", "cname", "const char *const", 8 },
+		{ "banner", "banner", "const char [3]", 3 },
 	};
+	uint64_t size;
 	struct oc_dwarf *d = NULL;
 	struct oc_error *err;
 	char buf[256];
@@ -391,15 +395,18 @@ TEST(dwarf_global_type)
 		return;
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		buf[0] = '\0';
+		size = 0;
 		CHECK_OK(oc_dwarf_global_type(d, want[i].name, oc_test_sym_addr(out, want[i].at),
-					      buf, sizeof(buf)));
+					      buf, sizeof(buf), &size));
 		CHECK_STR(buf, want[i].type);
+		CHECK_EQ(size, want[i].size);
 	}
 	/* no such variable; a function is none */
-	err = oc_dwarf_global_type(d, "no_such", 0x1000, buf, sizeof(buf));
+	err = oc_dwarf_global_type(d, "no_such", 0x1000, buf, sizeof(buf), &size);
 	CHECK(err && err->code == OC_ERR_LOOKUP);
 	oc_error_destroy(err);
-	err = oc_dwarf_global_type(d, "get_b", oc_test_sym_addr(out, "get_b"), buf, sizeof(buf));
+	err = oc_dwarf_global_type(d, "get_b", oc_test_sym_addr(out, "get_b"), buf, sizeof(buf),
+				   &size);
 	CHECK(err && err->code == OC_ERR_LOOKUP);
 	oc_error_destroy(err);
 	oc_dwarf_close(d);
