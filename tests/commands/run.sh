@@ -193,7 +193,7 @@ for t in ps:
 	# a list head, an array of unknown length (a string) (jiffies, which only the linker script defines, drgn
 	# cannot type: checked against jiffies_64 below)
 	printf 'p %s\n' jiffies_64 "-x jiffies_64" nr_cpu_ids max_pfn system_state panic_cpu \
-		init_uts_ns.name.release init_task.pid saved_command_line modules linux_banner >>"$d/structs.list"
+		init_uts_ns.name.release init_task.pid saved_command_line blkcg_root_css modules linux_banner >>"$d/structs.list"
 	i=0
 	while read -r st; do
 		i=$((i + 1))
