@@ -773,7 +773,6 @@ static struct oc_error *btf_type_name(void *arg, const char *type,
 	uint32_t id, bitfield = 0;
 	uint64_t bits = 0;
 	bool pointer;
-
 	char elem[256];
 	uint64_t n;
 

@@ -1435,12 +1435,9 @@ struct oc_error *oc_dwarf_global_type(struct oc_dwarf *d, const char *name,
 	*size_ret = 0;
 	if (type) {
 		struct oc_dwvar v = { 0 };
-		bool ok = describe(d, type, &v);
 
-		for (size_t k = 0; k < v.nr_enums; k++)
-			free(v.enums[k].name);
-		free(v.enums);
-		*size_ret = ok ? v.size : 0;
+		*size_ret = describe(d, type, &v) ? v.size : 0;
+		var_free(&v);
 		dwarf_dealloc_die(type);
 	}
 	dwarf_dealloc_die(die);

@@ -100,8 +100,8 @@ void oc_dwvars_free(struct oc_dwvars *v);
  * vmlinux's every CU read once); with none at @addr, an extern's
  * declaration of @name (what only the linker script defines: jiffies).
  * *@size_ret: the type's size in bytes by the DWARF (0: unknown), for
- * the caller to check a layout of the same name against.  OC_ERR_LOOKUP when the DWARF has no
- * such variable at that address.
+ * the caller to check a layout of the same name against.  OC_ERR_LOOKUP
+ * when the DWARF has no such variable at that address.
  */
 struct oc_error *oc_dwarf_global_type(struct oc_dwarf *d, const char *name,
 				      uint64_t addr, char *buf, size_t size,

@@ -854,36 +854,6 @@ static void text_emit(void *arg, const char *fmt, va_list ap)
  * formats/btf.c) under the line "@label at 0xADDR:"; --json: the type,
  * member, address, size and text, added to the result.
  */
-/* A value's text as the printer made it: "LABEL at ADDR:" and the text,
- * or JSON's type, member, address, size and text */
-static void put_value(struct cmd_ctx *c, const char *label, const char *tname,
-		      const char *path, uint64_t addr, uint64_t size,
-		      const struct text_buf *t)
-{
-	if (c->json) {
-		oc_json_set(c->result, "type", oc_json_str(tname));
-		oc_json_set(c->result, "member", oc_json_str(path));
-		oc_json_set(c->result, "address", oc_json_hex(addr));
-		oc_json_set(c->result, "size", oc_json_chk(json_object_new_int64((int64_t)size)));
-		oc_json_set(c->result, "text", oc_json_str(t->s));
-		return;
-	}
-	oc_cmd_put_safe(c->out, label);
-	fprintf(c->out, " at 0x%" PRIx64 ":\n", addr);
-	/* the printer's layout is tabs (4 spaces here) and newlines;
-	 * anything else below 0x20 came from the dump: the one sanitiser */
-	for (const char *p = t->s; *p;) {
-		size_t n = strcspn(p, "\t");
-
-		oc_str_fput(c->out, p, n, OC_ESC_KEEP_NL);
-		p += n;
-		for (; *p == '\t'; p++)
-			fputs("    ", c->out);
-	}
-	if (t->len && t->s[t->len - 1] != '\n')
-		fputc('\n', c->out);
-}
-
 static struct oc_error *print_value(struct cmd_ctx *c, const char *label,
 				    const char *type, const char *path,
 				    uint64_t addr, uint64_t size,
@@ -928,9 +898,27 @@ static struct oc_error *print_value(struct cmd_ctx *c, const char *label,
 		/* the type's C name: "struct rq" for p's "typeof(runqueues)" */
 		if (!oc_ok(oc_types_name(c->k->types, type, NULL, tname, sizeof(tname))))
 			snprintf(tname, sizeof(tname), "%s", type);
-		put_value(c, label, tname, path, addr, size, &t);
+		oc_json_set(c->result, "type", oc_json_str(tname));
+		oc_json_set(c->result, "member", oc_json_str(path));
+		oc_json_set(c->result, "address", oc_json_hex(addr));
+		oc_json_set(c->result, "size", oc_json_chk(json_object_new_int64((int64_t)size)));
+		oc_json_set(c->result, "text", oc_json_str(t.s));
 	} else {
-		put_value(c, label, type, path, addr, size, &t);
+		oc_cmd_put_safe(c->out, label);
+		fprintf(c->out, " at 0x%" PRIx64 ":\n", addr);
+		/* the printer's layout is tabs (4 spaces here) and newlines;
+		 * anything else below 0x20 came from the dump: the one
+		 * sanitiser */
+		for (const char *p = t.s; *p;) {
+			size_t n = strcspn(p, "\t");
+
+			oc_str_fput(c->out, p, n, OC_ESC_KEEP_NL);
+			p += n;
+			for (; *p == '\t'; p++)
+				fputs("    ", c->out);
+		}
+		if (t.len && t.s[t.len - 1] != '\n')
+			fputc('\n', c->out);
 	}
 	free(t.s);
 	return NULL;
@@ -1025,26 +1013,61 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 	return print_value(c, label, type, path, addr + offset, size, flags);
 }
 
+/* @t without its qualifiers, leading ("volatile long unsigned int", and an
+ * array's elements: "const char [3]") and trailing ("char *const": the '*'
+ * stays); they change no value */
+static char *drop_qualifiers(char *t)
+{
+	static const char *const quals[] = { "const", "volatile", "restrict", "_Atomic" };
+	bool again = true;
+	size_t len;
+
+	while (again) {
+		again = false;
+		for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
+			size_t q = strlen(quals[i]);
+
+			if (!strncmp(t, quals[i], q) && t[q] == ' ') {
+				t += q + 1;
+				again = true;
+			}
+		}
+	}
+	len = strlen(t);
+	for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
+		size_t q = strlen(quals[i]);
+
+		if (len > q && (t[len - q - 1] == ' ' || t[len - q - 1] == '*') &&
+		    !strcmp(t + len - q, quals[i])) {
+			len -= q;
+			if (t[len - 1] == ' ')
+				len--;
+			t[len] = '\0';
+		}
+	}
+	return t;
+}
+
 /*
  * A global BTF has no VAR for (every one but the per-CPU variables on the
- * kernels pahole built without global_var) typed by the vmlinux's DWARF:
- * into @type, the C name the BTF knows it by ("struct task_struct",
- * "long unsigned int"; qualifiers dropped: they change no value), left
- * as it was when there is no DWARF or no such variable in it (*@why
- * then says which, for the caller's error).  An array is "ELEM [N]"
- * (formats/btf.c prints those).
+ * kernels pahole built without global_var) typed by the vmlinux's DWARF,
+ * or a module's by its .ko's: into @type, the C name the BTF knows it by
+ * ("struct task_struct", "long unsigned int"; qualifiers dropped), and
+ * its size by the BTF into *@size_ret.  Left as it was when there is no
+ * DWARF or no such variable in it (*@why then says which, for the
+ * caller's error).  An array is "ELEM [N]" (formats/btf.c prints those).
+ * A type the BTF has not, or has with another size, is an error.
  */
 static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, uint64_t addr,
 					  uint64_t sym_size, const struct oc_module *m,
-					  char *type, size_t size, const char **why)
+					  char *type, size_t size, uint64_t *size_ret,
+					  const char **why)
 {
-	static const char *const quals[] = { "const ", "volatile ", "restrict ", "_Atomic " };
 	struct oc_dwarf *d = NULL;
-	char dtype[300], *t = dtype;
+	char dtype[300], what[300], *t;
 	struct oc_error *err;
 	uint64_t link, dsize, bsize;
 	size_t len;
-	bool again = true;
 
 	*why = m ? "its .ko's DWARF is not here (--modules-dir)" : "the vmlinux's DWARF is not here";
 	if (!c->lines)
@@ -1072,49 +1095,33 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 	}
 	if (err)
 		return err;
-	while (again) {
-		again = false;
-		for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
-			if (!strncmp(t, quals[i], strlen(quals[i]))) {
-				t += strlen(quals[i]);
-				again = true;
-			}
-		}
-	}
+	snprintf(what, sizeof(what), "%s", dtype);
+	t = drop_qualifiers(dtype);
 	len = strlen(t);
-	for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
-		size_t q = strlen(quals[i]) - 1;	/* "char *const": the '*' stays */
-
-		if (len > q && (t[len - q - 1] == ' ' || t[len - q - 1] == '*') &&
-		    !strncmp(t + len - q, quals[i], q)) {
-			len -= q;
-			if (t[len - 1] == ' ')
-				len--;
-			t[len] = '\0';
-		}
-	}
 	/* an array of unknown length ("extern const char linux_banner[]"
 	 * where it is defined too): a string, read to its symbol's end
 	 * (kallsyms-style, to the next symbol), at most 4 KiB */
 	if (len > 3 && !strcmp(t + len - 3, " []")) {
 		t[len - 3] = '\0';
-		for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++)
-			if (!strncmp(t, quals[i], strlen(quals[i])))
-				t += strlen(quals[i]);
 		if (strcmp(t, "char") && strcmp(t, "unsigned char") && strcmp(t, "signed char"))
 			return cmd_error(c, OC_ERR_INVALID, "%s: an array of unknown length (%s): "
-					 "rd %s reads it", name, dtype, name);
+					 "rd %s reads it", name, what, name);
 		snprintf(type, size, "%s [%" PRIu64 "]", t,
 			 sym_size ? (sym_size < 4096 ? sym_size : 4096) : 1);
-		return NULL;
+	} else {
+		snprintf(type, size, "%s", t);
 	}
+	if (!oc_ok(oc_types_size(c->k->types, type, &bsize)))
+		return cmd_error(c, OC_ERR_LOOKUP, "%s: its type in the DWARF, %s, is not one the "
+				 "kernel's BTF has%s; rd %s reads it", name, type,
+				 m ? " (a module's own types are not read)" : "", name);
 	/* the BTF finds a type by its name: a module's own struct foo, or
 	 * one of a name several files define, may be another layout */
-	if (dsize && oc_ok(oc_types_size(c->k->types, t, &bsize)) && bsize != dsize)
+	if (dsize && bsize != dsize)
 		return cmd_error(c, OC_ERR_LOOKUP, "%s: its type %s has %" PRIu64 " bytes in the "
 				 "DWARF and %" PRIu64 " in the kernel's BTF (another layout of the "
-				 "name); rd %s reads it", name, t, dsize, bsize, name);
-	snprintf(type, size, "%s", t);
+				 "name); rd %s reads it", name, type, dsize, bsize, name);
+	*size_ret = bsize;
 	return NULL;
 }
 
@@ -1139,7 +1146,7 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	long cpu = -1;
 	char tname[320];
 	const char *why = "there is no BTF";
-	bool percpu = false;
+	bool percpu = false, typed;
 	struct oc_error *err;
 	char *p;
 
@@ -1171,18 +1178,16 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	if (cpu >= 0 && !percpu)
 		return cmd_error(c, OC_ERR_INVALID, "%s: not a per-CPU variable", name);
 	snprintf(type, sizeof(type), "typeof(%s)", name);
+	typed = c->k->types && !m && oc_ok(oc_types_size(c->k->types, type, &size));
 	/* a per-CPU variable's BTF VAR is always there (pahole encodes
 	 * them all); its symbol is no link-time address to look up */
-	if (c->k->types && !percpu && (m || !oc_ok(oc_types_size(c->k->types, type, &size))) &&
-	    (err = dwarf_global_type(c, name, sym->addr, sym->size, m, type, sizeof(type), &why)))
-		return err;
-	if (c->k->types && strncmp(type, "typeof(", 7) &&
-	    !oc_ok(oc_types_size(c->k->types, type, &size)))
-		return cmd_error(c, OC_ERR_LOOKUP, "%s: its type in the DWARF, %s, is not one the "
-				 "kernel's BTF has%s; rd %s reads it", name, type,
-				 m ? " (a module's own types are not read)" : "", name);
-	if (!c->k->types ||
-	    (!strncmp(type, "typeof(", 7) && (m || !oc_ok(oc_types_size(c->k->types, type, &size)))))
+	if (c->k->types && !typed && !percpu) {
+		if ((err = dwarf_global_type(c, name, sym->addr, sym->size, m, type, sizeof(type),
+					     &size, &why)))
+			return err;
+		typed = strncmp(type, "typeof(", 7) != 0;
+	}
+	if (!typed)
 		return cmd_error(c, OC_ERR_LOOKUP, "%s: no type in the kernel's BTF (%s), and %s; "
 				 "struct TYPE %s prints it as TYPE, rd %s reads it",
 				 name, m ? "a module's variable" : "it types only the per-CPU variables",

@@ -104,7 +104,7 @@ nrun=0	# (bash's set -u calls an emptied array unbound: count them)
 # with what it started (its own process group: crash, drgn, QEMU)
 stop_tiers() {
 	local p
-	for p in "${pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done
+	for p in ${pids[@]+"${pids[@]}"}; do kill -TERM -- "-$p" 2>/dev/null; done
 	exit 143
 }
 trap stop_tiers TERM INT
@@ -121,7 +121,6 @@ report_ended() {
 				$(( $(cat "$dir/$i.end") - ${started[$i]} ))
 		elif [ -n "${1:-}" ]; then
 			t=${ordered[$i]}
-			echo "$(date +%s)" >"$dir/$i.end"
 			report "${t#"$here"/}" "$dir/$i.log" 1 $(( $(date +%s) - ${started[$i]} ))
 		else
 			continue

@@ -190,8 +190,9 @@ for t in ps:
 	echo "p runqueues:0.clock" >>"$d/structs.list"
 	# p: globals BTF has no VAR for, typed by the vmlinux's DWARF:
 	# scalars, an enum, a typedef'd struct, a struct's member, a pointer,
-	# a list head, an array of unknown length (a string) (jiffies, which only the linker script defines, drgn
-	# cannot type: checked against jiffies_64 below)
+	# a const pointer, a list head, an array of unknown length (a
+	# string); jiffies, which only the linker script defines, drgn cannot
+	# type: checked against jiffies_64 below
 	printf 'p %s\n' jiffies_64 "-x jiffies_64" nr_cpu_ids max_pfn system_state panic_cpu \
 		init_uts_ns.name.release init_task.pid saved_command_line blkcg_root_css modules linux_banner >>"$d/structs.list"
 	i=0
