@@ -130,6 +130,21 @@ mod-deadlock)
 	has '^@task .*comm=orccrash_reader state=D' '^orccrash_read_rwsem'
 	has '^@panic ' '^orccrash_panic'
 	;;
+mod-locks)
+	has '^@task .*comm=orccrash_fhold state=D' '^msleep'
+	has '^@task .*comm=orccrash_folio state=D' '^orccrash_lock_folio'
+	has '^@task .*comm=orccrash_rhold state=D' '^msleep'
+	has '^@task .*comm=orccrash_rwrite state=D' '^orccrash_write_rdsem'
+	case $rel in
+	*-rt-amd64)
+		# a spinlock_t is an rt_mutex there (include/linux/spinlock_rt.h);
+		# sysrq-t shows TASK_RTLOCK_WAIT as D (task_state_index())
+		has '^@task .*comm=orccrash_spin state=D' '^rtlock_slowlock'
+		has '^@task .*comm=orccrash_spin state=D' '^orccrash_take_spin'
+		;;
+	esac
+	has '^@panic ' '^orccrash_panic'
+	;;
 mod-nmi)
 	has '^@panic ' '^<NMI>$'
 	has '^@panic ' '^orccrash_nmi_handler(\.cold)?\+.*\[orccrash_test\]$'

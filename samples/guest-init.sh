@@ -203,6 +203,18 @@ mod-deadlock)
 	say "CRASH"
 	echo panic > $orc_proc
 	;;
+mod-locks)
+	echo locks > $orc_proc
+	sleep 2
+	say "SYSRQ-W"
+	echo w > /proc/sysrq-trigger
+	sleep 1
+	say "SYSRQ-T"
+	echo t > /proc/sysrq-trigger
+	sleep 2
+	say "CRASH"
+	echo panic > $orc_proc
+	;;
 mod-nmi)
 	# Arm the module's NMI handler, then let sysrq-l send backtrace NMIs
 	# to the other CPU, busy in dd: it panics on its NMI stack.

@@ -32,7 +32,7 @@ set -euo pipefail
 SAMPLES=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
 DEBS=$CACHE/debs
-ALL_SCENARIOS="process hardirq kdump mod-oops mod-timer mod-overflow mod-blocked mod-nmi kdump-timer mod-hrtimer mod-deadlock"
+ALL_SCENARIOS="process hardirq kdump mod-oops mod-timer mod-overflow mod-blocked mod-nmi kdump-timer mod-hrtimer mod-deadlock mod-locks"
 SCENARIOS=${ORCCRASH_SCENARIOS:-$ALL_SCENARIOS}
 # drgn is a module of Debian's python3, not of any other python on PATH.
 PY=/usr/bin/python3
@@ -487,7 +487,8 @@ scenario_is_kdump() {
 # scenarios that hold what differs there (sysrq-t of threaded IRQs, the
 # keyboard interrupt, which rt runs in its irq/1-i8042 thread, the timer
 # callback's panic, which rt runs in the ktimers thread, and the real kdump),
-# plus on rt the module's blocked tasks (a mutex is an rt_mutex there) and
+# plus on rt the module's blocked tasks, deadlock and locks (a mutex, an
+# rwsem and a spinlock_t are rt_mutexes there) and
 # its hard hrtimer (rt's only hard-IRQ panic: hardirq is threaded there),
 # and of QEMU's formats only the ELF: the others read the same memory
 # through code the cloud samples test already. The cloud kernels make every
@@ -522,7 +523,7 @@ release_has_scenario() {
 	case $1 in
 	7.* | 5.10.*) want=$REDUCED_SCENARIOS ;;
 	*-cloud-amd64) [ "$2" != mod-hrtimer ]; return ;;
-	*-rt-amd64) want="$flavour_scenarios mod-blocked mod-hrtimer" ;;
+	*-rt-amd64) want="$flavour_scenarios mod-blocked mod-hrtimer mod-deadlock mod-locks" ;;
 	*) want=$flavour_scenarios ;;
 	esac
 	case " $want " in

@@ -488,7 +488,9 @@ void oc_report_print_wait(const struct oc_waits *waits,
 		fprintf(out, " (%s)", !strcmp(tw->from, "dwarf") ?
 			"from the DWARF" : !strcmp(tw->from, "waiter") ?
 			"from the wait list" : !strcmp(tw->from, "pi_blocked_on") ?
-			"from the task's pi_blocked_on" :
+			"from the task's pi_blocked_on" : !strcmp(tw->from, "owner") ?
+			"from the rt_mutex it owns" : !strcmp(tw->from, "dwarf+owner") ?
+			"from the DWARF and the rt_mutex it owns" :
 			"from the DWARF and the wait list");
 	if (!tw->reliable)
 		fprintf(out, " (unreliable: %s)", oc_esc(comm, sizeof(comm), tw->why, 0));

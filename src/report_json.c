@@ -370,6 +370,7 @@ static struct json_object *wait_on_json(const struct oc_task_wait *tw)
 	add(o, "address", tw->have_address ? oc_json_hex(tw->address) : NULL);
 	add(o, "symbol", tw->symbol[0] ? oc_json_str(tw->symbol) : NULL);
 	add(o, "module", tw->module[0] ? oc_json_str(tw->module) : NULL);
+	add(o, "bit", tw->bit[0] ? oc_json_str(tw->bit) : NULL);
 	add(o, "owner", tw->owner ? chk(json_object_new_int(tw->owner->pid)) : NULL);
 	add(o, "owner_task", tw->have_owner ? oc_json_hex(tw->owner_addr) : NULL);
 	add(o, "readers", tw->readers >= 0 ?
@@ -805,7 +806,7 @@ int oc_report_json(const struct oc_kernel *k,
 	ok = st.complete;
 	jw_open(&w, 0, '{');
 	/* the document's schema version, semver (docs/json.md, docs/json-schema.json) */
-	jw_member(&w, 1, "version", oc_json_str("1.5.0"));
+	jw_member(&w, 1, "version", oc_json_str("1.6.0"));
 	jw_member(&w, 1, "kernel", kernel_json(k, log));
 	jw_member(&w, 1, "crash", crash_json(k, opts, log,
 						   st.have_waits ? &st.waits : NULL));

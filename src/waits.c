@@ -42,6 +42,8 @@ static const char *const kind_names[] = {
 	[OC_WAIT_COMPLETION] = "completion",
 	[OC_WAIT_RT_MUTEX] = "rt_mutex",
 	[OC_WAIT_QUEUE] = "waitqueue",
+	[OC_WAIT_FOLIO] = "folio",
+	[OC_WAIT_SPINLOCK] = "spinlock",
 };
 
 const char *oc_wait_kind_name(enum oc_wait_kind kind)
@@ -294,7 +296,8 @@ bool oc_waits_ring_lock(const struct oc_mem *mem,
 			const struct oc_waiter_layout *lay, uint64_t lo,
 			uint64_t hi, uint64_t task,
 			bool (*on_own_stack)(void *arg, uint64_t task, uint64_t addr),
-			void *arg, uint64_t *ret, char *why, size_t wsize)
+			void *arg, uint64_t *ret, uint64_t *waiter_ret,
+			char *why, size_t wsize)
 {
 	for (uint64_t a = lo; a + 8 <= hi; a += 8) {
 		uint64_t v, node, n, p, back, head = 0;
@@ -332,6 +335,8 @@ bool oc_waits_ring_lock(const struct oc_mem *mem,
 		}
 		if (heads == 1 && n == node) {
 			*ret = head - lay->head_off;
+			if (waiter_ret)
+				*waiter_ret = a - lay->task_off;
 			return true;
 		}
 		snprintf(why, wsize, heads < 0 ?
@@ -372,8 +377,8 @@ static void frame_span(const struct oc_trace *tr, size_t fi, uint64_t *lo,
  */
 static bool waiter_lock(const struct ctx *c, const struct oc_trace *tr,
 			size_t fi, const struct oc_task *t,
-			const struct wait_rule *r, uint64_t *ret, char *why,
-			size_t wsize)
+			const struct wait_rule *r, uint64_t *ret,
+			uint64_t *waiter_ret, char *why, size_t wsize)
 {
 	const struct oc_kernel *k = c->k;
 	struct oc_waiter_layout lay;
@@ -388,7 +393,7 @@ static bool waiter_lock(const struct ctx *c, const struct oc_trace *tr,
 	}
 	frame_span(tr, fi, &lo, &hi);
 	return oc_waits_ring_lock(&k->mem, &lay, lo, hi, t->addr, on_own_stack,
-				  (void *)c, ret, why, wsize);
+				  (void *)c, ret, waiter_ret, why, wsize);
 }
 
 
@@ -427,6 +432,41 @@ static void add_why(struct oc_task_wait *tw, const char *s)
 }
 
 /*
+ * Where a lock of @kind keeps its struct rt_mutex_base on PREEMPT_RT
+ * (include/linux/mutex.h, rwsem.h: rwbase_rt's rtmutex,
+ * spinlock_types.h: spinlock_t's lock; an rt_mutex is one): true with
+ * its offset in the lock, false when the kernel's types have no such
+ * member (not PREEMPT_RT) or @kind has none.
+ */
+static bool rt_lock_offset(const struct oc_kernel *k, enum oc_wait_kind kind,
+			   uint64_t *ret)
+{
+	const char *type, *member;
+
+	switch (kind) {
+	case OC_WAIT_MUTEX:
+		type = "struct mutex";
+		member = "rtmutex";
+		break;
+	case OC_WAIT_RWSEM_READ:
+	case OC_WAIT_RWSEM_WRITE:
+		type = "struct rw_semaphore";
+		member = "rwbase.rtmutex";
+		break;
+	case OC_WAIT_SPINLOCK:
+		type = "struct spinlock";
+		member = "lock";
+		break;
+	case OC_WAIT_RT_MUTEX:
+		*ret = 0;
+		return k->types != NULL;
+	default:
+		return false;
+	}
+	return k->types && oc_ok(oc_types_offsetof(k->types, type, member, ret));
+}
+
+/*
  * The owner, from the lock (6.1 - 6.12): mutex.owner is the task with
  * MUTEX_FLAGS (0x07: WAITERS, HANDOFF, PICKUP) in its low bits
  * (kernel/locking/mutex.c __mutex_owner()); rw_semaphore.owner the
@@ -440,30 +480,44 @@ static void lock_owner(const struct ctx *c, struct oc_task_wait *tw)
 	const struct oc_kernel *k = c->k;
 	const char *type = tw->kind == OC_WAIT_MUTEX ? "struct mutex" :
 			   "struct rw_semaphore";
-	uint64_t off, owner, count;
+	uint64_t off, roff, owner, count;
 	char buf[96];
 
-	if (tw->kind == OC_WAIT_QUEUE)
-		return;		/* a wait queue has no owner */
+	if (tw->kind == OC_WAIT_QUEUE || tw->kind == OC_WAIT_FOLIO)
+		return;		/* a wait queue, a page flag: no owner */
 	if (tw->kind == OC_WAIT_COMPLETION || !k->types) {
 		if (!k->types)
 			add_why(tw, "the owner could not be read");
 		return;
 	}
 	/*
-	 * PREEMPT_RT: a mutex is an rt_mutex_base (include/linux/mutex.h,
-	 * CONFIG_PREEMPT_RT), whose owner has RT_MUTEX_HAS_WAITERS (bit 0)
-	 * in its low bit (kernel/locking/rtmutex.c rt_mutex_owner()).
+	 * PREEMPT_RT: the rt_mutex_base inside the lock; its owner has
+	 * RT_MUTEX_HAS_WAITERS (bit 0) in its low bit (kernel/locking/
+	 * rtmutex.c rt_mutex_owner()).  An rwsem's writer takes that
+	 * rt_mutex first and then sleeps until the readers have left
+	 * (rwbase_write_lock(), kernel/locking/rwbase_rt.c): an owner that
+	 * is the waiter itself means the readers hold it, rwbase.readers of
+	 * them (the writer took READER_BIAS off, __rwbase_write_trylock()).
 	 */
-	if (((tw->kind == OC_WAIT_MUTEX &&
-	      oc_ok(oc_types_offsetof(k->types, type, "rtmutex.owner", &off))) ||
-	     (tw->kind == OC_WAIT_RT_MUTEX &&
-	      oc_ok(oc_types_offsetof(k->types, "struct rt_mutex_base", "owner", &off))))) {
-		if (!oc_ok(oc_mem_read_u64(&k->mem, tw->address + off, &owner))) {
+	if (rt_lock_offset(k, tw->kind, &roff)) {
+		uint32_t readers;
+
+		if (!oc_ok(oc_types_offsetof(k->types, "struct rt_mutex_base", "owner", &off)) ||
+		    !oc_ok(oc_mem_read_u64(&k->mem, tw->address + roff + off, &owner))) {
 			add_why(tw, "the owner could not be read");
 			return;
 		}
 		owner &= ~(uint64_t)1;
+		if (tw->task && owner == tw->task->addr &&
+		    (tw->kind == OC_WAIT_RWSEM_READ || tw->kind == OC_WAIT_RWSEM_WRITE)) {
+			if (oc_ok(oc_types_offsetof(k->types, type, "rwbase.readers", &off)) &&
+			    oc_ok(oc_mem_read_u32(&k->mem, tw->address + off, &readers)) &&
+			    readers < (1u << 30))	/* below WRITER_BIAS */
+				tw->readers = (long)readers;
+			else
+				add_why(tw, "it owns the rwsem's rt_mutex, but no readers could be read");
+			return;
+		}
 		goto have;
 	}
 	if (!k->types || !oc_ok(oc_types_offsetof(k->types, type, "owner", &off)) ||
@@ -520,12 +574,11 @@ struct oc_error *oc_waits_read_owner(const struct oc_kernel *k,
  * blocked on in task->pi_blocked_on (task_blocks_on_rt_mutex(),
  * kernel/locking/rtmutex.c), a struct rt_mutex_waiter on the task's own
  * stack whose ->lock is the struct rt_mutex_base and ->task the task.
- * The lock is a struct mutex when the trace went through mutex_lock*()
- * (PREEMPT_RT's mutex is its rtmutex member).  True with the lock's
- * address in *ret.
+ * The lock is the @kind (a struct mutex, rw_semaphore, spinlock_t:
+ * rt_lock_offset()) around it.  True with the lock's address in *ret.
  */
 static bool pi_blocked_lock(const struct ctx *c, const struct oc_task *t,
-			    bool via_mutex, uint64_t *ret, char *why,
+			    enum oc_wait_kind kind, uint64_t *ret, char *why,
 			    size_t wsize)
 {
 	const struct oc_kernel *k = c->k;
@@ -551,13 +604,176 @@ static bool pi_blocked_lock(const struct ctx *c, const struct oc_task *t,
 			 " is not a waiter of this task on its stack", waiter);
 		return false;
 	}
-	if (via_mutex &&
-	    !oc_ok(oc_types_offsetof(k->types, "struct mutex", "rtmutex", &moff))) {
-		snprintf(why, wsize, "an rt_mutex from mutex_lock(), but no mutex.rtmutex");
+	if (!rt_lock_offset(k, kind, &moff)) {
+		snprintf(why, wsize, "an rt_mutex of a %s, but the types have no rt_mutex in one",
+			 oc_wait_kind_name(kind));
 		return false;
 	}
 	*ret = lock - moff;
 	return true;
+}
+
+/*
+ * The kind of lock whose rt_mutex a task blocked in, from the first frame
+ * past the rt_mutex's own (and rwbase_rt's, kernel/locking/rwbase_rt.c):
+ * mutex_lock*() (PREEMPT_RT's mutex, kernel/locking/rtmutex_api.c),
+ * rt_spin_lock*() (spinlock_t, spinlock_rt.c), down_read*() and
+ * down_write*() (rwsem, rwsem.c), or, past rwbase_rt's frames (@rwbase:
+ * the rwsem kind of the last one), any caller but rt_read_lock() and
+ * rt_write_lock() (an rwlock_t's, spinlock_rt.c): down_read() and
+ * down_write() tail-call them (6.1 rt); any other caller: an rt_mutex.
+ */
+static enum oc_wait_kind rt_caller_kind(const char *base,
+					enum oc_wait_kind rwbase)
+{
+	if (!strncmp(base, "mutex_lock", 10) || !strncmp(base, "__mutex_lock", 12))
+		return OC_WAIT_MUTEX;
+	if (!strncmp(base, "rt_spin_lock", 12))
+		return OC_WAIT_SPINLOCK;
+	if (!strncmp(base, "down_read", 9))
+		return OC_WAIT_RWSEM_READ;
+	if (!strncmp(base, "down_write", 10))
+		return OC_WAIT_RWSEM_WRITE;
+	if (!strncmp(base, "rt_read_lock", 12) || !strncmp(base, "rt_write_lock", 13))
+		return OC_WAIT_RT_MUTEX;
+	return rwbase != OC_WAIT_NONE ? rwbase : OC_WAIT_RT_MUTEX;
+}
+
+static bool rwbase_frame(const char *base)
+{
+	return !strncmp(base, "rwbase_", 7) || !strncmp(base, "__rwbase_", 9);
+}
+
+/* The first frame from @fi on that the walk did not find by scanning. */
+static size_t next_frame(const struct oc_trace *tr, size_t fi)
+{
+	while (fi < tr->nr && tr->frames[fi].scanned)
+		fi++;
+	return fi;
+}
+
+/*
+ * PREEMPT_RT's rwsem writer waiting for its readers: rwbase_write_lock()
+ * (kernel/locking/rwbase_rt.c) took the rwsem's rt_mutex, then sleeps
+ * until rwbase.readers drops to 0, with no waiter of it anywhere.  The
+ * rwsem is the frame's rwb argument (the DWARF; rwbase is its
+ * rw_semaphore's first member), and the rw_semaphore a word of the stack
+ * points to, from the task's sp to the next frame's caller, whose rt_mutex
+ * this task owns while readers hold it (1 .. WRITER_BIAS - 1 of them):
+ * both when both, agreeing.  @fi is rwbase_write_lock's frame.
+ */
+static void rt_writer_wait(const struct ctx *c, const struct oc_trace *tr,
+			   size_t fi, const struct oc_task *t,
+			   struct oc_task_wait *tw)
+{
+	static const struct wait_rule rwb_rule = {
+		.kind = OC_WAIT_RWSEM_WRITE, .frames = { "rwbase_write_lock" },
+		.param = "rwb",
+	};
+	const struct oc_kernel *k = c->k;
+	uint64_t roff, ooff, boff, rdoff, dw = 0, found = 0, lo, hi, dummy;
+	size_t j = next_frame(tr, fi + 1), words = 0;
+	bool have_dw, many = false;
+	char base[96];
+
+	/* an rwlock_t's writer comes from rt_write_lock() (spinlock_rt.c);
+	 * down_write() may have tail-called it (6.1 rt): its caller is next */
+	if (j >= tr->nr)
+		return;
+	frame_base(k, &tr->frames[j], base, sizeof(base));
+	if (!strncmp(base, "rt_write_lock", 13))
+		return;
+	tw->kind = OC_WAIT_RWSEM_WRITE;
+	if (!rt_lock_offset(k, tw->kind, &roff) ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct rt_mutex_base", "owner", &ooff)) ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct rw_semaphore", "rwbase", &boff)) ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct rw_semaphore", "rwbase.readers", &rdoff))) {
+		add_why(tw, "no PREEMPT_RT rw_semaphore in the types");
+		return;
+	}
+	have_dw = dwarf_lock(c, tr, fi, t, &rwb_rule, &dw);
+	if (have_dw)
+		dw -= boff;
+	lo = tr->frames[0].sp;
+	frame_span(tr, j, &dummy, &hi);
+	for (uint64_t a = lo; a + 8 <= hi && words < 512; a += 8, words++) {
+		uint64_t v, owner;
+		uint32_t readers;
+
+		if (!oc_ok(oc_mem_read_u64(&k->mem, a, &v)) || v == found ||
+		    v < 0xffff800000000000ULL ||
+		    !oc_ok(oc_mem_read_u64(&k->mem, v + roff + ooff, &owner)) ||
+		    (owner & ~(uint64_t)1) != t->addr ||
+		    !oc_ok(oc_mem_read_u32(&k->mem, v + rdoff, &readers)) ||
+		    !readers || readers >= (1u << 30))
+			continue;
+		if (found)
+			many = true;
+		found = v;
+	}
+	if (many)
+		found = 0;
+	if (have_dw && found && dw != found) {
+		char b[160];
+
+		snprintf(b, sizeof(b), "the DWARF's rwb is in 0x%" PRIx64
+			 ", the rwsem whose rt_mutex it owns 0x%" PRIx64, dw, found);
+		add_why(tw, b);
+	}
+	if (!have_dw && !found) {
+		add_why(tw, many ? "more than one rwsem on its stack whose rt_mutex it owns" :
+			"no rwsem on its stack whose rt_mutex it owns");
+		return;
+	}
+	tw->have_address = true;
+	tw->address = have_dw ? dw : found;
+	tw->from = have_dw && found ? "dwarf+owner" : have_dw ? "dwarf" : "owner";
+	lock_symbol(k, tw);
+	lock_owner(c, tw);
+}
+
+/*
+ * A wait on a folio's flag (folio_wait_bit_common(), mm/filemap.c; the
+ * page's before 5.16): the wait_queue_entry is the `wait` of a struct
+ * wait_page_queue, marked by its func, wake_page_function; its folio
+ * (page) and bit_nr say which folio and which flag (PG_locked:
+ * folio_lock(), PG_writeback: folio_wait_writeback()).  A page flag has
+ * no owner.  Leaves @tw a wait queue's when @entry is no such entry.
+ */
+static void folio_wait(const struct ctx *c, uint64_t entry,
+		       struct oc_task_wait *tw)
+{
+	const struct oc_kernel *k = c->k;
+	uint64_t func_off, wait_off, folio_off, bit_off, func, wake, folio, q;
+	uint32_t bit;
+	int64_t v;
+
+	if (!k->types || !(wake = oc_kernel_symbol_addr(k, "wake_page_function")) ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct wait_queue_entry", "func", &func_off)) ||
+	    !oc_ok(oc_mem_read_u64(&k->mem, entry + func_off, &func)) || func != wake)
+		return;
+	if (!oc_ok(oc_types_offsetof(k->types, "struct wait_page_queue", "wait", &wait_off)) ||
+	    !oc_ok(oc_types_offsetof(k->types, "struct wait_page_queue", "bit_nr", &bit_off)) ||
+	    (!oc_ok(oc_types_offsetof(k->types, "struct wait_page_queue", "folio", &folio_off)) &&
+	     !oc_ok(oc_types_offsetof(k->types, "struct wait_page_queue", "page", &folio_off)))) {
+		add_why(tw, "a page wait, but no struct wait_page_queue in the types");
+		return;
+	}
+	q = entry - wait_off;
+	if (!oc_ok(oc_mem_read_u64(&k->mem, q + folio_off, &folio)) || !folio ||
+	    !oc_ok(oc_mem_read_u32(&k->mem, q + bit_off, &bit))) {
+		add_why(tw, "its wait_page_queue could not be read");
+		return;
+	}
+	tw->kind = OC_WAIT_FOLIO;
+	tw->address = folio;
+	tw->symbol[0] = tw->module[0] = 0;
+	if (oc_ok(oc_types_enum_value(k->types, "PG_locked", &v)) && v == bit)
+		snprintf(tw->bit, sizeof(tw->bit), "PG_locked");
+	else if (oc_ok(oc_types_enum_value(k->types, "PG_writeback", &v)) && v == bit)
+		snprintf(tw->bit, sizeof(tw->bit), "PG_writeback");
+	else
+		snprintf(tw->bit, sizeof(tw->bit), "bit %" PRIu32, bit);
 }
 
 static bool rt_mutex_frame(const char *base)
@@ -589,6 +805,7 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 		return NULL;
 	}
 	bool rt = false;
+	enum oc_wait_kind rwbase = OC_WAIT_NONE;
 	size_t sleep_fi = SIZE_MAX;
 
 	for (size_t i = 0; i < tr.nr; i++) {
@@ -606,15 +823,18 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 			rt = true;
 			continue;
 		}
+		if (rt && rwbase_frame(base)) {
+			rwbase = strstr(base, "rwbase_read") ? OC_WAIT_RWSEM_READ :
+				 OC_WAIT_RWSEM_WRITE;
+			continue;
+		}
 		if (rt) {
 			/* the first frame past the rt_mutex's: who took it */
-			bool via_mutex = !strncmp(base, "mutex_lock", 10) ||
-					 !strncmp(base, "__mutex_lock", 12);
 			uint64_t lock;
 			char why[160] = "";
 
-			tw->kind = via_mutex ? OC_WAIT_MUTEX : OC_WAIT_RT_MUTEX;
-			if (pi_blocked_lock(c, t, via_mutex, &lock, why, sizeof(why))) {
+			tw->kind = rt_caller_kind(base, rwbase);
+			if (pi_blocked_lock(c, t, tw->kind, &lock, why, sizeof(why))) {
 				tw->have_address = true;
 				tw->address = lock;
 				tw->from = "pi_blocked_on";
@@ -623,6 +843,10 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 			} else {
 				add_why(tw, why);
 			}
+			break;
+		}
+		if (!strcmp(base, "rwbase_write_lock")) {
+			rt_writer_wait(c, &tr, i, t, tw);
 			break;
 		}
 		for (size_t j = 0; j < sizeof(rules) / sizeof(rules[0]) && !r; j++)
@@ -634,7 +858,7 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 		uint64_t dw = 0, wl = 0;
 		char why[160] = "";
 		bool have_dw = dwarf_lock(c, &tr, i, t, r, &dw);
-		bool have_wl = waiter_lock(c, &tr, i, t, r, &wl, why, sizeof(why));
+		bool have_wl = waiter_lock(c, &tr, i, t, r, &wl, NULL, why, sizeof(why));
 
 		tw->kind = r->kind;
 		if (have_dw && have_wl && dw != wl) {
@@ -658,22 +882,25 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 		break;
 	}
 	if (tw->kind == OC_WAIT_NONE && sleep_fi != SIZE_MAX) {
-		uint64_t head;
+		uint64_t head, entry = 0;
 		char why[160];
 
 		/* the sleeping frame's, or its caller's when the entry is
 		 * the caller's (do_wait()'s wo->child_wait lives in
 		 * kernel_wait4()'s frame, kernel/exit.c) */
-		if (waiter_lock(c, &tr, sleep_fi, t, &queue_rule, &head, why, sizeof(why)) ||
+		if (waiter_lock(c, &tr, sleep_fi, t, &queue_rule, &head, &entry,
+				why, sizeof(why)) ||
 		    (sleep_fi + 1 < tr.nr && !tr.frames[sleep_fi].regs_kind &&
 		     !tr.frames[sleep_fi + 1].regs_kind &&
-		     waiter_lock(c, &tr, sleep_fi + 1, t, &queue_rule, &head, why,
-				 sizeof(why)))) {
+		     waiter_lock(c, &tr, sleep_fi + 1, t, &queue_rule, &head, &entry,
+				 why, sizeof(why)))) {
 			tw->kind = OC_WAIT_QUEUE;
 			tw->have_address = true;
 			tw->address = head;
+			tw->queue = head;
 			tw->from = "waiter";
 			lock_symbol(c->k, tw);
+			folio_wait(c, entry, tw);
 		}
 	}
 	if (!tr.reliable)
@@ -696,14 +923,14 @@ bool oc_waits_queue_of(const struct oc_kernel *k, const struct oc_task *t,
 	if (task_wait(&c, t, &tw)) {
 		snprintf(why, wsize, "out of memory");
 		found = false;
-	} else if (tw.kind != OC_WAIT_QUEUE) {
+	} else if (tw.kind != OC_WAIT_QUEUE && tw.kind != OC_WAIT_FOLIO) {
 		snprintf(why, wsize, "%s", tw.kind != OC_WAIT_NONE ?
 			 "it waits on a lock, not a wait queue" :
 			 tw.sleeps_in[0] ? "no wait queue entry of it on its sleeping frame's stack" :
 			 "no sleeping frame");
 		found = false;
 	} else {
-		*ret = tw.address;
+		*ret = tw.queue;
 		found = true;
 	}
 	free(c.by_addr);
@@ -795,6 +1022,8 @@ void oc_waits_lock_string(const struct oc_task_wait *tw, char *buf,
 
 	if (!kind)
 		snprintf(buf, size, "nothing known");
+	else if (tw->kind == OC_WAIT_FOLIO)
+		snprintf(buf, size, "folio 0x%" PRIx64 " (%s)", tw->address, tw->bit);
 	else if (tw->symbol[0] && tw->module[0])
 		snprintf(buf, size, "%s %s [%s]", kind, tw->symbol, tw->module);
 	else if (tw->symbol[0])
@@ -839,9 +1068,13 @@ void oc_waits_chain_string(const struct oc_waits *w,
 		if (i == 0)
 			append(buf, size, &len, "pid %d (%s)", tw->task->pid, comm);
 		if (tw->next < 0) {
-			if (tw->kind == OC_WAIT_QUEUE) {
+			if (tw->kind == OC_WAIT_QUEUE || tw->kind == OC_WAIT_FOLIO) {
 				oc_waits_lock_string(tw, lock, sizeof(lock));
 				append(buf, size, &len, ", which waits on %s", lock);
+			} else if (tw->readers > 0 && !tw->have_owner) {
+				oc_waits_lock_string(tw, lock, sizeof(lock));
+				append(buf, size, &len, ", which waits for %s held by %ld reader%s",
+				       lock, tw->readers, tw->readers == 1 ? "" : "s");
 			} else if (tw->task->running_on >= 0)
 				append(buf, size, &len, ", which is running on CPU %d",
 				       tw->task->running_on);

@@ -36,11 +36,13 @@ enum oc_wait_kind {
 	OC_WAIT_RWSEM_WRITE,	/* down_write() */
 	OC_WAIT_COMPLETION,
 	OC_WAIT_RT_MUTEX,	/* an rt_mutex (task->pi_blocked_on) */
-	OC_WAIT_QUEUE,		/* a wait queue: wait_event*(), a folio lock ... */
+	OC_WAIT_QUEUE,		/* a wait queue: wait_event*(), ... */
+	OC_WAIT_FOLIO,		/* a folio's (page's) lock or writeback bit */
+	OC_WAIT_SPINLOCK,	/* PREEMPT_RT's spinlock_t (an rt_mutex) */
 };
 
 /* "mutex", "rwsem-read", "rwsem-write", "completion", "rt_mutex",
- * "waitqueue"; NULL for NONE */
+ * "waitqueue", "folio", "spinlock"; NULL for NONE */
 const char *oc_wait_kind_name(enum oc_wait_kind kind);
 
 /* One task's wait.  Strings are owned by the entry. */
@@ -51,14 +53,23 @@ struct oc_task_wait {
 	char sleeps_in[96];
 	enum oc_wait_kind kind;
 	bool have_address;
-	uint64_t address;	/* the lock (struct mutex *, ...) */
+	/* the lock (struct mutex *, ...); a folio wait's struct folio *
+	 * (struct page * before 5.16) */
+	uint64_t address;
+	/* a folio wait: the page flag waited for, "PG_locked",
+	 * "PG_writeback", "bit 5"; "" otherwise */
+	char bit[24];
+	/* a wait queue's or a folio wait's struct wait_queue_head */
+	uint64_t queue;
 	/* the lock's symbol: "orccrash_mutex", "foo+0x10" inside one; ""
 	 * when no symbol has it (a lock on the heap or a stack) */
 	char symbol[128];
 	char module[64];	/* the symbol's module; "" for vmlinux */
 	/* where the address came from: "dwarf" (the frame's variable),
 	 * "waiter" (the wait list through the waiter on its stack), or
-	 * "dwarf+waiter" (both, agreeing) */
+	 * "dwarf+waiter" (both, agreeing); "pi_blocked_on" (an rt_mutex's
+	 * waiter); "owner" (PREEMPT_RT's writer waiting for readers: the
+	 * rwsem on its stack whose rt_mutex it owns), "dwarf+owner" */
 	const char *from;
 	/* false when something was not derived from values the walk and
 	 * the lock's own wait list vouch for; ->why says what */
@@ -69,7 +80,9 @@ struct oc_task_wait {
 	bool have_owner;
 	uint64_t owner_addr;
 	const struct oc_task *owner;
-	long readers;		/* rwsem held by readers: how many; else -1 */
+	/* rwsem held by readers: how many (rw_semaphore.count, or
+	 * rwbase.readers on PREEMPT_RT); else -1 */
+	long readers;
 	long next;		/* the entry of the owner in oc_waits, -1 */
 };
 
@@ -122,8 +135,10 @@ void oc_waits_chains_free(struct oc_wait_chain *chains, size_t nr);
  * (@lay->list_off) is linked both ways; round its ring (every node linked
  * both ways), @on_own_stack(arg, waiter's task, node) tells the waiters
  * from the head, which must be the one node that is not on its task's
- * stack: the lock is the head minus @lay->head_off.  false, with *why,
- * when there is no such slot, the ring is broken or has not one head.
+ * stack: the lock is the head minus @lay->head_off, the waiter (its
+ * slot minus @lay->task_off) into *@waiter_ret (may be NULL).  false,
+ * with *why, when there is no such slot, the ring is broken or has not
+ * one head.
  */
 struct oc_mem;
 struct oc_waiter_layout {
@@ -135,7 +150,8 @@ bool oc_waits_ring_lock(const struct oc_mem *mem,
 			const struct oc_waiter_layout *lay, uint64_t lo,
 			uint64_t hi, uint64_t task,
 			bool (*on_own_stack)(void *arg, uint64_t task, uint64_t addr),
-			void *arg, uint64_t *ret, char *why, size_t wsize);
+			void *arg, uint64_t *ret, uint64_t *waiter_ret,
+			char *why, size_t wsize);
 
 /*
  * The wait queue @t sleeps on, in whatever state: the struct

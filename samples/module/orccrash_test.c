@@ -27,6 +27,14 @@
  *             orccrash_ba holds while it waits for orccrash_lock_a (ABBA);
  *             orccrash_writer holds orccrash_rwsem for writing and sleeps
  *             in msleep while orccrash_reader waits in down_read; returns.
+ *   locks     start kthreads blocked on what has no owner field or a
+ *             shared one: orccrash_fhold locks a folio (the module's
+ *             orccrash_folio) and sleeps while orccrash_folio waits in
+ *             folio_lock(); orccrash_rhold holds orccrash_rdsem for
+ *             reading and sleeps while orccrash_rwrite waits in
+ *             down_write(); on PREEMPT_RT also orccrash_shold holds the
+ *             spinlock orccrash_spin (a sleeping lock there) and spins,
+ *             preemptible, while orccrash_spin waits in spin_lock(); returns.
  *   nmi       arm an NMI handler that panics: the next NMI on another CPU
  *             (the guest then runs "echo l > /proc/sysrq-trigger", whose
  *             backtrace NMIs call every NMI_LOCAL handler) panics on that
@@ -52,6 +60,9 @@
 #include <linux/string.h>
 #include <linux/sched.h>
 #include <linux/atomic.h>
+#include <linux/gfp.h>
+#include <linux/pagemap.h>
+#include <linux/spinlock.h>
 #include <linux/version.h>
 #include <asm/nmi.h>
 
@@ -295,6 +306,155 @@ static int orccrash_start_deadlock(void)
 	return 0;
 }
 
+/* --- locks --- */
+
+/* folios came in 5.16; before, the same wait is on the page */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0)
+static struct folio *orccrash_folio;
+#define orccrash_lock_it(f) folio_lock(f)
+#define orccrash_unlock_it(f) folio_unlock(f)
+#else
+static struct page *orccrash_folio;
+#define orccrash_lock_it(f) lock_page(f)
+#define orccrash_unlock_it(f) unlock_page(f)
+#endif
+static DECLARE_RWSEM(orccrash_rdsem);
+static DECLARE_COMPLETION(orccrash_folio_held);
+static DECLARE_COMPLETION(orccrash_rdsem_held);
+
+static noinline void orccrash_hold_folio(void)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(5, 16, 0)
+	orccrash_folio = folio_alloc(GFP_KERNEL, 0);
+#else
+	orccrash_folio = alloc_page(GFP_KERNEL);
+#endif
+	if (orccrash_folio) {
+		orccrash_lock_it(orccrash_folio);
+		pr_info("orccrash: folio %px locked by pid %d\n", orccrash_folio,
+			task_pid_nr(current));
+	}
+	complete(&orccrash_folio_held);
+	for (;;)
+		msleep(60000);	/* D state in msleep, folio locked */
+}
+
+static int orccrash_kthread_fholder(void *arg)
+{
+	orccrash_hold_folio();
+	return 0;
+}
+
+static noinline void orccrash_lock_folio(void)
+{
+	orccrash_lock_it(orccrash_folio);	/* D state in folio_lock */
+	orccrash_unlock_it(orccrash_folio);
+}
+
+static int orccrash_kthread_folio(void *arg)
+{
+	wait_for_completion(&orccrash_folio_held);
+	if (orccrash_folio)
+		orccrash_lock_folio();
+	return 0;
+}
+
+static noinline void orccrash_read_rdsem(void)
+{
+	down_read(&orccrash_rdsem);
+	complete(&orccrash_rdsem_held);
+	for (;;)
+		msleep(60000);	/* D state in msleep, rwsem held for reading */
+}
+
+static int orccrash_kthread_rholder(void *arg)
+{
+	orccrash_read_rdsem();
+	return 0;
+}
+
+static noinline void orccrash_write_rdsem(void)
+{
+	down_write(&orccrash_rdsem);	/* D state in down_write */
+	up_write(&orccrash_rdsem);
+}
+
+static int orccrash_kthread_rwriter(void *arg)
+{
+	wait_for_completion(&orccrash_rdsem_held);
+	orccrash_write_rdsem();
+	return 0;
+}
+
+#ifdef CONFIG_PREEMPT_RT
+/*
+ * PREEMPT_RT's spinlock_t is an rt_mutex (include/linux/spinlock_rt.h):
+ * its holder is preemptible and its waiter sleeps in rtlock_slowlock().
+ * The holder spins rather than sleeps: sleeping inside rt_spin_lock()'s
+ * RCU read-side section would warn.
+ */
+static DEFINE_SPINLOCK(orccrash_spin);
+static DECLARE_COMPLETION(orccrash_spin_held);
+
+static noinline void orccrash_hold_spin(void)
+{
+	spin_lock(&orccrash_spin);
+	complete(&orccrash_spin_held);
+	for (;;)
+		cpu_relax();	/* running (preemptible), spinlock held */
+}
+
+static int orccrash_kthread_sholder(void *arg)
+{
+	orccrash_hold_spin();
+	return 0;
+}
+
+static noinline void orccrash_take_spin(void)
+{
+	spin_lock(&orccrash_spin);	/* sleeps in rtlock_slowlock */
+	spin_unlock(&orccrash_spin);
+}
+
+static int orccrash_kthread_spin(void *arg)
+{
+	wait_for_completion(&orccrash_spin_held);
+	orccrash_take_spin();
+	return 0;
+}
+#endif
+
+static int orccrash_start_locks(void)
+{
+	static bool started;
+	struct task_struct *t;
+
+	if (started)
+		return 0;
+	started = true;
+	t = kthread_run(orccrash_kthread_fholder, NULL, "orccrash_fhold");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	t = kthread_run(orccrash_kthread_folio, NULL, "orccrash_folio");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	t = kthread_run(orccrash_kthread_rholder, NULL, "orccrash_rhold");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	t = kthread_run(orccrash_kthread_rwriter, NULL, "orccrash_rwrite");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+#ifdef CONFIG_PREEMPT_RT
+	t = kthread_run(orccrash_kthread_sholder, NULL, "orccrash_shold");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	t = kthread_run(orccrash_kthread_spin, NULL, "orccrash_spin");
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+#endif
+	return 0;
+}
+
 /* --- nmi --- */
 
 static atomic_t orccrash_nmi_armed = ATOMIC_INIT(0);
@@ -373,6 +533,8 @@ static ssize_t orccrash_write(struct file *file, const char __user *ubuf,
 		r = orccrash_start_blocked();
 	} else if (!strcmp(cmd, "deadlock")) {
 		r = orccrash_start_deadlock();
+	} else if (!strcmp(cmd, "locks")) {
+		r = orccrash_start_locks();
 	} else if (!strcmp(cmd, "block")) {
 		orccrash_lock_mutex();
 	} else if (!strcmp(cmd, "nmi")) {

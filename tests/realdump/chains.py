@@ -26,7 +26,18 @@ DEADLOCK chain of the two, each naming the other as the owner; and
 orccrash_reader waits in down_read for orccrash_rwsem, which
 orccrash_writer holds (sleeping in msleep): an rwsem-read wait whose owner
 is the writer, a chain ending in msleep; crash's mutex.owner and
-rw_semaphore.owner of the three locks.
+rw_semaphore.owner of the three locks.  On PREEMPT_RT the mutexes and the
+rwsem are rt_mutexes ("pi_blocked_on").
+On mod-locks: orccrash_folio waits in folio_lock() on the folio
+orccrash_fhold locked (the module printed its address, crash reads the
+module's orccrash_folio): a "folio" wait, PG_locked, no owner;
+orccrash_rwrite waits in down_write() for orccrash_rdsem, which
+orccrash_rhold holds for reading: an rwsem-write wait held by 1 reader, no
+owner (on PREEMPT_RT from the rt_mutex the writer owns: "dwarf+owner" /
+"owner"); on PREEMPT_RT orccrash_spin waits in rt_spin_lock() (the
+kernel's sysrq-t: rtlock_slowlock_locked) for the spinlock orccrash_spin,
+which orccrash_shold holds: a "spinlock" wait, its owner crash's
+orccrash_spin.lock.owner, a chain to the holder.
 Prints one PASS, FAIL or SKIP line.
 """
 import json
@@ -34,11 +45,12 @@ import re
 import sys
 
 
-def sysrq_w(serial):
-    """{pid: (comm, [functions])} of the last Show Blocked State."""
+def sysrq_w(serial, what="Show Blocked State"):
+    """{pid: (comm, [functions])} of the last Show Blocked State (sysrq-w),
+    or of @what ("Show State": sysrq-t)."""
     lines = [re.sub(r"^\[ *\d+\.\d+\] ", "", l.rstrip("\r"))
              for l in open(serial, errors="replace").read().splitlines()]
-    starts = [i for i, l in enumerate(lines) if "sysrq: Show Blocked State" in l]
+    starts = [i for i, l in enumerate(lines) if l.endswith("sysrq: " + what)]
     if not starts:
         return None, lines
     tasks, cur = {}, None
@@ -82,6 +94,7 @@ class Inputs:
 
     def __init__(self, args):
         doc, text_path, serial, self.want_from = args[:4]
+        self.serial = serial
         self.crash_out = args[4] if len(args) > 4 else None
         self.d = json.load(open(doc))
         self.text = open(text_path, errors="replace").read()
@@ -98,7 +111,7 @@ def main(argv):
     if not inp.blocked:
         print("SKIP no sysrq-w (Show Blocked State) traces in the console log")
         return 0
-    return (deadlock if argv[1] == "mod-deadlock" else blocked_waits)(inp)
+    return {"mod-deadlock": deadlock, "mod-locks": locks}.get(argv[1], blocked_waits)(inp)
 
 
 def blocked_waits(inp):
@@ -240,10 +253,16 @@ def deadlock(inp):
         print("FAIL console: sysrq-w has %s, not all of %s" % (sorted(pid), need))
         return 1
     ab, ba, wr, rd = (pid[c] for c in need)
-    want("__mutex_lock" in blocked[ab][1] and "__mutex_lock" in blocked[ba][1],
-         "console: the ABBA kthreads are not in __mutex_lock")
-    want("rwsem_down_read_slowpath" in blocked[rd][1],
-         "console: the reader is not in rwsem_down_read_slowpath")
+    # PREEMPT_RT: mutex_lock() and down_read() sleep in the rt_mutex's slow
+    # path (kernel/locking/rtmutex_api.c, rwbase_rt.c), and say so in
+    # task->pi_blocked_on
+    rt = "__rt_mutex_slowlock_locked" in blocked[rd][1]
+    if rt:
+        want_from = "pi_blocked_on"
+    want(all(("mutex_lock" if rt else "__mutex_lock") in blocked[p][1] for p in (ab, ba)),
+         "console: the ABBA kthreads are not in mutex_lock")
+    want(("__rwbase_read_lock" if rt else "rwsem_down_read_slowpath") in blocked[rd][1],
+         "console: the reader is not in down_read's slow path")
     tasks = {t["pid"]: t for t in d["tasks"]}
     on = {p: (t.get("blocked") or {}).get("on") for p, t in tasks.items()}
     expect = {ab: ("mutex", "orccrash_lock_b", ba),
@@ -287,13 +306,15 @@ def deadlock(inp):
         own = {m.group(1): int(m.group(2)) & (2**64 - 1) for m in re.finditer(
             r"@OWNER (\w+)\s+owner = \{\s*counter = (-?\d+)", t)}
         if len(sym) != 3 or len(own) != 3:
-            print("SKIP crash printed too little: symbols %s, owners %s" % (sorted(sym), sorted(own)))
+            checked += " (crash printed too little: symbols %s, owners %s)" % (sorted(sym), sorted(own))
         else:
             checked += ", crash"
             for s_, a in addrs.items():
                 want(int(sym[s_], 16) == int(a, 16), "%s at %s, crash says 0x%s" % (s_, a, sym[s_]))
-            for s_, p, mask in (("orccrash_lock_a", ab, 7), ("orccrash_lock_b", ba, 7),
-                                ("orccrash_rwsem", wr, 3)):
+            # rt: rt_mutex_base.owner, RT_MUTEX_HAS_WAITERS in bit 0
+            for s_, p, mask in (("orccrash_lock_a", ab, 1 if rt else 7),
+                                ("orccrash_lock_b", ba, 1 if rt else 7),
+                                ("orccrash_rwsem", wr, 1 if rt else 3)):
                 want("0x%x" % (own[s_] & ~mask) == tasks[p]["task"],
                      "crash: %s.owner 0x%x is not pid %d's task %s" % (s_, own[s_], p, tasks[p]["task"]))
     if bad:
@@ -301,6 +322,112 @@ def deadlock(inp):
         return 1
     print("PASS deadlock %d <-> %d on orccrash_lock_a/b, %d reads orccrash_rwsem held by "
           "writer %d (sleeps in msleep) (%s)" % (ab, ba, rd, wr, checked))
+    return 0
+
+
+def locks(inp):
+    d, text, blocked = inp.d, inp.text, inp.blocked
+    want_from, crash_out, bad, want = inp.want_from, inp.crash_out, inp.bad, inp.want
+    pid = {c: p for p, (c, fns) in blocked.items()}
+    need = ("orccrash_fhold", "orccrash_folio", "orccrash_rhold", "orccrash_rwrite")
+    if any(c not in pid for c in need):
+        print("FAIL console: sysrq-w has %s, not all of %s" % (sorted(pid), need))
+        return 1
+    fh, fo, rh, rw = (pid[c] for c in need)
+    rt = "rwbase_write_lock" in blocked[rw][1]
+    want("folio_wait_bit_common" in blocked[fo][1],
+         "console: orccrash_folio is not in folio_wait_bit_common")
+    want(rt or "rwsem_down_write_slowpath" in blocked[rw][1],
+         "console: orccrash_rwrite is not in down_write's slow path")
+    m = re.search(r"orccrash: folio ([0-9a-f]+) locked by pid (\d+)", "\n".join(inp.lines))
+    want(m and int(m.group(2)) == fh, "console: no 'folio ... locked by pid %d' line" % fh)
+    tasks = {t["pid"]: t for t in d["tasks"]}
+    on = {p: (t.get("blocked") or {}).get("on") for p, t in tasks.items()}
+    o = on.get(fo)
+    if not o:
+        bad.append("orccrash_folio (%d): no wait" % fo)
+    else:
+        want(m and (o["kind"], o["address"], o.get("bit"), o["symbol"], o["owner"], o["readers"]) ==
+             ("folio", "0x" + m.group(1), "PG_locked", None, None, None),
+             "orccrash_folio: %s %s %s symbol %s owner %s, want folio 0x%s PG_locked, no owner"
+             % (o["kind"], o["address"], o.get("bit"), o["symbol"], o["owner"], m and m.group(1)))
+        want(o["reliable"] and o["from"] == "waiter",
+             "orccrash_folio: reliable %s from %s (%s)" % (o["reliable"], o["from"], o["why"]))
+        line = " WAITS ON: folio %s (PG_locked) (from the wait list)" % o["address"]
+        want(line in text.splitlines(), "the text report has no line %r" % line)
+    o = on.get(rw)
+    rw_from = want_from.replace("waiter", "owner") if rt else want_from
+    if not o:
+        bad.append("orccrash_rwrite (%d): no wait" % rw)
+    else:
+        want((o["kind"], o["symbol"], o["module"], o["owner"], o["owner_task"], o["readers"]) ==
+             ("rwsem-write", "orccrash_rdsem", "orccrash_test", None, None, 1),
+             "orccrash_rwrite: %s %s [%s] owner %s %s readers %s, want rwsem-write "
+             "orccrash_rdsem [orccrash_test] held by 1 reader"
+             % (o["kind"], o["symbol"], o["module"], o["owner"], o["owner_task"], o["readers"]))
+        want(o["reliable"] and o["from"] == rw_from,
+             "orccrash_rwrite: reliable %s from %s, want %s (%s)" % (o["reliable"], o["from"], rw_from, o["why"]))
+        want(any(l.startswith(" WAITS ON: rwsem orccrash_rdsem [orccrash_test] at %s, held by 1 reader ("
+                              % o["address"]) for l in text.splitlines()),
+             "the text report has no WAITS ON line for orccrash_rwrite")
+    # the holders sleep in msleep: no wait of their own
+    want(not on.get(fh) and not on.get(rh), "the holders wait on %s, %s" % (on.get(fh), on.get(rh)))
+    addrs = {"orccrash_rdsem": o and o["address"]}
+    checked = "the kernel's sysrq-w, the module"
+    sp = sh = None
+    if rt:
+        state, _ = sysrq_w(inp.serial, "Show State")
+        spid = {c: p for p, (c, fns) in (state or {}).items()}
+        sp, sh = spid.get("orccrash_spin"), spid.get("orccrash_shold")
+        want(sp and sh and "rtlock_slowlock_locked" in state[sp][1] and "rt_spin_lock" in state[sp][1],
+             "console: sysrq-t has no orccrash_spin in rtlock_slowlock_locked under rt_spin_lock")
+        o = on.get(sp)
+        if not o:
+            bad.append("orccrash_spin (%s): no wait" % sp)
+        else:
+            want((o["kind"], o["symbol"], o["module"], o["owner"], o["from"]) ==
+                 ("spinlock", "orccrash_spin", "orccrash_test", sh, "pi_blocked_on") and o["reliable"],
+                 "orccrash_spin: %s %s [%s] owner %s from %s (%s), want spinlock orccrash_spin "
+                 "[orccrash_test] owner %s from pi_blocked_on"
+                 % (o["kind"], o["symbol"], o["module"], o["owner"], o["from"], o["why"], sh))
+            addrs["orccrash_spin"] = o["address"]
+        ch = [c for c in d["crash"]["chains"] if c["pids"] and c["pids"][0] == sp]
+        want(len(ch) == 1 and ch[0]["pids"] == [sp, sh] and
+             ("     CHAIN: " + ch[0]["text"]) in text.splitlines(),
+             "chains from orccrash_spin: %s" % [(c["pids"], c["text"]) for c in ch])
+        checked += ", sysrq-t"
+    if crash_out:
+        t = open(crash_out, errors="replace").read()
+        sym = {m_.group(2): m_.group(1) for m_ in re.finditer(
+            r"^([0-9a-f]{16}) \(.\) (orccrash_rdsem|orccrash_spin|orccrash_folio) \[orccrash_test\]",
+            t, re.M)}
+        # rd orccrash_folio: "ADDR:  VALUE ..."
+        fp = "orccrash_folio" in sym and re.search(
+            r"^%s:\s+([0-9a-f]{16})" % sym["orccrash_folio"], t, re.M)
+        if fp:
+            fp = "0x" + fp.group(1)
+        sown = re.search(r"^\s+owner = (0x[0-9a-f]+)", t, re.M)
+        if "orccrash_rdsem" not in sym or not fp or (rt and (not sown or "orccrash_spin" not in sym)):
+            checked += " (crash printed too little: %s)" % re.sub(r"\s+", " ", t[:200])
+        else:
+            checked += ", crash"
+            for s_, a in addrs.items():
+                want(a and int(sym.get(s_, "0"), 16) == int(a, 16),
+                     "%s at %s, crash says 0x%s" % (s_, a, sym.get(s_)))
+            o = on.get(fo)
+            want(o and int(fp, 16) == int(o["address"], 16),
+                 "crash: orccrash_folio is %s, the wait's folio %s" % (fp, o and o["address"]))
+            if rt:
+                o = on.get(sp) or {}
+                want("0x%x" % (int(sown.group(1), 16) & ~1) == o.get("owner_task"),
+                     "crash: orccrash_spin's owner %s is not the wait's owner_task %s"
+                     % (sown.group(1), o.get("owner_task")))
+    if bad:
+        print("FAIL " + "; ".join(bad[:6]))
+        return 1
+    print("PASS %d waits on the folio pid %d locked (PG_locked), %d writes orccrash_rdsem held by "
+          "1 reader%s (%s)" % (fo, fh, rw, ", %s waits for orccrash_spin held by %s" % (sp, sh)
+                                if rt else "", checked))
     return 0
 
 

@@ -20,7 +20,9 @@
 # mod-deadlock (a scenario of samples/make-samples.sh; make it into a
 # cache of its own with ORCCRASH_SCENARIOS=mod-deadlock and point
 # ORCCRASH_CACHE there): the ABBA pair is one DEADLOCK, the down_read
-# waiter an rwsem-read wait on the writer; see chains.py.
+# waiter an rwsem-read wait on the writer; mod-locks: a folio lock's
+# waiter, an rwsem's writer waiting for its reader and on PREEMPT_RT a
+# spinlock_t's waiter; see chains.py.
 # Prints PASS/FAIL/SKIP lines; exits 1 if anything failed.
 set -u
 # shellcheck source=../lib.sh
@@ -45,6 +47,20 @@ crash_facts() {
 	local core=$1 out=$2 vml=$3 scen=$4 mhead chead coff woff
 	: >"$out"
 	$have_crash || return
+	if [ "$scen" = mod-locks ]; then
+		# the module's orccrash_folio read as a word (crash's p needs
+		# the module's debuginfo loaded); the spinlock exists on rt only
+		cat >"$tmp/c1" <<'EOF'
+sym orccrash_rdsem
+sym orccrash_spin
+sym orccrash_folio
+rd orccrash_folio
+struct spinlock orccrash_spin
+quit
+EOF
+		timeout 300 crash -s -i "$tmp/c1" "$vml" "$core" </dev/null >"$out" 2>&1
+		return
+	fi
 	if [ "$scen" = mod-deadlock ]; then
 		# crash's echo is not ordered with the commands' output: each
 		# owner after a marker of its own command's output (sym)
@@ -96,7 +112,7 @@ EOF
 n=0
 declare -A same
 while IFS=$'\t' read -r rel scen fmt core vml _; do
-	case $scen in mod-blocked | mod-deadlock) ;; *) continue ;; esac
+	case $scen in mod-blocked | mod-deadlock | mod-locks) ;; *) continue ;; esac
 	name="$rel $scen $fmt"
 	if [ ! -r "$core" ] || [ ! -r "$vml" ]; then
 		skip "$name: sample not in the cache"
@@ -107,7 +123,7 @@ while IFS=$'\t' read -r rel scen fmt core vml _; do
 	co=
 	if [ "$fmt" = elf ]; then
 		crash_facts "$core" "$tmp/crash.out" "$vml" "$scen"
-		if grep -q 'ww_ctx = \|@OWNER' "$tmp/crash.out"; then
+		if grep -q 'ww_ctx = \|@OWNER\|orccrash_folio \[' "$tmp/crash.out"; then
 			co=$tmp/crash.out
 		else
 			skip "$name: crash cannot read it: $(grep -m1 -i 'crash:\|error' "$tmp/crash.out" | head -c 160)"

@@ -296,42 +296,44 @@ TEST(ring_lock)
 	static const struct oc_waiter_layout lay = { 0, 16, 16 };
 	struct words w;
 	struct oc_mem mem = { words_read, &w };
-	uint64_t lock = 0;
+	uint64_t lock = 0, waiter = 0;
 	char why[160];
 
 	two_waiters(&w);
-	/* each waiter finds the mutex, past the stray copy */
+	/* each waiter finds the mutex, past the stray copy, and its waiter */
 	CHECK(oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
-				 own_stack, NULL, &lock, why, sizeof(why)));
+				 own_stack, NULL, &lock, &waiter, why, sizeof(why)));
 	CHECK_EQ(lock, 0x5000);
+	CHECK_EQ(waiter, 0x10100);
 	lock = 0;
 	CHECK(oc_waits_ring_lock(&mem, &lay, 0x20200, 0x20240, 0xB000,
-				 own_stack, NULL, &lock, why, sizeof(why)));
+				 own_stack, NULL, &lock, &waiter, why, sizeof(why)));
 	CHECK_EQ(lock, 0x5000);
+	CHECK_EQ(waiter, 0x20200);
 	/* not on this frame */
 	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x10120, 0x10140, 0xA000,
-				  own_stack, NULL, &lock, why, sizeof(why)));
+				  own_stack, NULL, &lock, NULL, why, sizeof(why)));
 	CHECK(strstr(why, "no waiter"));
 	/* another task's waiter is not ours */
 	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xB000,
-				  own_stack, NULL, &lock, why, sizeof(why)));
+				  own_stack, NULL, &lock, NULL, why, sizeof(why)));
 	/* a link one way only further round the ring: broken */
 	put(&w, 0x5018, 0x99);
 	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
-				  own_stack, NULL, &lock, why, sizeof(why)));
+				  own_stack, NULL, &lock, NULL, why, sizeof(why)));
 	CHECK(strstr(why, "broken"));
 	/* B's waiter not on B's stack: two nodes could be the head */
 	two_waiters(&w);
 	put(&w, 0x20210, 0xC000);
 	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
-				  own_stack, NULL, &lock, why, sizeof(why)));
+				  own_stack, NULL, &lock, NULL, why, sizeof(why)));
 	CHECK(strstr(why, "no one head"));
 	/* a ring of waiters alone: no head at all */
 	two_waiters(&w);
 	put(&w, 0x10108, 0x20200);	/* A.prev = B */
 	put(&w, 0x20200, 0x10100);	/* B.next = A */
 	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
-				  own_stack, NULL, &lock, why, sizeof(why)));
+				  own_stack, NULL, &lock, NULL, why, sizeof(why)));
 	CHECK(strstr(why, "no one head"));
 	/* an swait_queue { task; list_head task_list; } on a completion
 	 * whose list is at +0x10: the other layout */
@@ -347,7 +349,7 @@ TEST(ring_lock)
 		put(&w, 0x10110, 0x6010);	/* task_list.prev = head */
 		lock = 0;
 		CHECK(oc_waits_ring_lock(&mem, &sq, 0x10100, 0x10120, 0xA000,
-					 own_stack, NULL, &lock, why, sizeof(why)));
+					 own_stack, NULL, &lock, NULL, why, sizeof(why)));
 		CHECK_EQ(lock, 0x6000);
 	}
 }
