@@ -1061,7 +1061,7 @@ if [ -r "${ORCCRASH_INDEX:-$cache/dumps/index.tsv}" ]; then
 		hardirq) check_lines "$release/$scenario/$format" "$vmcore" "$vmlinux"
 			check_kernel_source "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
 		mod-oops) check_source "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
-		mod-blocked | mod-deadlock) check_waits "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
+		mod-blocked | mod-deadlock | mod-locks) check_waits "$release/$scenario/$format" "$vmcore" "$vmlinux" ;;
 		esac
 		if [ "$ran" -eq 0 ]; then
 			check_color "$release/$scenario/$format" "$vmcore" "$vmlinux"
