@@ -62,6 +62,7 @@ static void usage(FILE *fp)
 	      "  -c, --cpu CPU     only this CPU (and the task running on it)\n"
 	      "  -s, --state S     only tasks in state S (R S D T t X Z P I)\n"
 	      "  -g, --group       identical stacks once, with a count\n"
+	      "      --blocked-states DS  BLOCKED and WAITS ON for tasks in S too (default D)\n"
 	      "      --folded[=state,comm]  the tasks' stacks for flame graph tools\n"
 	      "      --dot         the wait-for graph (tasks, locks, deadlocks) for Graphviz\n"
 	      "      --html FILE   one self-contained page: summary, panic trace, waits, stacks, log\n"
@@ -188,6 +189,7 @@ static const char *default_dump(const char *argv0, char *buf, size_t size)
 
 enum {
 	OPT_ACTIVE = 256,
+	OPT_BLOCKED_STATES,
 	OPT_SCAN,
 	OPT_NO_REGS,
 	OPT_LOG,
@@ -214,6 +216,7 @@ static const struct option long_opts[] = {
 	{ "cpu", required_argument, NULL, 'c' },
 	{ "state", required_argument, NULL, 's' },
 	{ "group", no_argument, NULL, 'g' },
+	{ "blocked-states", required_argument, NULL, OPT_BLOCKED_STATES },
 	{ "folded", optional_argument, NULL, OPT_FOLDED },
 	{ "scan", no_argument, NULL, OPT_SCAN },
 	{ "no-regs", no_argument, NULL, OPT_NO_REGS },
@@ -511,6 +514,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_LOCALS:
 			ro.locals = true;
+			break;
+		case OPT_BLOCKED_STATES:
+			/* D and S only: what else sleeps waits on nothing */
+			if (!optarg[0] || strspn(optarg, "DS") != strlen(optarg))
+				return usage_error("--blocked-states takes D, S or DS");
+			ro.blocked_states = optarg;
 			break;
 		case 'e':
 			cmds[ncmds++] = optarg;	/* fewer than argc */

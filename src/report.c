@@ -451,12 +451,14 @@ bool oc_report_print_cpu_heading(const struct oc_kernel *k, unsigned int c,
  */
 void oc_report_print_blocked(const struct oc_kernel *k,
 			     const struct oc_sched_clock *clk,
+			     const struct oc_waits *waits,
 			     const struct oc_task *t, FILE *out)
 {
 	uint64_t ns, since;
 	char ts[40];
 
-	if (t->state != 'D' || !oc_triage_off_cpu(k, clk, t, &ns, &since))
+	if ((t->state != 'D' && !oc_waits_blocked(waits, t)) ||
+	    !oc_triage_off_cpu(k, clk, t, &ns, &since))
 		return;
 	oc_log_format_time(since, ts, sizeof(ts));
 	fprintf(out, " BLOCKED: %" PRIu64 ".%03" PRIu64 " s off CPU, since %s"
@@ -467,10 +469,10 @@ void oc_report_print_blocked(const struct oc_kernel *k,
 void oc_report_print_wait(const struct oc_waits *waits,
 			  const struct oc_task *t, FILE *out)
 {
-	const struct oc_task_wait *tw = waits ? oc_waits_find(waits, t) : NULL;
+	const struct oc_task_wait *tw = oc_waits_blocked(waits, t);
 	char lock[256], comm[128];
 
-	if (!tw || t->state != 'D' || tw->kind == OC_WAIT_NONE)
+	if (!tw || tw->kind == OC_WAIT_NONE)
 		return;
 	oc_waits_lock_string(tw, lock, sizeof(lock));
 	fprintf(out, " WAITS ON: %s", lock);
@@ -698,7 +700,7 @@ static int print_tasks(const struct oc_kernel *k,
 		} else {
 			fputc('\n', out);
 			oc_report_print_task_line(t, out);
-			oc_report_print_blocked(k, &clk, t, out);
+			oc_report_print_blocked(k, &clk, waits, t, out);
 			oc_report_print_wait(waits, t, out);
 			oc_report_print_trace(k, opts, tr, " ", out);
 		}
@@ -752,7 +754,10 @@ int oc_report_begin(const struct oc_kernel *k,
 	ret->log_err = oc_kernel_read_log(k, &ret->log);
 	ret->have_log = !ret->log_err;
 	/* out of memory leaves the waits out, as the log's absence does */
-	ret->have_waits = oc_ok(oc_waits_compute(k, opts->lines, &ret->waits));
+	ret->have_waits = oc_ok(oc_waits_compute_states(k, opts->lines,
+							opts->blocked_states ?
+							opts->blocked_states : "D",
+							&ret->waits));
 	ret->complete = !k->tasks_incomplete && !k->modules_incomplete &&
 			!k->dump_truncated && !k->release_mismatch;
 	return OC_EXIT_OK;

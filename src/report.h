@@ -32,6 +32,9 @@ struct oc_report_options {
 	struct oc_lines *lines;
 	/* each frame's parameters and locals (src/framevars.h) */
 	bool locals;
+	/* --blocked-states: the states whose tasks get BLOCKED and WAITS
+	 * ON (JSON "blocked"): "D" (the default) or "DS" */
+	const char *blocked_states;
 	/* --folded: the leading fields, 's' (state) and 'c' (comm) in
 	 * order; NULL: not --folded, "" for none */
 	const char *folded_fields;
@@ -96,11 +99,13 @@ bool oc_report_print_cpu_heading(const struct oc_kernel *k, unsigned int c,
 				 FILE *out);
 struct oc_sched_clock;
 /* A D task's " BLOCKED: N s off CPU, since [ts]" line (src/triage.h's
- * clock, oc_triage_sched_clock()); nothing for another state. */
+ * clock, oc_triage_sched_clock()), and an S task's when @waits (may be
+ * NULL) was computed for S too (--blocked-states); nothing for another. */
 void oc_report_print_blocked(const struct oc_kernel *k,
 			     const struct oc_sched_clock *clk,
+			     const struct oc_waits *waits,
 			     const struct oc_task *t, FILE *out);
-/* A D task's " WAITS ON: mutex ... held by pid N (comm)" line, when
+/* A D (S) task's " WAITS ON: mutex ... held by pid N (comm)" line, when
  * @waits (may be NULL) knows what it waits on. */
 void oc_report_print_wait(const struct oc_waits *waits,
 			  const struct oc_task *t, FILE *out);

@@ -140,7 +140,8 @@ int oc_report_dot(const struct oc_kernel *k,
 	char title[256];
 
 	oc_report_print_warnings(k, stderr);
-	err = oc_waits_compute(k, opts->lines, &w);
+	err = oc_waits_compute_states(k, opts->lines, opts->blocked_states ?
+				      opts->blocked_states : "D", &w);
 	if (err)
 		return oc_report_error(err);
 	snprintf(title, sizeof(title), "%s: who waits for whom (%zu chain%s)",

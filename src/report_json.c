@@ -513,9 +513,10 @@ static struct json_object *task_json(const struct oc_kernel *k,
 	add(o, "on_cpu", chk(json_object_new_boolean(t->running_on >= 0)));
 	add(o, "task", oc_json_hex(t->addr));
 	add(o, "kthread", chk(json_object_new_boolean(t->kthread)));
-	/* a task in D: how long it has been off the CPU (src/triage.h) */
-	if (t->state == 'D') {
-		const struct oc_task_wait *tw = waits ? oc_waits_find(waits, t) : NULL;
+	/* a task in D (in S with --blocked-states DS): how long it has been
+	 * off the CPU (src/triage.h), what it waits on */
+	if (t->state == 'D' || oc_waits_blocked(waits, t)) {
+		const struct oc_task_wait *tw = oc_waits_blocked(waits, t);
 		bool off = oc_triage_off_cpu(k, clk, t, &ns, &since);
 
 		b = NULL;

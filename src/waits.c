@@ -953,8 +953,25 @@ void oc_waits_deinit(struct oc_waits *w)
 	memset(w, 0, sizeof(*w));
 }
 
+const struct oc_task_wait *oc_waits_blocked(const struct oc_waits *w,
+					    const struct oc_task *t)
+{
+	for (size_t i = 0; w && i < w->nr_blocked; i++)
+		if (w->waits[i].task == t)
+			return &w->waits[i];
+	return NULL;
+}
+
 struct oc_error *oc_waits_compute(const struct oc_kernel *k,
 				  struct oc_lines *lines, struct oc_waits *ret)
+{
+	return oc_waits_compute_states(k, lines, "D", ret);
+}
+
+struct oc_error *oc_waits_compute_states(const struct oc_kernel *k,
+					 struct oc_lines *lines,
+					 const char *states,
+					 struct oc_waits *ret)
 {
 	struct oc_error *err = NULL;
 	size_t cap = 0;
@@ -965,8 +982,8 @@ struct oc_error *oc_waits_compute(const struct oc_kernel *k,
 	if (!ctx_init(&c, k, lines))
 		return &oc_enomem;
 	for (size_t i = 0; i < k->nr_tasks; i++)
-		cap += k->tasks[i].state == 'D';
-	/* each D task, and at most one owner each */
+		cap += k->tasks[i].state && strchr(states, k->tasks[i].state);
+	/* each task asked about, and at most one owner each */
 	cap = 2 * cap + 1;
 	ret->waits = calloc(cap, sizeof(*ret->waits));
 	if (!ret->waits) {
@@ -974,10 +991,10 @@ struct oc_error *oc_waits_compute(const struct oc_kernel *k,
 		goto out;
 	}
 	for (size_t i = 0; i < k->nr_tasks && !err; i++)
-		if (k->tasks[i].state == 'D')
+		if (k->tasks[i].state && strchr(states, k->tasks[i].state))
 			err = task_wait(&c, &k->tasks[i], &ret->waits[ret->nr++]);
 	ret->nr_blocked = ret->nr;
-	/* the owners not in D: what they do (their own wait, if any) */
+	/* the other owners: what they do (their own wait, if any) */
 	for (size_t i = 0; i < ret->nr_blocked && !err; i++) {
 		const struct oc_task *o = ret->waits[i].owner;
 

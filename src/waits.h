@@ -96,11 +96,11 @@ struct oc_wait_chain {
 };
 
 struct oc_waits {
-	/* every task in D, in the kernel's task order, then the owners
-	 * in another state that are in no D task's entry */
+	/* every task in D (and S when asked), in the kernel's task order,
+	 * then the owners in another state that are in no such entry */
 	struct oc_task_wait *waits;
 	size_t nr;
-	size_t nr_blocked;	/* the first nr_blocked are the D tasks */
+	size_t nr_blocked;	/* the first nr_blocked: those in D (S) */
 	struct oc_wait_chain *chains;	/* deadlocks first, longer first */
 	size_t nr_chains;
 };
@@ -111,6 +111,19 @@ struct oc_waits {
  */
 struct oc_error *oc_waits_compute(const struct oc_kernel *k,
 				  struct oc_lines *lines, struct oc_waits *ret);
+/*
+ * The same for the tasks whose state letter is in @states ("D", "DS": a
+ * mutex_lock_interruptible() waiter, a task in wait_event_interruptible()
+ * are in S): oc_waits_compute() is this with "D".
+ */
+struct oc_error *oc_waits_compute_states(const struct oc_kernel *k,
+					 struct oc_lines *lines,
+					 const char *states,
+					 struct oc_waits *ret);
+/* @t's entry when @t is one of the tasks asked about (not only an owner),
+ * or NULL; @w may be NULL. */
+const struct oc_task_wait *oc_waits_blocked(const struct oc_waits *w,
+					    const struct oc_task *t);
 void oc_waits_deinit(struct oc_waits *w);
 /* @t's entry, or NULL. */
 const struct oc_task_wait *oc_waits_find(const struct oc_waits *w,

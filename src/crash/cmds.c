@@ -229,7 +229,7 @@ static void bt_task(const struct oc_kernel *k, const struct oc_task *t,
 	struct oc_error *err;
 
 	oc_report_print_task_line(t, out);
-	oc_report_print_blocked(k, clk, t, out);
+	oc_report_print_blocked(k, clk, waits, t, out);
 	oc_report_print_wait(waits, t, out);
 	oc_trace_init(&tr);
 	err = oc_kernel_unwind_task(k, t, &uo, &tr);

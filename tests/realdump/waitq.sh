@@ -8,7 +8,8 @@
 # entry orccrash found is a wait_queue_entry drgn finds among the task's
 # frames' local variables (DWARF) where drgn has one, the tasks `waitq`
 # lists on the head are the privates drgn reads on its list, and where
-# orccrash finds none, drgn finds no such local on a list either.
+# orccrash finds none, drgn finds no such local on a list either; and
+# the report's WAITS ON with --blocked-states DS names the same queues.
 # crash 8.0.2's own waitq prints nothing for a queue with waiters on these
 # kernels, so it is no oracle here.  Prints PASS/FAIL/SKIP lines.
 set -u
@@ -93,6 +94,48 @@ if fails:
         print("    %s" % f)
 else:
     print("PASS %s: waitq -p of %d tasks, their queues' lists as drgn reads them, %d entries drgn's locals" % (name, n, confirmed))
+PY
+	# the report's WAITS ON of tasks in S (--blocked-states DS) is the
+	# same search: the queue of each task is the one waitq -p found
+	# (held to drgn above), none where it found none; without the option
+	# no task in S has "blocked"
+	"$bin" --json --all-tasks --blocked-states DS "$core" "$vml" >"$tmp/ds.json" 2>/dev/null
+	"$bin" --json --all-tasks "$core" "$vml" >"$tmp/d.json" 2>/dev/null
+	"$py" - "$name" "$tmp/ours" "$tmp/ds.json" "$tmp/d.json" <<'PY'
+import json, sys
+name, ours_path, ds_path, d_path = sys.argv[1:5]
+ds = {t["pid"]: t for t in json.load(open(ds_path))["tasks"]}
+d = {t["pid"]: t for t in json.load(open(d_path))["tasks"]}
+fails, n, queues = [], 0, 0
+for line in open(ours_path):
+    f = line.split()
+    pid, head = int(f[0]), int(f[1], 16)
+    t = ds.get(pid)
+    if t is None or t["state"] not in ("S", "D"):
+        continue        # gone from the list, or a state -e ps read otherwise
+    n += 1
+    b = t.get("blocked")
+    on = b and b["on"]
+    if t["state"] == "S" and (b is None or b["seconds"] is None):
+        fails.append("pid %d (S): no blocked, or no time off the CPU" % pid)
+    if head:
+        queues += 1
+        if not on or on["kind"] not in ("waitqueue", "folio") or \
+           (on["kind"] == "waitqueue" and int(on["address"], 16) != head):
+            fails.append("pid %d: waitq -p 0x%x, the report %s" % (pid, head, on))
+    elif on and on["kind"] in ("waitqueue", "folio"):
+        fails.append("pid %d: waitq -p finds no queue, the report %s" % (pid, on))
+    if t["state"] == "S" and d.get(pid, {}).get("blocked") is not None:
+        fails.append("pid %d (S): blocked without --blocked-states" % pid)
+if not queues:
+    fails.append("no task in S or D on a wait queue")
+if fails:
+    print("FAIL %s: --blocked-states DS" % name)
+    for f in fails[:8]:
+        print("    %s" % f)
+else:
+    print("PASS %s: --blocked-states DS: the WAITS ON of %d tasks in S or D are waitq -p's (%d queues)"
+          % (name, n, queues))
 PY
 done <"$index"
 [ ${#done_rel[@]} -gt 0 ] || skip "waitq: no real kdump in $index that drgn reads"
