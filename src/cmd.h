@@ -16,7 +16,7 @@
 #include "kernel.h"
 
 /* The version of the commands' JSON documents (docs/commands-schema.json). */
-#define OC_CMD_JSON_VERSION "1.3.0"
+#define OC_CMD_JSON_VERSION "1.4.0"
 
 struct oc_lines;
 

@@ -516,9 +516,9 @@ int main(int argc, char **argv)
 			ro.locals = true;
 			break;
 		case OPT_BLOCKED_STATES:
-			/* D and S only: what else sleeps waits on nothing */
-			if (!optarg[0] || strspn(optarg, "DS") != strlen(optarg))
-				return usage_error("--blocked-states takes D, S or DS");
+			/* D always; S beside it: what else sleeps waits on nothing */
+			if (strcmp(optarg, "D") && strcmp(optarg, "DS") && strcmp(optarg, "SD"))
+				return usage_error("--blocked-states takes D or DS");
 			ro.blocked_states = optarg;
 			break;
 		case 'e':

@@ -371,6 +371,8 @@ static struct json_object *wait_on_json(const struct oc_task_wait *tw)
 	add(o, "symbol", tw->symbol[0] ? oc_json_str(tw->symbol) : NULL);
 	add(o, "module", tw->module[0] ? oc_json_str(tw->module) : NULL);
 	add(o, "bit", tw->bit[0] ? oc_json_str(tw->bit) : NULL);
+	add(o, "queue", tw->kind == OC_WAIT_QUEUE || tw->kind == OC_WAIT_FOLIO ?
+	    oc_json_hex(tw->queue) : NULL);
 	add(o, "owner", tw->owner ? chk(json_object_new_int(tw->owner->pid)) : NULL);
 	add(o, "owner_task", tw->have_owner ? oc_json_hex(tw->owner_addr) : NULL);
 	add(o, "readers", tw->readers >= 0 ?

@@ -497,7 +497,8 @@ static void lock_owner(const struct ctx *c, struct oc_task_wait *tw)
 	 * rt_mutex first and then sleeps until the readers have left
 	 * (rwbase_write_lock(), kernel/locking/rwbase_rt.c): an owner that
 	 * is the waiter itself means the readers hold it, rwbase.readers of
-	 * them (the writer took READER_BIAS off, __rwbase_write_trylock()).
+	 * them (rwbase_write_lock() took READER_BIAS off; the last reader
+	 * to leave lets __rwbase_write_trylock() succeed).
 	 */
 	if (rt_lock_offset(k, tw->kind, &roff)) {
 		uint32_t readers;
@@ -519,6 +520,10 @@ static void lock_owner(const struct ctx *c, struct oc_task_wait *tw)
 			return;
 		}
 		goto have;
+	}
+	if (tw->kind == OC_WAIT_SPINLOCK || tw->kind == OC_WAIT_RT_MUTEX) {
+		add_why(tw, "the owner could not be read: no rt_mutex in the types");
+		return;
 	}
 	if (!k->types || !oc_ok(oc_types_offsetof(k->types, type, "owner", &off)) ||
 	    !oc_ok(oc_mem_read_u64(&k->mem, tw->address + off, &owner))) {
@@ -582,7 +587,7 @@ static bool pi_blocked_lock(const struct ctx *c, const struct oc_task *t,
 			    size_t wsize)
 {
 	const struct oc_kernel *k = c->k;
-	uint64_t off, waiter, task_off, lock_off, wtask, lock, moff = 0;
+	uint64_t off, waiter = 0, task_off, lock_off, wtask, lock, moff = 0;
 
 	if (!k->types ||
 	    !oc_ok(oc_types_offsetof(k->types, "struct task_struct", "pi_blocked_on", &off)) ||
@@ -937,29 +942,49 @@ bool oc_waits_queue_of(const struct oc_kernel *k, const struct oc_task *t,
 	return found;
 }
 
+/* @t's entry in @w, -1 for none: through the index when @t is one of
+ * its tasks (every task the kernel lists), else a search. */
+static long entry_of(const struct oc_waits *w, const struct oc_task *t)
+{
+	if (w->slot && t >= w->tasks && t < w->tasks + w->nr_tasks)
+		return (long)w->slot[t - w->tasks] - 1;
+	for (size_t i = 0; i < w->nr; i++)
+		if (w->waits[i].task == t)
+			return (long)i;
+	return -1;
+}
+
 const struct oc_task_wait *oc_waits_find(const struct oc_waits *w,
 					 const struct oc_task *t)
 {
-	for (size_t i = 0; i < w->nr; i++)
-		if (w->waits[i].task == t)
-			return &w->waits[i];
-	return NULL;
+	long i = entry_of(w, t);
+
+	return i < 0 ? NULL : &w->waits[i];
 }
 
 void oc_waits_deinit(struct oc_waits *w)
 {
 	oc_waits_chains_free(w->chains, w->nr_chains);
 	free(w->waits);
+	free(w->slot);
 	memset(w, 0, sizeof(*w));
 }
 
 const struct oc_task_wait *oc_waits_blocked(const struct oc_waits *w,
 					    const struct oc_task *t)
 {
-	for (size_t i = 0; w && i < w->nr_blocked; i++)
-		if (w->waits[i].task == t)
-			return &w->waits[i];
-	return NULL;
+	long i = w ? entry_of(w, t) : -1;
+
+	return i >= 0 && (size_t)i < w->nr_blocked ? &w->waits[i] : NULL;
+}
+
+/* Adds @t's wait to @w (room for it made by the caller), indexed. */
+static struct oc_error *add_wait(const struct ctx *c, struct oc_waits *w,
+				 const struct oc_task *t)
+{
+	if (t >= w->tasks && t < w->tasks + w->nr_tasks)
+		w->slot[t - w->tasks] = w->nr + 1;
+	return task_wait(c, t, &w->waits[w->nr++]);
 }
 
 struct oc_error *oc_waits_compute(const struct oc_kernel *k,
@@ -986,20 +1011,23 @@ struct oc_error *oc_waits_compute_states(const struct oc_kernel *k,
 	/* each task asked about, and at most one owner each */
 	cap = 2 * cap + 1;
 	ret->waits = calloc(cap, sizeof(*ret->waits));
-	if (!ret->waits) {
+	ret->tasks = k->tasks;
+	ret->nr_tasks = k->nr_tasks;
+	ret->slot = calloc(k->nr_tasks + 1, sizeof(*ret->slot));
+	if (!ret->waits || !ret->slot) {
 		err = &oc_enomem;
 		goto out;
 	}
 	for (size_t i = 0; i < k->nr_tasks && !err; i++)
 		if (k->tasks[i].state && strchr(states, k->tasks[i].state))
-			err = task_wait(&c, &k->tasks[i], &ret->waits[ret->nr++]);
+			err = add_wait(&c, ret, &k->tasks[i]);
 	ret->nr_blocked = ret->nr;
 	/* the other owners: what they do (their own wait, if any) */
 	for (size_t i = 0; i < ret->nr_blocked && !err; i++) {
 		const struct oc_task *o = ret->waits[i].owner;
 
 		if (o && !oc_waits_find(ret, o))
-			err = task_wait(&c, o, &ret->waits[ret->nr++]);
+			err = add_wait(&c, ret, o);
 	}
 	if (err)
 		goto out;
@@ -1011,12 +1039,7 @@ struct oc_error *oc_waits_compute_states(const struct oc_kernel *k,
 	for (size_t i = 0; i < ret->nr; i++) {
 		const struct oc_task *o = ret->waits[i].owner;
 
-		next[i] = -1;
-		for (size_t j = 0; o && j < ret->nr; j++)
-			if (ret->waits[j].task == o) {
-				next[i] = (long)j;
-				break;
-			}
+		next[i] = o ? entry_of(ret, o) : -1;
 		ret->waits[i].next = next[i];
 	}
 	err = oc_waits_chains(next, ret->nr, &ret->chains, &ret->nr_chains);

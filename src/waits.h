@@ -103,6 +103,12 @@ struct oc_waits {
 	size_t nr_blocked;	/* the first nr_blocked: those in D (S) */
 	struct oc_wait_chain *chains;	/* deadlocks first, longer first */
 	size_t nr_chains;
+	/* oc_waits_find()'s index: for each of the @nr_tasks tasks at
+	 * @tasks (the kernel's), its entry plus one, 0 for none; NULL in a
+	 * struct made by hand (then a search) */
+	const struct oc_task *tasks;
+	size_t nr_tasks;
+	size_t *slot;
 };
 
 /*

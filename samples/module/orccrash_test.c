@@ -396,12 +396,22 @@ static int orccrash_kthread_rwriter(void *arg)
 static DEFINE_SPINLOCK(orccrash_spin);
 static DECLARE_COMPLETION(orccrash_spin_held);
 
+/*
+ * For 20 s at most: RCU boosting (CONFIG_RCU_BOOST) makes the holder of
+ * an RCU read-side section SCHED_FIFO after half a second, and the RCU
+ * stall warning comes at 21 s; the dump is taken well before.
+ */
 static noinline void orccrash_hold_spin(void)
 {
+	unsigned long end = jiffies + 20 * HZ;
+
 	spin_lock(&orccrash_spin);
 	complete(&orccrash_spin_held);
-	for (;;)
+	while (time_before(jiffies, end))
 		cpu_relax();	/* running (preemptible), spinlock held */
+	spin_unlock(&orccrash_spin);
+	for (;;)
+		msleep(60000);
 }
 
 static int orccrash_kthread_sholder(void *arg)

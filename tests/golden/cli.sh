@@ -43,7 +43,7 @@ usage_case "unknown option" "unrecognized option '--no-such-option'" --no-such-o
 usage_case "missing argument" "requires an argument -- 'pid'|option '--pid' requires an argument" "$dump" --pid
 usage_case "bad pid" "^orccrash: bad pid: x$" --pid x "$dump"
 usage_case "bad state" "^orccrash: bad state Q" --state Q "$dump"
-usage_case "bad --blocked-states" "^orccrash: --blocked-states takes D, S or DS$" --blocked-states DR "$dump"
+usage_case "bad --blocked-states" "^orccrash: --blocked-states takes D or DS$" --blocked-states S "$dump"
 usage_case "too many files" "^orccrash: too many arguments: c$" a b c
 usage_case "--triage without a dump" "^orccrash: --triage needs at least one DUMP$" --triage
 usage_case "--triage with a report option" "^orccrash: --triage takes no other options" --triage --json "$dump"

@@ -306,7 +306,7 @@ def deadlock(inp):
         own = {m.group(1): int(m.group(2)) & (2**64 - 1) for m in re.finditer(
             r"@OWNER (\w+)\s+owner = \{\s*counter = (-?\d+)", t)}
         if len(sym) != 3 or len(own) != 3:
-            checked += " (crash printed too little: symbols %s, owners %s)" % (sorted(sym), sorted(own))
+            bad.append("crash printed too little: symbols %s, owners %s" % (sorted(sym), sorted(own)))
         else:
             checked += ", crash"
             for s_, a in addrs.items():
@@ -408,7 +408,7 @@ def locks(inp):
             fp = "0x" + fp.group(1)
         sown = re.search(r"^\s+owner = (0x[0-9a-f]+)", t, re.M)
         if "orccrash_rdsem" not in sym or not fp or (rt and (not sown or "orccrash_spin" not in sym)):
-            checked += " (crash printed too little: %s)" % re.sub(r"\s+", " ", t[:200])
+            bad.append("crash printed too little: %s" % re.sub(r"\s+", " ", t[:200]))
         else:
             checked += ", crash"
             for s_, a in addrs.items():

@@ -99,13 +99,22 @@ PY
 	# same search: the queue of each task is the one waitq -p found
 	# (held to drgn above), none where it found none; without the option
 	# no task in S has "blocked"
-	"$bin" --json --all-tasks --blocked-states DS "$core" "$vml" >"$tmp/ds.json" 2>/dev/null
-	"$bin" --json --all-tasks "$core" "$vml" >"$tmp/d.json" 2>/dev/null
+	rc=0
+	"$bin" --json --all-tasks --blocked-states DS "$core" "$vml" >"$tmp/ds.json" 2>"$tmp/ds.err" || rc=$?
+	"$bin" --json --all-tasks "$core" "$vml" >"$tmp/d.json" 2>/dev/null || [ $? -eq 3 ] || rc=1
+	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+		fail "$name: --blocked-states DS: orccrash exited $rc: $(head -c 200 "$tmp/ds.err")"
+		continue
+	fi
 	"$py" - "$name" "$tmp/ours" "$tmp/ds.json" "$tmp/d.json" <<'PY'
 import json, sys
 name, ours_path, ds_path, d_path = sys.argv[1:5]
-ds = {t["pid"]: t for t in json.load(open(ds_path))["tasks"]}
-d = {t["pid"]: t for t in json.load(open(d_path))["tasks"]}
+try:
+    ds = {t["pid"]: t for t in json.load(open(ds_path))["tasks"]}
+    d = {t["pid"]: t for t in json.load(open(d_path))["tasks"]}
+except (ValueError, KeyError, TypeError) as e:
+    print("FAIL %s: --blocked-states DS: the JSON reports do not load: %s" % (name, e))
+    sys.exit(0)
 fails, n, queues = [], 0, 0
 for line in open(ours_path):
     f = line.split()
@@ -121,7 +130,7 @@ for line in open(ours_path):
     if head:
         queues += 1
         if not on or on["kind"] not in ("waitqueue", "folio") or \
-           (on["kind"] == "waitqueue" and int(on["address"], 16) != head):
+           int(on["queue"], 16) != head:
             fails.append("pid %d: waitq -p 0x%x, the report %s" % (pid, head, on))
     elif on and on["kind"] in ("waitqueue", "folio"):
         fails.append("pid %d: waitq -p finds no queue, the report %s" % (pid, on))
