@@ -212,6 +212,8 @@ struct ctx {
 	struct oc_lines *lines;
 	/* the tasks by address, for the waiter's and the owner's task */
 	const struct oc_task **by_addr;
+	/* the rings gone round (points at memo_store) */
+	struct oc_ring_memo *memo, memo_store;
 };
 
 static int task_addr_cmp(const void *a, const void *b)
@@ -228,6 +230,8 @@ static bool ctx_init(struct ctx *c, const struct oc_kernel *k,
 {
 	c->k = k;
 	c->lines = lines;
+	memset(&c->memo_store, 0, sizeof(c->memo_store));
+	c->memo = &c->memo_store;
 	c->by_addr = malloc((k->nr_tasks + 1) * sizeof(*c->by_addr));
 	if (!c->by_addr)
 		return false;
@@ -235,6 +239,12 @@ static bool ctx_init(struct ctx *c, const struct oc_kernel *k,
 		c->by_addr[i] = &k->tasks[i];
 	qsort(c->by_addr, k->nr_tasks, sizeof(*c->by_addr), task_addr_cmp);
 	return true;
+}
+
+static void ctx_deinit(struct ctx *c)
+{
+	free(c->by_addr);
+	oc_ring_memo_deinit(&c->memo_store);
 }
 
 static const struct oc_task *task_at(const struct ctx *c, uint64_t addr)
@@ -292,13 +302,92 @@ static bool dwarf_lock(const struct ctx *c, const struct oc_trace *tr,
 	return found;
 }
 
+#define RING_MAX 4096	/* nodes gone round at most */
+/* the memo's answer for a ring that failed: broken, does not close
+ * within RING_MAX, has not one head */
+enum { RING_BROKEN = 1, RING_OPEN, RING_HEADS };
+
+void oc_ring_memo_deinit(struct oc_ring_memo *m)
+{
+	free(m->node);
+	free(m->head);
+	free(m->scratch);
+	memset(m, 0, sizeof(*m));
+}
+
+static size_t memo_slot(const struct oc_ring_memo *m, uint64_t node)
+{
+	size_t i = (size_t)((node >> 3) * 0x9e3779b97f4a7c15ULL) & (m->cap - 1);
+
+	while (m->node[i] && m->node[i] != node)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+static bool memo_get(const struct oc_ring_memo *m, uint64_t node, uint64_t *head)
+{
+	size_t i;
+
+	if (!m || !m->cap)
+		return false;
+	i = memo_slot(m, node);
+	if (!m->node[i])
+		return false;
+	*head = m->head[i];
+	return true;
+}
+
+/* Learns @nr waiters' nodes of a ring and its @head; out of memory: the
+ * memo only learns less. */
+static void memo_put(struct oc_ring_memo *m, const uint64_t *nodes, size_t nr,
+		     uint64_t head)
+{
+	if ((m->nr + nr) * 2 > m->cap) {
+		size_t cap = m->cap ? m->cap : 64;
+		struct oc_ring_memo n = { .scratch = m->scratch };
+
+		while ((m->nr + nr) * 2 > cap)
+			cap *= 2;
+		n.node = calloc(cap, sizeof(*n.node));
+		n.head = calloc(cap, sizeof(*n.head));
+		if (!n.node || !n.head) {
+			free(n.node);
+			free(n.head);
+			return;
+		}
+		n.cap = cap;
+		for (size_t i = 0; i < m->cap; i++)
+			if (m->node[i]) {
+				size_t j = memo_slot(&n, m->node[i]);
+
+				n.node[j] = m->node[i];
+				n.head[j] = m->head[i];
+				n.nr++;
+			}
+		free(m->node);
+		free(m->head);
+		*m = n;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		size_t j = memo_slot(m, nodes[i]);
+
+		if (!m->node[j]) {
+			m->node[j] = nodes[i];
+			m->head[j] = head;
+			m->nr++;
+		}
+	}
+}
+
 bool oc_waits_ring_lock(const struct oc_mem *mem,
 			const struct oc_waiter_layout *lay, uint64_t lo,
 			uint64_t hi, uint64_t task,
 			bool (*on_own_stack)(void *arg, uint64_t task, uint64_t addr),
-			void *arg, uint64_t *ret, uint64_t *waiter_ret,
-			char *why, size_t wsize)
+			void *arg, struct oc_ring_memo *memo, uint64_t *ret,
+			uint64_t *waiter_ret, char *why, size_t wsize)
 {
+	if (memo && !memo->scratch)
+		memo->scratch = malloc(RING_MAX * sizeof(*memo->scratch));
 	for (uint64_t a = lo; a + 8 <= hi; a += 8) {
 		uint64_t v, node, n, p, back, head = 0;
 		size_t steps;
@@ -313,9 +402,24 @@ bool oc_waits_ring_lock(const struct oc_mem *mem,
 		    !oc_ok(oc_mem_read_u64(mem, n + 8, &back)) || back != node ||
 		    !oc_ok(oc_mem_read_u64(mem, p, &back)) || back != node)
 			continue;
+		if (memo_get(memo, node, &head)) {
+			/* a ring gone round before: its one head, or how it
+			 * failed (RING_BROKEN...: a head is 8-byte aligned) */
+			if (head >= 8) {
+				*ret = head - lay->head_off;
+				if (waiter_ret)
+					*waiter_ret = a - lay->task_off;
+				return true;
+			}
+			heads = head == RING_BROKEN ? -1 : 0;
+			n = head == RING_OPEN ? 0 : node;
+			goto failed;
+		}
 		/* round the ring: every node linked both ways; the waiters
 		 * are on their own tasks' stacks, the head is not */
-		for (steps = 0, n = node; steps < 4096; steps++) {
+		size_t nw = 0;
+
+		for (steps = 0, n = node; steps < RING_MAX; steps++) {
 			uint64_t next, wt;
 
 			if (!oc_ok(oc_mem_read_u64(mem, n, &next)) ||
@@ -328,17 +432,27 @@ bool oc_waits_ring_lock(const struct oc_mem *mem,
 			    !on_own_stack(arg, wt, n)) {
 				heads++;
 				head = n;
+			} else if (memo && memo->scratch) {
+				memo->scratch[nw++] = n;
 			}
 			n = next;
 			if (n == node)
 				break;
 		}
 		if (heads == 1 && n == node) {
+			if (memo && memo->scratch)
+				memo_put(memo, memo->scratch, nw, head);
 			*ret = head - lay->head_off;
 			if (waiter_ret)
 				*waiter_ret = a - lay->task_off;
 			return true;
 		}
+		/* every waiter met on the way is on the same ring, and its
+		 * round would fail the same way */
+		if (memo && memo->scratch)
+			memo_put(memo, memo->scratch, nw, heads < 0 ? RING_BROKEN :
+				 n != node ? RING_OPEN : RING_HEADS);
+failed:
 		snprintf(why, wsize, heads < 0 ?
 			 "the wait list through the waiter at 0x%" PRIx64 " is broken" :
 			 n != node ? "the wait list through the waiter at 0x%" PRIx64 " does not close" :
@@ -393,7 +507,7 @@ static bool waiter_lock(const struct ctx *c, const struct oc_trace *tr,
 	}
 	frame_span(tr, fi, &lo, &hi);
 	return oc_waits_ring_lock(&k->mem, &lay, lo, hi, t->addr, on_own_stack,
-				  (void *)c, ret, waiter_ret, why, wsize);
+				  (void *)c, c->memo, ret, waiter_ret, why, wsize);
 }
 
 
@@ -569,7 +683,7 @@ struct oc_error *oc_waits_read_owner(const struct oc_kernel *k,
 	tw->owner = NULL;
 	tw->readers = -1;
 	lock_owner(&c, tw);
-	free(c.by_addr);
+	ctx_deinit(&c);
 	return NULL;
 }
 
@@ -938,7 +1052,7 @@ bool oc_waits_queue_of(const struct oc_kernel *k, const struct oc_task *t,
 		*ret = tw.queue;
 		found = true;
 	}
-	free(c.by_addr);
+	ctx_deinit(&c);
 	return found;
 }
 
@@ -1045,7 +1159,7 @@ struct oc_error *oc_waits_compute_states(const struct oc_kernel *k,
 	err = oc_waits_chains(next, ret->nr, &ret->chains, &ret->nr_chains);
 out:
 	free(next);
-	free(c.by_addr);
+	ctx_deinit(&c);
 	if (err)
 		oc_waits_deinit(ret);
 	return err;

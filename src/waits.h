@@ -157,9 +157,24 @@ void oc_waits_chains_free(struct oc_wait_chain *chains, size_t nr);
  * stack: the lock is the head minus @lay->head_off, the waiter (its
  * slot minus @lay->task_off) into *@waiter_ret (may be NULL).  false,
  * with *why, when there is no such slot, the ring is broken or has not
- * one head.
+ * one head.  @memo (may be NULL) answers a waiter on a ring already gone
+ * round, as it was answered then, and learns each ring gone round.
  */
 struct oc_mem;
+/*
+ * What oc_waits_ring_lock() learned of the rings it went round: each
+ * waiter's node of a ring, and its head or how it failed, so the next
+ * waiter on the same ring is answered without going round it again (a
+ * thousand tasks on one queue: a thousand rounds of a thousand nodes,
+ * each on its own stack page, otherwise).  Zeroed to start.
+ */
+struct oc_ring_memo {
+	/* open addressing, 0: empty slot; a head below 8: the ring failed */
+	uint64_t *node, *head;
+	size_t nr, cap;		/* cap a power of two, or 0 */
+	uint64_t *scratch;	/* one ring's waiter nodes */
+};
+void oc_ring_memo_deinit(struct oc_ring_memo *m);
 struct oc_waiter_layout {
 	uint64_t list_off;	/* the waiter's list_head */
 	uint64_t task_off;	/* the waiter's struct task_struct * */
@@ -169,8 +184,8 @@ bool oc_waits_ring_lock(const struct oc_mem *mem,
 			const struct oc_waiter_layout *lay, uint64_t lo,
 			uint64_t hi, uint64_t task,
 			bool (*on_own_stack)(void *arg, uint64_t task, uint64_t addr),
-			void *arg, uint64_t *ret, uint64_t *waiter_ret,
-			char *why, size_t wsize);
+			void *arg, struct oc_ring_memo *memo, uint64_t *ret,
+			uint64_t *waiter_ret, char *why, size_t wsize);
 
 /*
  * The wait queue @t sleeps on, in whatever state: the struct

@@ -302,38 +302,79 @@ TEST(ring_lock)
 	two_waiters(&w);
 	/* each waiter finds the mutex, past the stray copy, and its waiter */
 	CHECK(oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
-				 own_stack, NULL, &lock, &waiter, why, sizeof(why)));
+				 own_stack, NULL, NULL, &lock, &waiter, why, sizeof(why)));
 	CHECK_EQ(lock, 0x5000);
 	CHECK_EQ(waiter, 0x10100);
 	lock = 0;
 	CHECK(oc_waits_ring_lock(&mem, &lay, 0x20200, 0x20240, 0xB000,
-				 own_stack, NULL, &lock, &waiter, why, sizeof(why)));
+				 own_stack, NULL, NULL, &lock, &waiter, why, sizeof(why)));
 	CHECK_EQ(lock, 0x5000);
 	CHECK_EQ(waiter, 0x20200);
+	/* a memo learns A's ring: B is answered from it without going
+	 * round (a link broken further round no longer matters), and
+	 * without the memo the same round finds the break */
+	{
+		struct oc_ring_memo memo = { 0 };
+
+		two_waiters(&w);
+		CHECK(oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
+					 own_stack, NULL, &memo, &lock, &waiter, why,
+					 sizeof(why)));
+		CHECK_EQ(memo.nr, 2);	/* A's node and B's, not the head */
+		put(&w, 0x10108, 0x99);	/* A.prev: broken */
+		lock = waiter = 0;
+		CHECK(oc_waits_ring_lock(&mem, &lay, 0x20200, 0x20240, 0xB000,
+					 own_stack, NULL, &memo, &lock, &waiter, why,
+					 sizeof(why)));
+		CHECK_EQ(lock, 0x5000);
+		CHECK_EQ(waiter, 0x20200);
+		CHECK(!oc_waits_ring_lock(&mem, &lay, 0x20200, 0x20240, 0xB000,
+					  own_stack, NULL, NULL, &lock, NULL, why,
+					  sizeof(why)));
+		CHECK(strstr(why, "broken"));
+		oc_ring_memo_deinit(&memo);
+		/* and a failed round: answered the same from the memo */
+		two_waiters(&w);
+		put(&w, 0x5018, 0x99);	/* head.prev: broken further round */
+		CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
+					  own_stack, NULL, &memo, &lock, NULL, why,
+					  sizeof(why)));
+		CHECK(strstr(why, "broken"));
+		two_waiters(&w);
+		why[0] = 0;
+		CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
+					  own_stack, NULL, &memo, &lock, NULL, why,
+					  sizeof(why)));
+		CHECK(strstr(why, "broken"));
+		oc_ring_memo_deinit(&memo);
+		CHECK(oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
+					 own_stack, NULL, NULL, &lock, NULL, why,
+					 sizeof(why)));
+	}
 	/* not on this frame */
 	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x10120, 0x10140, 0xA000,
-				  own_stack, NULL, &lock, NULL, why, sizeof(why)));
+				  own_stack, NULL, NULL, &lock, NULL, why, sizeof(why)));
 	CHECK(strstr(why, "no waiter"));
 	/* another task's waiter is not ours */
 	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xB000,
-				  own_stack, NULL, &lock, NULL, why, sizeof(why)));
+				  own_stack, NULL, NULL, &lock, NULL, why, sizeof(why)));
 	/* a link one way only further round the ring: broken */
 	put(&w, 0x5018, 0x99);
 	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
-				  own_stack, NULL, &lock, NULL, why, sizeof(why)));
+				  own_stack, NULL, NULL, &lock, NULL, why, sizeof(why)));
 	CHECK(strstr(why, "broken"));
 	/* B's waiter not on B's stack: two nodes could be the head */
 	two_waiters(&w);
 	put(&w, 0x20210, 0xC000);
 	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
-				  own_stack, NULL, &lock, NULL, why, sizeof(why)));
+				  own_stack, NULL, NULL, &lock, NULL, why, sizeof(why)));
 	CHECK(strstr(why, "no one head"));
 	/* a ring of waiters alone: no head at all */
 	two_waiters(&w);
 	put(&w, 0x10108, 0x20200);	/* A.prev = B */
 	put(&w, 0x20200, 0x10100);	/* B.next = A */
 	CHECK(!oc_waits_ring_lock(&mem, &lay, 0x100f0, 0x10140, 0xA000,
-				  own_stack, NULL, &lock, NULL, why, sizeof(why)));
+				  own_stack, NULL, NULL, &lock, NULL, why, sizeof(why)));
 	CHECK(strstr(why, "no one head"));
 	/* an swait_queue { task; list_head task_list; } on a completion
 	 * whose list is at +0x10: the other layout */
@@ -349,7 +390,7 @@ TEST(ring_lock)
 		put(&w, 0x10110, 0x6010);	/* task_list.prev = head */
 		lock = 0;
 		CHECK(oc_waits_ring_lock(&mem, &sq, 0x10100, 0x10120, 0xA000,
-					 own_stack, NULL, &lock, NULL, why, sizeof(why)));
+					 own_stack, NULL, NULL, &lock, NULL, why, sizeof(why)));
 		CHECK_EQ(lock, 0x6000);
 	}
 }
