@@ -558,7 +558,7 @@ int main(int argc, char **argv)
 		/* every argument a dump; nothing else but --force */
 		if (batch || ncmds || shell || ro.json || ro.log || ro.group ||
 		    ro.folded_fields || ro.no_header || no_lines || modules_dir ||
-		    ro.locals || !ro.regs || ro.scan || source_dir)
+		    ro.locals || !ro.regs || ro.scan || source_dir || ro.blocked_states)
 			return usage_error("--triage takes no other options (but --force)");
 		if (optind == argc)
 			return usage_error("--triage needs at least one DUMP");
@@ -568,7 +568,8 @@ int main(int argc, char **argv)
 	}
 	rc = positional_args(argc - optind, argv + optind, &vmcore, &vmlinux);
 	if (!rc && (ncmds || shell) &&
-	    (selection || ro.log || ro.group || ro.folded_fields || ro.no_header))
+	    (selection || ro.log || ro.group || ro.folded_fields || ro.no_header ||
+	     ro.blocked_states))
 		rc = usage_error("-e and --shell take no report options (but --json)");
 	if (!rc && dot && (selection || ro.log || ro.group || ro.folded_fields ||
 			   ro.no_header || ro.json || ncmds || shell))

@@ -44,6 +44,8 @@ usage_case "missing argument" "requires an argument -- 'pid'|option '--pid' requ
 usage_case "bad pid" "^orccrash: bad pid: x$" --pid x "$dump"
 usage_case "bad state" "^orccrash: bad state Q" --state Q "$dump"
 usage_case "bad --blocked-states" "^orccrash: --blocked-states takes D or DS$" --blocked-states S "$dump"
+usage_case "--triage with --blocked-states" "^orccrash: --triage takes no other options" --triage --blocked-states DS "$dump"
+usage_case "-e with --blocked-states" "^orccrash: -e and --shell take no report options" -e ps --blocked-states DS "$dump"
 usage_case "too many files" "^orccrash: too many arguments: c$" a b c
 usage_case "--triage without a dump" "^orccrash: --triage needs at least one DUMP$" --triage
 usage_case "--triage with a report option" "^orccrash: --triage takes no other options" --triage --json "$dump"
