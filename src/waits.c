@@ -337,6 +337,18 @@ static bool memo_get(const struct oc_ring_memo *m, uint64_t node, uint64_t *head
 	return true;
 }
 
+/* @node's answer into @m, which has room; kept when it has one. */
+static void memo_insert(struct oc_ring_memo *m, uint64_t node, uint64_t head)
+{
+	size_t j = memo_slot(m, node);
+
+	if (!m->node[j]) {
+		m->node[j] = node;
+		m->head[j] = head;
+		m->nr++;
+	}
+}
+
 /* Learns @nr waiters' nodes of a ring and its @head; out of memory: the
  * memo only learns less. */
 static void memo_put(struct oc_ring_memo *m, const uint64_t *nodes, size_t nr,
@@ -357,26 +369,14 @@ static void memo_put(struct oc_ring_memo *m, const uint64_t *nodes, size_t nr,
 		}
 		n.cap = cap;
 		for (size_t i = 0; i < m->cap; i++)
-			if (m->node[i]) {
-				size_t j = memo_slot(&n, m->node[i]);
-
-				n.node[j] = m->node[i];
-				n.head[j] = m->head[i];
-				n.nr++;
-			}
+			if (m->node[i])
+				memo_insert(&n, m->node[i], m->head[i]);
 		free(m->node);
 		free(m->head);
 		*m = n;
 	}
-	for (size_t i = 0; i < nr; i++) {
-		size_t j = memo_slot(m, nodes[i]);
-
-		if (!m->node[j]) {
-			m->node[j] = nodes[i];
-			m->head[j] = head;
-			m->nr++;
-		}
-	}
+	for (size_t i = 0; i < nr; i++)
+		memo_insert(m, nodes[i], head);
 }
 
 bool oc_waits_ring_lock(const struct oc_mem *mem,
@@ -402,19 +402,10 @@ bool oc_waits_ring_lock(const struct oc_mem *mem,
 		    !oc_ok(oc_mem_read_u64(mem, n + 8, &back)) || back != node ||
 		    !oc_ok(oc_mem_read_u64(mem, p, &back)) || back != node)
 			continue;
-		if (memo_get(memo, node, &head)) {
-			/* a ring gone round before: its one head, or how it
-			 * failed (RING_BROKEN...: a head is 8-byte aligned) */
-			if (head >= 8) {
-				*ret = head - lay->head_off;
-				if (waiter_ret)
-					*waiter_ret = a - lay->task_off;
-				return true;
-			}
-			heads = head == RING_BROKEN ? -1 : 0;
-			n = head == RING_OPEN ? 0 : node;
-			goto failed;
-		}
+		/* a ring gone round before: its one head, or how it failed
+		 * (RING_BROKEN...: a head is 8-byte aligned) */
+		if (memo_get(memo, node, &head))
+			goto answer;
 		/* round the ring: every node linked both ways; the waiters
 		 * are on their own tasks' stacks, the head is not */
 		size_t nw = 0;
@@ -439,23 +430,22 @@ bool oc_waits_ring_lock(const struct oc_mem *mem,
 			if (n == node)
 				break;
 		}
-		if (heads == 1 && n == node) {
-			if (memo && memo->scratch)
-				memo_put(memo, memo->scratch, nw, head);
+		if (!(heads == 1 && n == node))
+			head = heads < 0 ? RING_BROKEN : n != node ? RING_OPEN : RING_HEADS;
+		/* every waiter met on the way is on the same ring, and its
+		 * round would end the same way */
+		if (memo && memo->scratch)
+			memo_put(memo, memo->scratch, nw, head);
+answer:
+		if (head >= 8) {
 			*ret = head - lay->head_off;
 			if (waiter_ret)
 				*waiter_ret = a - lay->task_off;
 			return true;
 		}
-		/* every waiter met on the way is on the same ring, and its
-		 * round would fail the same way */
-		if (memo && memo->scratch)
-			memo_put(memo, memo->scratch, nw, heads < 0 ? RING_BROKEN :
-				 n != node ? RING_OPEN : RING_HEADS);
-failed:
-		snprintf(why, wsize, heads < 0 ?
+		snprintf(why, wsize, head == RING_BROKEN ?
 			 "the wait list through the waiter at 0x%" PRIx64 " is broken" :
-			 n != node ? "the wait list through the waiter at 0x%" PRIx64 " does not close" :
+			 head == RING_OPEN ? "the wait list through the waiter at 0x%" PRIx64 " does not close" :
 			 "the wait list through the waiter at 0x%" PRIx64 " has no one head",
 			 a - lay->task_off);
 		return false;
@@ -771,6 +761,41 @@ static size_t next_frame(const struct oc_trace *tr, size_t fi)
 	return fi;
 }
 
+/* oc_task_wait.from for the other way alone, the DWARF alone, both */
+static const char *const from_waiter[3] = { "waiter", "dwarf", "dwarf+waiter" };
+static const char *const from_owner[3] = { "owner", "dwarf", "dwarf+owner" };
+
+/*
+ * The lock's address into @tw, with its symbol and owner: from the
+ * frame's DWARF argument @param (@have_dw: @dw) and from the dump's own
+ * structures (@have_other: @other, @other_name: the wait list, the
+ * rt_mutex the task owns), the DWARF's when both, which must agree or
+ * the entry is unreliable; @from names the three cases; neither: @none
+ * says why.
+ */
+static void settle_lock(const struct ctx *c, struct oc_task_wait *tw,
+			const char *param, bool have_dw, uint64_t dw,
+			bool have_other, uint64_t other, const char *other_name,
+			const char *const from[3], const char *none)
+{
+	if (have_dw && have_other && dw != other) {
+		char b[192];
+
+		snprintf(b, sizeof(b), "the DWARF's %s 0x%" PRIx64 " is not %s 0x%" PRIx64,
+			 param, dw, other_name, other);
+		add_why(tw, b);
+	}
+	if (!have_dw && !have_other) {
+		add_why(tw, none);
+		return;
+	}
+	tw->have_address = true;
+	tw->address = have_dw ? dw : other;
+	tw->from = have_dw && have_other ? from[2] : have_dw ? from[1] : from[0];
+	lock_symbol(c->k, tw);
+	lock_owner(c, tw);
+}
+
 /*
  * PREEMPT_RT's rwsem writer waiting for its readers: rwbase_write_lock()
  * (kernel/locking/rwbase_rt.c) took the rwsem's rt_mutex, then sleeps
@@ -832,23 +857,10 @@ static void rt_writer_wait(const struct ctx *c, const struct oc_trace *tr,
 	}
 	if (many)
 		found = 0;
-	if (have_dw && found && dw != found) {
-		char b[160];
-
-		snprintf(b, sizeof(b), "the DWARF's rwb is in 0x%" PRIx64
-			 ", the rwsem whose rt_mutex it owns 0x%" PRIx64, dw, found);
-		add_why(tw, b);
-	}
-	if (!have_dw && !found) {
-		add_why(tw, many ? "more than one rwsem on its stack whose rt_mutex it owns" :
-			"no rwsem on its stack whose rt_mutex it owns");
-		return;
-	}
-	tw->have_address = true;
-	tw->address = have_dw ? dw : found;
-	tw->from = have_dw && found ? "dwarf+owner" : have_dw ? "dwarf" : "owner";
-	lock_symbol(k, tw);
-	lock_owner(c, tw);
+	settle_lock(c, tw, "rwb's rwsem", have_dw, dw, found != 0, found,
+		    "the one whose rt_mutex it owns,", from_owner,
+		    many ? "more than one rwsem on its stack whose rt_mutex it owns" :
+		    "no rwsem on its stack whose rt_mutex it owns");
 }
 
 /*
@@ -980,24 +992,8 @@ static struct oc_error *task_wait(const struct ctx *c, const struct oc_task *t,
 		bool have_wl = waiter_lock(c, &tr, i, t, r, &wl, NULL, why, sizeof(why));
 
 		tw->kind = r->kind;
-		if (have_dw && have_wl && dw != wl) {
-			char b[192];
-
-			snprintf(b, sizeof(b), "the DWARF's %s 0x%" PRIx64
-				 " is not the wait list's 0x%" PRIx64,
-				 r->param, dw, wl);
-			add_why(tw, b);
-		}
-		if (have_dw || have_wl) {
-			tw->have_address = true;
-			tw->address = have_dw ? dw : wl;
-			tw->from = have_dw && have_wl ? "dwarf+waiter" :
-				   have_dw ? "dwarf" : "waiter";
-			lock_symbol(c->k, tw);
-			lock_owner(c, tw);
-		} else {
-			add_why(tw, why);
-		}
+		settle_lock(c, tw, r->param, have_dw, dw, have_wl, wl,
+			    "the wait list's", from_waiter, why);
 		break;
 	}
 	if (tw->kind == OC_WAIT_NONE && sleep_fi != SIZE_MAX) {

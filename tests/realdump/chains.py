@@ -72,14 +72,17 @@ def sysrq_w(serial, what="Show Blocked State"):
     return tasks, lines
 
 
+def crash_syms(text, names):
+    """{name: address} of the module's symbols crash's sym printed."""
+    return {m.group(2): int(m.group(1), 16) for m in re.finditer(
+        r"^([0-9a-f]{16}) \(.\) (%s) \[orccrash_test\]" % "|".join(names), text, re.M)}
+
+
 def crash_facts(path):
     """What the crash commands printed (see chains.sh)."""
     text = open(path, errors="replace").read()
-    f = {"sym": {}, "owner": None, "mutex_waiters": set(),
-         "compl_waiters": set(), "pids": {}}
-    for m in re.finditer(r"^([0-9a-f]{16}) \(.\) (orccrash_mutex|orccrash_done) \[orccrash_test\]",
-                         text, re.M):
-        f["sym"][m.group(2)] = int(m.group(1), 16)
+    f = {"sym": crash_syms(text, ("orccrash_mutex", "orccrash_done")), "owner": None,
+         "mutex_waiters": set(), "compl_waiters": set(), "pids": {}}
     m = re.search(r"owner = \{\s*counter = (-?\d+)", text)
     if m:
         f["owner"] = int(m.group(1)) & (2**64 - 1)
@@ -301,8 +304,7 @@ def deadlock(inp):
     checked = "the kernel's sysrq-w, the module"
     if crash_out:
         t = open(crash_out, errors="replace").read()
-        sym = {m.group(2): m.group(1) for m in re.finditer(
-            r"^([0-9a-f]{16}) \(.\) (orccrash_lock_a|orccrash_lock_b|orccrash_rwsem) \[orccrash_test\]", t, re.M)}
+        sym = crash_syms(t, ("orccrash_lock_a", "orccrash_lock_b", "orccrash_rwsem"))
         own = {m.group(1): int(m.group(2)) & (2**64 - 1) for m in re.finditer(
             r"@OWNER (\w+)\s+owner = \{\s*counter = (-?\d+)", t)}
         if len(sym) != 3 or len(own) != 3:
@@ -310,7 +312,7 @@ def deadlock(inp):
         else:
             checked += ", crash"
             for s_, a in addrs.items():
-                want(int(sym[s_], 16) == int(a, 16), "%s at %s, crash says 0x%s" % (s_, a, sym[s_]))
+                want(sym[s_] == int(a, 16), "%s at %s, crash says 0x%x" % (s_, a, sym[s_]))
             # rt: rt_mutex_base.owner, RT_MUTEX_HAS_WAITERS in bit 0
             for s_, p, mask in (("orccrash_lock_a", ab, 1 if rt else 7),
                                 ("orccrash_lock_b", ba, 1 if rt else 7),
@@ -398,12 +400,10 @@ def locks(inp):
         checked += ", sysrq-t"
     if crash_out:
         t = open(crash_out, errors="replace").read()
-        sym = {m_.group(2): m_.group(1) for m_ in re.finditer(
-            r"^([0-9a-f]{16}) \(.\) (orccrash_rdsem|orccrash_spin|orccrash_folio) \[orccrash_test\]",
-            t, re.M)}
+        sym = crash_syms(t, ("orccrash_rdsem", "orccrash_spin", "orccrash_folio"))
         # rd orccrash_folio: "ADDR:  VALUE ..."
         fp = "orccrash_folio" in sym and re.search(
-            r"^%s:\s+([0-9a-f]{16})" % sym["orccrash_folio"], t, re.M)
+            r"^%016x:\s+([0-9a-f]{16})" % sym["orccrash_folio"], t, re.M)
         if fp:
             fp = "0x" + fp.group(1)
         sown = re.search(r"^\s+owner = (0x[0-9a-f]+)", t, re.M)
@@ -412,8 +412,8 @@ def locks(inp):
         else:
             checked += ", crash"
             for s_, a in addrs.items():
-                want(a and int(sym.get(s_, "0"), 16) == int(a, 16),
-                     "%s at %s, crash says 0x%s" % (s_, a, sym.get(s_)))
+                want(a and sym.get(s_, 0) == int(a, 16),
+                     "%s at %s, crash says 0x%x" % (s_, a, sym.get(s_, 0)))
             o = on.get(fo)
             want(o and int(fp, 16) == int(o["address"], 16),
                  "crash: orccrash_folio is %s, the wait's folio %s" % (fp, o and o["address"]))
