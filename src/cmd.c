@@ -1275,7 +1275,6 @@ static struct oc_error *cmd_bt(struct cmd_ctx *c)
 	struct oc_selection sel;
 	struct oc_error *err;
 	bool reliable = true, first = true, all_cpus = false;
-	int rc = OC_EXIT_OK;
 
 	oc_report_options_init(&ro);
 	ro.sel.which = which;
@@ -1343,13 +1342,13 @@ static struct oc_error *cmd_bt(struct cmd_ctx *c)
 		oc_json_set(c->result, "tasks", tasks);
 		oc_json_set(c->result, "reliable", oc_json_chk(json_object_new_boolean(reliable)));
 	} else {
-		rc = oc_report_traces(c->k, &ro, &sel, have_waits ? &waits : NULL,
-				      &reliable, &first, c->out);
+		err = oc_report_traces(c->k, &ro, &sel, have_waits ? &waits : NULL,
+				       &reliable, &first, c->out);
 	}
 	if (have_waits)
 		oc_waits_deinit(&waits);
 	oc_selection_deinit(&sel);
-	return rc ? &oc_enomem : NULL;
+	return err;
 }
 
 /* ---- dis -------------------------------------------------------------- */

@@ -284,6 +284,25 @@ static int parse_int(const char *s, const char *what, int *ret)
 	return 0;
 }
 
+/* "orccrash: ERROR" on stderr, the one place a batch run says one;
+ * destroys @err; returns exit 1. */
+static int print_error(struct oc_error *err)
+{
+	fputs("orccrash: ", stderr);
+	oc_error_fprint(stderr, err);
+	fputc('\n', stderr);
+	oc_error_destroy(err);
+	return OC_EXIT_ERROR;
+}
+
+/* A report's exit code: 1 on @err (said here), 3 when not @reliable. */
+static int report_exit(struct oc_error *err, bool reliable)
+{
+	if (err)
+		return print_error(err);
+	return reliable ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;
+}
+
 static int orc_dump_main(int argc, char **argv)
 {
 	struct oc_error *err;
@@ -293,7 +312,7 @@ static int orc_dump_main(int argc, char **argv)
 		return OC_EXIT_USAGE;
 	}
 	err = oc_orcdump_elf(argv[1], stdout);
-	return err ? oc_report_error(err) : OC_EXIT_OK;
+	return err ? print_error(err) : OC_EXIT_OK;
 }
 
 /*
@@ -398,7 +417,7 @@ static int run_commands(const struct oc_kernel *k, struct oc_lines *lines,
 
 		if (err) {
 			fflush(stdout);	/* after what was already printed */
-			return oc_report_error(err);
+			return print_error(err);
 		}
 	}
 	return OC_EXIT_OK;
@@ -563,8 +582,9 @@ int main(int argc, char **argv)
 		if (optind == argc)
 			return usage_error("--triage needs at least one DUMP");
 		ko.no_vmlinux = true;
-		return oc_report_triage(argv + optind, (size_t)(argc - optind),
-					&ko, stdout);
+		err = oc_report_triage(argv + optind, (size_t)(argc - optind),
+				       &ko, stdout, &rc);
+		return err ? print_error(err) : rc;
 	}
 	rc = positional_args(argc - optind, argv + optind, &vmcore, &vmlinux);
 	if (!rc && (ncmds || shell) &&
@@ -591,7 +611,7 @@ int main(int argc, char **argv)
 
 	err = oc_kernel_open(vmcore, vmlinux, &ko, &k);
 	if (err)
-		return oc_report_error(err);
+		return print_error(err);
 	if (ncmds || shell) {
 		/* for dis -l: opening reads the per-build-id cache only */
 		if (k->elf && !no_lines)
@@ -624,26 +644,29 @@ int main(int argc, char **argv)
 			.source_dir = source_dir,
 		};
 
-		rc = oc_ui_run(k, &uo);
+		rc = report_exit(oc_ui_run(k, &uo), true);
 	} else {
+		bool reliable = true;
+
 		if (!selection)
 			ro.sel.active = true;
 		if (html) {
-			rc = oc_report_html(k, &ro, html);
+			err = oc_report_html(k, &ro, html, &reliable);
 		} else if (dot) {
-			rc = oc_report_dot(k, &ro, stdout);
+			err = oc_report_dot(k, &ro, stdout, &reliable);
 		} else if (ro.folded_fields) {
 			/* every task unless a selection says which */
 			if (!selection)
 				ro.sel.all_tasks = true;
 			ro.sel.active = false;
-			rc = oc_report_folded(k, &ro, stdout);
+			err = oc_report_folded(k, &ro, stdout, &reliable);
 		} else if (ro.log && !selection && !ro.json)
-			rc = oc_report_log(k, stdout);	/* --log alone */
+			err = oc_report_log(k, stdout, &reliable);	/* --log alone */
 		else if (ro.json)
-			rc = oc_report_json(k, &ro, stdout);
+			err = oc_report_json(k, &ro, stdout, &reliable);
 		else
-			rc = oc_report_text(k, &ro, stdout);
+			err = oc_report_text(k, &ro, stdout, &reliable);
+		rc = report_exit(err, reliable);
 	}
 	if (ro.lines) {
 		const char *why = oc_lines_unavailable(ro.lines);

@@ -516,20 +516,22 @@ void oc_report_print_chains(const struct oc_waits *waits, size_t max,
 		fprintf(out, "     CHAIN: ... and %zu more\n", waits->nr_chains - i);
 }
 
-int oc_report_log(const struct oc_kernel *k, FILE *out)
+struct oc_error *oc_report_log(const struct oc_kernel *k, FILE *out,
+			       bool *reliable)
 {
 	struct oc_error *err;
 	struct oc_log log;
 
 	err = oc_kernel_read_log(k, &log);
 	if (err)
-		return oc_report_error(oc_error_set_path(err, oc_dump_path(k->dump)));
+		return oc_error_set_path(err, oc_dump_path(k->dump));
 	/* the header's WARNINGs still count: a dump cut short can lose
 	 * part of the log (exit 3 as for a report) */
 	oc_report_print_warnings(k, stderr);
 	oc_log_print(&log, out);
 	oc_log_deinit(&log);
-	return k->dump_truncated ? OC_EXIT_UNRELIABLE : OC_EXIT_OK;
+	*reliable = !k->dump_truncated;
+	return NULL;
 }
 
 /*
@@ -646,11 +648,12 @@ static void print_summary(const struct oc_selection *sel,
  * report holds 2.5 MB of traces, not 75 MB (docs/benchmarks.md); with
  * --group, only each group's first trace keeps its frames.
  */
-static int print_tasks(const struct oc_kernel *k,
-		       const struct oc_report_options *opts,
-		       const struct oc_selection *sel,
-		       const struct oc_waits *waits, bool *reliable,
-		       bool *no_part_yet, FILE *out)
+static struct oc_error *print_tasks(const struct oc_kernel *k,
+				     const struct oc_report_options *opts,
+				     const struct oc_selection *sel,
+				     const struct oc_waits *waits,
+				     bool *reliable, bool *no_part_yet,
+				     FILE *out)
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	bool tty = opts->progress && isatty(STDERR_FILENO);
@@ -661,11 +664,10 @@ static int print_tasks(const struct oc_kernel *k,
 	size_t *first = calloc(n, sizeof(*first));
 
 	if (!traces || !group_of || !first) {
-		fprintf(stderr, "orccrash: out of memory\n");
 		free(traces);
 		free(group_of);
 		free(first);
-		return OC_EXIT_ERROR;
+		return &oc_enomem;
 	}
 	oc_triage_sched_clock(k, &clk);
 	part_break(out, no_part_yet);
@@ -717,40 +719,31 @@ static int print_tasks(const struct oc_kernel *k,
 	free(traces);
 	free(group_of);
 	free(first);
-	return OC_EXIT_OK;
+	return NULL;
 }
 
-int oc_report_traces(const struct oc_kernel *k,
-		     const struct oc_report_options *opts,
-		     const struct oc_selection *sel,
-		     const struct oc_waits *waits, bool *reliable,
-		     bool *no_part_yet, FILE *out)
+struct oc_error *oc_report_traces(const struct oc_kernel *k,
+				  const struct oc_report_options *opts,
+				  const struct oc_selection *sel,
+				  const struct oc_waits *waits, bool *reliable,
+				  bool *no_part_yet, FILE *out)
 {
 	*reliable &= print_cpus(k, opts, sel, no_part_yet, out);
 	if (!sel->show_tasks)
-		return OC_EXIT_OK;
+		return NULL;
 	return print_tasks(k, opts, sel, waits, reliable, no_part_yet, out);
 }
 
-int oc_report_error(struct oc_error *err)
-{
-	fputs("orccrash: ", stderr);
-	oc_error_fprint(stderr, err);
-	fputc('\n', stderr);
-	oc_error_destroy(err);
-	return OC_EXIT_ERROR;
-}
-
-int oc_report_begin(const struct oc_kernel *k,
-		    const struct oc_report_options *opts,
-		    struct oc_report_start *ret)
+struct oc_error *oc_report_begin(const struct oc_kernel *k,
+				 const struct oc_report_options *opts,
+				 struct oc_report_start *ret)
 {
 	struct oc_error *err;
 
 	memset(ret, 0, sizeof(*ret));
 	err = oc_select(k, &opts->sel, &ret->sel);
 	if (err)
-		return oc_report_error(oc_error_set_path(err, oc_dump_path(k->dump)));
+		return oc_error_set_path(err, oc_dump_path(k->dump));
 	ret->log_err = oc_kernel_read_log(k, &ret->log);
 	ret->have_log = !ret->log_err;
 	/* out of memory leaves the waits out, as the log's absence does */
@@ -760,7 +753,7 @@ int oc_report_begin(const struct oc_kernel *k,
 							&ret->waits));
 	ret->complete = !k->tasks_incomplete && !k->modules_incomplete &&
 			!k->dump_truncated && !k->release_mismatch;
-	return OC_EXIT_OK;
+	return NULL;
 }
 
 void oc_report_finish(struct oc_report_start *start)
@@ -773,18 +766,19 @@ void oc_report_finish(struct oc_report_start *start)
 	oc_error_destroy(start->log_err);
 }
 
-int oc_report_text(const struct oc_kernel *k,
-		   const struct oc_report_options *opts, FILE *out)
+struct oc_error *oc_report_text(const struct oc_kernel *k,
+				const struct oc_report_options *opts,
+				FILE *out, bool *reliable)
 {
 	struct oc_report_start st;
 	const struct oc_log *log;
-	bool reliable, first = opts->no_header;
-	int rc = oc_report_begin(k, opts, &st);
+	bool first = opts->no_header;
+	struct oc_error *err = oc_report_begin(k, opts, &st);
 
-	if (rc)
-		return rc;
+	if (err)
+		return err;
 	log = st.have_log ? &st.log : NULL;
-	reliable = st.complete;
+	*reliable = st.complete;
 	if (st.log_err) {
 		FILE *to = opts->no_header ? stderr : out;
 
@@ -803,10 +797,8 @@ int oc_report_text(const struct oc_kernel *k,
 		fprintf(out, "Kernel log:\n");
 		oc_log_print(log, out);
 	}
-	rc = oc_report_traces(k, opts, &st.sel, st.have_waits ? &st.waits : NULL,
-			      &reliable, &first, out);
+	err = oc_report_traces(k, opts, &st.sel, st.have_waits ? &st.waits : NULL,
+			       reliable, &first, out);
 	oc_report_finish(&st);
-	if (rc)
-		return rc;
-	return reliable ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;
+	return err;
 }

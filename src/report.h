@@ -55,31 +55,38 @@ enum {
 void oc_report_options_init(struct oc_report_options *opts);
 
 /*
- * Writes the report; returns one of the exit codes above (a selection
- * error, such as a --pid no task has, is said on stderr: exit 1).
+ * The reports.  Each returns NULL when it wrote the whole report, and
+ * sets *@reliable: false when some trace is unreliable or the dump's
+ * picture is partial (exit 3); or the error that stopped it (a
+ * selection no task matches, out of memory, an unwritable file), which
+ * only the front ends print (src/main.c, src/crash/: exit 1).
  */
-int oc_report_text(const struct oc_kernel *k,
-		   const struct oc_report_options *opts, FILE *out);
-int oc_report_json(const struct oc_kernel *k,
-		   const struct oc_report_options *opts, FILE *out);
+struct oc_error *oc_report_text(const struct oc_kernel *k,
+				const struct oc_report_options *opts,
+				FILE *out, bool *reliable);
+struct oc_error *oc_report_json(const struct oc_kernel *k,
+				const struct oc_report_options *opts,
+				FILE *out, bool *reliable);
 /* --folded: the selected tasks' stacks for flame graph tools
  * (src/report_folded.c); its WARNINGs on stderr. */
-int oc_report_folded(const struct oc_kernel *k,
-		     const struct oc_report_options *opts, FILE *out);
+struct oc_error *oc_report_folded(const struct oc_kernel *k,
+				  const struct oc_report_options *opts,
+				  FILE *out, bool *reliable);
 /* The selected tasks' folded stacks without the counts, one a task,
- * sorted (equal stacks next to each other); the exit code as
- * oc_report_folded()'s, OC_EXIT_ERROR said on stderr.  Free them with
- * oc_report_folded_free(). */
-int oc_report_folded_lines(const struct oc_kernel *k,
-			   const struct oc_report_options *opts,
-			   char ***lines, size_t *nr);
+ * sorted (equal stacks next to each other); *@reliable as
+ * oc_report_folded()'s.  Free them with oc_report_folded_free(). */
+struct oc_error *oc_report_folded_lines(const struct oc_kernel *k,
+					const struct oc_report_options *opts,
+					char ***lines, size_t *nr,
+					bool *reliable);
 void oc_report_folded_free(char **lines, size_t nr);
 /* --html FILE: one self-contained page (src/report_html.c,
  * docs/html.md): the crash summary, the panic CPU's trace, the wait
  * chains and their graph, an icicle of every task's stack, the log's
- * tail.  Errors on stderr; the report's exit codes. */
-int oc_report_html(const struct oc_kernel *k,
-		   const struct oc_report_options *opts, const char *path);
+ * tail. */
+struct oc_error *oc_report_html(const struct oc_kernel *k,
+				const struct oc_report_options *opts,
+				const char *path, bool *reliable);
 struct oc_crash;
 /* The report's header (crash summary, dump facts, WARNINGs, the log's
  * last opts->log_tail records); @log and @waits may be NULL, and @crash
@@ -121,13 +128,17 @@ struct json_object *oc_report_triage_json(const struct oc_kernel *k,
 struct json_object *oc_report_triage_error_json(const char *path,
 						const char *message);
 /* --triage DUMP...: the lines in argument order, the dumps read in
- * parallel (src/report_triage.c); the worst exit code of them. */
-int oc_report_triage(char *const *paths, size_t n,
-		     const struct oc_kernel_options *ko, FILE *out);
+ * parallel (src/report_triage.c); *@worst the worst exit code of them
+ * (a dump that cannot be read is a line of its own, exit 1); an error
+ * when a dump got no line at all (the first such). */
+struct oc_error *oc_report_triage(char *const *paths, size_t n,
+				  const struct oc_kernel_options *ko,
+				  FILE *out, int *worst);
 /* --dot: the wait-for graph in Graphviz DOT (src/report_dot.c); its
  * WARNINGs on stderr. */
-int oc_report_dot(const struct oc_kernel *k,
-		  const struct oc_report_options *opts, FILE *out);
+struct oc_error *oc_report_dot(const struct oc_kernel *k,
+			       const struct oc_report_options *opts,
+			       FILE *out, bool *reliable);
 /* The graph of @waits alone, titled @title (for tests). */
 void oc_report_dot_graph(const struct oc_waits *waits, const char *title,
 			 FILE *out);
@@ -136,8 +147,10 @@ void oc_report_print_chains(const struct oc_waits *waits, size_t max,
 			    FILE *out);
 /* The dump's WARNINGs, one a line ("orccrash: WARNING: " on stderr). */
 void oc_report_print_warnings(const struct oc_kernel *k, FILE *out);
-/* --log alone: the whole kernel log, nothing else (exit 1 if unreadable). */
-int oc_report_log(const struct oc_kernel *k, FILE *out);
+/* --log alone: the whole kernel log, nothing else (an error if it
+ * cannot be read). */
+struct oc_error *oc_report_log(const struct oc_kernel *k, FILE *out,
+			       bool *reliable);
 
 /* What both reports start from: the selection, the log, the dump's state. */
 struct oc_report_start {
@@ -154,27 +167,26 @@ struct oc_report_start {
 };
 
 /*
- * Chooses what to show (src/select.h) and reads the log; a selection
- * error (a --pid no task has) is said on stderr: returns the exit code
- * then, 0 otherwise (oc_report_finish() it).
+ * Chooses what to show (src/select.h) and reads the log; returns a
+ * selection error (a --pid no task has), or NULL: oc_report_finish() it.
  */
-int oc_report_begin(const struct oc_kernel *k,
-		    const struct oc_report_options *opts,
-		    struct oc_report_start *ret);
+struct oc_error *oc_report_begin(const struct oc_kernel *k,
+				 const struct oc_report_options *opts,
+				 struct oc_report_start *ret);
 void oc_report_finish(struct oc_report_start *start);
 /*
  * The report's traces for @sel: the CPUs part, then, when
  * sel->show_tasks, the tasks part and its summary (the `bt` command
  * prints these alone).  *@reliable is cleared for an unreliable trace;
  * *@no_part_yet says no part came before (no blank line first).
- * Returns OC_EXIT_OK or OC_EXIT_ERROR (out of memory).
+ * Returns NULL, or out of memory.
  */
 struct oc_waits;
-int oc_report_traces(const struct oc_kernel *k,
-		     const struct oc_report_options *opts,
-		     const struct oc_selection *sel,
-		     const struct oc_waits *waits, bool *reliable,
-		     bool *no_part_yet, FILE *out);
+struct oc_error *oc_report_traces(const struct oc_kernel *k,
+				  const struct oc_report_options *opts,
+				  const struct oc_selection *sel,
+				  const struct oc_waits *waits, bool *reliable,
+				  bool *no_part_yet, FILE *out);
 struct json_object;
 /* A string from the dump as JSON, through the one sanitiser
  * (formats/strutil.h OC_ESC_JSON); NULL for NULL. */
@@ -203,8 +215,6 @@ struct json_object *oc_report_task_json(const struct oc_kernel *k,
 					const struct oc_sched_clock *clk,
 					const struct oc_waits *waits,
 					const struct oc_task *t, bool *ok);
-/* "orccrash: ERROR" on stderr; destroys @err; returns OC_EXIT_ERROR. */
-int oc_report_error(struct oc_error *err);
 /* --group: the same frames (ips, "?" entries) and the same end. */
 bool oc_report_same_trace(const struct oc_trace *a, const struct oc_trace *b);
 

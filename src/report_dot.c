@@ -132,8 +132,9 @@ void oc_report_dot_graph(const struct oc_waits *w, const char *title,
 	free(shown);
 }
 
-int oc_report_dot(const struct oc_kernel *k,
-		  const struct oc_report_options *opts, FILE *out)
+struct oc_error *oc_report_dot(const struct oc_kernel *k,
+			       const struct oc_report_options *opts,
+			       FILE *out, bool *reliable)
 {
 	struct oc_waits w;
 	struct oc_error *err;
@@ -143,11 +144,11 @@ int oc_report_dot(const struct oc_kernel *k,
 	err = oc_waits_compute_states(k, opts->lines, opts->blocked_states ?
 				      opts->blocked_states : "D", &w);
 	if (err)
-		return oc_report_error(err);
+		return err;
 	snprintf(title, sizeof(title), "%s: who waits for whom (%zu chain%s)",
 		 k->release, w.nr_chains, w.nr_chains == 1 ? "" : "s");
 	oc_report_dot_graph(&w, title, out);
 	oc_waits_deinit(&w);
-	return k->tasks_incomplete || k->dump_truncated ? OC_EXIT_UNRELIABLE :
-	       OC_EXIT_OK;
+	*reliable = !k->tasks_incomplete && !k->dump_truncated;
+	return NULL;
 }

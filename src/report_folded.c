@@ -113,22 +113,23 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int oc_report_folded_lines(const struct oc_kernel *k,
-			   const struct oc_report_options *opts,
-			   char ***lines_ret, size_t *nr_ret)
+struct oc_error *oc_report_folded_lines(const struct oc_kernel *k,
+					const struct oc_report_options *opts,
+					char ***lines_ret, size_t *nr_ret,
+					bool *reliable)
 {
 	struct oc_unwind_options uo = { .scan = false };
 	struct oc_selection sel;
 	struct oc_error *err;
 	char **lines;
 	size_t n = 0;
-	int rc = OC_EXIT_OK;
 
 	*lines_ret = NULL;
 	*nr_ret = 0;
+	*reliable = true;
 	err = oc_select(k, &opts->sel, &sel);
 	if (err)
-		return oc_report_error(oc_error_set_path(err, oc_dump_path(k->dump)));
+		return oc_error_set_path(err, oc_dump_path(k->dump));
 	lines = calloc(sel.nr_tasks ? sel.nr_tasks : 1, sizeof(*lines));
 	if (!lines)
 		goto oom;
@@ -142,7 +143,7 @@ int oc_report_folded_lines(const struct oc_kernel *k,
 			tr.reliable = false;
 		}
 		if (!tr.reliable)
-			rc = OC_EXIT_UNRELIABLE;
+			*reliable = false;
 		lines[n] = fold_task(k, opts, sel.tasks[i], &tr);
 		oc_trace_deinit(&tr);
 		if (!lines[n])
@@ -153,16 +154,15 @@ int oc_report_folded_lines(const struct oc_kernel *k,
 	/* as the text report: a task list or module list not followed to
 	 * its end, or a dump cut short, is an incomplete picture */
 	if (k->tasks_incomplete || k->modules_incomplete || k->dump_truncated)
-		rc = OC_EXIT_UNRELIABLE;
+		*reliable = false;
 	oc_selection_deinit(&sel);
 	*lines_ret = lines;
 	*nr_ret = n;
-	return rc;
+	return NULL;
 oom:
 	oc_report_folded_free(lines, n);
 	oc_selection_deinit(&sel);
-	fprintf(stderr, "orccrash: out of memory\n");
-	return OC_EXIT_ERROR;
+	return &oc_enomem;
 }
 
 void oc_report_folded_free(char **lines, size_t n)
@@ -172,22 +172,23 @@ void oc_report_folded_free(char **lines, size_t n)
 	free(lines);
 }
 
-int oc_report_folded(const struct oc_kernel *k,
-		     const struct oc_report_options *opts, FILE *out)
+struct oc_error *oc_report_folded(const struct oc_kernel *k,
+				  const struct oc_report_options *opts,
+				  FILE *out, bool *reliable)
 {
+	struct oc_error *err;
 	char **lines;
 	size_t n;
-	int rc;
 
 	oc_report_print_warnings(k, stderr);
-	rc = oc_report_folded_lines(k, opts, &lines, &n);
-	if (rc == OC_EXIT_ERROR)
-		return rc;
+	err = oc_report_folded_lines(k, opts, &lines, &n, reliable);
+	if (err)
+		return err;
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && !strcmp(lines[i], lines[j]); j++)
 			;
 		fprintf(out, "%s %zu\n", lines[i], j - i);
 	}
 	oc_report_folded_free(lines, n);
-	return rc;
+	return NULL;
 }

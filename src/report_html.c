@@ -541,51 +541,43 @@ static void print_page(const struct oc_kernel *k,
 	fprintf(out, "<script>\n%s</script>\n</body>\n</html>\n", html_script);
 }
 
-int oc_report_html(const struct oc_kernel *k,
-		   const struct oc_report_options *opts, const char *path)
+struct oc_error *oc_report_html(const struct oc_kernel *k,
+				const struct oc_report_options *opts,
+				const char *path, bool *reliable)
 {
 	struct oc_report_options fopts = *opts;
 	struct oc_report_start st;
 	bool to_stdout = !strcmp(path, "-");
+	struct oc_error *err;
 	char **folded;
 	size_t nr_folded;
-	bool reliable;
 	FILE *out;
-	int rc, frc;
 
 	/* every task's stack, the state first (the icicle's second row) */
 	oc_select_options_init(&fopts.sel);
 	fopts.sel.all_tasks = true;
 	fopts.folded_fields = "s";
-	frc = oc_report_folded_lines(k, &fopts, &folded, &nr_folded);
-	if (frc == OC_EXIT_ERROR)
-		return frc;
-	rc = oc_report_begin(k, opts, &st);
-	if (rc) {
+	err = oc_report_folded_lines(k, &fopts, &folded, &nr_folded, reliable);
+	if (err)
+		return err;
+	err = oc_report_begin(k, opts, &st);
+	if (err) {
 		oc_report_folded_free(folded, nr_folded);
-		return rc;
+		return err;
 	}
 	out = to_stdout ? stdout : fopen(path, "w");
 	if (!out) {
-		char e[1024];
-
-		fprintf(stderr, "orccrash: %s: %s\n", oc_esc(e, sizeof(e), path, 0),
-			strerror(errno));
+		err = oc_error_os(errno, path, "cannot write the page");
 		oc_report_finish(&st);
 		oc_report_folded_free(folded, nr_folded);
-		return OC_EXIT_ERROR;
+		return err;
 	}
 	oc_report_print_warnings(k, stderr);
-	reliable = st.complete && frc == OC_EXIT_OK;
-	print_page(k, opts, &st, folded, nr_folded, &reliable, out);
+	*reliable &= st.complete;
+	print_page(k, opts, &st, folded, nr_folded, reliable, out);
 	oc_report_finish(&st);
 	oc_report_folded_free(folded, nr_folded);
-	if (!to_stdout && (ferror(out) | fclose(out))) {
-		char e[1024];
-
-		fprintf(stderr, "orccrash: %s: error writing the page\n",
-			oc_esc(e, sizeof(e), path, 0));
-		return OC_EXIT_ERROR;
-	}
-	return reliable ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;
+	if (!to_stdout && (ferror(out) | fclose(out)))
+		return oc_error_file(OC_ERR_OS, path, "error writing the page");
+	return NULL;
 }

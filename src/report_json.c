@@ -793,17 +793,18 @@ static void json_log(const struct oc_log *log, struct jw *w)
 	jw_close(w, 1, ']');
 }
 
-int oc_report_json(const struct oc_kernel *k,
-		   const struct oc_report_options *opts, FILE *out)
+struct oc_error *oc_report_json(const struct oc_kernel *k,
+				const struct oc_report_options *opts,
+				FILE *out, bool *reliable)
 {
 	struct jw w = { .out = out };
 	struct oc_report_start st;
 	const struct oc_log *log;
 	bool mem = true, ok;
-	int rc = oc_report_begin(k, opts, &st);
+	struct oc_error *err = oc_report_begin(k, opts, &st);
 
-	if (rc)
-		return rc;
+	if (err)
+		return err;
 	json_oom = false;
 	log = st.have_log ? &st.log : NULL;
 	ok = st.complete;
@@ -828,8 +829,9 @@ int oc_report_json(const struct oc_kernel *k,
 	fputc('\n', out);
 	oc_report_finish(&st);
 	if (!mem || json_oom)
-		return oc_report_error(&oc_enomem);
-	return ok ? OC_EXIT_OK : OC_EXIT_UNRELIABLE;
+		return &oc_enomem;
+	*reliable = ok;
+	return NULL;
 }
 
 /*

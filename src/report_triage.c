@@ -45,7 +45,7 @@ static int triage_one(const char *path, const struct oc_kernel_options *ko,
 		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE) : NULL;
 
 	if (!line) {
-		fprintf(stderr, "orccrash: %s: cannot allocate memory\n", path);
+		/* no line: the parent says so (copy_out()) */
 		json_object_put(o);
 		return OC_EXIT_ERROR;
 	}
@@ -61,16 +61,24 @@ struct slot {
 	bool done;
 };
 
-static int copy_out(struct slot *s, FILE *out)
+/* A dump's line to @out; the error, kept in *@first unless one is
+ * there, when the dump has no line (its child ran out of memory). */
+static int copy_out(struct slot *s, const char *path, FILE *out,
+		    struct oc_error **first)
 {
 	char buf[8192];
-	size_t n;
+	size_t n, total = 0;
 
 	rewind(s->f);
-	while ((n = fread(buf, 1, sizeof(buf), s->f)) > 0)
+	while ((n = fread(buf, 1, sizeof(buf), s->f)) > 0) {
 		fwrite(buf, 1, n, out);
+		total += n;
+	}
 	fclose(s->f);
 	s->f = NULL;
+	if (!total && !*first)
+		*first = oc_error_file(OC_ERR_OTHER, path,
+				       "--triage: no line (out of memory or a write error)");
 	return s->rc;
 }
 
@@ -82,18 +90,19 @@ static int worse(int a, int b)
 	return a ? a : b;
 }
 
-int oc_report_triage(char *const *paths, size_t n,
-		     const struct oc_kernel_options *ko, FILE *out)
+struct oc_error *oc_report_triage(char *const *paths, size_t n,
+				  const struct oc_kernel_options *ko,
+				  FILE *out, int *worst)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t running = 0, next = 0, printed = 0;
 	struct slot *slots = calloc(n + 1, sizeof(*slots));
+	struct oc_error *first = NULL;
 	int rc = OC_EXIT_OK;
 
-	if (!slots) {
-		fprintf(stderr, "orccrash: out of memory\n");
-		return OC_EXIT_ERROR;
-	}
+	*worst = OC_EXIT_ERROR;
+	if (!slots)
+		return &oc_enomem;
 	if (ncpu < 1)
 		ncpu = 1;
 	fflush(out);
@@ -103,8 +112,9 @@ int oc_report_triage(char *const *paths, size_t n,
 
 			s->f = tmpfile();
 			if (!s->f) {
-				fprintf(stderr, "orccrash: --triage: a temporary file: %s\n",
-					strerror(errno));
+				if (!first)
+					first = oc_error_os(errno, paths[next],
+							    "--triage: a temporary file");
 				rc = OC_EXIT_ERROR;
 				s->done = true;
 				s->rc = OC_EXIT_ERROR;
@@ -130,7 +140,8 @@ int oc_report_triage(char *const *paths, size_t n,
 		/* the lines that are ready, in order */
 		while (printed < n && slots[printed].done) {
 			if (slots[printed].f)
-				rc = worse(rc, copy_out(&slots[printed], out));
+				rc = worse(rc, copy_out(&slots[printed], paths[printed],
+							out, &first));
 			printed++;
 		}
 		if (printed >= n)
@@ -171,5 +182,6 @@ int oc_report_triage(char *const *paths, size_t n,
 		if (slots[i].f)
 			fclose(slots[i].f);
 	free(slots);
-	return rc;
+	*worst = rc;
+	return first;
 }

@@ -1743,7 +1743,8 @@ static void browser_deinit(struct browser *b)
 	oc_ui_source_deinit(&b->src);
 }
 
-int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
+struct oc_error *oc_ui_run(const struct oc_kernel *k,
+			   const struct oc_ui_options *opts)
 {
 	struct browser b = {
 		.k = k, .opts = opts, .files = true, .view = &main_view,
@@ -1772,18 +1773,12 @@ int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 		err = oc_ui_worker_start(opts->lines,
 					 delay ? (unsigned)atoi(delay) : 0,
 					 &b.worker);
+	if (!err && !b.th.nr)
+		err = oc_error_file(OC_ERR_FORMAT, opts->vmcore,
+				    "the dump has no CPUs and no tasks");
 	if (err) {
-		fprintf(stderr, "orccrash: ");
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
 		browser_deinit(&b);
-		return 1;
-	}
-	if (!b.th.nr) {
-		fprintf(stderr, "orccrash: the dump has no CPUs and no tasks\n");
-		browser_deinit(&b);
-		return 1;
+		return err;
 	}
 	snprintf(b.panic_message, sizeof(b.panic_message), "%s",
 		 k->panic_message);
@@ -1841,5 +1836,5 @@ int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts)
 	}
 	oc_draw_deinit();
 	browser_deinit(&b);
-	return 0;
+	return NULL;
 }

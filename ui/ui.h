@@ -23,7 +23,9 @@ struct oc_ui_options {
 	const char *source_dir;	/* --source DIR, or NULL */
 };
 
-/* Runs the browser until the user quits; returns an exit code (0 ok). */
-int oc_ui_run(const struct oc_kernel *k, const struct oc_ui_options *opts);
+/* Runs the browser until the user quits; returns NULL, or why it could
+ * not start (the caller prints it). */
+struct oc_error *oc_ui_run(const struct oc_kernel *k,
+			   const struct oc_ui_options *opts);
 
 #endif /* OC_UI_H */

@@ -260,6 +260,7 @@ static struct oc_error *bt_json(const struct oc_kernel *k,
 {
 	struct oc_select_task which[OC_CRASH_MAX_TASKS];
 	struct oc_report_options ro;
+	bool reliable;
 	const struct oc_task *t;
 	struct oc_error *err;
 
@@ -287,8 +288,8 @@ static struct oc_error *bt_json(const struct oc_kernel *k,
 		}
 		ro.sel.which = which;
 	}
-	oc_report_json(k, &ro, out);
-	return NULL;
+	/* an unreliable trace says so in the document ("reliable") */
+	return oc_report_json(k, &ro, out, &reliable);
 }
 
 static struct oc_error *bt(const struct oc_kernel *k,
@@ -544,7 +545,6 @@ struct oc_error *oc_crash_browse(const struct oc_crash_host *h,
 	struct oc_error *err;
 	struct termios tio;
 	bool have_tio;
-	int rc;
 
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
 		return oc_error_create(OC_ERR_UNSUPPORTED,
@@ -568,13 +568,11 @@ struct oc_error *oc_crash_browse(const struct oc_crash_host *h,
 	/* the browser's worker thread is the only user of the lines
 	 * while it runs (it is joined before oc_ui_run() returns) */
 	uo.lines = oc_crash_lines(h, a ? &a->lines : NULL);
-	rc = oc_ui_run(k, &uo);
+	err = oc_ui_run(k, &uo);
 	oc_crash_lines_done(h);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 		sigaction(sigs[i], &saved[i], NULL);
 	if (have_tio)
 		tcsetattr(STDIN_FILENO, TCSANOW, &tio);
-	if (rc)
-		return oc_error_format(OC_ERR_OTHER, "the browser exited with status %d", rc);
-	return NULL;
+	return err;
 }
