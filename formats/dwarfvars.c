@@ -956,8 +956,10 @@ static struct oc_dwvar *level_add(struct walk *w, struct level *l,
 	if (l->s.nr_vars == MAX_VARS)
 		return NULL;
 	if (l->s.nr_vars == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 8;
-		struct oc_dwvar *n = realloc(l->s.vars, cap * sizeof(*n));
+		/* the two arrays side by side, one capacity */
+		size_t cap = l->cap, ocap = l->cap;
+		struct oc_dwvar *n = oc_array_grow(l->s.vars, l->s.nr_vars, 1,
+						   &cap, sizeof(*n), 8);
 		Dwarf_Off *o;
 
 		if (!n) {
@@ -965,7 +967,8 @@ static struct oc_dwvar *level_add(struct walk *w, struct level *l,
 			return NULL;
 		}
 		l->s.vars = n;
-		o = realloc(l->origins, cap * sizeof(*o));
+		o = oc_array_grow(l->origins, l->s.nr_vars, 1, &ocap,
+				  sizeof(*o), 8);
 		if (!o) {
 			w->nomem = true;
 			return NULL;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "cursor.h"
 #include "flat.h"
 
@@ -42,16 +43,12 @@ bool oc_flat_detect(const void *head, size_t len)
 static struct oc_error *index_add(struct oc_flat_index *index, uint64_t src,
 				  uint64_t dst, uint64_t size)
 {
-	if (index->nr == index->cap) {
-		size_t cap = index->cap ? index->cap * 2 : 256;
-		struct oc_flat_record *r;
+	struct oc_flat_record *r = oc_array_grow(index->records, index->nr, 1,
+						 &index->cap, sizeof(*r), 256);
 
-		r = realloc(index->records, cap * sizeof(*r));
-		if (!r)
-			return &oc_enomem;
-		index->records = r;
-		index->cap = cap;
-	}
+	if (!r)
+		return &oc_enomem;
+	index->records = r;
 	index->records[index->nr++] = (struct oc_flat_record){ src, dst, size };
 	if (dst + size > index->out_size)
 		index->out_size = dst + size;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "symtab.h"
 
 void oc_symtab_init(struct oc_symtab *tab)
@@ -65,30 +66,21 @@ struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 {
 	size_t len = strlen(name) + 1;
 
-	if (tab->nr == tab->cap) {
-		size_t cap = tab->cap ? tab->cap * 2 : 1024;
-		void *p = realloc(tab->syms, cap * sizeof(*tab->syms));
+	void *p;
 
-		if (!p)
-			return &oc_enomem;
-		tab->syms = p;
-		tab->cap = cap;
-	}
-	if (tab->pool_len + len > tab->pool_cap) {
-		size_t cap = tab->pool_cap ? tab->pool_cap * 2 : 65536;
-		void *p;
-
-		while (cap < tab->pool_len + len)
-			cap *= 2;
-		if (cap > UINT32_MAX)
-			return oc_error_create(OC_ERR_FORMAT,
-					       "symbol names exceed 4 GiB");
-		p = realloc(tab->pool, cap);
-		if (!p)
-			return &oc_enomem;
-		tab->pool = p;
-		tab->pool_cap = cap;
-	}
+	p = oc_array_grow(tab->syms, tab->nr, 1, &tab->cap, sizeof(*tab->syms),
+			  1024);
+	if (!p)
+		return &oc_enomem;
+	tab->syms = p;
+	/* names are found by a 32-bit offset into the pool */
+	if (tab->pool_len + len > UINT32_MAX)
+		return oc_error_create(OC_ERR_FORMAT, "symbol names exceed 4 GiB");
+	p = oc_array_grow(tab->pool, tab->pool_len, len, &tab->pool_cap, 1,
+			  65536);
+	if (!p)
+		return &oc_enomem;
+	tab->pool = p;
 	memcpy(tab->pool + tab->pool_len, name, len);
 	/* names from dump memory (kallsyms, modules) are hostile: no
 	 * terminal control sequences in a report; kernel names are ASCII */

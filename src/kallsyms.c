@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "kallsyms.h"
 
 enum { PAGE = 4096, CHUNK = 64 * 1024 };
@@ -35,23 +36,16 @@ static struct oc_error *names_ensure(struct names_buf *b, size_t need)
 		uint64_t at = b->addr + b->len;
 		size_t want = CHUNK - (size_t)(at % PAGE);
 		struct oc_error *err;
+		void *p;
 
 		if (need > OC_KALLSYMS_MAX_NAMES)
 			return oc_error_format(OC_ERR_FORMAT,
 					       "kallsyms_names exceeds %d MiB: corrupt kallsyms_num_syms or lengths?",
 					       OC_KALLSYMS_MAX_NAMES >> 20);
-		if (b->len + want > b->cap) {
-			size_t cap = b->cap ? b->cap * 2 : 4 * CHUNK;
-			void *p;
-
-			while (cap < b->len + want)
-				cap *= 2;
-			p = realloc(b->data, cap);
-			if (!p)
-				return &oc_enomem;
-			b->data = p;
-			b->cap = cap;
-		}
+		p = oc_array_grow(b->data, b->len, want, &b->cap, 1, 4 * CHUNK);
+		if (!p)
+			return &oc_enomem;
+		b->data = p;
 		err = oc_mem_read(b->mem, at, b->data + b->len, want);
 		if (err && want > PAGE - at % PAGE) {
 			oc_error_destroy(err);
@@ -262,24 +256,21 @@ static struct oc_error *decode_names(struct names_buf *b,
 	for (uint32_t i = 0; i < nr; i++) {
 		struct oc_error *err = name_at(b, off, long_names, &ntok, &data);
 		size_t len;
+		void *p;
 
 		if (err)
 			return err;
 		off = data + ntok;
 		expand(b, t, data, ntok, &d->type[i], name);
 		len = strlen(name) + 1;
-		if (pool_len + len > pool_cap) {
-			void *p;
-
-			pool_cap *= 2;
-			if (pool_cap > UINT32_MAX)
-				return oc_error_create(OC_ERR_FORMAT,
-						       "kallsyms names exceed 4 GiB");
-			p = realloc(d->pool, pool_cap);
-			if (!p)
-				return &oc_enomem;
-			d->pool = p;
-		}
+		/* names are found by a 32-bit offset into the pool */
+		if (pool_len + len > UINT32_MAX)
+			return oc_error_create(OC_ERR_FORMAT,
+					       "kallsyms names exceed 4 GiB");
+		p = oc_array_grow(d->pool, pool_len, len, &pool_cap, 1, 1 << 20);
+		if (!p)
+			return &oc_enomem;
+		d->pool = p;
 		memcpy(d->pool + pool_len, name, len);
 		d->name[i] = (uint32_t)pool_len;
 		pool_len += len;

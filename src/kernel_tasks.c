@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "kmodel.h"
 
 struct task_layout {
@@ -257,6 +258,7 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 	struct oc_task *t;
 	struct oc_error *err;
 	uint64_t parent;
+	void *p;
 
 	if (!addr || !set_add(&r->seen, addr))
 		return NULL;
@@ -293,15 +295,11 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 			return NULL;
 		}
 	}
-	if (k->nr_tasks == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 256;
-		void *p = realloc(k->tasks, cap * sizeof(*k->tasks));
-
-		if (!p)
-			return &oc_enomem;
-		k->tasks = p;
-		r->cap = cap;
-	}
+	p = oc_array_grow(k->tasks, k->nr_tasks, 1, &r->cap, sizeof(*k->tasks),
+			  256);
+	if (!p)
+		return &oc_enomem;
+	k->tasks = p;
 	t = &k->tasks[k->nr_tasks++];
 	memset(t, 0, sizeof(*t));
 	t->addr = addr;
@@ -556,8 +554,7 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 		char buf[160];
 		struct oc_error *back;
 
-		oc_error_string(err, buf, sizeof(buf));
-		oc_error_destroy(err);
+		oc_error_take(err, buf, sizeof(buf));
 		back = walk_processes(&r, head, 8);
 		if (back == &oc_enomem) {
 			err = back;

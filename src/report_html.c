@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "dump.h"
 #include "report.h"
 #include "strutil.h"
@@ -321,14 +322,11 @@ static char *dot_to_svg(const char *dot_path, const char **why)
 		return NULL;
 	}
 	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap ? cap * 2 : 65536);
+		char *nb = oc_array_grow(buf, len, 4096 + 1, &cap, 1, 65536);
 
-			if (!nb)
-				break;
-			buf = nb;
-			cap = cap ? cap * 2 : 65536;
-		}
+		if (!nb)
+			break;
+		buf = nb;
 		r = read(pfd[0], buf + len, cap - len - 1);
 		if (r < 0 && errno == EINTR)
 			continue;

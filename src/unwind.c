@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "unwind_priv.h"
 
 /* x86-64 struct pt_regs (arch/x86/include/asm/ptrace.h) */
@@ -104,15 +105,12 @@ const char *oc_trace_stop_string(const struct oc_trace *trace, char *buf,
 struct oc_error *oc_unwind_push(struct oc_trace *trace,
 				const struct oc_frame *f)
 {
-	if (trace->nr == trace->cap) {
-		size_t cap = trace->cap ? 2 * trace->cap : 32;
-		struct oc_frame *n = realloc(trace->frames, cap * sizeof(*n));
+	struct oc_frame *n = oc_array_grow(trace->frames, trace->nr, 1,
+					   &trace->cap, sizeof(*n), 32);
 
-		if (!n)
-			return &oc_enomem;
-		trace->frames = n;
-		trace->cap = cap;
-	}
+	if (!n)
+		return &oc_enomem;
+	trace->frames = n;
 	trace->frames[trace->nr++] = *f;
 	return NULL;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "framevars.h"
 #include "keys.h"
 #include "lines.h"
@@ -47,15 +48,10 @@ struct oc_error *oc_ui_lines_add(struct oc_ui_lines *lines,
 	struct oc_ui_line *l;
 	va_list ap;
 
-	if (lines->nr == lines->cap) {
-		size_t cap = lines->cap ? lines->cap * 2 : 64;
-		struct oc_ui_line *v = realloc(lines->v, cap * sizeof(*v));
-
-		if (!v)
-			return &oc_enomem;
-		lines->v = v;
-		lines->cap = cap;
-	}
+	l = oc_array_grow(lines->v, lines->nr, 1, &lines->cap, sizeof(*l), 64);
+	if (!l)
+		return &oc_enomem;
+	lines->v = l;
 	l = &lines->v[lines->nr++];
 	l->style = style;
 	l->ref = ref;
