@@ -130,6 +130,13 @@ void oc_error_string(const struct oc_error *err, char *buf, size_t size)
 		snprintf(buf, size, "%s", err->message);
 }
 
+char *oc_error_take(struct oc_error *err, char *buf, size_t size)
+{
+	oc_error_string(err, buf, size);
+	oc_error_destroy(err);
+	return buf;
+}
+
 void oc_error_fprint(FILE *fp, const struct oc_error *err)
 {
 	char buf[1024];

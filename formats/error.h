@@ -69,5 +69,9 @@ static inline bool oc_ok(struct oc_error *err)
 void oc_error_fprint(FILE *fp, const struct oc_error *err);
 /* The same line into buf (always NUL-terminated). */
 void oc_error_string(const struct oc_error *err, char *buf, size_t size);
+/* oc_error_string(), then @err destroyed: for an error that goes on as
+ * text (a warning, a trace's message, another error's detail);
+ * returns @buf. */
+char *oc_error_take(struct oc_error *err, char *buf, size_t size);
 
 #endif /* OC_ERROR_H */

@@ -61,8 +61,7 @@ static struct oc_error *walk_tables(struct oc_pgwalk *walk, uint64_t vaddr,
 		if (err) {
 			char msg[256];
 
-			oc_error_string(err, msg, sizeof(msg));
-			oc_error_destroy(err);
+			oc_error_take(err, msg, sizeof(msg));
 			return oc_error_fault(vaddr,
 					      "0x%llx: cannot read %s entry at physical 0x%llx (%s)",
 					      (unsigned long long)vaddr,

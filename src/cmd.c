@@ -387,8 +387,7 @@ static struct oc_error *cmd_log(struct cmd_ctx *c)
 	if (err) {
 		char buf[300];
 
-		oc_error_string(err, buf, sizeof(buf));
-		oc_error_destroy(err);
+		oc_error_take(err, buf, sizeof(buf));
 		oc_log_deinit(&log);
 		return cmd_error(c, OC_ERR_FORMAT, "%s", buf);
 	}
@@ -882,8 +881,7 @@ static struct oc_error *print_value(struct cmd_ctx *c, const char *label,
 	if (err) {
 		char msg[300];
 
-		oc_error_string(err, msg, sizeof(msg));
-		oc_error_destroy(err);
+		oc_error_take(err, msg, sizeof(msg));
 		free(t.s);
 		return cmd_error(c, OC_ERR_FORMAT, "%s", msg);
 	}
@@ -939,8 +937,7 @@ static struct oc_error *member_span(struct cmd_ctx *c, const char *type,
 	if (err) {
 		char msg[300];
 
-		oc_error_string(err, msg, sizeof(msg));
-		oc_error_destroy(err);
+		oc_error_take(err, msg, sizeof(msg));
 		return cmd_error(c, OC_ERR_LOOKUP, "%s", msg);
 	}
 	*offset = m.offset;
@@ -1315,8 +1312,7 @@ static struct oc_error *cmd_bt(struct cmd_ctx *c)
 	if (err) {
 		char msg[300];
 
-		oc_error_string(err, msg, sizeof(msg));
-		oc_error_destroy(err);
+		oc_error_take(err, msg, sizeof(msg));
 		return cmd_error(c, OC_ERR_LOOKUP, "%s", msg);
 	}
 	/* what the D tasks wait on, as the report computes it without DWARF
@@ -1582,8 +1578,7 @@ static struct oc_error *cmd_dis(struct cmd_ctx *c)
 	if (err) {
 		char msg[300];
 
-		oc_error_string(err, msg, sizeof(msg));
-		oc_error_destroy(err);
+		oc_error_take(err, msg, sizeof(msg));
 		return cmd_error(c, OC_ERR_FORMAT, "%s", msg);
 	}
 	/* a function's bytes that do not decode (or past the cap) */

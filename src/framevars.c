@@ -840,8 +840,7 @@ struct oc_error *oc_framevars_get(const struct oc_kernel *k,
 	if (err) {
 		char msg[256];
 
-		oc_error_string(err, msg, sizeof(msg));
-		oc_error_destroy(err);
+		oc_error_take(err, msg, sizeof(msg));
 		snprintf(why, sizeof(why), "bad DWARF: %s", msg);
 		return frame_unavailable(fv, p, ret, why);
 	}

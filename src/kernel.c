@@ -40,15 +40,17 @@ void oc_kernel_warn(struct oc_kernel *k, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Note an error as a warning and destroy it. */
-static void warn_err(struct oc_kernel *k, const char *what,
-		     struct oc_error *err)
+void oc_kernel_warn_err(struct oc_kernel *k, struct oc_error *err,
+			const char *fmt, ...)
 {
-	char buf[160];
+	char what[160], buf[160];
+	va_list ap;
 
-	oc_error_string(err, buf, sizeof(buf));
-	oc_kernel_warn(k, "%s: %s", what, buf);
-	oc_error_destroy(err);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	oc_kernel_warn(k, "%s: %s", what,
+		       oc_error_take(err, buf, sizeof(buf)));
 }
 
 static unsigned int parse_version(const char *release)
@@ -231,8 +233,7 @@ static struct oc_error *check_match(struct oc_kernel *k, bool force)
 		char detail[200];
 		uint64_t size, needed;
 
-		oc_error_string(err, detail, sizeof(detail));
-		oc_error_destroy(err);
+		oc_error_take(err, detail, sizeof(detail));
 		if (oc_dump_truncated(k->dump, &size, &needed))
 			return oc_error_file(OC_ERR_FAULT, oc_dump_path(k->dump),
 					     "cannot read the kernel banner: the dump is truncated: %" PRIu64 " of %" PRIu64 " bytes (%s)",
@@ -248,8 +249,7 @@ static struct oc_error *check_match(struct oc_kernel *k, bool force)
 		char detail[200];
 
 		if (err) {
-			oc_error_string(err, detail, sizeof(detail));
-			oc_error_destroy(err);
+			oc_error_take(err, detail, sizeof(detail));
 		} else {
 			/* "Linux version RELEASE (...": the vmlinux's release */
 			const char *v = strstr(file_banner, "version ");
@@ -634,7 +634,7 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 	err = oc_kmodel_read_modules(k, max_modules, max_module_orcs,
 				     max_module_syms);
 	if (err) {
-		warn_err(k, "module list incomplete, report unreliable", err);
+		oc_kernel_warn_err(k, err, "module list incomplete, report unreliable");
 		k->modules_incomplete = true;
 	}
 	oc_kmodel_read_regs(k);

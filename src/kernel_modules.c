@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "cursor.h"
 #include "elfnote.h"
 #include "kmodel.h"
@@ -400,6 +401,7 @@ struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 	while (node != head) {
 		uint64_t mod = node - list_off;
 		struct oc_module *m;
+		void *p;
 
 		/*
 		 * struct module is in the modules area (module_alloc(),
@@ -426,15 +428,11 @@ struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 				return oc_error_format(OC_ERR_FORMAT,
 						       "module list loops back to %s at 0x%" PRIx64,
 						       k->modules[i].name, mod);
-		if (k->nr_modules == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			void *p = realloc(k->modules, ncap * sizeof(*k->modules));
-
-			if (!p)
-				return &oc_enomem;
-			k->modules = p;
-			cap = ncap;
-		}
+		p = oc_array_grow(k->modules, k->nr_modules, 1, &cap,
+				  sizeof(*k->modules), 16);
+		if (!p)
+			return &oc_enomem;
+		k->modules = p;
 		m = &k->modules[k->nr_modules++];
 		memset(m, 0, sizeof(*m));
 		oc_symtab_init(&m->syms);
@@ -461,22 +459,12 @@ struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 			continue;
 		}
 		err = module_syms(k, mod, m, &syms_left);
-		if (err) {
-			char buf[160];
-
-			oc_error_string(err, buf, sizeof(buf));
-			oc_kernel_warn(k, "module %s: symbols: %s", m->name, buf);
-			oc_error_destroy(err);
-		}
+		if (err)
+			oc_kernel_warn_err(k, err, "module %s: symbols", m->name);
 		module_build_id(k, mod, m);
 		err = module_orc(k, mod, m, &orcs_left);
-		if (err) {
-			char buf[160];
-
-			oc_error_string(err, buf, sizeof(buf));
-			oc_kernel_warn(k, "module %s: ORC: %s", m->name, buf);
-			oc_error_destroy(err);
-		}
+		if (err)
+			oc_kernel_warn_err(k, err, "module %s: ORC", m->name);
 		if ((err = oc_mem_read_u64(&k->mem, node, &node)))
 			return err;
 	}

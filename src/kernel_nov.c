@@ -94,8 +94,7 @@ static void read_banner(struct oc_kernel *k)
 	if (err) {
 		char buf[160];
 
-		oc_error_string(err, buf, sizeof(buf));
-		oc_error_destroy(err);
+		oc_error_take(err, buf, sizeof(buf));
 		k->banner[0] = '\0';
 		oc_kernel_warn(k, "linux_banner: %s", buf);
 		return;
@@ -289,8 +288,7 @@ struct oc_error *oc_kmodel_kallsyms(struct oc_kernel *k, bool scan)
 		if (err) {
 			char buf[300];
 
-			oc_error_string(err, buf, sizeof(buf));
-			oc_error_destroy(err);
+			oc_error_take(err, buf, sizeof(buf));
 			return oc_error_file(OC_ERR_UNSUPPORTED, oc_dump_path(k->dump),
 					     "%s kernel %s, and the search of its image in the dump found none to trust: %s; a vmlinux is needed",
 					     listed ? "kallsyms search forced on" :
@@ -360,8 +358,7 @@ struct oc_error *oc_kmodel_btf_from_memory(struct oc_kernel *k)
 	if (err) {
 		char buf[200];
 
-		oc_error_string(err, buf, sizeof(buf));
-		oc_error_destroy(err);
+		oc_error_take(err, buf, sizeof(buf));
 		return oc_error_format(OC_ERR_UNSUPPORTED,
 				       "no BTF in the dump (%s): kernel built without CONFIG_DEBUG_INFO_BTF? a vmlinux with .BTF is needed",
 				       buf);
@@ -387,8 +384,7 @@ struct oc_error *oc_kmodel_orc_from_memory(struct oc_kernel *k)
 	if (err && err->code == OC_ERR_LOOKUP) {
 		char buf[160];
 
-		oc_error_string(err, buf, sizeof(buf));
-		oc_error_destroy(err);
+		oc_error_take(err, buf, sizeof(buf));
 		err = oc_error_format(OC_ERR_UNSUPPORTED,
 				      "no ORC tables in kallsyms (%s): kernel built without CONFIG_UNWINDER_ORC?",
 				      buf);

@@ -7,6 +7,10 @@
 
 void oc_kernel_warn(struct oc_kernel *k, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The warning "FMT...: ERROR", and @err destroyed. */
+void oc_kernel_warn_err(struct oc_kernel *k, struct oc_error *err,
+			const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 struct oc_error *oc_kernel_offsetof(struct oc_kernel *k, const char *type,
 				    const char *member, uint64_t *ret);
 struct oc_error *oc_kernel_read_member(struct oc_kernel *k, uint64_t obj,

@@ -622,8 +622,7 @@ static struct oc_dwarf *open_debug_file(struct oc_lines *l, char *why,
 			continue;
 		err = oc_elf_open(path, &elf);
 		if (err) {
-			oc_error_string(err, why, size);
-			oc_error_destroy(err);
+			oc_error_take(err, why, size);
 			continue;
 		}
 		id = oc_elf_build_id(elf, &len);
@@ -637,8 +636,7 @@ static struct oc_dwarf *open_debug_file(struct oc_lines *l, char *why,
 		}
 		err = oc_dwarf_open(path, &d);
 		if (err) {
-			oc_error_string(err, why, size);
-			oc_error_destroy(err);
+			oc_error_take(err, why, size);
 			continue;
 		}
 		l->debug_used = strdup(path);
@@ -662,8 +660,7 @@ static void lines_open_dwarf(struct oc_lines *l)
 		oc_error_destroy(err);
 		return;
 	}
-	oc_error_string(err, buf, sizeof(buf));
-	oc_error_destroy(err);
+	oc_error_take(err, buf, sizeof(buf));
 	l->dwarf = NULL;
 	if (asprintf(&l->unavailable, "source lines unavailable: %s%s%s", buf,
 		     why[0] ? "; " : "", why) < 0)

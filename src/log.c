@@ -214,8 +214,7 @@ static struct oc_error *blob_read(const struct oc_mem *mem, uint64_t addr,
 		char msg[256];
 		uint64_t fault = err->has_address ? err->address : addr;
 
-		oc_error_string(err, msg, sizeof(msg));
-		oc_error_destroy(err);
+		oc_error_take(err, msg, sizeof(msg));
 		return oc_error_fault(fault, "%s (%zu bytes at 0x%llx): %s",
 				      what, size, (unsigned long long)addr,
 				      msg);

@@ -685,8 +685,7 @@ static struct oc_error *print_tasks(const struct oc_kernel *k,
 		if (err) {
 			tr->reliable = false;
 			tr->stop = OC_STOP_ERROR;
-			oc_error_string(err, tr->message, sizeof(tr->message));
-			oc_error_destroy(err);
+			oc_error_take(err, tr->message, sizeof(tr->message));
 		}
 		if (!tr->reliable)
 			*reliable = false;

@@ -301,8 +301,7 @@ static bool add_trace(const struct oc_kernel *k,
 	char buf[256];
 
 	if (err) {
-		oc_error_string(err, buf, sizeof(buf));
-		oc_error_destroy(err);
+		oc_error_take(err, buf, sizeof(buf));
 		add(o, "frames", frames);
 		add(o, "stop", oc_json_str("error"));
 		add(o, "error", oc_json_str(buf));

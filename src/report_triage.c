@@ -30,8 +30,7 @@ static int triage_one(const char *path, const struct oc_kernel_options *ko,
 	if (err) {
 		char msg[512];
 
-		oc_error_string(oc_error_set_path(err, path), msg, sizeof(msg));
-		oc_error_destroy(err);
+		oc_error_take(oc_error_set_path(err, path), msg, sizeof(msg));
 		o = oc_report_triage_error_json(path, msg);
 		rc = OC_EXIT_ERROR;
 	} else {

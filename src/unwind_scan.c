@@ -19,6 +19,17 @@ enum {
 };
 
 /*
+ * The word at @addr when it reads and points into kernel text (a return
+ * address or not: both the scan and the resync decide that after).
+ */
+static bool text_word(const struct oc_unwind_target *t, uint64_t addr,
+		      uint64_t *word)
+{
+	return oc_ok(oc_mem_read_u64(t->mem, addr, word)) &&
+	       t->is_text(t->arg, *word);
+}
+
+/*
  * opts->resync: the first text address above the failing sp from which
  * a walk (as if it were a return address) ends cleanly.  The last
  * resort, after ORC, CFI and a verified call site: every frame from
@@ -43,12 +54,7 @@ struct oc_error *oc_unwind_resync(struct walk *w, unsigned int max)
 		struct oc_error *err;
 		uint64_t word;
 
-		err = oc_mem_read_u64(t->mem, a, &word);
-		if (err) {
-			oc_error_destroy(err);
-			continue;
-		}
-		if (!t->is_text(t->arg, word))
+		if (!text_word(t, a, &word))
 			continue;
 		oc_unwind_walk_init(&s, t, &sub);
 		s.ip = word;
@@ -180,12 +186,7 @@ struct oc_error *oc_unwind_scan_merge(const struct walk *w, uint64_t start,
 					goto out;
 				continue;
 			}
-			rerr = oc_mem_read_u64(t->mem, stack, &word);
-			if (rerr) {
-				oc_error_destroy(rerr);
-				continue;
-			}
-			if (!t->is_text(t->arg, word))
+			if (!text_word(t, stack, &word))
 				continue;
 			memset(&f, 0, sizeof(f));
 			f.ip = word;

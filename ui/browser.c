@@ -175,8 +175,7 @@ static void unwind_thread(struct browser *b, struct oc_ui_thread *t)
 	if (err) {
 		char msg[192];
 
-		oc_error_string(err, msg, sizeof(msg));
-		oc_error_destroy(err);
+		oc_error_take(err, msg, sizeof(msg));
 		oc_trace_deinit(&trace);
 		oc_ui_thread_set_error(t, msg);
 	} else {
@@ -437,8 +436,7 @@ static const struct oc_ui_source *load_source(struct browser *b,
 	oc_ui_source_deinit(&b->src);
 	err = oc_ui_source_read(path, &b->src);
 	if (err) {
-		oc_error_string(err, why, size);
-		oc_error_destroy(err);
+		oc_error_take(err, why, size);
 		return NULL;
 	}
 	return &b->src;
@@ -1013,8 +1011,7 @@ static void load_log(struct browser *b)
 		if (err) {
 			char msg[200];
 
-			oc_error_string(err, msg, sizeof(msg));
-			oc_error_destroy(err);
+			oc_error_take(err, msg, sizeof(msg));
 			memset(&b->log, 0, sizeof(b->log));
 			report(b, oc_ui_lines_add(&b->log_lines, OC_STYLE_ERROR,
 						  -1, "log not available: %s",
@@ -1145,8 +1142,7 @@ static bool show_command(struct browser *b, const char *line)
 	if (err) {
 		char msg[300];
 
-		oc_error_string(err, msg, sizeof(msg));
-		oc_error_destroy(err);
+		oc_error_take(err, msg, sizeof(msg));
 		set_status(b, true, "%s", msg);
 		free(text);
 		return false;

@@ -91,8 +91,7 @@ static void say_error(const struct oc_crash_host *h, const char *what,
 	char buf[512];
 	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s: ", what);
 
-	oc_error_string(err, buf + n, sizeof(buf) - n);
-	oc_error_destroy(err);
+	oc_error_take(err, buf + n, sizeof(buf) - n);
 	say(h, buf);
 }
 

@@ -58,8 +58,7 @@ static void report(struct oc_error *err)
 
 	if (!err)
 		return;
-	oc_error_string(err, buf, sizeof(buf));
-	oc_error_destroy(err);
+	oc_error_take(err, buf, sizeof(buf));
 	error(INFO, "%s\n", buf);
 }
 
