@@ -52,37 +52,20 @@ static inline bool fuzz_take(struct fuzz_in *in, void *buf, size_t len)
 	return true;
 }
 
-static inline uint64_t fuzz_u64(struct fuzz_in *in)
-{
-	uint64_t v;
-
-	fuzz_take(in, &v, sizeof(v));
-	return v;
-}
-
-static inline uint32_t fuzz_u32(struct fuzz_in *in)
-{
-	uint32_t v;
-
-	fuzz_take(in, &v, sizeof(v));
-	return v;
-}
-
-static inline uint16_t fuzz_u16(struct fuzz_in *in)
-{
-	uint16_t v;
-
-	fuzz_take(in, &v, sizeof(v));
-	return v;
-}
-
-static inline uint8_t fuzz_u8(struct fuzz_in *in)
-{
-	uint8_t v;
-
-	fuzz_take(in, &v, sizeof(v));
-	return v;
-}
+/* fuzz_u64() .. fuzz_u8(): a number as it is in the input, 0 past its end */
+#define FUZZ_DEFINE_UINT(bits)                                              \
+	static inline uint##bits##_t fuzz_u##bits(struct fuzz_in *in)       \
+	{                                                                   \
+		uint##bits##_t v;                                           \
+									    \
+		fuzz_take(in, &v, sizeof(v));                               \
+		return v;                                                   \
+	}
+FUZZ_DEFINE_UINT(64)
+FUZZ_DEFINE_UINT(32)
+FUZZ_DEFINE_UINT(16)
+FUZZ_DEFINE_UINT(8)
+#undef FUZZ_DEFINE_UINT
 
 /* Up to @len bytes in place (fewer at the end of the input). */
 static inline const uint8_t *fuzz_bytes(struct fuzz_in *in, size_t *len)
