@@ -34,6 +34,21 @@ static void check_text(const char *text, size_t len)
 	}
 }
 
+/*
+ * The input's next string into @buf, control characters made '?': the
+ * model never hands the renderer any, so neither may the fuzzer.
+ */
+static void take_printable(struct fuzz_in *in, char *buf, size_t size)
+{
+	char *s = fuzz_string(in);
+
+	snprintf(buf, size, "%s", s);
+	free(s);
+	for (char *p = buf; *p; p++)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
+			*p = '?';
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
@@ -67,13 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	mod.text_start = fuzz_u64(&in);
 	mod.text_end = fuzz_u64(&in);
-	s = fuzz_string(&in);
-	snprintf(mod.name, sizeof(mod.name), "%s", s);
-	free(s);
 	/* as src/kernel_modules.c reads it */
-	for (char *p = mod.name; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
-			*p = '?';
+	take_printable(&in, mod.name, sizeof(mod.name));
 	if (oc_symtab_finish(&k->syms) || oc_symtab_finish(&mod.syms))
 		abort();
 	k->modules = &mod;
@@ -85,13 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	trace.reliable = flags & 1;
 	trace.resynced = flags & 2;
 	trace.resync_addr = fuzz_u64(&in);
-	s = fuzz_string(&in);
-	snprintf(trace.message, sizeof(trace.message), "%s", s);
-	free(s);
 	/* the walker writes the message itself, from numbers */
-	for (char *p = trace.message; *p; p++)
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p > 0x7e)
-			*p = '?';
+	take_printable(&in, trace.message, sizeof(trace.message));
 	trace.frames = calloc(MAX_FRAMES, sizeof(*trace.frames));
 	if (!trace.frames)
 		abort();
