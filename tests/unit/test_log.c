@@ -453,13 +453,22 @@ TEST(log_prb_symbol_from_vmcoreinfo)
 /* A types backend with the same layout, to check the BTF path. */
 static struct oc_error *ft_size(void *arg, const char *type, uint64_t *ret)
 {
-	if (!strcmp(type, "struct prb_desc"))
-		*ret = DESC_SIZE;
-	else if (!strcmp(type, "struct printk_info"))
-		*ret = INFO_SIZE;
-	else
-		return oc_error_format(OC_ERR_LOOKUP, "no %s", type);
-	return NULL;
+	/* the two arrays the reader indexes; the rest it reads member-wise */
+	static const struct {
+		const char *type;
+		uint64_t size;
+	} sizes[] = {
+		{ "struct prb_desc", DESC_SIZE },
+		{ "struct printk_info", INFO_SIZE },
+	};
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		if (!strcmp(sizes[i].type, type)) {
+			*ret = sizes[i].size;
+			return NULL;
+		}
+	}
+	return oc_error_format(OC_ERR_LOOKUP, "no %s", type);
 }
 
 static struct oc_error *ft_member(void *arg, const char *type,
