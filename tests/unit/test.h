@@ -58,6 +58,16 @@ extern int oc_test_failed_now;
 				_a ? _a : "(null)", _b ? _b : "(null)");    \
 	} while (0)
 
+/* The predicate @pred is @want of each string of the array @names. */
+#define CHECK_EACH(pred, names, want)                                       \
+	do {                                                                \
+		for (size_t _i = 0; _i < sizeof(names) / sizeof((names)[0]); \
+		     _i++)                                                  \
+			if ((pred)((names)[_i]) != (want))                  \
+				FAIL_AT("%s(\"%s\") != %s", #pred,         \
+					(names)[_i], #want);                \
+	} while (0)
+
 /* An oc_error * that must be NULL; destroys it otherwise. */
 #define CHECK_OK(expr)                                                      \
 	do {                                                                \

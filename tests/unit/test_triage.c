@@ -14,28 +14,51 @@
 #define Q(sym) { sym, NULL, false, true }
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A trace and what oc_triage_classify() must say of it. */
+#define ANY (-100)	/* not checked */
+struct classify_case {
+	const char *name;
+	const struct oc_triage_frame *frames;
+	size_t nr;
+	long kind, guilty, exception;
+};
+#define CASE(tr, kind, guilty, exception) \
+	{ #tr, tr, N(tr), kind, guilty, exception }
+
+static void check_classify(const struct classify_case *cases, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		const struct classify_case *t = &cases[i];
+		struct oc_triage_frames c;
+
+		oc_triage_classify(t->frames, t->nr, &c);
+		if (t->kind != ANY && (long)c.kind != t->kind)
+			FAIL_AT("%s: kind %d, not %ld", t->name, c.kind, t->kind);
+		if (t->guilty != ANY && c.guilty != t->guilty)
+			FAIL_AT("%s: guilty %ld, not %ld", t->name, c.guilty,
+				t->guilty);
+		if (t->exception != ANY && c.exception != t->exception)
+			FAIL_AT("%s: exception %ld, not %ld", t->name,
+				c.exception, t->exception);
+	}
+}
+
 TEST(skip_table)
 {
-	CHECK(oc_triage_skipped("panic"));
-	CHECK(oc_triage_skipped("vpanic"));
-	CHECK(oc_triage_skipped("oops_end.cold"));
-	CHECK(oc_triage_skipped("page_fault_oops"));
-	CHECK(oc_triage_skipped("asm_exc_page_fault"));
-	CHECK(oc_triage_skipped("exc_double_fault"));
-	CHECK(oc_triage_skipped("__warn"));
-	CHECK(oc_triage_skipped("_printk"));
-	CHECK(oc_triage_skipped("vprintk_emit"));
-	CHECK(oc_triage_skipped("lockdep_hardirqs_on"));
-	CHECK(oc_triage_skipped("__asan_load8"));
-	CHECK(oc_triage_skipped("kasan_report"));
-	CHECK(oc_triage_skipped("memcpy"));
-	CHECK(oc_triage_skipped("_raw_spin_lock_irqsave"));
+	static const char *const skipped[] = {
+		"panic", "vpanic", "oops_end.cold", "page_fault_oops",
+		"asm_exc_page_fault", "exc_double_fault", "__warn", "_printk",
+		"vprintk_emit", "lockdep_hardirqs_on", "__asan_load8",
+		"kasan_report", "memcpy", "_raw_spin_lock_irqsave",
+	};
 	/* prefixes only where the table says so */
-	CHECK(!oc_triage_skipped("panicky_driver_fn"));
-	CHECK(!oc_triage_skipped("dieselfn"));
-	CHECK(!oc_triage_skipped("memcpy_toio_wrapper"));
-	CHECK(!oc_triage_skipped("sysrq_handle_crash"));
-	CHECK(!oc_triage_skipped("orccrash_oops"));
+	static const char *const kept[] = {
+		"panicky_driver_fn", "dieselfn", "memcpy_toio_wrapper",
+		"sysrq_handle_crash", "orccrash_oops",
+	};
+
+	CHECK_EACH(oc_triage_skipped, skipped, true);
+	CHECK_EACH(oc_triage_skipped, kept, false);
 	CHECK(!oc_triage_skipped(NULL));
 }
 
@@ -69,12 +92,11 @@ static const struct oc_triage_frame oops[] = {
 
 TEST(classify_oops)
 {
-	struct oc_triage_frames c;
+	static const struct classify_case cases[] = {
+		CASE(oops, OC_CRASH_PAGE_FAULT, 7, 7),
+	};
 
-	oc_triage_classify(oops, N(oops), &c);
-	CHECK_EQ(c.kind, OC_CRASH_PAGE_FAULT);
-	CHECK_EQ(c.guilty, 7);
-	CHECK_EQ(c.exception, 7);
+	check_classify(cases, N(cases));
 }
 
 TEST(classify_sysrq_and_panic)
@@ -98,18 +120,13 @@ TEST(classify_sysrq_and_panic)
 		F("nmi_handle.part.0"), F("default_do_nmi"), F("exc_nmi"),
 		F("end_repeat_nmi"), R("rep_stos_alternative", NULL),
 	};
-	struct oc_triage_frames c;
+	static const struct classify_case cases[] = {
+		CASE(sysrq, OC_CRASH_SYSRQ, 2, ANY),
+		CASE(timer, OC_CRASH_PANIC, 3, ANY),
+		CASE(nmi, OC_CRASH_PANIC, 3, -1),
+	};
 
-	oc_triage_classify(sysrq, N(sysrq), &c);
-	CHECK_EQ(c.kind, OC_CRASH_SYSRQ);
-	CHECK_EQ(c.guilty, 2);
-	oc_triage_classify(timer, N(timer), &c);
-	CHECK_EQ(c.kind, OC_CRASH_PANIC);
-	CHECK_EQ(c.guilty, 3);
-	oc_triage_classify(nmi, N(nmi), &c);
-	CHECK_EQ(c.kind, OC_CRASH_PANIC);
-	CHECK_EQ(c.guilty, 3);
-	CHECK_EQ(c.exception, -1);
+	check_classify(cases, N(cases));
 }
 
 TEST(classify_exceptions)
@@ -140,25 +157,16 @@ TEST(classify_exceptions)
 		F("exc_general_protection"), F("asm_exc_general_protection"),
 		R("memcpy", NULL), F("my_copy"),
 	};
-	struct oc_triage_frames c;
+	static const struct classify_case cases[] = {
+		CASE(overflow, OC_CRASH_STACK_OVERFLOW, 6, ANY),
+		CASE(df, OC_CRASH_DOUBLE_FAULT, 5, ANY),
+		CASE(warn, OC_CRASH_WARN, 7, ANY),
+		CASE(bug, OC_CRASH_BUG, 7, ANY),
+		/* a generic wrapper at the fault: its caller is guilty */
+		CASE(gpf, OC_CRASH_GPF, 6, 5),
+	};
 
-	oc_triage_classify(overflow, N(overflow), &c);
-	CHECK_EQ(c.kind, OC_CRASH_STACK_OVERFLOW);
-	CHECK_EQ(c.guilty, 6);
-	oc_triage_classify(df, N(df), &c);
-	CHECK_EQ(c.kind, OC_CRASH_DOUBLE_FAULT);
-	CHECK_EQ(c.guilty, 5);
-	oc_triage_classify(warn, N(warn), &c);
-	CHECK_EQ(c.kind, OC_CRASH_WARN);
-	CHECK_EQ(c.guilty, 7);
-	oc_triage_classify(bug, N(bug), &c);
-	CHECK_EQ(c.kind, OC_CRASH_BUG);
-	CHECK_EQ(c.guilty, 7);
-	/* a generic wrapper at the fault: its caller is guilty */
-	oc_triage_classify(gpf, N(gpf), &c);
-	CHECK_EQ(c.kind, OC_CRASH_GPF);
-	CHECK_EQ(c.guilty, 6);
-	CHECK_EQ(c.exception, 5);
+	check_classify(cases, N(cases));
 }
 
 TEST(classify_lockups)
@@ -182,17 +190,14 @@ TEST(classify_lockups)
 		F("panic"), F("check_hung_uninterruptible_tasks"),
 		F("watchdog"), F("kthread"),
 	};
-	struct oc_triage_frames c;
+	static const struct classify_case cases[] = {
+		CASE(soft, OC_CRASH_SOFT_LOCKUP, 7, ANY),
+		/* the spin lock is a wrapper */
+		CASE(hard, OC_CRASH_HARD_LOCKUP, 10, ANY),
+		CASE(hung, OC_CRASH_HUNG_TASK, -1, ANY),
+	};
 
-	oc_triage_classify(soft, N(soft), &c);
-	CHECK_EQ(c.kind, OC_CRASH_SOFT_LOCKUP);
-	CHECK_EQ(c.guilty, 7);
-	oc_triage_classify(hard, N(hard), &c);
-	CHECK_EQ(c.kind, OC_CRASH_HARD_LOCKUP);
-	CHECK_EQ(c.guilty, 10);	/* the spin lock is a wrapper */
-	oc_triage_classify(hung, N(hung), &c);
-	CHECK_EQ(c.kind, OC_CRASH_HUNG_TASK);
-	CHECK_EQ(c.guilty, -1);
+	check_classify(cases, N(cases));
 }
 
 TEST(classify_edges)
@@ -206,19 +211,15 @@ TEST(classify_edges)
 	static const struct oc_triage_frame unknown[] = {
 		F("panic"), { NULL, NULL, false, false }, F("x"),
 	};
-	struct oc_triage_frames c;
+	static const struct classify_case cases[] = {
+		/* no panic(): the kind is not made up */
+		CASE(none, OC_CRASH_UNKNOWN, 0, ANY),
+		CASE(scanned, ANY, 2, ANY),
+		CASE(unknown, ANY, 1, ANY),
+		{ "no frames", NULL, 0, OC_CRASH_UNKNOWN, -1, ANY },
+	};
 
-	/* no panic(): the kind is not made up */
-	oc_triage_classify(none, N(none), &c);
-	CHECK_EQ(c.kind, OC_CRASH_UNKNOWN);
-	CHECK_EQ(c.guilty, 0);
-	oc_triage_classify(scanned, N(scanned), &c);
-	CHECK_EQ(c.guilty, 2);
-	oc_triage_classify(unknown, N(unknown), &c);
-	CHECK_EQ(c.guilty, 1);
-	oc_triage_classify(NULL, 0, &c);
-	CHECK_EQ(c.kind, OC_CRASH_UNKNOWN);
-	CHECK_EQ(c.guilty, -1);
+	check_classify(cases, N(cases));
 }
 
 TEST(pf_error_code)

@@ -216,23 +216,20 @@ static void thread_end(struct fake *f, struct oc_ui_thread *t,
 
 TEST(wait_primitives)
 {
-	CHECK(oc_ui_is_wait_primitive("__schedule"));
-	CHECK(oc_ui_is_wait_primitive("schedule"));
-	CHECK(oc_ui_is_wait_primitive("schedule_timeout"));
-	CHECK(oc_ui_is_wait_primitive("schedule_hrtimeout_range_clock"));
-	CHECK(oc_ui_is_wait_primitive("io_schedule_timeout"));
-	CHECK(oc_ui_is_wait_primitive("wait_for_completion_killable"));
-	CHECK(oc_ui_is_wait_primitive("__wait_for_common"));
-	CHECK(oc_ui_is_wait_primitive("rwsem_down_write_slowpath"));
-	CHECK(oc_ui_is_wait_primitive("__mutex_lock.constprop.0"));
-	CHECK(oc_ui_is_wait_primitive("do_nanosleep"));
-	CHECK(oc_ui_is_wait_primitive("msleep_interruptible"));
-	CHECK(oc_ui_is_wait_primitive("usleep_range_state"));
-	CHECK(!oc_ui_is_wait_primitive("worker_thread"));
-	CHECK(!oc_ui_is_wait_primitive("do_wait"));
-	CHECK(!oc_ui_is_wait_primitive("pipe_read"));
-	CHECK(!oc_ui_is_wait_primitive("schedule_work"));
-	CHECK(!oc_ui_is_wait_primitive("kthread"));
+	static const char *const waits[] = {
+		"__schedule", "schedule", "schedule_timeout",
+		"schedule_hrtimeout_range_clock", "io_schedule_timeout",
+		"wait_for_completion_killable", "__wait_for_common",
+		"rwsem_down_write_slowpath", "__mutex_lock.constprop.0",
+		"do_nanosleep", "msleep_interruptible", "usleep_range_state",
+	};
+	static const char *const others[] = {
+		"worker_thread", "do_wait", "pipe_read", "schedule_work",
+		"kthread",
+	};
+
+	CHECK_EACH(oc_ui_is_wait_primitive, waits, true);
+	CHECK_EACH(oc_ui_is_wait_primitive, others, false);
 }
 
 TEST(top_frame)
@@ -276,14 +273,10 @@ TEST(frame_lines_kernel_style)
 	struct oc_ui_lines l;
 	struct oc_trace tr;
 	static const char *const want[] = {
-		"<IRQ>",
-		"#0   handle_irq+0x33/0x100  [crash regs]",
-		"</IRQ>",
-		"<TASK>",
-		"#1   asm_common_interrupt+0x22/0x100",
+		"<IRQ>", "#0   handle_irq+0x33/0x100  [crash regs]", "</IRQ>",
+		"<TASK>", "#1   asm_common_interrupt+0x22/0x100",
 		"#2   worker_thread+0x10/0x100  [pt_regs]",
-		"#3   kthread+0x40/0x100  [iret frame]",
-		"</TASK>",
+		"#3   kthread+0x40/0x100  [iret frame]", "</TASK>",
 		"(unreliable: error: bad ORC entry at 0x1)",
 	};
 
