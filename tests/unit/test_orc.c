@@ -2,6 +2,7 @@
 /* ORC tables of every format version: raw bytes -> parse -> find. */
 #include "orc.h"
 #include "orc_abi.h"
+#include "orc_entries.h"
 #include "test.h"
 
 /* Build raw .orc_unwind_ip / .orc_unwind for absolute @ips at @ip_addr. */
@@ -24,27 +25,17 @@ static void build_raw(uint64_t ip_addr, const uint64_t *ips,
 
 TEST(orc_decode_hand_made_bytes)
 {
-	/* 6.12 objtool: "ffffffff81000000:type:call sp:sp+8 bp:(und)
-	 * signal:0": sp_offset 8, sp_reg 5 (SP), type 2 (CALL) */
-	static const uint8_t call_612[6] = { 8, 0, 0, 0, 0x05, 0x02 };
-	/* 6.1: "sp:bp+16 bp:prevsp-16 type:call end:0" */
-	static const uint8_t fp_61[6] = { 16, 0, 0xf0, 0xff, 0x14, 0x00 };
-	/* 6.1: "sp:sp+8 bp:(und) type:regs (partial) end:0" */
-	static const uint8_t partial_61[6] = { 8, 0, 0, 0, 0x05, 0x02 };
-	/* 6.1: "sp:(und) bp:(und) type:call end:1" */
-	static const uint8_t end_61[6] = { 0, 0, 0, 0, 0x00, 0x04 };
-	/* 6.12 "type:regs (partial) sp:dx+8 bp:(und) signal:1" */
-	static const uint8_t partial_612[6] = { 8, 0, 0, 0, 0x02, 0x0c };
+	/* the entries and their objtool lines: orc_entries.h */
 	struct oc_orc_entry e;
 
-	oc_orc_entry_decode(OC_ORC_V_6_4, call_612, &e);
+	oc_orc_entry_decode(OC_ORC_V_6_4, orc_call_612, &e);
 	CHECK_EQ(e.sp_offset, 8);
 	CHECK_EQ(e.sp_reg, OC_ORC_REG_SP);
 	CHECK_EQ(e.bp_reg, OC_ORC_REG_UNDEFINED);
 	CHECK_EQ(e.type, OC_ORC_TYPE_CALL);
 	CHECK(!e.signal);
 
-	oc_orc_entry_decode(OC_ORC_V_4_18, fp_61, &e);
+	oc_orc_entry_decode(OC_ORC_V_4_18, orc_fp_61, &e);
 	CHECK_EQ(e.sp_reg, OC_ORC_REG_BP);
 	CHECK_EQ(e.sp_offset, 16);
 	CHECK_EQ(e.bp_reg, OC_ORC_REG_PREV_SP);
@@ -52,15 +43,15 @@ TEST(orc_decode_hand_made_bytes)
 	CHECK_EQ(e.type, OC_ORC_TYPE_CALL);
 
 	/* the same bytes are REGS_PARTIAL before 6.4 and CALL after */
-	oc_orc_entry_decode(OC_ORC_V_4_18, partial_61, &e);
+	oc_orc_entry_decode(OC_ORC_V_4_18, orc_call_612, &e);
 	CHECK_EQ(e.type, OC_ORC_TYPE_REGS_PARTIAL);
 	CHECK(e.signal);	/* derived: pre-6.3 partial frames are signal */
 
-	oc_orc_entry_decode(OC_ORC_V_4_18, end_61, &e);
+	oc_orc_entry_decode(OC_ORC_V_4_18, orc_end_61, &e);
 	CHECK_EQ(e.type, OC_ORC_TYPE_END_OF_STACK);
 	CHECK(e.end);
 
-	oc_orc_entry_decode(OC_ORC_V_6_4, partial_612, &e);
+	oc_orc_entry_decode(OC_ORC_V_6_4, orc_partial_612, &e);
 	CHECK_EQ(e.type, OC_ORC_TYPE_REGS_PARTIAL);
 	CHECK_EQ(e.sp_reg, OC_ORC_REG_DX);
 	CHECK(e.signal);
