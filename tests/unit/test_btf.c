@@ -113,44 +113,82 @@ static void check_lookup_error(struct oc_error *err, const char *what)
 	oc_error_destroy(err);
 }
 
+/* What a types backend must say of a member, a type's size, an enumerator */
+struct member_truth {
+	const char *type, *path;
+	uint64_t offset, size;
+	uint32_t bit_offset, bit_size;
+};
+
+struct size_truth {
+	const char *type;
+	uint64_t size;
+};
+
+struct enum_truth {
+	const char *name;
+	int64_t value;
+};
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static void check_truths(struct oc_types *t,
+			 const struct member_truth *members, size_t nr_members,
+			 const struct size_truth *sizes, size_t nr_sizes,
+			 const struct enum_truth *enums, size_t nr_enums)
+{
+	for (size_t i = 0; i < nr_members; i++)
+		check_member(t, members[i].type, members[i].path,
+			     members[i].offset, members[i].size,
+			     members[i].bit_offset, members[i].bit_size);
+	for (size_t i = 0; i < nr_sizes; i++)
+		check_size(t, sizes[i].type, sizes[i].size);
+	for (size_t i = 0; i < nr_enums; i++)
+		check_enum(t, enums[i].name, enums[i].value);
+}
+
 /* Layouts that every x86-64 kernel of these years shares. */
+static const struct member_truth common_members[] = {
+	{ "struct pt_regs", "ip", 128, 8, 0, 0 },
+	{ "struct pt_regs", "sp", 152, 8, 0, 0 },
+	{ "struct inactive_task_frame", "bp", 40, 8, 0, 0 },
+	{ "struct inactive_task_frame", "ret_addr", 48, 8, 0, 0 },
+	{ "struct cea_exception_stacks", "DF_stack", 4096, 8192, 0, 0 },
+	{ "struct cea_exception_stacks", "NMI_stack", 16384, 8192, 0, 0 },
+	{ "struct cea_exception_stacks", "MCE_stack", 40960, 8192, 0, 0 },
+	{ "struct page", "mapping", 24, 8, 0, 0 },
+	/* array index, through a typedef'd array of u64 */
+	{ "struct tss_struct", "x86_tss.ist[1]", 44, 8, 0, 0 },
+	/* inside anonymous unions/structs (struct_group) and bit fields */
+	{ "struct sk_buff", "len", 112, 4, 0, 0 },
+	{ "struct sk_buff", "__pkt_type_offset", 128, 0, 0, 0 },
+	{ "struct sk_buff", "pkt_type", 128, 1, 0, 3 },
+	{ "struct sk_buff", "ignore_df", 128, 1, 3, 1 },
+	{ "struct sk_buff", "ip_summed", 128, 1, 5, 2 },
+};
+
+static const struct size_truth common_sizes[] = {
+	{ "struct pt_regs", 168 }, { "struct inactive_task_frame", 56 },
+	{ "struct cea_exception_stacks", 77824 },
+	{ "struct tss_struct", 20480 }, { "unsigned long", 8 },
+	{ "long unsigned int", 8 }, { "unsigned short", 2 },
+	{ "struct task_struct *", 8 }, { "pgd_t", 8 },
+	{ "enum stack_type", 4 },
+};
+
+static const struct enum_truth common_enums[] = {
+	{ "ESTACK_DF", 0 }, { "ESTACK_NMI", 1 }, { "ESTACK_MCE", 3 },
+	{ "ESTACK_VC2", 5 }, { "N_EXCEPTION_STACKS", 6 },
+};
+
 static void check_common(struct oc_types *t)
 {
 	struct oc_member m;
 	uint64_t u;
 	int64_t v;
 
-	check_size(t, "struct pt_regs", 168);
-	check_member(t, "struct pt_regs", "ip", 128, 8, 0, 0);
-	check_member(t, "struct pt_regs", "sp", 152, 8, 0, 0);
-	check_size(t, "struct inactive_task_frame", 56);
-	check_member(t, "struct inactive_task_frame", "bp", 40, 8, 0, 0);
-	check_member(t, "struct inactive_task_frame", "ret_addr", 48, 8, 0, 0);
-	check_size(t, "struct cea_exception_stacks", 77824);
-	check_member(t, "struct cea_exception_stacks", "DF_stack", 4096, 8192, 0, 0);
-	check_member(t, "struct cea_exception_stacks", "NMI_stack", 16384, 8192, 0, 0);
-	check_member(t, "struct cea_exception_stacks", "MCE_stack", 40960, 8192, 0, 0);
-	check_member(t, "struct page", "mapping", 24, 8, 0, 0);
-	/* array index, through a typedef'd array of u64 */
-	check_member(t, "struct tss_struct", "x86_tss.ist[1]", 44, 8, 0, 0);
-	check_size(t, "struct tss_struct", 20480);
-	/* inside anonymous unions/structs (struct_group) and bit fields */
-	check_member(t, "struct sk_buff", "len", 112, 4, 0, 0);
-	check_member(t, "struct sk_buff", "__pkt_type_offset", 128, 0, 0, 0);
-	check_member(t, "struct sk_buff", "pkt_type", 128, 1, 0, 3);
-	check_member(t, "struct sk_buff", "ignore_df", 128, 1, 3, 1);
-	check_member(t, "struct sk_buff", "ip_summed", 128, 1, 5, 2);
-	check_enum(t, "ESTACK_DF", 0);
-	check_enum(t, "ESTACK_NMI", 1);
-	check_enum(t, "ESTACK_MCE", 3);
-	check_enum(t, "ESTACK_VC2", 5);
-	check_enum(t, "N_EXCEPTION_STACKS", 6);
-	check_size(t, "unsigned long", 8);
-	check_size(t, "long unsigned int", 8);
-	check_size(t, "unsigned short", 2);
-	check_size(t, "struct task_struct *", 8);
-	check_size(t, "pgd_t", 8);
-	check_size(t, "enum stack_type", 4);
+	check_truths(t, common_members, N(common_members), common_sizes,
+		     N(common_sizes), common_enums, N(common_enums));
 
 	check_lookup_error(oc_types_size(t, "struct no_such_struct", &u),
 			   "struct no_such_struct");
@@ -177,22 +215,26 @@ static void check_common(struct oc_types *t)
 
 static void check_release(const struct truth *tr, struct oc_types *t)
 {
+	/* task_struct members (none a bit field): path, offset, size */
+	const struct {
+		const char *path;
+		uint64_t offset, size;
+	} task[] = {
+		/* __state since 5.14 (2f064a59a11f), state before: not common */
+		{ "__state", 24, 4 }, { "stack", 32, 8 }, { "comm", tr->comm, 16 },
+		{ "thread.sp", tr->thread_sp, 8 },
+		{ "thread.fsbase", tr->thread_fsbase, 8 }, { "pid", tr->pid, 4 },
+		{ "tasks", tr->tasks, 16 }, { "tasks.next", tr->tasks, 8 },
+		{ "tasks.prev", tr->tasks + 8, 8 },
+		{ "se.vruntime", tr->se_vruntime, 8 },
+		{ "rcu_read_lock_nesting", tr->rcu_nesting, 4 },
+	};
 	struct oc_member m;
 
 	check_size(t, "struct task_struct", tr->task_size);
-	/* __state since 5.14 (2f064a59a11f), state before: not common */
-	check_member(t, "struct task_struct", "__state", 24, 4, 0, 0);
-	check_member(t, "struct task_struct", "stack", 32, 8, 0, 0);
-	check_member(t, "struct task_struct", "comm", tr->comm, 16, 0, 0);
-	check_member(t, "struct task_struct", "thread.sp", tr->thread_sp, 8, 0, 0);
-	check_member(t, "struct task_struct", "thread.fsbase", tr->thread_fsbase, 8, 0, 0);
-	check_member(t, "struct task_struct", "pid", tr->pid, 4, 0, 0);
-	check_member(t, "struct task_struct", "tasks", tr->tasks, 16, 0, 0);
-	check_member(t, "struct task_struct", "tasks.next", tr->tasks, 8, 0, 0);
-	check_member(t, "struct task_struct", "tasks.prev", tr->tasks + 8, 8, 0, 0);
-	check_member(t, "struct task_struct", "se.vruntime", tr->se_vruntime, 8, 0, 0);
-	check_member(t, "struct task_struct", "rcu_read_lock_nesting",
-		     tr->rcu_nesting, 4, 0, 0);
+	for (size_t i = 0; i < N(task); i++)
+		check_member(t, "struct task_struct", task[i].path,
+			     task[i].offset, task[i].size, 0, 0);
 	if (tr->has_module_mem) {
 		CHECK_OK(oc_types_member(t, "struct module", "mem", &m));
 	} else {
@@ -392,6 +434,39 @@ static void *build_btf(size_t *len)
 	return blob;
 }
 
+/* build_btf()'s types, as the comments there lay them out */
+static const struct member_truth synthetic_members[] = {
+	{ "struct outer", "first", 0, 4, 0, 0 },
+	/* through the anonymous union */
+	{ "struct outer", "x", 8, 4, 0, 0 },
+	{ "struct outer", "y", 8, 8, 0, 0 },
+	/* a path, through const and a typedef */
+	{ "struct outer", "in", 16, 16, 0, 0 },
+	{ "struct outer", "in.a", 16, 8, 0, 0 },
+	{ "struct outer", "in.b", 24, 4, 0, 0 },
+	/* 3 bits at bit 261: byte 32, bits 5..7 */
+	{ "struct outer", "flags", 32, 1, 5, 3 },
+	/* 4 bits at bit 270: byte 33, bit 6, spilling into byte 34 */
+	{ "struct outer", "wide", 33, 2, 6, 4 },
+	{ "struct outer", "arr", 40, 8, 0, 0 },
+	{ "struct outer", "arr[1]", 44, 4, 0, 0 },
+	/* a member whose type is volatile typedef'd struct */
+	{ "struct holder", "v.in.b", 24, 4, 0, 0 },
+	{ "struct holder", "v.arr[0]", 40, 4, 0, 0 },
+	/* a variable's type, through its volatile typedef */
+	{ "typeof(the_outer)", "in.b", 24, 4, 0, 0 },
+};
+
+static const struct size_truth synthetic_sizes[] = {
+	{ "struct outer", 48 }, { "outer_t", 48 }, { "u64", 8 },
+	{ "unsigned long", 8 }, { "struct inner *", 8 },
+	{ "typeof(the_outer)", 48 },
+};
+
+static const struct enum_truth synthetic_enums[] = {
+	{ "RED", 0 }, { "BLUE", -2 },
+};
+
 TEST(btf_synthetic)
 {
 	struct oc_types *t = NULL;
@@ -404,33 +479,9 @@ TEST(btf_synthetic)
 	free(blob);
 	if (!t)
 		return;
-	check_size(t, "struct outer", 48);
-	check_size(t, "outer_t", 48);
-	check_size(t, "u64", 8);
-	check_size(t, "unsigned long", 8);
-	check_size(t, "struct inner *", 8);
-	check_member(t, "struct outer", "first", 0, 4, 0, 0);
-	/* through the anonymous union */
-	check_member(t, "struct outer", "x", 8, 4, 0, 0);
-	check_member(t, "struct outer", "y", 8, 8, 0, 0);
-	/* a path, through const and a typedef */
-	check_member(t, "struct outer", "in", 16, 16, 0, 0);
-	check_member(t, "struct outer", "in.a", 16, 8, 0, 0);
-	check_member(t, "struct outer", "in.b", 24, 4, 0, 0);
-	/* 3 bits at bit 261: byte 32, bits 5..7 */
-	check_member(t, "struct outer", "flags", 32, 1, 5, 3);
-	/* 4 bits at bit 270: byte 33, bit 6, spilling into byte 34 */
-	check_member(t, "struct outer", "wide", 33, 2, 6, 4);
-	check_member(t, "struct outer", "arr", 40, 8, 0, 0);
-	check_member(t, "struct outer", "arr[1]", 44, 4, 0, 0);
-	/* a member whose type is volatile typedef'd struct */
-	check_member(t, "struct holder", "v.in.b", 24, 4, 0, 0);
-	check_member(t, "struct holder", "v.arr[0]", 40, 4, 0, 0);
-	check_enum(t, "RED", 0);
-	check_enum(t, "BLUE", -2);
-	/* a variable's type, through its volatile typedef */
-	check_size(t, "typeof(the_outer)", 48);
-	check_member(t, "typeof(the_outer)", "in.b", 24, 4, 0, 0);
+	check_truths(t, synthetic_members, N(synthetic_members),
+		     synthetic_sizes, N(synthetic_sizes), synthetic_enums,
+		     N(synthetic_enums));
 	check_lookup_error(oc_types_size(t, "typeof(no_such_var)", &u), "no_such_var");
 	{
 		char tn[64];
