@@ -509,6 +509,61 @@ TEST(framevars_corrupt_loclists)
 
 #define LIST(...) static const uint8_t list[] = { __VA_ARGS__ }
 
+/* A hand-made list as oc_dwarf_loclist_find() reads it. */
+struct loclist {
+	const uint8_t *data;
+	size_t size;
+	int version;
+	uint64_t base;
+	const uint8_t *addrs;	/* .debug_addr */
+	size_t nr_addrs;
+};
+
+/* At @pc the lookup returns @ret; on 1, an entry of @n bytes, @op first. */
+struct lookup {
+	uint64_t pc;
+	int ret;
+	size_t n;
+	uint8_t op;
+};
+
+static void check_lookups(const struct loclist *l, const struct lookup *want,
+			  size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		const struct lookup *w = &want[i];
+		const uint8_t *e = NULL;
+		size_t n = 0;
+		int ret = oc_dwarf_loclist_find(l->data, l->size, l->version,
+						l->base, l->addrs, l->nr_addrs,
+						w->pc, &e, &n);
+
+		if (ret != w->ret)
+			FAIL_AT("pc 0x%llx: %d, not %d",
+				(unsigned long long)w->pc, ret, w->ret);
+		else if (ret == 1 && (n != w->n || e[0] != w->op))
+			FAIL_AT("pc 0x%llx: %zu bytes from 0x%02x, not %zu from 0x%02x",
+				(unsigned long long)w->pc, n, e[0], w->n, w->op);
+	}
+}
+
+/* Every cut of the list short of its last @keep bytes is malformed: no
+ * crash, no read past it (ASan). */
+static void check_cuts(const struct loclist *l, size_t keep)
+{
+	for (size_t cut = 0; cut + keep < l->size; cut++) {
+		uint8_t *copy = malloc(cut ? cut : 1);
+		const uint8_t *e;
+		size_t n;
+
+		memcpy(copy, l->data, cut);
+		CHECK(oc_dwarf_loclist_find(copy, cut, l->version, l->base,
+					    l->addrs, l->nr_addrs, 0x9999,
+					    &e, &n) == -1);
+		free(copy);
+	}
+}
+
 TEST(loclist_dwarf5)
 {
 	/* .debug_addr: [0] 0x1000, [1] 0x2000 */
@@ -528,65 +583,40 @@ TEST(loclist_dwarf5)
 	     0x08, 0x00, 0x50, 0, 0, 0, 0, 0, 0, 0x08, 0x01, 0x56, /* start_length */
 	     0x05, 0x01, 0x57,			/* default */
 	     0x00);
-	const uint8_t *e;
-	size_t n;
-
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0x500, addrs, 2,
-				       0x515, &e, &n), 1);
-	CHECK(n == 1 && e[0] == 0x50);
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0x500, addrs, 2,
-				       0x2004, &e, &n), 1);
-	CHECK(n == 1 && e[0] == 0x51);
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0x500, addrs, 2,
-				       0x1002, &e, &n), 1);
-	CHECK(n == 1 && e[0] == 0x52);
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0x500, addrs, 2,
-				       0x1800, &e, &n), 1);
-	CHECK(n == 1 && e[0] == 0x53);
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0x500, addrs, 2,
-				       0x300f, &e, &n), 1);
-	CHECK(n == 1 && e[0] == 0x54);
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0x500, addrs, 2,
-				       0x4000, &e, &n), 1);
-	CHECK(n == 1 && e[0] == 0x55);
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0x500, addrs, 2,
-				       0x5007, &e, &n), 1);
-	CHECK(n == 1 && e[0] == 0x56);
-	/* nothing else matches: the default location */
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0x500, addrs, 2,
-				       0x9999, &e, &n), 1);
-	CHECK(n == 1 && e[0] == 0x57);
-	/* an end is exclusive */
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0x500, addrs, 2,
-				       0x520, &e, &n), 1);
-	CHECK(e[0] == 0x57);
+	static const struct lookup want[] = {
+		{ 0x515, 1, 1, 0x50 }, { 0x2004, 1, 1, 0x51 },
+		{ 0x1002, 1, 1, 0x52 }, { 0x1800, 1, 1, 0x53 },
+		{ 0x300f, 1, 1, 0x54 }, { 0x4000, 1, 1, 0x55 },
+		{ 0x5007, 1, 1, 0x56 },
+		/* nothing else matches: the default location */
+		{ 0x9999, 1, 1, 0x57 },
+		/* an end is exclusive */
+		{ 0x520, 1, 1, 0x57 },
+	};
 	/* an index past .debug_addr, no .debug_addr: malformed */
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0x500, addrs, 1,
-				       0x2004, &e, &n), -1);
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0x500, NULL, 0,
-				       0x2004, &e, &n), -1);
-	/* every cut of the list: no crash, no read past it */
-	for (size_t cut = 0; cut < sizeof(list); cut++) {
-		uint8_t *copy = malloc(cut ? cut : 1);
+	static const struct lookup malformed[] = { { 0x2004, -1, 0, 0 } };
+	struct loclist l = { list, sizeof(list), 5, 0x500, addrs, 2 };
 
-		memcpy(copy, list, cut);
-		CHECK(oc_dwarf_loclist_find(copy, cut, 5, 0x500, addrs, 2,
-					    0x9999, &e, &n) == -1);
-		free(copy);
-	}
+	check_lookups(&l, want, sizeof(want) / sizeof(want[0]));
+	check_cuts(&l, 0);
+	l.nr_addrs = 1;
+	check_lookups(&l, malformed, 1);
+	l.addrs = NULL;
+	l.nr_addrs = 0;
+	check_lookups(&l, malformed, 1);
 }
 
 TEST(loclist_dwarf5_no_match)
 {
 	LIST(0x04, 0x10, 0x20, 0x01, 0x50, 0x00);
 	static const uint8_t bad_kind[] = { 0x0a, 0x00 };
-	const uint8_t *e;
-	size_t n;
+	static const struct lookup none = { 0x30, 0, 0, 0 };
+	static const struct lookup malformed = { 0x30, -1, 0, 0 };
+	const struct loclist l = { list, sizeof(list), 5, 0, NULL, 0 };
+	const struct loclist bad = { bad_kind, sizeof(bad_kind), 5, 0, NULL, 0 };
 
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 5, 0, NULL, 0,
-				       0x30, &e, &n), 0);
-	CHECK_EQ(oc_dwarf_loclist_find(bad_kind, sizeof(bad_kind), 5, 0, NULL,
-				       0, 0x30, &e, &n), -1);
+	check_lookups(&l, &none, 1);
+	check_lookups(&bad, &malformed, 1);
 }
 
 TEST(loclist_dwarf4)
@@ -598,25 +628,15 @@ TEST(loclist_dwarf4)
 	     0x00, 0, 0, 0, 0, 0, 0, 0, 0x08, 0, 0, 0, 0, 0, 0, 0,
 	     0x02, 0x00, 0x30, 0x9f,			/* lit0; stack_value */
 	     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-	const uint8_t *e;
-	size_t n;
+	static const struct lookup want[] = {
+		{ 0x1010, 1, 1, 0x50 }, { 0x4004, 1, 2, 0x30 },
+		{ 0x4008, 0, 0, 0 },
+	};
+	const struct loclist l = { list, sizeof(list), 4, 0x1000, NULL, 0 };
 
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 4, 0x1000, NULL, 0,
-				       0x1010, &e, &n), 1);
-	CHECK(n == 1 && e[0] == 0x50);
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 4, 0x1000, NULL, 0,
-				       0x4004, &e, &n), 1);
-	CHECK(n == 2 && e[0] == 0x30);
-	CHECK_EQ(oc_dwarf_loclist_find(list, sizeof(list), 4, 0x1000, NULL, 0,
-				       0x4008, &e, &n), 0);
-	for (size_t cut = 0; cut + 16 < sizeof(list); cut++) {
-		uint8_t *copy = malloc(cut ? cut : 1);
-
-		memcpy(copy, list, cut);
-		CHECK(oc_dwarf_loclist_find(copy, cut, 4, 0x1000, NULL, 0,
-					    0x9999, &e, &n) == -1);
-		free(copy);
-	}
+	check_lookups(&l, want, sizeof(want) / sizeof(want[0]));
+	/* every cut short of the end-of-list entry (its 16 zero bytes) */
+	check_cuts(&l, 16);
 }
 
 /* --- rendering ----------------------------------------------------------- */
