@@ -22,101 +22,107 @@ static void check_chain(const struct oc_wait_chain *c, const size_t *idx,
 		CHECK_EQ(c->cycle_from, cycle_from);
 }
 
-TEST(chain_simple)
+/* A chain oc_waits_chains() must find: its tasks, whether it ends in a
+ * cycle and where that starts. */
+struct want_chain {
+	size_t idx[4];
+	size_t nr;
+	bool cycle;
+	size_t cycle_from;
+};
+
+/* The chains of the wait-for graph @next are @want, in that order. */
+static void check_chains(const long *next, size_t n,
+			 const struct want_chain *want, size_t nr_want)
 {
-	/* 0 waits for 1, which waits for 2, which waits for nothing */
-	long next[] = { 1, 2, -1 };
 	struct oc_wait_chain *c;
 	size_t nr;
 
-	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
-	CHECK_EQ(nr, 1);
-	check_chain(&c[0], (size_t[]){ 0, 1, 2 }, 3, false, 0);
+	CHECK(!oc_waits_chains(next, n, &c, &nr));
+	CHECK_EQ(nr, nr_want);
+	for (size_t i = 0; i < nr && i < nr_want; i++)
+		check_chain(&c[i], want[i].idx, want[i].nr, want[i].cycle,
+			    want[i].cycle_from);
 	oc_waits_chains_free(c, nr);
+}
+
+TEST(chain_simple)
+{
+	/* 0 waits for 1, which waits for 2, which waits for nothing */
+	static const long next[] = { 1, 2, -1 };
+	static const struct want_chain want[] = {
+		{ { 0, 1, 2 }, 3, false, 0 },
+	};
+
+	check_chains(next, N(next), want, N(want));
 }
 
 TEST(chain_two_waiters_one_owner)
 {
 	/* 0 and 3 wait for 2; 1 waits for nothing and no one waits for it */
-	long next[] = { 2, -1, -1, 2 };
-	struct oc_wait_chain *c;
-	size_t nr;
+	static const long next[] = { 2, -1, -1, 2 };
+	static const struct want_chain want[] = {
+		{ { 0, 2 }, 2, false, 0 },
+		{ { 3, 2 }, 2, false, 0 },
+	};
 
-	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
-	CHECK_EQ(nr, 2);
-	check_chain(&c[0], (size_t[]){ 0, 2 }, 2, false, 0);
-	check_chain(&c[1], (size_t[]){ 3, 2 }, 2, false, 0);
-	oc_waits_chains_free(c, nr);
+	check_chains(next, N(next), want, N(want));
 }
 
 TEST(deadlock_cycle_alone)
 {
 	/* ABBA and a third: 1 -> 2 -> 0 -> 1, reported once from 0 */
-	long next[] = { 1, 2, 0, -1 };
-	struct oc_wait_chain *c;
-	size_t nr;
+	static const long next[] = { 1, 2, 0, -1 };
+	static const struct want_chain want[] = {
+		{ { 0, 1, 2 }, 3, true, 0 },
+	};
 
-	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
-	CHECK_EQ(nr, 1);
-	check_chain(&c[0], (size_t[]){ 0, 1, 2 }, 3, true, 0);
-	oc_waits_chains_free(c, nr);
+	check_chains(next, N(next), want, N(want));
 }
 
 TEST(deadlock_at_the_end_of_a_chain)
 {
 	/* 3 waits for 0; 0 and 1 deadlock: one chain, ending in the cycle,
 	 * and the cycle not again on its own */
-	long next[] = { 1, 0, -1, 0 };
-	struct oc_wait_chain *c;
-	size_t nr;
+	static const long next[] = { 1, 0, -1, 0 };
+	static const struct want_chain want[] = {
+		{ { 3, 0, 1 }, 3, true, 1 },
+	};
 
-	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
-	CHECK_EQ(nr, 1);
-	check_chain(&c[0], (size_t[]){ 3, 0, 1 }, 3, true, 1);
-	oc_waits_chains_free(c, nr);
+	check_chains(next, N(next), want, N(want));
 }
 
 TEST(deadlock_on_itself)
 {
 	/* mutex_lock() of a mutex the task holds */
-	long next[] = { -1, 1 };
-	struct oc_wait_chain *c;
-	size_t nr;
+	static const long next[] = { -1, 1 };
+	static const struct want_chain want[] = {
+		{ { 1 }, 1, true, 0 },
+	};
 
-	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
-	CHECK_EQ(nr, 1);
-	check_chain(&c[0], (size_t[]){ 1 }, 1, true, 0);
-	oc_waits_chains_free(c, nr);
+	check_chains(next, N(next), want, N(want));
 }
 
 TEST(chain_order)
 {
 	/* 0 -> 1 (short), 2 -> 3 -> 4 (long), 5 <-> 6 (deadlock):
 	 * deadlocks first, then the longer chain */
-	long next[] = { 1, -1, 3, 4, -1, 6, 5 };
-	struct oc_wait_chain *c;
-	size_t nr;
+	static const long next[] = { 1, -1, 3, 4, -1, 6, 5 };
+	static const struct want_chain want[] = {
+		{ { 5, 6 }, 2, true, 0 },
+		{ { 2, 3, 4 }, 3, false, 0 },
+		{ { 0, 1 }, 2, false, 0 },
+	};
 
-	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
-	CHECK_EQ(nr, 3);
-	check_chain(&c[0], (size_t[]){ 5, 6 }, 2, true, 0);
-	check_chain(&c[1], (size_t[]){ 2, 3, 4 }, 3, false, 0);
-	check_chain(&c[2], (size_t[]){ 0, 1 }, 2, false, 0);
-	oc_waits_chains_free(c, nr);
+	check_chains(next, N(next), want, N(want));
 }
 
 TEST(chain_none)
 {
-	long next[] = { -1, -1, 7 };	/* 7: out of range, no edge */
-	struct oc_wait_chain *c;
-	size_t nr;
+	static const long next[] = { -1, -1, 7 };	/* 7: out of range, no edge */
 
-	CHECK(!oc_waits_chains(next, N(next), &c, &nr));
-	CHECK_EQ(nr, 0);
-	oc_waits_chains_free(c, nr);
-	CHECK(!oc_waits_chains(NULL, 0, &c, &nr));
-	CHECK_EQ(nr, 0);
-	oc_waits_chains_free(c, nr);
+	check_chains(next, N(next), NULL, 0);
+	check_chains(NULL, 0, NULL, 0);
 }
 
 static struct oc_task tasks[3] = {
