@@ -113,17 +113,28 @@ static const uint8_t hash_6_12[ORC_ABI_HASH_SIZE] = {
 	0xa5, 0xc6, 0x5b, 0xa5, 0xa6, 0x25, 0xea, 0xb3, 0xfe, 0x24,
 };
 
-TEST(nov_orc_6_1_by_release)
+/*
+ * A @release kernel with a @layout table (and an .orc_header of @hash
+ * unless NULL): read as @version, the whole table, without a warning.
+ */
+static void check_read(const char *release, enum orc_abi_layout layout,
+		       const uint8_t *hash, enum oc_orc_version version)
 {
 	struct fake f;
 
-	fake_init(&f, "6.1.0-57-cloud-amd64", 65536);
-	put_orc(&f, ORC_ABI_LAYOUT_4_18, 0x100, false, NULL);
+	fake_init(&f, release, 65536);
+	put_orc(&f, layout, 0x100, hash != NULL, hash);
 	CHECK_OK(oc_kmodel_orc_from_memory(&f.k));
-	CHECK_EQ(f.k.orc_version, OC_ORC_V_4_18);
+	CHECK_EQ(f.k.orc_version, version);
 	check_orc(&f);
 	CHECK_EQ(f.k.nr_warnings, 0);
 	fake_free(&f);
+}
+
+TEST(nov_orc_6_1_by_release)
+{
+	check_read("6.1.0-57-cloud-amd64", ORC_ABI_LAYOUT_4_18, NULL,
+		   OC_ORC_V_4_18);
 }
 
 TEST(nov_orc_6_12_by_header)
@@ -132,13 +143,8 @@ TEST(nov_orc_6_12_by_header)
 	uint8_t bad[ORC_ABI_HASH_SIZE];
 	struct oc_error *err;
 
-	fake_init(&f, "6.12.118+deb12-cloud-amd64", 65536);
-	put_orc(&f, ORC_ABI_LAYOUT_6_4, 0x100, true, hash_6_12);
-	CHECK_OK(oc_kmodel_orc_from_memory(&f.k));
-	CHECK_EQ(f.k.orc_version, OC_ORC_V_6_4);
-	check_orc(&f);
-	CHECK_EQ(f.k.nr_warnings, 0);
-	fake_free(&f);
+	check_read("6.12.118+deb12-cloud-amd64", ORC_ABI_LAYOUT_6_4, hash_6_12,
+		   OC_ORC_V_6_4);
 
 	/* an unknown hash is an error, never a guess */
 	memcpy(bad, hash_6_12, sizeof(bad));
@@ -172,51 +178,67 @@ static void check_fails(struct fake *f, enum oc_error_code code,
 	(void)f;
 }
 
+/*
+ * A 6.1 kernel whose symbol table has only @syms (at tables + off, up to
+ * a NULL name) and whose memory is zeros: @load fails with @code and,
+ * unless NULL, @text in the message.
+ */
+struct hostile {
+	struct {
+		const char *name;
+		uint64_t off;
+	} syms[5];
+	enum oc_error_code code;
+	const char *text;
+};
+
+static void check_hostile(const struct hostile *cases, size_t nr,
+			  struct oc_error *(*load)(struct oc_kernel *k))
+{
+	for (size_t i = 0; i < nr; i++) {
+		struct fake f;
+
+		fake_init(&f, "6.1.0-57-cloud-amd64", 65536);
+		for (size_t k = 0; cases[i].syms[k].name; k++)
+			fake_sym(&f, cases[i].syms[k].name,
+				 tables + cases[i].syms[k].off);
+		CHECK_OK(oc_symtab_finish(&f.k.syms));
+		check_fails(&f, cases[i].code, cases[i].text, load(&f.k));
+		fake_free(&f);
+	}
+}
+
 TEST(nov_orc_hostile_bounds)
 {
+	static const struct hostile cases[] = {
+		/* no ORC symbols at all */
+		{ { { "linux_banner", 0 } },
+		  OC_ERR_UNSUPPORTED, "CONFIG_UNWINDER_ORC" },
+		/* __stop before __start */
+		{ { { "__start_orc_unwind_ip", 0x1000 },
+		    { "__stop_orc_unwind_ip", 0x800 } },
+		  OC_ERR_FORMAT, "plausible" },
+		/* a table larger than any kernel's (1 << 24 entries) */
+		{ { { "__start_orc_unwind_ip", 0 },
+		    { "__stop_orc_unwind_ip", (4ull << 24) + 4 } },
+		  OC_ERR_FORMAT, "plausible" },
+		/* ip and entry counts disagree */
+		{ { { "__start_orc_unwind_ip", 0 },
+		    { "__stop_orc_unwind_ip", 40 },
+		    { "__start_orc_unwind", 40 },
+		    { "__stop_orc_unwind", 40 + 54 } },
+		  OC_ERR_FORMAT, NULL },
+	};
 	struct fake f;
 
-	/* no ORC symbols at all */
-	fake_init(&f, "6.1.0-57-cloud-amd64", 65536);
-	fake_sym(&f, "linux_banner", tables);
-	CHECK_OK(oc_symtab_finish(&f.k.syms));
-	check_fails(&f, OC_ERR_UNSUPPORTED, "CONFIG_UNWINDER_ORC",
-		    oc_kmodel_orc_from_memory(&f.k));
-	fake_free(&f);
-
-	/* __stop before __start */
-	fake_init(&f, "6.1.0-57-cloud-amd64", 65536);
-	fake_sym(&f, "__start_orc_unwind_ip", tables + 0x1000);
-	fake_sym(&f, "__stop_orc_unwind_ip", tables + 0x800);
-	CHECK_OK(oc_symtab_finish(&f.k.syms));
-	check_fails(&f, OC_ERR_FORMAT, "plausible",
-		    oc_kmodel_orc_from_memory(&f.k));
-	fake_free(&f);
-
-	/* a table larger than any kernel's (1 << 24 entries) */
-	fake_init(&f, "6.1.0-57-cloud-amd64", 65536);
-	fake_sym(&f, "__start_orc_unwind_ip", tables);
-	fake_sym(&f, "__stop_orc_unwind_ip", tables + (4ull << 24) + 4);
-	CHECK_OK(oc_symtab_finish(&f.k.syms));
-	check_fails(&f, OC_ERR_FORMAT, "plausible",
-		    oc_kmodel_orc_from_memory(&f.k));
-	fake_free(&f);
+	check_hostile(cases, sizeof(cases) / sizeof(cases[0]),
+		      oc_kmodel_orc_from_memory);
 
 	/* the tables are not in the dump */
 	fake_init(&f, "6.1.0-57-cloud-amd64", 65536);
 	put_orc(&f, ORC_ABI_LAYOUT_4_18, 0x100, false, NULL);
 	f.region.len = 0x200;
 	check_fails(&f, OC_ERR_FAULT, NULL, oc_kmodel_orc_from_memory(&f.k));
-	fake_free(&f);
-
-	/* ip and entry counts disagree */
-	fake_init(&f, "6.1.0-57-cloud-amd64", 65536);
-	fake_sym(&f, "__start_orc_unwind_ip", tables);
-	fake_sym(&f, "__stop_orc_unwind_ip", tables + 40);
-	fake_sym(&f, "__start_orc_unwind", tables + 40);
-	fake_sym(&f, "__stop_orc_unwind", tables + 40 + 54);
-	CHECK_OK(oc_symtab_finish(&f.k.syms));
-	check_fails(&f, OC_ERR_FORMAT, NULL, oc_kmodel_orc_from_memory(&f.k));
 	fake_free(&f);
 }
 
@@ -256,6 +278,10 @@ static size_t make_btf(uint8_t *out)
 
 TEST(nov_btf_from_memory)
 {
+	static const struct hostile no_btf[] = {
+		{ { { "linux_banner", 0 } },
+		  OC_ERR_UNSUPPORTED, "CONFIG_DEBUG_INFO_BTF" },
+	};
 	struct fake f;
 	uint64_t v = 0;
 	size_t len;
@@ -276,12 +302,7 @@ TEST(nov_btf_from_memory)
 	fake_free(&f);
 
 	/* no BTF symbols: say what is missing */
-	fake_init(&f, "6.1.0-57-cloud-amd64", 65536);
-	fake_sym(&f, "linux_banner", tables);
-	CHECK_OK(oc_symtab_finish(&f.k.syms));
-	check_fails(&f, OC_ERR_UNSUPPORTED, "CONFIG_DEBUG_INFO_BTF",
-		    oc_kmodel_btf_from_memory(&f.k));
-	fake_free(&f);
+	check_hostile(no_btf, 1, oc_kmodel_btf_from_memory);
 
 	/* bytes that are not BTF */
 	fake_init(&f, "6.1.0-57-cloud-amd64", 65536);
