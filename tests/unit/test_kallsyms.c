@@ -392,22 +392,33 @@ TEST(kallsyms_absolute_percpu_6_1)
 	image_free(&im);
 }
 
+/*
+ * Decodes @im: every text symbol, the name lengths read as @long_names,
+ * the markers confirming that or not.  The image is freed.
+ */
+static void check_lengths(struct image *im, bool long_names,
+			  bool markers_checked)
+{
+	struct oc_symtab syms, pcpu;
+	struct oc_kallsyms_info info;
+
+	CHECK_OK(decode(im, &syms, &pcpu, &info));
+	CHECK_EQ(info.long_names, long_names);
+	CHECK_EQ(info.markers_checked, markers_checked);
+	check_text(im, &syms);
+	oc_symtab_deinit(&syms);
+	oc_symtab_deinit(&pcpu);
+	image_free(im);
+}
+
 /* The preferred length encoding is wrong: the markers catch it. */
 TEST(kallsyms_long_names_detected_by_markers)
 {
 	struct image im;
-	struct oc_symtab syms, pcpu;
-	struct oc_kallsyms_info info;
 
 	build(&im, L_ABS_PERCPU, true);
 	im.loc.long_names = false;	/* as for a kernel guessed pre-6.1 */
-	CHECK_OK(decode(&im, &syms, &pcpu, &info));
-	CHECK(info.long_names);
-	CHECK(info.markers_checked);
-	check_text(&im, &syms);
-	oc_symtab_deinit(&syms);
-	oc_symtab_deinit(&pcpu);
-	image_free(&im);
+	check_lengths(&im, true, true);
 
 	/*
 	 * And the reverse: one-byte lengths (a 200-token name is only
@@ -417,13 +428,7 @@ TEST(kallsyms_long_names_detected_by_markers)
 	 */
 	build_ex(&im, L_ABS_PERCPU, false, true);
 	im.loc.long_names = true;
-	CHECK_OK(decode(&im, &syms, &pcpu, &info));
-	CHECK(!info.long_names);
-	CHECK(info.markers_checked);
-	check_text(&im, &syms);
-	oc_symtab_deinit(&syms);
-	oc_symtab_deinit(&pcpu);
-	image_free(&im);
+	check_lengths(&im, false, true);
 }
 
 /* Markers that do not match either reading: the preferred one is used. */
@@ -431,7 +436,6 @@ TEST(kallsyms_markers_unconfirmed)
 {
 	struct image im;
 	struct oc_symtab syms, pcpu;
-	struct oc_kallsyms_info info;
 
 	build(&im, L_ABS_PERCPU, true);
 	/* the first marker is always 0: break it */
@@ -444,13 +448,7 @@ TEST(kallsyms_markers_unconfirmed)
 		oc_symtab_deinit(&pcpu);
 		put32(&im, (names + ok.names_len + 7) & ~7ull, 0xdead);
 	}
-	CHECK_OK(decode(&im, &syms, &pcpu, &info));
-	CHECK(!info.markers_checked);
-	CHECK(info.long_names);
-	check_text(&im, &syms);
-	oc_symtab_deinit(&syms);
-	oc_symtab_deinit(&pcpu);
-	image_free(&im);
+	check_lengths(&im, true, false);
 }
 
 /*
