@@ -280,6 +280,20 @@ static void check_reads(struct oc_dump *dump)
 	oc_error_destroy(err);
 }
 
+/* @path opens as a @format dump of two CPU notes and reads right. */
+static void check_opens(const char *path, const char *format)
+{
+	struct oc_dump *dump = NULL;
+
+	CHECK_OK(oc_dump_open(path, &dump));
+	if (!dump)
+		return;
+	CHECK_STR(oc_dump_format_name(dump), format);
+	CHECK_EQ(oc_dump_nr_cpu_notes(dump), 2);
+	check_reads(dump);
+	oc_dump_close(dump);
+}
+
 TEST(dump_elf_virtual_reads)
 {
 	struct oc_dump *dump = NULL;
@@ -328,13 +342,7 @@ TEST(dump_flattened_elf)
 	put_be64(&flat, -1);
 	oc_test_write_file(path, flat.p, flat.len);
 
-	CHECK_OK(oc_dump_open(path, &dump));
-	if (dump) {
-		CHECK_STR(oc_dump_format_name(dump), "flattened elf");
-		CHECK_EQ(oc_dump_nr_cpu_notes(dump), 2);
-		check_reads(dump);
-		oc_dump_close(dump);
-	}
+	check_opens(path, "flattened elf");
 	/* cut before the end marker: a clear error */
 	oc_test_write_file(path, flat.p, flat.len - 16);
 	{
@@ -626,13 +634,7 @@ TEST(dump_kdump_compressed)
 		check_reads(dump);
 		oc_dump_close(dump);
 	}
-	CHECK_OK(oc_dump_open(pf, &dump));
-	if (dump) {
-		CHECK_STR(oc_dump_format_name(dump), "flattened kdump-compressed");
-		CHECK_EQ(oc_dump_nr_cpu_notes(dump), 2);
-		check_reads(dump);
-		oc_dump_close(dump);
-	}
+	check_opens(pf, "flattened kdump-compressed");
 	free(k.p);
 	free(f.p);
 }
