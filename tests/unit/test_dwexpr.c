@@ -77,6 +77,15 @@ static uint64_t computed(const uint8_t *x, size_t n, int *status)
 		CHECK_EQ(_v, (uint64_t)(expect));                           \
 	} while (0)
 
+/* expr ... DW_OP_stack_value is malformed: no value */
+#define COMPUTES_BAD(...)                                                   \
+	do {                                                                \
+		static const uint8_t _x[] = { __VA_ARGS__ };                \
+		int _st;                                                    \
+		computed(_x, sizeof(_x), &_st);                             \
+		CHECK_EQ(_st, OC_DWEXPR_BAD);                               \
+	} while (0)
+
 TEST(dwexpr_registers)
 {
 	struct oc_dwexpr_ctx c;
@@ -291,15 +300,9 @@ TEST(dwexpr_arithmetic)
 	/* INT64_MIN / -1 does not trap */
 	COMPUTES(0x8000000000000000ull, 0x0e, 0, 0, 0, 0, 0, 0, 0, 0x80,
 		 0x09, 0xff, 0x1b);
-
-	int st;
-	static const uint8_t div0[] = { 0x33, 0x30, 0x1b };
-	static const uint8_t mod0[] = { 0x33, 0x30, 0x1d };
-
-	computed(div0, sizeof(div0), &st);
-	CHECK_EQ(st, OC_DWEXPR_BAD);
-	computed(mod0, sizeof(mod0), &st);
-	CHECK_EQ(st, OC_DWEXPR_BAD);
+	/* by zero */
+	COMPUTES_BAD(0x33, 0x30, 0x1b);			/* div */
+	COMPUTES_BAD(0x33, 0x30, 0x1d);			/* mod */
 }
 
 TEST(dwexpr_stack_ops)
@@ -313,18 +316,9 @@ TEST(dwexpr_stack_ops)
 	COMPUTES(2, 0x31, 0x32, 0x33, 0x17);
 	COMPUTES(1, 0x31, 0x32, 0x33, 0x17, 0x13);
 	COMPUTES(3, 0x31, 0x32, 0x33, 0x17, 0x13, 0x13);
-
-	int st;
-	static const uint8_t pick_far[] = { 0x33, 0x15, 0x01 };
-	static const uint8_t under[] = { 0x33, 0x22 };
-	static const uint8_t empty_sv[] = { 0x96 };
-
-	computed(pick_far, sizeof(pick_far), &st);
-	CHECK_EQ(st, OC_DWEXPR_BAD);
-	computed(under, sizeof(under), &st);
-	CHECK_EQ(st, OC_DWEXPR_BAD);
-	computed(empty_sv, sizeof(empty_sv), &st);	/* nop; stack_value */
-	CHECK_EQ(st, OC_DWEXPR_BAD);
+	COMPUTES_BAD(0x33, 0x15, 0x01);			/* pick past the bottom */
+	COMPUTES_BAD(0x33, 0x22);			/* plus of one */
+	COMPUTES_BAD(0x96);				/* nop; stack_value */
 }
 
 TEST(dwexpr_branches)
@@ -335,19 +329,10 @@ TEST(dwexpr_branches)
 	COMPUTES(12, 0x30, 0x28, 0x01, 0x00, 0x35, 0x37, 0x22);
 	/* skip +1 over lit5 */
 	COMPUTES(7, 0x2f, 0x01, 0x00, 0x35, 0x37);
-
-	int st;
 	/* an endless loop: skip -3 */
-	static const uint8_t loop[] = { 0x2f, 0xfd, 0xff };
-	static const uint8_t outside[] = { 0x2f, 0x10, 0x00 };
-	static const uint8_t before[] = { 0x2f, 0xf0, 0xff };
-
-	computed(loop, sizeof(loop), &st);
-	CHECK_EQ(st, OC_DWEXPR_BAD);
-	computed(outside, sizeof(outside), &st);
-	CHECK_EQ(st, OC_DWEXPR_BAD);
-	computed(before, sizeof(before), &st);
-	CHECK_EQ(st, OC_DWEXPR_BAD);
+	COMPUTES_BAD(0x2f, 0xfd, 0xff);
+	COMPUTES_BAD(0x2f, 0x10, 0x00);			/* skip past the end */
+	COMPUTES_BAD(0x2f, 0xf0, 0xff);			/* skip before the start */
 }
 
 TEST(dwexpr_values)
