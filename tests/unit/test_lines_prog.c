@@ -186,14 +186,31 @@ static void check_program(const struct rows *r)
 	CHECK_ROW(*r, 6, 0xffffffff81002001, 1, 1, true);
 }
 
+/* program()'s rows in a unit with this header */
+static void unit(struct buf *b, unsigned ver, bool dwarf64, uint8_t max_ops)
+{
+	header(b, ver, dwarf64, max_ops);
+	program(b);
+	finish(b);
+}
+
+/* ... which decodes to check_program()'s rows */
+static void check_unit(unsigned ver, bool dwarf64)
+{
+	struct buf b;
+	struct rows r = { .nr = 0 };
+
+	unit(&b, ver, dwarf64, 1);
+	CHECK_OK(oc_lineprog_decode(b.b, b.n, collect, &r));
+	check_program(&r);
+}
+
 TEST(lineprog_dwarf5)
 {
 	struct buf b;
 	struct rows r = { .nr = 0 };
 
-	header(&b, 5, false, 1);
-	program(&b);
-	finish(&b);
+	unit(&b, 5, false, 1);
 	/* a following unit in the section is not ours to read */
 	put(&b, 0xdeadbeef, 4);
 	CHECK_OK(oc_lineprog_decode(b.b, b.n, collect, &r));
@@ -202,21 +219,8 @@ TEST(lineprog_dwarf5)
 
 TEST(lineprog_dwarf4_64bit_and_v3)
 {
-	struct buf b;
-	struct rows r = { .nr = 0 };
-
-	header(&b, 4, true, 1);
-	program(&b);
-	finish(&b);
-	CHECK_OK(oc_lineprog_decode(b.b, b.n, collect, &r));
-	check_program(&r);
-
-	memset(&r, 0, sizeof(r));
-	header(&b, 3, false, 1);	/* no maximum_operations_per_instruction */
-	program(&b);
-	finish(&b);
-	CHECK_OK(oc_lineprog_decode(b.b, b.n, collect, &r));
-	check_program(&r);
+	check_unit(4, true);
+	check_unit(3, false);	/* no maximum_operations_per_instruction */
 }
 
 TEST(lineprog_refused)
@@ -225,25 +229,19 @@ TEST(lineprog_refused)
 	struct rows r = { .nr = 0 };
 	struct oc_error *err;
 
-	header(&b, 4, false, 4);	/* VLIW */
-	program(&b);
-	finish(&b);
+	unit(&b, 4, false, 4);	/* VLIW */
 	err = oc_lineprog_decode(b.b, b.n, collect, &r);
 	CHECK(err && err->code == OC_ERR_FORMAT);
 	oc_error_destroy(err);
 	CHECK_EQ(r.nr, 0);
 
-	header(&b, 6, false, 1);	/* unknown version */
-	program(&b);
-	finish(&b);
+	unit(&b, 6, false, 1);	/* unknown version */
 	err = oc_lineprog_decode(b.b, b.n, collect, &r);
 	CHECK(err && err->code == OC_ERR_FORMAT);
 	oc_error_destroy(err);
 
 	/* out of memory at the third row */
-	header(&b, 5, false, 1);
-	program(&b);
-	finish(&b);
+	unit(&b, 5, false, 1);
 	r.nr = 0;
 	r.fail_at = 3;
 	CHECK(oc_lineprog_decode(b.b, b.n, collect, &r) == &oc_enomem);
@@ -259,9 +257,7 @@ TEST(lineprog_truncated)
 	struct buf b;
 	size_t first_end;
 
-	header(&b, 5, false, 1);
-	program(&b);
-	finish(&b);
+	unit(&b, 5, false, 1);
 	/* the second sequence is 11 + 1 + 3 bytes */
 	first_end = b.n - 15;
 	for (size_t n = 0; n < b.n; n++) {
