@@ -35,6 +35,19 @@ static struct oc_ui_worker *start(struct oc_lines **l)
 	return start_delayed(l, 0);
 }
 
+/* Started (a failure if not), the model released to it as the browser
+ * does once it has read the dump */
+static struct oc_ui_worker *start_released(struct oc_lines **l,
+					   unsigned int delay_ms)
+{
+	struct oc_ui_worker *w = start_delayed(l, delay_ms);
+
+	CHECK(w);
+	if (w)
+		oc_ui_worker_model_release(w);
+	return w;
+}
+
 static struct oc_ui_job *lines_job(size_t thread, size_t frame)
 {
 	struct oc_ui_job *j = calloc(1, sizeof(*j));
@@ -58,14 +71,12 @@ static void stop(struct oc_ui_worker *w, struct oc_lines *l)
 TEST(busy_until_collected)
 {
 	struct oc_lines *l;
-	struct oc_ui_worker *w = start(&l);
+	struct oc_ui_worker *w = start_released(&l, 0);
 	struct oc_ui_job *got = NULL;
 	int i;
 
-	CHECK(w);
 	if (!w)
 		return;
-	oc_ui_worker_model_release(w);
 	oc_ui_worker_push(w, lines_job(0, 1), false);
 	/* the browser's loop: wait, ask busy, then collect */
 	for (i = 0; i < 1000 && !got; i++) {
@@ -93,15 +104,13 @@ TEST(busy_until_collected)
 TEST(order_front_and_promote)
 {
 	struct oc_lines *l;
-	struct oc_ui_worker *w = start_delayed(&l, 500);
+	struct oc_ui_worker *w = start_released(&l, 500);
 	struct oc_ui_job *j;
 	size_t seen[8], n = 0;
 	int i;
 
-	CHECK(w);
 	if (!w)
 		return;
-	oc_ui_worker_model_release(w);
 	oc_ui_worker_push(w, lines_job(1, 10), false);
 	for (i = 0; i < 500 && oc_ui_worker_queued(w); i++)
 		usleep(1000);		/* taken, and held back */
