@@ -397,6 +397,21 @@ static void check_prog_chains(struct oc_lines *l, uint64_t inner,
 	CHECK_EQ(nr, 0);
 }
 
+/* With the binary gone, @cache alone: check_prog_chains()'s answers, and
+ * the stats in *@st to say they came from the cache. */
+static struct oc_lines *open_warm(const char *bin, const char *cache,
+				  uint64_t inner, uint64_t outer,
+				  struct oc_lines_stats *st)
+{
+	struct oc_lines *l = NULL;
+
+	unlink(bin);
+	CHECK_OK(oc_lines_open_cache(bin, cache, &l));
+	check_prog_chains(l, inner, outer);
+	oc_lines_get_stats(l, st);
+	return l;
+}
+
 static void prog_test(const char *flags, const char *name,
 		      const char *post)
 {
@@ -419,10 +434,7 @@ static void prog_test(const char *flags, const char *name,
 	CHECK_EQ(st.misses, 3);
 	oc_lines_close(l);
 	/* warm, with the binary gone: the same answers from the cache */
-	unlink(bin);
-	CHECK_OK(oc_lines_open_cache(bin, cache, &l));
-	check_prog_chains(l, inner, outer);
-	oc_lines_get_stats(l, &st);
+	l = open_warm(bin, cache, inner, outer, &st);
 	CHECK_EQ(st.cached, 3);
 	CHECK_EQ(st.hits, 3);
 	CHECK_EQ(st.misses, 0);
@@ -462,10 +474,7 @@ TEST(lines_cache_merge)
 	CHECK_OK(oc_lines_lookup(b, outer, chain, 8, &nr));
 	oc_lines_close(a);
 	oc_lines_close(b);
-	unlink(bin);
-	CHECK_OK(oc_lines_open_cache(bin, cache, &a));
-	check_prog_chains(a, inner, outer);
-	oc_lines_get_stats(a, &st);
+	a = open_warm(bin, cache, inner, outer, &st);
 	CHECK_EQ(st.cached, 2);
 	CHECK_EQ(st.hits, 2);
 	oc_lines_close(a);
