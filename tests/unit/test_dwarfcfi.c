@@ -403,6 +403,25 @@ static enum oc_cfi_status find(const struct buf *b, uint64_t pc,
 	return st;
 }
 
+/* find() of each of @pcs in @b is @want. */
+static void check_finds(const struct buf *b, enum oc_cfi_status want,
+			const uint64_t *pcs, size_t nr)
+{
+	struct oc_cfi_row row;
+
+	for (size_t i = 0; i < nr; i++) {
+		enum oc_cfi_status st = find(b, pcs[i], &row);
+
+		if (st != want)
+			FAIL_AT("find(0x%llx) = %d, not %d",
+				(unsigned long long)pcs[i], st, want);
+	}
+}
+
+#define CHECK_FINDS(b, want, ...)                                           \
+	check_finds(b, want, (const uint64_t[]){ __VA_ARGS__ },             \
+		    sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t))
+
 /* A prologue, remember/restore around an epilogue, every rule kind. */
 static void make_fde(struct buf *b)
 {
@@ -484,8 +503,7 @@ TEST(cfi_hand_made)
 	CHECK_EQ(row.fde_start, 0x1000);
 	CHECK_EQ(row.fde_end, 0x1100);
 
-	CHECK_EQ(find(&b, 0x1100, &row), OC_CFI_NO_FDE);
-	CHECK_EQ(find(&b, 0xfff, &row), OC_CFI_NO_FDE);
+	CHECK_FINDS(&b, OC_CFI_NO_FDE, 0x1100, 0xfff);
 }
 
 TEST(cfi_overlap_and_64bit)
@@ -510,8 +528,7 @@ TEST(cfi_overlap_and_64bit)
 	put_empty_fde(&b, 0, 0x5000, 0);
 
 	CHECK_EQ(find(&b, 0x1010, &row), OC_CFI_FOUND);
-	CHECK_EQ(find(&b, 0x1080, &row), OC_CFI_NO_FDE);
-	CHECK_EQ(find(&b, 0x10ff, &row), OC_CFI_NO_FDE);
+	CHECK_FINDS(&b, OC_CFI_NO_FDE, 0x1080, 0x10ff);
 	/* past the first, only the second covers it */
 	CHECK_EQ(find(&b, 0x1100, &row), OC_CFI_FOUND);
 	CHECK_EQ(row.fde_start, 0x1080);
@@ -519,8 +536,7 @@ TEST(cfi_overlap_and_64bit)
 	CHECK_EQ(row.cfa_off, 8);
 	CHECK_EQ(find(&b, 0x4008, &row), OC_CFI_FOUND);
 	CHECK_EQ(row.fde_start, 0x4000);
-	CHECK_EQ(find(&b, 0x10, &row), OC_CFI_NO_FDE);
-	CHECK_EQ(find(&b, 0x5000, &row), OC_CFI_NO_FDE);
+	CHECK_FINDS(&b, OC_CFI_NO_FDE, 0x10, 0x5000);
 }
 
 TEST(cfi_malformed)
@@ -551,10 +567,7 @@ TEST(cfi_malformed)
 	put_empty_fde(&b, 0x7777, 0x5000, 0x10);	/* no CIE there */
 
 	CHECK_EQ(find(&b, 0x1000, &row), OC_CFI_FOUND);	/* before the op */
-	CHECK_EQ(find(&b, 0x1001, &row), OC_CFI_MALFORMED);
-	CHECK_EQ(find(&b, 0x2001, &row), OC_CFI_MALFORMED);
-	CHECK_EQ(find(&b, 0x3000, &row), OC_CFI_MALFORMED);
-	CHECK_EQ(find(&b, 0x4000, &row), OC_CFI_MALFORMED);
+	CHECK_FINDS(&b, OC_CFI_MALFORMED, 0x1001, 0x2001, 0x3000, 0x4000);
 	CHECK_EQ(find(&b, 0x5000, &row), OC_CFI_NO_FDE);	/* not indexed */
 
 	/* every truncation of a good section */
