@@ -1129,12 +1129,9 @@ const char *oc_dw_die_function_name(struct oc_dwarf *d, Dwarf_Die die)
 		next = oc_dw_die_ref(d, cur, DW_AT_abstract_origin);
 		if (!next)
 			next = oc_dw_die_ref(d, cur, DW_AT_specification);
-		if (cur != die)
-			dwarf_dealloc_die(cur);
-		cur = next;
+		cur = oc_dw_die_hop(die, cur, next);
 	}
-	if (cur && cur != die)
-		dwarf_dealloc_die(cur);
+	oc_dw_die_let_go(die, cur);
 	return name;
 }
 

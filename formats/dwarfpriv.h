@@ -122,6 +122,25 @@ bool oc_dw_die_contains(struct oc_dwarf *d, const struct dw_cu *cu,
 			Dwarf_Die die, uint64_t addr);
 /* The DIE that attribute @at of @die refers to; NULL if none. */
 Dwarf_Die oc_dw_die_ref(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at);
+/*
+ * A walk along a chain of DIEs (abstract origins, a type's qualifiers)
+ * from @start, which its caller owns: every later DIE is the walk's own.
+ * oc_dw_die_hop() moves from @cur to @next, freeing @cur unless it is
+ * @start; oc_dw_die_let_go() frees where the walk stopped (NULL is fine).
+ */
+static inline Dwarf_Die oc_dw_die_hop(Dwarf_Die start, Dwarf_Die cur,
+				      Dwarf_Die next)
+{
+	if (cur != start)
+		dwarf_dealloc_die(cur);
+	return next;
+}
+
+static inline void oc_dw_die_let_go(Dwarf_Die start, Dwarf_Die cur)
+{
+	if (cur && cur != start)
+		dwarf_dealloc_die(cur);
+}
 /* A function's name through abstract origins and specifications. */
 const char *oc_dw_die_function_name(struct oc_dwarf *d, Dwarf_Die die);
 /* An unsigned attribute (DW_FORM_implicit_const too); 0 if absent. */

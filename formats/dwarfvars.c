@@ -166,12 +166,9 @@ static Dwarf_Die with_attr(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at)
 		if (has_attr(d, cur, at))
 			return cur;
 		next = oc_dw_die_ref(d, cur, DW_AT_abstract_origin);
-		if (cur != die)
-			dwarf_dealloc_die(cur);
-		cur = next;
+		cur = oc_dw_die_hop(die, cur, next);
 	}
-	if (cur && cur != die)
-		dwarf_dealloc_die(cur);
+	oc_dw_die_let_go(die, cur);
 	return NULL;
 }
 
@@ -311,12 +308,9 @@ static bool is_pointer(struct oc_dwarf *d, Dwarf_Die type)
 		    tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type)
 			break;
 		next = type_of(d, cur);
-		if (cur != type)
-			dwarf_dealloc_die(cur);
-		cur = next;
+		cur = oc_dw_die_hop(type, cur, next);
 	}
-	if (cur && cur != type)
-		dwarf_dealloc_die(cur);
+	oc_dw_die_let_go(type, cur);
 	return ret;
 }
 
@@ -513,9 +507,7 @@ static bool describe(struct oc_dwarf *d, Dwarf_Die type, struct oc_dwvar *v)
 		case DW_TAG_restrict_type:
 		case DW_TAG_atomic_type:
 			next = type_of(d, cur);
-			if (cur != type)
-				dwarf_dealloc_die(cur);
-			cur = next;
+			cur = oc_dw_die_hop(type, cur, next);
 			continue;
 		case DW_TAG_base_type:
 			v->size = die_bytesize(d, cur);
@@ -588,8 +580,7 @@ static bool describe(struct oc_dwarf *d, Dwarf_Die type, struct oc_dwvar *v)
 		}
 		break;
 	}
-	if (cur && cur != type)
-		dwarf_dealloc_die(cur);
+	oc_dw_die_let_go(type, cur);
 	return ok;
 }
 

@@ -156,24 +156,25 @@ void oc_flat_index_deinit(struct oc_flat_index *index)
 	memset(index, 0, sizeof(*index));
 }
 
-struct oc_error *oc_flat_read_fd(void *arg, uint64_t offset, void *buf,
-				 size_t len)
+/* All of @len bytes at @offset, read or written, EINTR retried; the end
+ * of the file or a write of nothing is an error. */
+static struct oc_error *pio_all(int fd, char *p, size_t len, uint64_t offset,
+				bool write)
 {
-	int fd = *(int *)arg;
-	char *p = buf;
-
 	while (len) {
-		ssize_t n = pread(fd, p, len, offset);
+		ssize_t n = write ? pwrite(fd, p, len, (off_t)offset) :
+				    pread(fd, p, len, (off_t)offset);
 
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return oc_error_os(errno, NULL, "pread(%llu)",
-					   (unsigned long long)offset);
-		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return oc_error_os(errno, NULL, "%s at %llu",
+					   write ? "writing the reassembled dump" :
+					   "pread", (unsigned long long)offset);
 		if (n == 0)
-			return oc_error_format(OC_ERR_FORMAT,
-					       "unexpected end of file at offset %llu",
+			return oc_error_format(OC_ERR_FORMAT, "%s at offset %llu",
+					       write ? "no room to write" :
+					       "unexpected end of file",
 					       (unsigned long long)offset);
 		p += n;
 		len -= n;
@@ -182,26 +183,10 @@ struct oc_error *oc_flat_read_fd(void *arg, uint64_t offset, void *buf,
 	return NULL;
 }
 
-static struct oc_error *write_all(int fd, const void *buf, size_t len,
-				  uint64_t offset)
+struct oc_error *oc_flat_read_fd(void *arg, uint64_t offset, void *buf,
+				 size_t len)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, offset);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return oc_error_os(errno, NULL,
-					   "writing the reassembled dump at %llu",
-					   (unsigned long long)offset);
-		}
-		p += n;
-		len -= n;
-		offset += n;
-	}
-	return NULL;
+	return pio_all(*(int *)arg, buf, len, offset, false);
 }
 
 struct oc_error *oc_flat_reassemble(int src_fd, const struct oc_flat_index *index,
@@ -227,7 +212,7 @@ struct oc_error *oc_flat_reassemble(int src_fd, const struct oc_flat_index *inde
 
 			err = oc_flat_read_fd(&src_fd, r->src + done, buf, n);
 			if (!err)
-				err = write_all(dst_fd, buf, n, r->dst + done);
+				err = pio_all(dst_fd, buf, n, r->dst + done, true);
 			done += n;
 		}
 	}

@@ -104,6 +104,31 @@ static uint8_t norm_reg(enum oc_orc_version v, unsigned int r)
 	}
 }
 
+/*
+ * The raw type field's meaning: 6.4+ (arch/x86/include/asm/orc_types.h
+ * after commit fb799447ae29, UNDEFINED 0 and END_OF_STACK its own type)
+ * and before.  A value not listed is the kernel's "unknown .orc_unwind
+ * entry type": undefined, an error.
+ */
+static const enum oc_orc_type types_6_4[] = {
+	[ORC_ABI_TYPE_UNDEFINED] = OC_ORC_TYPE_UNDEFINED,
+	[ORC_ABI_TYPE_END_OF_STACK] = OC_ORC_TYPE_END_OF_STACK,
+	[ORC_ABI_TYPE_CALL] = OC_ORC_TYPE_CALL,
+	[ORC_ABI_TYPE_REGS] = OC_ORC_TYPE_REGS,
+	[ORC_ABI_TYPE_REGS_PARTIAL] = OC_ORC_TYPE_REGS_PARTIAL,
+};
+static const enum oc_orc_type types_old[] = {
+	[ORC_ABI_OLD_TYPE_CALL] = OC_ORC_TYPE_CALL,
+	[ORC_ABI_OLD_TYPE_REGS] = OC_ORC_TYPE_REGS,
+	[ORC_ABI_OLD_TYPE_REGS_PARTIAL] = OC_ORC_TYPE_REGS_PARTIAL,
+};
+
+static enum oc_orc_type type_of(const enum oc_orc_type *types, size_t n,
+				unsigned int raw)
+{
+	return raw < n ? types[raw] : OC_ORC_TYPE_UNDEFINED;
+}
+
 void oc_orc_entry_decode(enum oc_orc_version version, const void *raw,
 			 struct oc_orc_entry *ret)
 {
@@ -121,47 +146,15 @@ void oc_orc_entry_decode(enum oc_orc_version version, const void *raw,
 	ret->end = r.end;
 
 	if (version >= OC_ORC_V_6_4) {
-		/* 6.4+: the type says it all; UNDEFINED is 0 */
-		switch (r.type) {
-		case ORC_ABI_TYPE_UNDEFINED:
-			ret->type = OC_ORC_TYPE_UNDEFINED;
-			break;
-		case ORC_ABI_TYPE_END_OF_STACK:
-			ret->type = OC_ORC_TYPE_END_OF_STACK;
-			break;
-		case ORC_ABI_TYPE_CALL:
-			ret->type = OC_ORC_TYPE_CALL;
-			break;
-		case ORC_ABI_TYPE_REGS:
-			ret->type = OC_ORC_TYPE_REGS;
-			break;
-		case ORC_ABI_TYPE_REGS_PARTIAL:
-			ret->type = OC_ORC_TYPE_REGS_PARTIAL;
-			break;
-		default:
-			/* 5..7: the kernel's "unknown .orc_unwind entry
-			 * type"; treated as undefined (an error) */
-			ret->type = OC_ORC_TYPE_UNDEFINED;
-			break;
-		}
+		/* 6.4+: the type says it all; UNDEFINED is 0, 5..7 unknown */
+		ret->type = type_of(types_6_4, sizeof(types_6_4) /
+				    sizeof(types_6_4[0]), r.type);
 		ret->signal = r.signal;
 		return;
 	}
 
-	switch (r.type) {
-	case ORC_ABI_OLD_TYPE_CALL:
-		ret->type = OC_ORC_TYPE_CALL;
-		break;
-	case ORC_ABI_OLD_TYPE_REGS:
-		ret->type = OC_ORC_TYPE_REGS;
-		break;
-	case ORC_ABI_OLD_TYPE_REGS_PARTIAL:
-		ret->type = OC_ORC_TYPE_REGS_PARTIAL;
-		break;
-	default:
-		ret->type = OC_ORC_TYPE_UNDEFINED;
-		break;
-	}
+	ret->type = type_of(types_old, sizeof(types_old) / sizeof(types_old[0]),
+			    r.type);
 	/*
 	 * Before 6.4 sp_reg UNDEFINED ended the walk: 4.14 always ("End-of-
 	 * stack check for kernel threads"), 4.18+ only with `end` set, else

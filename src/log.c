@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,54 +278,68 @@ static const uint64_t BLK_ID_SIZE = 8;
 struct prb_layout {
 	uint64_t rb_desc_ring, rb_text_data_ring;
 	uint64_t dr_count_bits, dr_descs, dr_infos, dr_head_id, dr_tail_id;
-	uint64_t desc_size, desc_state_var, lpos_begin, lpos_next;
+	uint64_t desc_size, desc_state_var, lpos_base, lpos_begin, lpos_next;
 	uint64_t info_size;
 	struct oc_member seq, ts_nsec, text_len, caller_id;
 	struct oc_member facility, flags, level;
 	uint64_t data_size_bits, data_data;
 };
 
+/*
+ * What prb_layout_init() looks up, in this order (the first missing one
+ * is the error): an offset (VMCOREINFO's OFFSET(), a member's offset),
+ * a size (SIZE()) or a member (its offset; the size is x86-64's, set
+ * after).
+ */
+enum prb_key_kind { PRB_OFFSET, PRB_SIZE, PRB_MEMBER };
+
+static const struct prb_key {
+	enum prb_key_kind kind;
+	const char *type, *member;
+	size_t at;			/* where in struct prb_layout */
+} prb_keys[] = {
+#define K(kind, type, member, field) \
+	{ kind, type, member, offsetof(struct prb_layout, field) }
+	K(PRB_OFFSET, "printk_ringbuffer", "desc_ring", rb_desc_ring),
+	K(PRB_OFFSET, "printk_ringbuffer", "text_data_ring", rb_text_data_ring),
+	K(PRB_OFFSET, "prb_desc_ring", "count_bits", dr_count_bits),
+	K(PRB_OFFSET, "prb_desc_ring", "descs", dr_descs),
+	K(PRB_OFFSET, "prb_desc_ring", "infos", dr_infos),
+	K(PRB_OFFSET, "prb_desc_ring", "head_id", dr_head_id),
+	K(PRB_OFFSET, "prb_desc_ring", "tail_id", dr_tail_id),
+	K(PRB_SIZE, "prb_desc", NULL, desc_size),
+	K(PRB_OFFSET, "prb_desc", "state_var", desc_state_var),
+	K(PRB_OFFSET, "prb_desc", "text_blk_lpos", lpos_base),
+	K(PRB_OFFSET, "prb_data_blk_lpos", "begin", lpos_begin),
+	K(PRB_OFFSET, "prb_data_blk_lpos", "next", lpos_next),
+	K(PRB_SIZE, "printk_info", NULL, info_size),
+	K(PRB_MEMBER, "printk_info", "seq", seq),
+	K(PRB_MEMBER, "printk_info", "ts_nsec", ts_nsec),
+	K(PRB_MEMBER, "printk_info", "text_len", text_len),
+	K(PRB_OFFSET, "prb_data_ring", "size_bits", data_size_bits),
+	K(PRB_OFFSET, "prb_data_ring", "data", data_data),
+#undef K
+};
+
 static struct oc_error *prb_layout_init(const struct oc_log_env *env,
 					struct prb_layout *l)
 {
 	struct oc_error *err;
-	uint64_t lpos_base;
 
 	memset(l, 0, sizeof(*l));
-	if ((err = layout_offset(env, "printk_ringbuffer", "desc_ring",
-				 &l->rb_desc_ring)) ||
-	    (err = layout_offset(env, "printk_ringbuffer", "text_data_ring",
-				 &l->rb_text_data_ring)) ||
-	    (err = layout_offset(env, "prb_desc_ring", "count_bits",
-				 &l->dr_count_bits)) ||
-	    (err = layout_offset(env, "prb_desc_ring", "descs",
-				 &l->dr_descs)) ||
-	    (err = layout_offset(env, "prb_desc_ring", "infos",
-				 &l->dr_infos)) ||
-	    (err = layout_offset(env, "prb_desc_ring", "head_id",
-				 &l->dr_head_id)) ||
-	    (err = layout_offset(env, "prb_desc_ring", "tail_id",
-				 &l->dr_tail_id)) ||
-	    (err = layout_size(env, "prb_desc", &l->desc_size)) ||
-	    (err = layout_offset(env, "prb_desc", "state_var",
-				 &l->desc_state_var)) ||
-	    (err = layout_offset(env, "prb_desc", "text_blk_lpos",
-				 &lpos_base)) ||
-	    (err = layout_offset(env, "prb_data_blk_lpos", "begin",
-				 &l->lpos_begin)) ||
-	    (err = layout_offset(env, "prb_data_blk_lpos", "next",
-				 &l->lpos_next)) ||
-	    (err = layout_size(env, "printk_info", &l->info_size)) ||
-	    (err = layout_member(env, "printk_info", "seq", &l->seq)) ||
-	    (err = layout_member(env, "printk_info", "ts_nsec",
-				 &l->ts_nsec)) ||
-	    (err = layout_member(env, "printk_info", "text_len",
-				 &l->text_len)) ||
-	    (err = layout_offset(env, "prb_data_ring", "size_bits",
-				 &l->data_size_bits)) ||
-	    (err = layout_offset(env, "prb_data_ring", "data",
-				 &l->data_data)))
-		return err;
+	for (size_t i = 0; i < sizeof(prb_keys) / sizeof(prb_keys[0]); i++) {
+		const struct prb_key *key = &prb_keys[i];
+		void *at = (char *)l + key->at;
+
+		if (key->kind == PRB_OFFSET)
+			err = layout_offset(env, key->type, key->member, at);
+		else if (key->kind == PRB_SIZE)
+			err = layout_size(env, key->type, at);
+		else
+			err = layout_member(env, key->type, key->member, at);
+		if (err)
+			return err;
+	}
 	/* caller_id is in every 5.10+ printk_info; tolerate its absence */
 	err = layout_member(env, "printk_info", "caller_id", &l->caller_id);
 	if (err) {
@@ -340,8 +355,8 @@ static struct oc_error *prb_layout_init(const struct oc_log_env *env,
 	l->text_len = (struct oc_member){ .offset = l->text_len.offset, .size = 2 };
 	layout_syslog_bits(env, "printk_info", l->text_len.offset, &l->facility,
 			   &l->flags, &l->level);
-	l->lpos_begin += lpos_base;
-	l->lpos_next += lpos_base;
+	l->lpos_begin += l->lpos_base;
+	l->lpos_next += l->lpos_base;
 
 	/* VMCOREINFO is dump data too. */
 	if (l->desc_size < 24 || l->desc_size > 4096 ||

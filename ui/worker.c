@@ -31,6 +31,18 @@ struct oc_ui_worker {
 	bool stop;
 };
 
+/* @j at the end of the list @head..@tail (the queue, or the finished). */
+static void append_job(struct oc_ui_job **head, struct oc_ui_job **tail,
+		       struct oc_ui_job *j)
+{
+	j->next = NULL;
+	if (*tail)
+		(*tail)->next = j;
+	else
+		*head = j;
+	*tail = j;
+}
+
 static void run_job(struct oc_ui_worker *w, struct oc_ui_job *j)
 {
 	struct oc_lines *l = w->lines;
@@ -107,12 +119,7 @@ static void *worker_main(void *arg)
 
 		pthread_mutex_lock(&w->lock);
 		w->running = false;
-		j->next = NULL;
-		if (w->done_tail)
-			w->done_tail->next = j;
-		else
-			w->done = j;
-		w->done_tail = j;
+		append_job(&w->done, &w->done_tail, j);
 	}
 	pthread_mutex_unlock(&w->lock);
 	return NULL;
@@ -197,12 +204,7 @@ void oc_ui_worker_push(struct oc_ui_worker *w, struct oc_ui_job *job,
 		if (!w->tail)
 			w->tail = job;
 	} else {
-		job->next = NULL;
-		if (w->tail)
-			w->tail->next = job;
-		else
-			w->head = job;
-		w->tail = job;
+		append_job(&w->head, &w->tail, job);
 	}
 	w->queued++;
 	pthread_cond_signal(&w->cond);

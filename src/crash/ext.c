@@ -111,6 +111,19 @@ static bool parse_cpu(char *arg, int *ret)
 
 enum { OPT_MODULES_DIR = 256, OPT_SOURCE };
 
+/* -L/--no-lines and --modules-dir, the options of every command that
+ * prints source lines; false for another option. */
+static bool lines_option(int c, struct oc_crash_lines_args *l)
+{
+	if (c == 'L')
+		l->no_lines = true;
+	else if (c == OPT_MODULES_DIR)
+		l->modules_dir = optarg;
+	else
+		return false;
+	return true;
+}
+
 static void cmd_orcbt(void)
 {
 	static const struct option longopts[] = {
@@ -145,14 +158,9 @@ static void cmd_orcbt(void)
 		case 'j':
 			a.json = true;
 			break;
-		case 'L':
-			a.lines.no_lines = true;
-			break;
-		case OPT_MODULES_DIR:
-			a.lines.modules_dir = optarg;
-			break;
 		default:
-			argerrs++;
+			if (!lines_option(c, &a.lines))
+				argerrs++;
 			break;
 		}
 	}
@@ -222,20 +230,10 @@ static void cmd_orcbrowse(void)
 	int c;
 
 	while ((c = getopt_long(argcnt, args, "L", longopts, NULL)) != EOF) {
-		switch (c) {
-		case 'L':
-			a.lines.no_lines = true;
-			break;
-		case OPT_MODULES_DIR:
-			a.lines.modules_dir = optarg;
-			break;
-		case OPT_SOURCE:
+		if (c == OPT_SOURCE)
 			a.source_dir = optarg;
-			break;
-		default:
+		else if (!lines_option(c, &a.lines))
 			argerrs++;
-			break;
-		}
 	}
 	if (argerrs || args[optind])
 		cmd_usage(pc->curcmd, SYNOPSIS);
