@@ -471,7 +471,7 @@ scenario_kaslr() {
 }
 
 # What an older kernel adds to `make samples` (CI time): 5.10 (bullseye,
-# issue 17) gets the scenarios that test something of its own, and of
+# docs/kernels.md) gets the scenarios that test something of its own, and of
 # QEMU's formats only the kdump-compressed one (the ELF and flattened
 # readers are the same code on every kernel).
 # A real kdump (kexec into a capture kernel, makedumpfile there) rather than

@@ -686,7 +686,8 @@ def model_seed(flags, img, current):
 
 def seeds_model():
     """fuzz_model: whole lists of both module layouts, then one seed of
-    each hostile class of issue 23 (docs/hardening.md)."""
+    each hostile class of docs/hardening.md's history table (the tasks,
+    thread and module lists)."""
     o = MODEL_OFF
     for name, flags in (('whole-6.4', 1 | 4), ('whole-5.10', 0), ('whole-6.14', 1 | 4 | 8)):
         img = Image()
