@@ -103,18 +103,39 @@ static struct oc_error *read_tokens(const struct oc_mem *mem,
 	return NULL;
 }
 
+/*
+ * A compressed name's length, its first byte at @p with @left bytes
+ * there: one byte, or since 6.1 (commit 73bbb94466fd "kallsyms: support
+ * "big" kernel symbols", @long_names) two when the first has bit 7 set,
+ * the low seven bits first.  *@hdr is how many bytes it took; 0 if they
+ * are not there.
+ */
+static size_t name_len(const uint8_t *p, size_t left, bool long_names,
+		       size_t *hdr)
+{
+	if (!left)
+		return *hdr = 0;
+	if (!(p[0] & 0x80) || !long_names) {
+		*hdr = 1;
+		return p[0];
+	}
+	if (left < 2)
+		return *hdr = 0;
+	*hdr = 2;
+	return (size_t)(p[0] & 0x7f) | (size_t)p[1] << 7;
+}
+
 /* One symbol's compressed name: its token count and where the tokens are. */
 static struct oc_error *name_at(struct names_buf *b, size_t off, bool long_names,
 				size_t *ntok_ret, size_t *data_ret)
 {
 	struct oc_error *err = names_ensure(b, off + 2);
-	size_t n;
+	size_t n, hdr;
 
 	if (err)
 		return err;
-	n = b->data[off++];
-	if ((n & 0x80) && long_names)
-		n = (n & 0x7f) | (size_t)b->data[off++] << 7;
+	n = name_len(b->data + off, 2, long_names, &hdr);
+	off += hdr;
 	err = names_ensure(b, off + n);
 	if (err)
 		return err;
@@ -642,17 +663,13 @@ static bool find_tokens(const struct scan *s, size_t from, size_t *tab_ret,
 static size_t scan_name(const struct scan *s, size_t off, size_t lim,
 			bool long_names, size_t *next_ret)
 {
-	size_t n;
+	size_t n, hdr;
 
 	if (off >= lim)
 		return 0;
-	n = s->img[off++];
-	if ((n & 0x80) && long_names) {
-		if (off >= lim)
-			return 0;
-		n = (n & 0x7f) | (size_t)s->img[off++] << 7;
-	}
-	if (!n || off + n > lim)
+	n = name_len(s->img + off, lim - off, long_names, &hdr);
+	off += hdr;
+	if (!hdr || !n || off + n > lim)
 		return 0;
 	*next_ret = off + n;
 	return n;
