@@ -138,9 +138,33 @@ enum orc_abi_layout {
 	ORC_ABI_LAYOUT_6_4,
 };
 
+/*
+ * Where each layout keeps the flags word's fields past sp_reg:4 and
+ * bp_reg:4 (the table above): type at bit 8, as wide as its mask; the
+ * signal and end bits, 0 where the layout has none.  The decoder and
+ * the encoder both read it.
+ */
+struct orc_abi_bits {
+	uint8_t type_mask, signal_bit, end_bit;
+};
+
+static inline const struct orc_abi_bits *orc_abi_bits(enum orc_abi_layout layout)
+{
+	static const struct orc_abi_bits bits[] = {
+		[ORC_ABI_LAYOUT_4_14] = { .type_mask = 3 },
+		[ORC_ABI_LAYOUT_4_18] = { .type_mask = 3, .end_bit = 10 },
+		[ORC_ABI_LAYOUT_6_3] = { .type_mask = 3, .signal_bit = 10,
+					 .end_bit = 11 },
+		[ORC_ABI_LAYOUT_6_4] = { .type_mask = 7, .signal_bit = 11 },
+	};
+
+	return &bits[layout];
+}
+
 static inline void orc_abi_decode(const void *p, enum orc_abi_layout layout,
 				  struct orc_abi_raw *ret)
 {
+	const struct orc_abi_bits *l = orc_abi_bits(layout);
 	const uint8_t *b = p;
 	uint16_t sp = (uint16_t)(b[0] | b[1] << 8);
 	uint16_t bp = (uint16_t)(b[2] | b[3] << 8);
@@ -151,48 +175,26 @@ static inline void orc_abi_decode(const void *p, enum orc_abi_layout layout,
 	ret->bp_offset = (int16_t)bp;
 	ret->sp_reg = bits & 0xf;
 	ret->bp_reg = (bits >> 4) & 0xf;
-	switch (layout) {
-	case ORC_ABI_LAYOUT_4_14:
-		ret->type = (bits >> 8) & 3;
-		break;
-	case ORC_ABI_LAYOUT_4_18:
-		ret->type = (bits >> 8) & 3;
-		ret->end = (bits >> 10) & 1;
-		break;
-	case ORC_ABI_LAYOUT_6_3:
-		ret->type = (bits >> 8) & 3;
-		ret->signal = (bits >> 10) & 1;
-		ret->end = (bits >> 11) & 1;
-		break;
-	case ORC_ABI_LAYOUT_6_4:
-		ret->type = (bits >> 8) & 7;
-		ret->signal = (bits >> 11) & 1;
-		break;
-	}
+	ret->type = (bits >> 8) & l->type_mask;
+	if (l->signal_bit)
+		ret->signal = (bits >> l->signal_bit) & 1;
+	if (l->end_bit)
+		ret->end = (bits >> l->end_bit) & 1;
 }
 
 /* The inverse, for tests that build raw tables. */
 static inline void orc_abi_encode(const struct orc_abi_raw *e,
 				  enum orc_abi_layout layout, void *p)
 {
+	const struct orc_abi_bits *l = orc_abi_bits(layout);
 	uint8_t *b = p;
 	unsigned int bits = (e->sp_reg & 0xf) | (e->bp_reg & 0xf) << 4;
 
-	switch (layout) {
-	case ORC_ABI_LAYOUT_4_14:
-		bits |= (e->type & 3) << 8;
-		break;
-	case ORC_ABI_LAYOUT_4_18:
-		bits |= (e->type & 3) << 8 | (e->end & 1) << 10;
-		break;
-	case ORC_ABI_LAYOUT_6_3:
-		bits |= (e->type & 3) << 8 | (e->signal & 1) << 10 |
-			(e->end & 1) << 11;
-		break;
-	case ORC_ABI_LAYOUT_6_4:
-		bits |= (e->type & 7) << 8 | (e->signal & 1) << 11;
-		break;
-	}
+	bits |= (e->type & l->type_mask) << 8;
+	if (l->signal_bit)
+		bits |= (e->signal & 1) << l->signal_bit;
+	if (l->end_bit)
+		bits |= (e->end & 1) << l->end_bit;
 	b[0] = (uint8_t)e->sp_offset;
 	b[1] = (uint8_t)((uint16_t)e->sp_offset >> 8);
 	b[2] = (uint8_t)e->bp_offset;
