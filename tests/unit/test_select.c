@@ -97,93 +97,121 @@ static void check_error(const struct oc_select_options *o, const char *want)
 	oc_error_destroy(err);
 }
 
-#define WHICH(o, ...)                                                       \
-	do {                                                                \
-		static const struct oc_select_task w_[] = { __VA_ARGS__ };  \
-		(o).which = w_;                                             \
-		(o).nr_which = sizeof(w_) / sizeof(w_[0]);                  \
-	} while (0)
+/*
+ * One selection: the options a row names over the defaults (any CPU, any
+ * state, no --pid or --comm), and what it shows or the error it gives.
+ */
+struct select_case {
+	const struct oc_select_task *which;
+	size_t nr_which;
+	bool all_tasks, active;
+	bool on_cpu;		/* --cpu cpu */
+	int cpu;
+	char state;
+	const char *shows, *error;
+};
+
+#define WHICH(...)                                                          \
+	.which = (const struct oc_select_task[]){ __VA_ARGS__ },            \
+	.nr_which = sizeof((const struct oc_select_task[]){ __VA_ARGS__ }) / \
+		    sizeof(struct oc_select_task)
 #define PID(p) { .pid = (p) }
 #define COMM(c) { .pid = -1, .comm = (c) }
+#define CPU(c) .on_cpu = true, .cpu = (c)
+
+/* Each row from the default options: no row depends on the one before. */
+static void check_cases(const struct select_case *c, size_t n)
+{
+	for (; n--; c++) {
+		struct oc_select_options o;
+
+		oc_select_options_init(&o);
+		o.which = c->which;
+		o.nr_which = c->nr_which;
+		o.all_tasks = c->all_tasks;
+		o.active = c->active;
+		if (c->on_cpu)
+			o.cpu = c->cpu;
+		o.state = c->state;
+		if (c->error)
+			check_error(&o, c->error);
+		else
+			check_select(&o, c->shows);
+	}
+}
+
+#define CHECK_CASES(cases) \
+	check_cases(cases, sizeof(cases) / sizeof((cases)[0]))
 
 TEST(select_all_and_active)
 {
-	struct oc_select_options o;
+	const struct select_case cases[] = {
+		{ .shows = "-|0 1" },		/* the CPUs only */
+		{ .all_tasks = true,
+		  .shows = "0 1 2 7 9 0|0 1" },	/* the task list's order */
+		{ .all_tasks = true, .active = true, .shows = "-|0 1" },
+	};
 
-	oc_select_options_init(&o);
-	check_select(&o, "-|0 1");		/* the CPUs only */
-	o.all_tasks = true;
-	check_select(&o, "0 1 2 7 9 0|0 1");	/* the task list's order */
-	o.active = true;
-	check_select(&o, "-|0 1");
+	CHECK_CASES(cases);
 }
 
 TEST(select_pids_in_order_given)
 {
-	struct oc_select_options o;
+	const struct select_case cases[] = {
+		{ WHICH(PID(9), PID(1)), .shows = "9 1|0 1" },
+		/* each once; neither is running */
+		{ WHICH(PID(2), PID(2), PID(7)), .shows = "2 7|" },
+		/* every idle task */
+		{ WHICH(PID(0)), .shows = "0 0|" },
+	};
 
-	oc_select_options_init(&o);
-	WHICH(o, PID(9), PID(1));
-	check_select(&o, "9 1|0 1");
-	WHICH(o, PID(2), PID(2), PID(7));	/* each once */
-	check_select(&o, "2 7|");		/* neither is running */
-	WHICH(o, PID(0));			/* every idle task */
-	check_select(&o, "0 0|");
+	CHECK_CASES(cases);
 }
 
 TEST(select_comm_glob)
 {
-	struct oc_select_options o;
+	const struct select_case cases[] = {
+		{ WHICH(COMM("kworker/*")), .shows = "7 9|1" },
+		{ WHICH(PID(9), COMM("kworker/*"), COMM("k?hread[a-d]")),
+		  .shows = "9 7 2|1" },
+		/* the rest after init */
+		{ WHICH(COMM("init"), COMM("*")), .shows = "1 0 2 7 9 0|0 1" },
+	};
 
-	oc_select_options_init(&o);
-	WHICH(o, COMM("kworker/*"));
-	check_select(&o, "7 9|1");
-	WHICH(o, PID(9), COMM("kworker/*"), COMM("k?hread[a-d]"));
-	check_select(&o, "9 7 2|1");
-	WHICH(o, COMM("init"), COMM("*"));	/* the rest after init */
-	check_select(&o, "1 0 2 7 9 0|0 1");
+	CHECK_CASES(cases);
 }
 
 TEST(select_filters)
 {
-	struct oc_select_options o;
+	const struct select_case cases[] = {
+		{ WHICH(COMM("kworker/*")), .state = 'D', .shows = "7|" },
+		{ WHICH(COMM("kworker/*")), CPU(1), .shows = "9|1" },
+		/* --cpu alone: that CPU */
+		{ CPU(0), .shows = "-|0" },
+		{ CPU(0), .all_tasks = true, .shows = "1|0" },
+		/* a task there, only not in that state: an empty part, no
+		 * error */
+		{ WHICH(PID(1)), .state = 'D', .shows = "|" },
+		{ .state = 'T', .shows = "|" },
+	};
 
-	oc_select_options_init(&o);
-	WHICH(o, COMM("kworker/*"));
-	o.state = 'D';
-	check_select(&o, "7|");
-	o.state = 0;
-	o.cpu = 1;
-	check_select(&o, "9|1");
-	o.nr_which = 0;
-	o.cpu = 0;
-	check_select(&o, "-|0");		/* --cpu alone: that CPU */
-	o.all_tasks = true;
-	check_select(&o, "1|0");
-	/* a task there, only not in that state: an empty part, no error */
-	oc_select_options_init(&o);
-	WHICH(o, PID(1));
-	o.state = 'D';
-	check_select(&o, "|");
-	o.nr_which = 0;
-	o.state = 'T';
-	check_select(&o, "|");
+	CHECK_CASES(cases);
 }
 
 TEST(select_errors)
 {
-	struct oc_select_options o;
+	const char *no_cpu = "no CPU 2 (the dump has 2: 0-1)";
+	const struct select_case cases[] = {
+		{ WHICH(PID(1), PID(99)), .error = "no task with pid 99" },
+		{ WHICH(COMM("zz*")),
+		  .error = "no task whose comm matches 'zz*'" },
+		/* no raw control character */
+		{ WHICH(COMM("a\033[2Jb")),
+		  .error = "no task whose comm matches 'a\\x1b[2Jb'" },
+		{ CPU(2), .error = no_cpu },
+		/* whatever the rest */
+		{ CPU(2), .active = true, .error = no_cpu },
+	};
 
-	oc_select_options_init(&o);
-	WHICH(o, PID(1), PID(99));
-	check_error(&o, "no task with pid 99");
-	WHICH(o, COMM("zz*"));
-	check_error(&o, "no task whose comm matches 'zz*'");
-	WHICH(o, COMM("a\033[2Jb"));		/* no raw control character */
-	check_error(&o, "no task whose comm matches 'a\\x1b[2Jb'");
-	o.nr_which = 0;
-	o.cpu = 2;
-	check_error(&o, "no CPU 2 (the dump has 2: 0-1)");
-	o.active = true;			/* whatever the rest */
-	check_error(&o, "no CPU 2 (the dump has 2: 0-1)");
+	CHECK_CASES(cases);
 }
