@@ -311,6 +311,42 @@ static const char *run_regs(struct world *w, const struct oc_regs *r,
 	return oc_trace_stop_string(&w->trace, w->stop, sizeof(w->stop));
 }
 
+/* a word a test puts on a stack: *addr = val */
+struct word {
+	uint64_t addr, val;
+};
+
+/* A world of version @v with @words on its stacks. */
+static struct world *world_with(enum oc_orc_version v,
+				const struct word *words, size_t n)
+{
+	struct world *w = world_new(v);
+
+	for (size_t i = 0; i < n; i++)
+		put(w, words[i].addr, words[i].val);
+	return w;
+}
+
+#define WORLD_WITH(v, words) \
+	world_with(v, words, sizeof(words) / sizeof((words)[0]))
+
+/*
+ * Most tests' first walk: the world of WORLD_WITH() unwound from @r
+ * without options, the stop string checked against @stop; the world
+ * stays for the test's own checks of the trace.
+ */
+static struct world *walk(enum oc_orc_version v, const struct word *words,
+			  size_t n, const struct oc_regs *r, const char *stop)
+{
+	struct world *w = world_with(v, words, n);
+
+	CHECK_STR(run_regs(w, r, NULL), stop);
+	return w;
+}
+
+#define WALK(v, words, r, stop) \
+	walk(v, words, sizeof(words) / sizeof((words)[0]), r, stop)
+
 static const enum oc_orc_version all_versions[] = {
 	OC_ORC_V_4_14, OC_ORC_V_4_18, OC_ORC_V_6_3, OC_ORC_V_6_4,
 	OC_ORC_V_6_4_AX, OC_ORC_V_7_1,
@@ -425,7 +461,24 @@ TEST(unwind_blocked_task)
 	world_free(w);
 }
 
-/* IRQ stack -> task stack through the link word (call_on_irqstack) */
+/*
+ * IRQ stack -> task stack through the link word (call_on_irqstack): A on
+ * the IRQ stack returns into IND, whose frame is on the task stack at
+ * the word the link word points to (returned), C's frame after it.
+ */
+static uint64_t build_link_word(struct world *w, struct oc_regs *r)
+{
+	const uint64_t top = IRQ + IRQ_SIZE, p = TASK + 0x3800;
+
+	*r = (struct oc_regs){ .ip = T + F_A + 4, .sp = top - 8 - 16,
+			       .cs = 0x10 };
+	put(w, top - 8, p);			/* the link word */
+	put(w, top - 16, T + F_IND + 0x10);	/* A returns into IND */
+	put(w, p, T + F_C + 0x30);		/* at *(sp)+8 - 8 */
+	put(w, p + 8 + 24, T + F_END + 0x8);
+	return p;
+}
+
 TEST(unwind_irq_to_task_via_link_word)
 {
 	const enum oc_orc_version vs[] = { OC_ORC_V_4_18, OC_ORC_V_6_4,
@@ -433,14 +486,10 @@ TEST(unwind_irq_to_task_via_link_word)
 
 	for (size_t i = 0; i < 3; i++) {
 		struct world *w = world_new(vs[i]);
-		const uint64_t top = IRQ + IRQ_SIZE, p = TASK + 0x3800;
-		struct oc_regs r = { .ip = T + F_A + 4, .sp = top - 8 - 16,
-				     .cs = 0x10 };
+		const uint64_t top = IRQ + IRQ_SIZE;
+		struct oc_regs r;
+		const uint64_t p = build_link_word(w, &r);
 
-		put(w, top - 8, p);			/* the link word */
-		put(w, top - 16, T + F_IND + 0x10);	/* A returns into IND */
-		put(w, p, T + F_C + 0x30);		/* at *(sp)+8 - 8 */
-		put(w, p + 8 + 24, T + F_END + 0x8);
 		CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 		CHECK_EQ(w->trace.nr, 4);
 		if (w->trace.nr == 4) {
@@ -466,16 +515,17 @@ TEST(unwind_irq_to_task_via_link_word)
 
 TEST(unwind_sp_indirect_both_semantics)
 {
-	struct world *w = world_new(OC_ORC_V_4_18);
 	const uint64_t s = TASK + 0x2000;
-	struct oc_regs r = { .ip = T + F_IND + 4, .sp = s, .cs = 0x10 };
-
-	/* since 5.12: *(sp) + 8 */
-	put(w, s, s + 0x100);
-	put(w, s + 0x100, T + F_END + 1);
-	/* before: *(sp + 8) */
-	put(w, s + 8, s + 0x200);
-	put(w, s + 0x1f8, T + F_END + 2);
+	const struct oc_regs r = { .ip = T + F_IND + 4, .sp = s, .cs = 0x10 };
+	const struct word words[] = {
+		/* since 5.12: *(sp) + 8 */
+		{ s, s + 0x100 },
+		{ s + 0x100, T + F_END + 1 },
+		/* before: *(sp + 8) */
+		{ s + 8, s + 0x200 },
+		{ s + 0x1f8, T + F_END + 2 },
+	};
+	struct world *w = WORLD_WITH(OC_ORC_V_4_18, words);
 
 	w->t.sp_indirect_deref_first = true;
 	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
@@ -490,15 +540,16 @@ TEST(unwind_sp_indirect_both_semantics)
 
 TEST(unwind_bp_indirect)
 {
-	struct world *w = world_new(OC_ORC_V_6_4);
 	const uint64_t s = TASK + 0x2000;
-	struct oc_regs r = { .ip = T + F_BPIND + 4, .sp = s, .bp = s + 0x40,
-			     .cs = 0x10 };
+	const struct oc_regs r = { .ip = T + F_BPIND + 4, .sp = s,
+				   .bp = s + 0x40, .cs = 0x10 };
+	const struct word words[] = {
+		{ s + 0x30, s + 0x90 },		/* *(bp - 16): prev sp */
+		{ s + 0x88, T + F_END + 3 },
+		{ s + 0x80, 0xbeef },		/* bp at prevsp - 16 */
+	};
+	struct world *w = WALK(OC_ORC_V_6_4, words, &r, "end of stack");
 
-	put(w, s + 0x30, s + 0x90);		/* *(bp - 16): prev sp */
-	put(w, s + 0x88, T + F_END + 3);
-	put(w, s + 0x80, 0xbeef);		/* bp at prevsp - 16 */
-	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 	CHECK_EQ(w->trace.nr, 2);
 	if (w->trace.nr == 2) {
 		CHECK_EQ(w->trace.frames[1].sp, s + 0x90);
@@ -507,23 +558,38 @@ TEST(unwind_bp_indirect)
 	world_free(w);
 }
 
-/* #NMI stack -> task stack through the pt_regs at its top */
+/*
+ * #NMI stack -> task stack through the pt_regs at its top: A on the NMI
+ * stack returns into REGS, whose pt_regs are @pt interrupted in C (ip,
+ * cs and sp set here: the task stack at @p, C's frame returning to END
+ * there).  Returns the pt_regs' address.
+ */
+static uint64_t build_nmi_regs(struct world *w, struct oc_regs *r,
+			       struct oc_regs *pt, uint64_t p)
+{
+	const uint64_t regs = NMI + NMI_SIZE - PT_REGS;
+
+	*r = (struct oc_regs){ .ip = T + F_A + 4, .sp = regs - 16,
+			       .cs = 0x10 };
+	pt->ip = T + F_C + 0x30;
+	pt->sp = p;
+	pt->cs = 0x10;
+	put(w, regs - 8, T + F_REGS + 0x8);
+	put_regs(w, regs, pt);
+	put(w, p + 24, T + F_END + 0x8);
+	return regs;
+}
+
 TEST(unwind_exception_stack_regs_to_task)
 {
 	for (size_t i = 0; i < sizeof(all_versions) / sizeof(all_versions[0]);
 	     i++) {
 		struct world *w = world_new(all_versions[i]);
-		const uint64_t regs = NMI + NMI_SIZE - PT_REGS;
 		const uint64_t p = TASK + 0x3000;
-		struct oc_regs r = { .ip = T + F_A + 4, .sp = regs - 16,
-				     .cs = 0x10 };
-		struct oc_regs pt = { .ip = T + F_C + 0x30, .sp = p,
-				      .bp = 0x5555, .cs = 0x10, .r12 = 12 };
+		struct oc_regs r, pt = { .bp = 0x5555, .r12 = 12 };
+		const uint64_t regs = build_nmi_regs(w, &r, &pt, p);
 		const struct oc_frame *f;
 
-		put(w, regs - 8, T + F_REGS + 0x8);
-		put_regs(w, regs, &pt);
-		put(w, p + 24, T + F_END + 0x8);
 		put(w, p + 16, 0x7777);
 		CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 		CHECK_EQ(w->trace.nr, 4);
@@ -574,20 +640,23 @@ TEST(unwind_iret_frame_and_prev_regs)
 					   OC_ORC_V_6_4, OC_ORC_V_7_1 };
 
 	for (size_t i = 0; i < 4; i++) {
-		struct world *w = world_new(vs[i]);
 		const uint64_t s = TASK + 0x2000;
-		struct oc_regs r = { .ip = T + F_IRET + 4, .sp = s,
-				     .cs = 0x10, .dx = s + 0x200 };
+		const struct oc_regs r = { .ip = T + F_IRET + 4, .sp = s,
+					   .cs = 0x10, .dx = s + 0x200 };
+		const struct word words[] = {
+			/* iret frame: ip cs flags sp ss */
+			{ s, T + F_DX + 4 },
+			{ s + 8, 0x10 },
+			{ s + 16, 0x246 },
+			{ s + 24, s + 0x80 },
+			{ s + 32, 0x18 },
+			/* like the kernel, sp = regs->dx: the offset is not
+			 * added */
+			{ s + 0x1f8, T + F_END + 0x8 },
+		};
+		struct world *w = WORLD_WITH(vs[i], words);
 		const struct oc_frame *f;
 
-		/* iret frame: ip cs flags sp ss */
-		put(w, s, T + F_DX + 4);
-		put(w, s + 8, 0x10);
-		put(w, s + 16, 0x246);
-		put(w, s + 24, s + 0x80);
-		put(w, s + 32, 0x18);
-		/* like the kernel, sp = regs->dx: the offset is not added */
-		put(w, s + 0x1f8, T + F_END + 0x8);
 		run_regs(w, &r, NULL);
 		f = w->trace.frames;
 		CHECK(w->trace.nr >= 2);
@@ -616,22 +685,19 @@ TEST(unwind_iret_frame_and_prev_regs)
 
 TEST(unwind_ax_register_only_where_defined)
 {
-	struct world *w = world_new(OC_ORC_V_6_4_AX);
 	const uint64_t s = TASK + 0x2000;
-	struct oc_regs r = { .ip = T + F_AX + 4, .sp = s, .cs = 0x10,
-			     .ax = s + 0x100 };
+	const struct oc_regs r = { .ip = T + F_AX + 4, .sp = s, .cs = 0x10,
+				   .ax = s + 0x100 };
+	const struct word words[] = { { s + 0xf8, T + F_END + 8 } };
+	/* 6.4 with AX, and 7.1's renumbered registers (AX is 1) */
+	const enum oc_orc_version vs[] = { OC_ORC_V_6_4_AX, OC_ORC_V_7_1 };
+	struct world *w;
 
-	put(w, s + 0xf8, T + F_END + 8);
-	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
-	CHECK(w->trace.nr == 2 && w->trace.frames[1].sp == s + 0x100);
-	world_free(w);
-
-	/* renumbered registers: AX is 1 */
-	w = world_new(OC_ORC_V_7_1);
-	put(w, s + 0xf8, T + F_END + 8);
-	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
-	CHECK(w->trace.nr == 2 && w->trace.frames[1].sp == s + 0x100);
-	world_free(w);
+	for (size_t i = 0; i < 2; i++) {
+		w = WALK(vs[i], words, &r, "end of stack");
+		CHECK(w->trace.nr == 2 && w->trace.frames[1].sp == s + 0x100);
+		world_free(w);
+	}
 
 	/* the same raw entry (register 10) in a 6.4 table is bad */
 	w = world_new(OC_ORC_V_6_4);
@@ -687,17 +753,18 @@ TEST(unwind_corrupt_entries)
 
 TEST(unwind_no_orc_entry)
 {
-	struct world *w = world_new(OC_ORC_V_6_4);
 	const uint64_t s = TASK + 0x2000;
 	/* BPF-like code below the first entry, with a frame pointer */
 	struct oc_regs r = { .ip = T - 0x1000, .sp = s, .bp = s + 0x20,
 			     .cs = 0x10 };
+	const struct word words[] = {
+		{ s + 0x20, s + 0x60 },
+		{ s + 0x28, T + F_C + 0x30 },
+		{ s + 0x30 + 24, T + F_END + 8 },
+	};
+	struct world *w = WALK(OC_ORC_V_6_4, words, &r,
+			       "error: no ORC entry for 0xffffffff80fff000");
 
-	put(w, s + 0x20, s + 0x60);
-	put(w, s + 0x28, T + F_C + 0x30);
-	put(w, s + 0x30 + 24, T + F_END + 8);
-	CHECK_STR(run_regs(w, &r, NULL),
-		  "error: no ORC entry for 0xffffffff80fff000");
 	CHECK_EQ(w->trace.nr, 1);
 
 	/* 6.1+: orc_fp_entry guess, unreliable from there on, and the
@@ -740,14 +807,12 @@ TEST(unwind_no_orc_entry)
 
 TEST(unwind_loop_and_truncation)
 {
-	struct world *w = world_new(OC_ORC_V_6_4);
 	const uint64_t s = TASK + 0x2000;
 	struct oc_regs r = { .ip = T + F_LOOP + 4, .sp = s, .cs = 0x10 };
-
 	/* sp + 0: sp does not move up */
-	put(w, s - 8, T + F_LOOP + 8);
-	CHECK_STR(run_regs(w, &r, NULL),
-		  "error: stack going in the wrong direction at 0xffffffff81000a04 (sp 0xffffc90000012000 -> 0xffffc90000012000)");
+	const struct word words[] = { { s - 8, T + F_LOOP + 8 } };
+	struct world *w = WALK(OC_ORC_V_6_4, words, &r,
+			       "error: stack going in the wrong direction at 0xffffffff81000a04 (sp 0xffffc90000012000 -> 0xffffc90000012000)");
 
 	/* sp + 8 forever: runs off the top of the task stack */
 	r.ip = T + F_LEAF + 4;
@@ -815,15 +880,10 @@ out:
 TEST(unwind_scan_follows_the_link_word)
 {
 	struct world *w = world_new(OC_ORC_V_6_4);
-	const uint64_t top = IRQ + IRQ_SIZE, p = TASK + 0x3800;
-	struct oc_regs r = { .ip = T + F_A + 4, .sp = top - 8 - 16,
-			     .cs = 0x10 };
+	struct oc_regs r;
+	const uint64_t p = build_link_word(w, &r);
 	size_t scanned = 0, irq = 0;
 
-	put(w, top - 8, p);
-	put(w, top - 16, T + F_IND + 0x10);
-	put(w, p, T + F_C + 0x30);
-	put(w, p + 8 + 24, T + F_END + 0x8);
 	put(w, p + 8, T + F_B + 1);		/* stale on the task stack */
 	CHECK_STR(run_regs(w, &r, &(struct oc_unwind_options){ .scan = true }),
 		  "end of stack");
@@ -852,16 +912,10 @@ TEST(unwind_scan_follows_the_link_word)
 TEST(unwind_scan_regs_before_their_words)
 {
 	struct world *w = world_new(OC_ORC_V_6_4);
-	const uint64_t regs = NMI + NMI_SIZE - PT_REGS;
-	const uint64_t p = TASK + 0x3000;
-	struct oc_regs r = { .ip = T + F_A + 4, .sp = regs - 16, .cs = 0x10 };
-	struct oc_regs pt = { .ip = T + F_C + 0x30, .sp = p, .cs = 0x10,
-			      .cx = T + F_LOOP + 1 };
+	struct oc_regs r, pt = { .cx = T + F_LOOP + 1 };
+	const uint64_t regs = build_nmi_regs(w, &r, &pt, TASK + 0x3000);
 	const struct oc_frame *f;
 
-	put(w, regs - 8, T + F_REGS + 0x8);
-	put_regs(w, regs, &pt);
-	put(w, p + 24, T + F_END + 0x8);
 	CHECK_STR(run_regs(w, &r, &(struct oc_unwind_options){ .scan = true }),
 		  "end of stack");
 	CHECK_EQ(w->trace.nr, 5);
@@ -883,20 +937,21 @@ out:
 /* opts->resync: regs where objtool left no ORC data (__crash_kexec) */
 TEST(unwind_resync_after_undefined_start)
 {
-	struct world *w = world_new(OC_ORC_V_4_18);
 	const uint64_t s = TASK + 0x2000;
-	struct oc_regs r = { .ip = T + F_UNDEF + 4, .sp = s, .cs = 0x10,
-			     .bp = 0xb9 };
+	const struct oc_regs r = { .ip = T + F_UNDEF + 4, .sp = s,
+				   .cs = 0x10, .bp = 0xb9 };
+	const struct word words[] = {
+		{ s + 0x10, T + F_UNDEF + 8 },	/* stale: leads nowhere */
+		{ s + 0x20, 0xffff888000001000ull },
+		{ s + 0x28, T + F_C + 0x30 },	/* the real return address */
+		{ s + 0x40, 0xb1 },		/* C's saved bp */
+		{ s + 0x48, T + F_END + 8 },
+	};
+	struct world *w = WALK(OC_ORC_V_4_18, words, &r,
+			       "error: undefined ORC entry for 0xffffffff81000804");
 	struct oc_unwind_options o = { .resync = true };
 	const struct oc_frame *f;
 
-	put(w, s + 0x10, T + F_UNDEF + 8);	/* stale: leads nowhere */
-	put(w, s + 0x20, 0xffff888000001000ull);
-	put(w, s + 0x28, T + F_C + 0x30);	/* the real return address */
-	put(w, s + 0x40, 0xb1);			/* C's saved bp */
-	put(w, s + 0x48, T + F_END + 8);
-	CHECK_STR(run_regs(w, &r, NULL),
-		  "error: undefined ORC entry for 0xffffffff81000804");
 	CHECK_STR(run_regs(w, &r, &o),
 		  "end of stack (resynchronised at 0xffffc90000012028, after: undefined ORC entry for 0xffffffff81000804)");
 	CHECK(!w->trace.reliable && w->trace.resynced);
@@ -1071,16 +1126,18 @@ TEST(unwind_callsite_where_orc_and_cfi_have_none)
  */
 TEST(unwind_callsite_then_bp_frame)
 {
-	struct world *w = world_new(OC_ORC_V_6_4);
 	const uint64_t s = TASK + 0x2000;
 	struct oc_regs r = { .ip = T + F_UNDEF + 0x40, .sp = s, .cs = 0x10,
 			     .bp = s + 0x40 };
+	const struct word words[] = {
+		{ s + 0x18, T + F_B + 0x30 },	/* after "call crash_kexec" */
+		{ s + 0x40, 0xb2 },		/* fb's saved bp */
+		{ s + 0x48, T + F_END + 8 },	/* after "call fb" */
+	};
+	struct world *w = WORLD_WITH(OC_ORC_V_6_4, words);
 
 	w->t.func_of = w_func_of;
-	put(w, s + 0x18, T + F_B + 0x30);	/* after "call crash_kexec" */
 	put_call(w, T + F_B + 0x30, T + F_UNDEF);
-	put(w, s + 0x40, 0xb2);			/* fb's saved bp */
-	put(w, s + 0x48, T + F_END + 8);	/* after "call fb" */
 	put_call(w, T + F_END + 8, T + F_B);
 	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 	CHECK(w->trace.reliable);
@@ -1183,14 +1240,15 @@ TEST(unwind_nmi_stopped_cpu)
  */
 TEST(unwind_guard_page)
 {
-	struct world *w = world_new(OC_ORC_V_6_4);
-	struct oc_regs r = { .ip = T + F_C + 0x10, .sp = TASK - 0x10,
-			     .cs = 0x10 };
+	const struct oc_regs r = { .ip = T + F_C + 0x10, .sp = TASK - 0x10,
+				   .cs = 0x10 };
+	const struct word words[] = {
+		{ TASK + 0x00, 0xb3 },		/* fc's saved bp */
+		{ TASK + 0x08, T + F_END + 8 },
+	};
+	struct world *w = WALK(OC_ORC_V_6_4, words, &r,
+			       "end of stack (sp 0xffffc9000000fff0 is below the TASK stack (its guard page): went on at 0xffffc90000010000 as the kernel does)");
 
-	put(w, TASK + 0x00, 0xb3);		/* fc's saved bp */
-	put(w, TASK + 0x08, T + F_END + 8);
-	CHECK_STR(run_regs(w, &r, NULL),
-		  "end of stack (sp 0xffffc9000000fff0 is below the TASK stack (its guard page): went on at 0xffffc90000010000 as the kernel does)");
 	CHECK(!w->trace.reliable);
 	CHECK_EQ(w->trace.nr, 2);
 	if (w->trace.nr == 2) {
