@@ -28,6 +28,8 @@ static const uint64_t TASK = 0xffffc90000010000ull;
 static const uint64_t IRQ = 0xffffc90000100000ull;
 static const uint64_t NMI = 0xfffffe0000010000ull;
 static const uint64_t PT_REGS = 168;
+/* TASK + 0x2000: where most walks' sp starts, well inside the task stack */
+static const uint64_t S = 0xffffc90000012000ull;
 
 /* one ORC entry per function, in normalised terms */
 struct spec {
@@ -515,44 +517,42 @@ TEST(unwind_irq_to_task_via_link_word)
 
 TEST(unwind_sp_indirect_both_semantics)
 {
-	const uint64_t s = TASK + 0x2000;
-	const struct oc_regs r = { .ip = T + F_IND + 4, .sp = s, .cs = 0x10 };
+	const struct oc_regs r = { .ip = T + F_IND + 4, .sp = S, .cs = 0x10 };
 	const struct word words[] = {
 		/* since 5.12: *(sp) + 8 */
-		{ s, s + 0x100 },
-		{ s + 0x100, T + F_END + 1 },
+		{ S, S + 0x100 },
+		{ S + 0x100, T + F_END + 1 },
 		/* before: *(sp + 8) */
-		{ s + 8, s + 0x200 },
-		{ s + 0x1f8, T + F_END + 2 },
+		{ S + 8, S + 0x200 },
+		{ S + 0x1f8, T + F_END + 2 },
 	};
 	struct world *w = WORLD_WITH(OC_ORC_V_4_18, words);
 
 	w->t.sp_indirect_deref_first = true;
 	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 	CHECK(w->trace.nr == 2 && w->trace.frames[1].ip == T + F_END + 1 &&
-	      w->trace.frames[1].sp == s + 0x108);
+	      w->trace.frames[1].sp == S + 0x108);
 	w->t.sp_indirect_deref_first = false;
 	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 	CHECK(w->trace.nr == 2 && w->trace.frames[1].ip == T + F_END + 2 &&
-	      w->trace.frames[1].sp == s + 0x200);
+	      w->trace.frames[1].sp == S + 0x200);
 	world_free(w);
 }
 
 TEST(unwind_bp_indirect)
 {
-	const uint64_t s = TASK + 0x2000;
-	const struct oc_regs r = { .ip = T + F_BPIND + 4, .sp = s,
-				   .bp = s + 0x40, .cs = 0x10 };
+	const struct oc_regs r = { .ip = T + F_BPIND + 4, .sp = S,
+				   .bp = S + 0x40, .cs = 0x10 };
 	const struct word words[] = {
-		{ s + 0x30, s + 0x90 },		/* *(bp - 16): prev sp */
-		{ s + 0x88, T + F_END + 3 },
-		{ s + 0x80, 0xbeef },		/* bp at prevsp - 16 */
+		{ S + 0x30, S + 0x90 },		/* *(bp - 16): prev sp */
+		{ S + 0x88, T + F_END + 3 },
+		{ S + 0x80, 0xbeef },		/* bp at prevsp - 16 */
 	};
 	struct world *w = WALK(OC_ORC_V_6_4, words, &r, "end of stack");
 
 	CHECK_EQ(w->trace.nr, 2);
 	if (w->trace.nr == 2) {
-		CHECK_EQ(w->trace.frames[1].sp, s + 0x90);
+		CHECK_EQ(w->trace.frames[1].sp, S + 0x90);
 		CHECK_EQ(w->trace.frames[1].bp, 0xbeef);
 	}
 	world_free(w);
@@ -640,19 +640,18 @@ TEST(unwind_iret_frame_and_prev_regs)
 					   OC_ORC_V_6_4, OC_ORC_V_7_1 };
 
 	for (size_t i = 0; i < 4; i++) {
-		const uint64_t s = TASK + 0x2000;
-		const struct oc_regs r = { .ip = T + F_IRET + 4, .sp = s,
-					   .cs = 0x10, .dx = s + 0x200 };
+		const struct oc_regs r = { .ip = T + F_IRET + 4, .sp = S,
+					   .cs = 0x10, .dx = S + 0x200 };
 		const struct word words[] = {
 			/* iret frame: ip cs flags sp ss */
-			{ s, T + F_DX + 4 },
-			{ s + 8, 0x10 },
-			{ s + 16, 0x246 },
-			{ s + 24, s + 0x80 },
-			{ s + 32, 0x18 },
+			{ S, T + F_DX + 4 },
+			{ S + 8, 0x10 },
+			{ S + 16, 0x246 },
+			{ S + 24, S + 0x80 },
+			{ S + 32, 0x18 },
 			/* like the kernel, sp = regs->dx: the offset is not
 			 * added */
-			{ s + 0x1f8, T + F_END + 0x8 },
+			{ S + 0x1f8, T + F_END + 0x8 },
 		};
 		struct world *w = WORLD_WITH(vs[i], words);
 		const struct oc_frame *f;
@@ -663,10 +662,10 @@ TEST(unwind_iret_frame_and_prev_regs)
 		if (w->trace.nr >= 2) {
 			CHECK_EQ(f[1].ip, T + F_DX + 4);
 			CHECK_EQ(f[1].regs_kind, OC_REGS_PARTIAL);
-			CHECK_EQ(f[1].regs_addr, s);
-			CHECK_EQ(f[1].ip_addr, s);
+			CHECK_EQ(f[1].regs_addr, S);
+			CHECK_EQ(f[1].ip_addr, S);
 			CHECK_EQ(f[1].regs.flags, 0x246);
-			CHECK_EQ(f[1].sp, s + 0x80);
+			CHECK_EQ(f[1].sp, S + 0x80);
 			CHECK(f[1].signal);
 		}
 		if (vs[i] == OC_ORC_V_4_14) {
@@ -677,7 +676,7 @@ TEST(unwind_iret_frame_and_prev_regs)
 			CHECK_STR(w->stop, "end of stack");
 			CHECK_EQ(w->trace.nr, 3);
 			if (w->trace.nr == 3)
-				CHECK_EQ(w->trace.frames[2].sp, s + 0x200);
+				CHECK_EQ(w->trace.frames[2].sp, S + 0x200);
 		}
 		world_free(w);
 	}
@@ -685,17 +684,16 @@ TEST(unwind_iret_frame_and_prev_regs)
 
 TEST(unwind_ax_register_only_where_defined)
 {
-	const uint64_t s = TASK + 0x2000;
-	const struct oc_regs r = { .ip = T + F_AX + 4, .sp = s, .cs = 0x10,
-				   .ax = s + 0x100 };
-	const struct word words[] = { { s + 0xf8, T + F_END + 8 } };
+	const struct oc_regs r = { .ip = T + F_AX + 4, .sp = S, .cs = 0x10,
+				   .ax = S + 0x100 };
+	const struct word words[] = { { S + 0xf8, T + F_END + 8 } };
 	/* 6.4 with AX, and 7.1's renumbered registers (AX is 1) */
 	const enum oc_orc_version vs[] = { OC_ORC_V_6_4_AX, OC_ORC_V_7_1 };
 	struct world *w;
 
 	for (size_t i = 0; i < 2; i++) {
 		w = WALK(vs[i], words, &r, "end of stack");
-		CHECK(w->trace.nr == 2 && w->trace.frames[1].sp == s + 0x100);
+		CHECK(w->trace.nr == 2 && w->trace.frames[1].sp == S + 0x100);
 		world_free(w);
 	}
 
@@ -718,8 +716,7 @@ TEST(unwind_ax_register_only_where_defined)
 TEST(unwind_corrupt_entries)
 {
 	struct world *w = world_new(OC_ORC_V_6_4);
-	const uint64_t s = TASK + 0x2000;
-	struct oc_regs r = { .sp = s, .cs = 0x10 };
+	struct oc_regs r = { .sp = S, .cs = 0x10 };
 
 	r.ip = T + F_BAD + 4;
 	CHECK_STR(run_regs(w, &r, NULL),
@@ -736,7 +733,7 @@ TEST(unwind_corrupt_entries)
 	r.sp = TASK + TASK_SIZE - 0x40;
 	CHECK_STR(run_regs(w, &r, NULL),
 		  "error: cannot read registers at 0xffffc90000013fc0 (crosses the end of its stack) for ip 0xffffffff81000504");
-	r.sp = s;
+	r.sp = S;
 	r.ip = T + F_UNDEF + 4;
 	/* pre-6.4: sp_reg UNDEFINED without the end bit */
 	world_free(w);
@@ -753,14 +750,13 @@ TEST(unwind_corrupt_entries)
 
 TEST(unwind_no_orc_entry)
 {
-	const uint64_t s = TASK + 0x2000;
 	/* BPF-like code below the first entry, with a frame pointer */
-	struct oc_regs r = { .ip = T - 0x1000, .sp = s, .bp = s + 0x20,
+	struct oc_regs r = { .ip = T - 0x1000, .sp = S, .bp = S + 0x20,
 			     .cs = 0x10 };
 	const struct word words[] = {
-		{ s + 0x20, s + 0x60 },
-		{ s + 0x28, T + F_C + 0x30 },
-		{ s + 0x30 + 24, T + F_END + 8 },
+		{ S + 0x20, S + 0x60 },
+		{ S + 0x28, T + F_C + 0x30 },
+		{ S + 0x30 + 24, T + F_END + 8 },
 	};
 	struct world *w = WALK(OC_ORC_V_6_4, words, &r,
 			       "error: no ORC entry for 0xffffffff80fff000");
@@ -777,28 +773,28 @@ TEST(unwind_no_orc_entry)
 	if (w->trace.nr == 3) {
 		CHECK_EQ(w->trace.frames[1].how, OC_HOW_FP);
 		CHECK_EQ(w->trace.frames[1].ip, T + F_C + 0x30);
-		CHECK_EQ(w->trace.frames[1].sp, s + 0x30);
-		CHECK_EQ(w->trace.frames[1].bp, s + 0x60);
+		CHECK_EQ(w->trace.frames[1].sp, S + 0x30);
+		CHECK_EQ(w->trace.frames[1].bp, S + 0x60);
 		CHECK(!w->trace.frames[1].reliable);
 	}
 
 	/* ip 0 (a call through NULL): null_orc_entry, ret at sp */
 	w->t.fp_fallback = false;
 	r.ip = 0;
-	put(w, s, T + F_END + 8);
+	put(w, S, T + F_END + 8);
 	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 	CHECK(w->trace.reliable && w->trace.nr == 2);
 
 	/* ... whose return address is 0 (a stack page read as zeros): no
 	 * column of 0x0 frames through null_orc_entry, one error */
-	put(w, s, 0);
+	put(w, S, 0);
 	CHECK_STR(run_regs(w, &r, NULL),
 		  "error: return address 0x0 at 0xffffc90000012000 is not a kernel address");
 	CHECK(!w->trace.reliable);
 	CHECK_EQ(w->trace.nr, 1);
 	/* a user-half word as a return address from a normal frame */
 	r.ip = T + F_A + 0x10;
-	put(w, s + 8, 0x00007f0012345678ull);
+	put(w, S + 8, 0x00007f0012345678ull);
 	CHECK_STR(run_regs(w, &r, NULL),
 		  "error: return address 0x7f0012345678 at 0xffffc90000012008 is not a kernel address");
 	CHECK_EQ(w->trace.nr, 1);
@@ -807,21 +803,20 @@ TEST(unwind_no_orc_entry)
 
 TEST(unwind_loop_and_truncation)
 {
-	const uint64_t s = TASK + 0x2000;
-	struct oc_regs r = { .ip = T + F_LOOP + 4, .sp = s, .cs = 0x10 };
+	struct oc_regs r = { .ip = T + F_LOOP + 4, .sp = S, .cs = 0x10 };
 	/* sp + 0: sp does not move up */
-	const struct word words[] = { { s - 8, T + F_LOOP + 8 } };
+	const struct word words[] = { { S - 8, T + F_LOOP + 8 } };
 	struct world *w = WALK(OC_ORC_V_6_4, words, &r,
 			       "error: stack going in the wrong direction at 0xffffffff81000a04 (sp 0xffffc90000012000 -> 0xffffc90000012000)");
 
 	/* sp + 8 forever: runs off the top of the task stack */
 	r.ip = T + F_LEAF + 4;
-	for (uint64_t a = s; a < TASK + TASK_SIZE; a += 8)
+	for (uint64_t a = S; a < TASK + TASK_SIZE; a += 8)
 		put(w, a, T + F_LEAF + 8);
 	CHECK_STR(run_regs(w, &r, &(struct oc_unwind_options){
 					  .max_frames = 10000 }),
 		  "error: cannot read stack at 0xffffc90000014000 (not on a known stack) for ip 0xffffffff81000008");
-	CHECK_EQ(w->trace.nr, 1 + (TASK + TASK_SIZE - s) / 8);
+	CHECK_EQ(w->trace.nr, 1 + (TASK + TASK_SIZE - S) / 8);
 
 	/* the dump lacks the top of the stack: the read fails */
 	w->regions[0].len = 0x2100;
@@ -937,15 +932,14 @@ out:
 /* opts->resync: regs where objtool left no ORC data (__crash_kexec) */
 TEST(unwind_resync_after_undefined_start)
 {
-	const uint64_t s = TASK + 0x2000;
-	const struct oc_regs r = { .ip = T + F_UNDEF + 4, .sp = s,
+	const struct oc_regs r = { .ip = T + F_UNDEF + 4, .sp = S,
 				   .cs = 0x10, .bp = 0xb9 };
 	const struct word words[] = {
-		{ s + 0x10, T + F_UNDEF + 8 },	/* stale: leads nowhere */
-		{ s + 0x20, 0xffff888000001000ull },
-		{ s + 0x28, T + F_C + 0x30 },	/* the real return address */
-		{ s + 0x40, 0xb1 },		/* C's saved bp */
-		{ s + 0x48, T + F_END + 8 },
+		{ S + 0x10, T + F_UNDEF + 8 },	/* stale: leads nowhere */
+		{ S + 0x20, 0xffff888000001000ull },
+		{ S + 0x28, T + F_C + 0x30 },	/* the real return address */
+		{ S + 0x40, 0xb1 },		/* C's saved bp */
+		{ S + 0x48, T + F_END + 8 },
 	};
 	struct world *w = WALK(OC_ORC_V_4_18, words, &r,
 			       "error: undefined ORC entry for 0xffffffff81000804");
@@ -959,8 +953,8 @@ TEST(unwind_resync_after_undefined_start)
 	if (w->trace.nr == 3) {
 		f = w->trace.frames;
 		CHECK_EQ(f[1].ip, T + F_C + 0x30);
-		CHECK_EQ(f[1].ip_addr, s + 0x28);
-		CHECK_EQ(f[1].sp, s + 0x30);
+		CHECK_EQ(f[1].ip_addr, S + 0x28);
+		CHECK_EQ(f[1].sp, S + 0x30);
 		CHECK_EQ(f[1].bp, 0xb9);
 		CHECK(!f[1].reliable && !f[1].scanned);
 		CHECK_EQ(f[2].ip, T + F_END + 8);
@@ -975,8 +969,8 @@ TEST(unwind_resync_after_undefined_start)
 	      w->trace.frames[1].ip == T + F_UNDEF + 8);
 
 	/* nothing to resynchronise on: the error stays */
-	put(w, s + 0x28, 0);
-	put(w, s + 0x48, 0);
+	put(w, S + 0x28, 0);
+	put(w, S + 0x48, 0);
 	o.scan = false;
 	CHECK_STR(run_regs(w, &r, &o),
 		  "error: undefined ORC entry for 0xffffffff81000804");
@@ -992,19 +986,17 @@ TEST(unwind_resync_after_undefined_start)
  */
 static void build_crash_kexec(struct world *w, struct oc_regs *r)
 {
-	const uint64_t s = TASK + 0x2000;
-
 	memset(r, 0, sizeof(*r));
 	r->ip = T + F_UNDEF + 0x40;
-	r->sp = s;
+	r->sp = S;
 	r->bp = 0xb9;
 	r->cs = 0x10;
-	put(w, s + 0x08, T + F_A + 0x20);	/* stale: after "call fb" */
+	put(w, S + 0x08, T + F_A + 0x20);	/* stale: after "call fb" */
 	put_call(w, T + F_A + 0x20, T + F_B);
-	put(w, s + 0x28, T + F_C + 0x30);	/* after "call crash_kexec" */
+	put(w, S + 0x28, T + F_C + 0x30);	/* after "call crash_kexec" */
 	put_call(w, T + F_C + 0x30, T + F_UNDEF);
-	put(w, s + 0x40, 0xb1);			/* fc's saved bp */
-	put(w, s + 0x48, T + F_END + 8);
+	put(w, S + 0x40, 0xb1);			/* fc's saved bp */
+	put(w, S + 0x48, T + F_END + 8);
 	/* its CFI: CFA = rsp + 0x30, return address at CFA - 8 */
 	w->cfi = (struct oc_cfi_row){
 		.cfa_kind = OC_CFI_CFA_REG_OFFSET, .cfa_reg = 7, .cfa_off = 0x30,
@@ -1018,7 +1010,6 @@ static void build_crash_kexec(struct world *w, struct oc_regs *r)
 /* frames 1 and 2 of build_crash_kexec()'s trace, found by @how */
 static void check_crash_kexec(struct world *w, enum oc_frame_how how)
 {
-	const uint64_t s = TASK + 0x2000;
 	const struct oc_frame *f = w->trace.frames;
 
 	CHECK_EQ(w->trace.nr, 3);
@@ -1026,8 +1017,8 @@ static void check_crash_kexec(struct world *w, enum oc_frame_how how)
 		return;
 	CHECK_EQ(f[0].how, OC_HOW_START);
 	CHECK_EQ(f[1].ip, T + F_C + 0x30);
-	CHECK_EQ(f[1].ip_addr, s + 0x28);
-	CHECK_EQ(f[1].sp, s + 0x30);
+	CHECK_EQ(f[1].ip_addr, S + 0x28);
+	CHECK_EQ(f[1].sp, S + 0x30);
 	CHECK_EQ(f[1].how, how);
 	CHECK(!f[1].exact && !f[1].scanned);
 	/* the CFI row leaves rbp as it was (known); the call-site step
@@ -1071,7 +1062,6 @@ TEST(unwind_cfi_where_orc_has_none)
 TEST(unwind_callsite_where_orc_and_cfi_have_none)
 {
 	struct world *w = world_new(OC_ORC_V_6_4);
-	const uint64_t s = TASK + 0x2000;
 	struct oc_regs r;
 
 	build_crash_kexec(w, &r);
@@ -1084,13 +1074,13 @@ TEST(unwind_callsite_where_orc_and_cfi_have_none)
 	/* a function pointer left on the stack (fb's entry, as the timer
 	 * callback's pointer below panic's return address on a real
 	 * kdump) follows no call: refused, not a frame */
-	put(w, s + 0x18, T + F_B);
+	put(w, S + 0x18, T + F_B);
 	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 	check_crash_kexec(w, OC_HOW_CALLSITE);
 
 	/* a word after a call through a register is not taken either:
 	 * only a direct call says where it went */
-	put(w, s + 0x10, T + F_B + 0x42);
+	put(w, S + 0x10, T + F_B + 0x42);
 	put_code(w, T + F_B + 0x40, (const uint8_t[]){ 0xff, 0xd0 }, 2);
 	CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 	check_crash_kexec(w, OC_HOW_CALLSITE);
@@ -1111,8 +1101,8 @@ TEST(unwind_callsite_where_orc_and_cfi_have_none)
 
 	/* only stale words: nothing is taken, the error says what was
 	 * tried, and the resynchronisation stays the last resort */
-	put(w, s + 0x28, 0);
-	put(w, s + 0x48, 0);
+	put(w, S + 0x28, 0);
+	put(w, S + 0x48, 0);
 	CHECK_STR(run_regs(w, &r, NULL),
 		  "error: undefined ORC entry for 0xffffffff81000840 (no .debug_frame CFI, no call to crash_kexec in 512 words above sp)");
 	CHECK_EQ(w->trace.nr, 1);
@@ -1126,13 +1116,12 @@ TEST(unwind_callsite_where_orc_and_cfi_have_none)
  */
 TEST(unwind_callsite_then_bp_frame)
 {
-	const uint64_t s = TASK + 0x2000;
-	struct oc_regs r = { .ip = T + F_UNDEF + 0x40, .sp = s, .cs = 0x10,
-			     .bp = s + 0x40 };
+	struct oc_regs r = { .ip = T + F_UNDEF + 0x40, .sp = S, .cs = 0x10,
+			     .bp = S + 0x40 };
 	const struct word words[] = {
-		{ s + 0x18, T + F_B + 0x30 },	/* after "call crash_kexec" */
-		{ s + 0x40, 0xb2 },		/* fb's saved bp */
-		{ s + 0x48, T + F_END + 8 },	/* after "call fb" */
+		{ S + 0x18, T + F_B + 0x30 },	/* after "call crash_kexec" */
+		{ S + 0x40, 0xb2 },		/* fb's saved bp */
+		{ S + 0x48, T + F_END + 8 },	/* after "call fb" */
 	};
 	struct world *w = WORLD_WITH(OC_ORC_V_6_4, words);
 
@@ -1146,12 +1135,12 @@ TEST(unwind_callsite_then_bp_frame)
 
 	/* crash_kexec had changed bp: the frame bp gives is no call into fb
 	 * (here not even up the stack) */
-	r.bp = s + 0x10;
+	r.bp = S + 0x10;
 	run_regs(w, &r, NULL);
 	CHECK(!w->trace.reliable);
-	r.bp = s + 0x30;
-	put(w, s + 0x38, T + F_A + 0x20);	/* after "call fb"? no: fa's */
-	put(w, s + 0x40, 0);
+	r.bp = S + 0x30;
+	put(w, S + 0x38, T + F_A + 0x20);	/* after "call fb"? no: fa's */
+	put(w, S + 0x40, 0);
 	put_call(w, T + F_A + 0x20, T + F_A);
 	run_regs(w, &r, NULL);
 	CHECK(!w->trace.reliable);
