@@ -61,34 +61,27 @@ static const struct spec specs[NR_SPECS] = {
 /* normalised register -> on-disk number of @v (inverse of formats/orc.c) */
 static unsigned int raw_reg(enum oc_orc_version v, uint8_t r)
 {
-	static const uint8_t old[] = {
-		[OC_ORC_REG_UNDEFINED] = ORC_ABI_REG_UNDEFINED,
-		[OC_ORC_REG_PREV_SP] = ORC_ABI_REG_PREV_SP,
-		[OC_ORC_REG_DX] = ORC_ABI_REG_DX,
-		[OC_ORC_REG_DI] = ORC_ABI_REG_DI,
-		[OC_ORC_REG_BP] = ORC_ABI_REG_BP,
-		[OC_ORC_REG_SP] = ORC_ABI_REG_SP,
-		[OC_ORC_REG_R10] = ORC_ABI_REG_R10,
-		[OC_ORC_REG_R13] = ORC_ABI_REG_R13,
-		[OC_ORC_REG_BP_INDIRECT] = ORC_ABI_REG_BP_INDIRECT,
-		[OC_ORC_REG_SP_INDIRECT] = ORC_ABI_REG_SP_INDIRECT,
-		[OC_ORC_REG_AX] = ORC_ABI_REG_AX,
+	/* each register's number before 7.1 and in 7.1's renumbering */
+#define R(name) \
+	[OC_ORC_REG_##name] = { ORC_ABI_REG_##name, ORC_ABI7_REG_##name }
+	static const struct {
+		uint8_t old, v71;
+	} raw[] = {
+		R(UNDEFINED),
+		R(PREV_SP),
+		R(DX),
+		R(DI),
+		R(BP),
+		R(SP),
+		R(R10),
+		R(R13),
+		R(BP_INDIRECT),
+		R(SP_INDIRECT),
+		R(AX),
 	};
-	static const uint8_t v71[] = {
-		[OC_ORC_REG_UNDEFINED] = ORC_ABI7_REG_UNDEFINED,
-		[OC_ORC_REG_PREV_SP] = ORC_ABI7_REG_PREV_SP,
-		[OC_ORC_REG_DX] = ORC_ABI7_REG_DX,
-		[OC_ORC_REG_DI] = ORC_ABI7_REG_DI,
-		[OC_ORC_REG_BP] = ORC_ABI7_REG_BP,
-		[OC_ORC_REG_SP] = ORC_ABI7_REG_SP,
-		[OC_ORC_REG_R10] = ORC_ABI7_REG_R10,
-		[OC_ORC_REG_R13] = ORC_ABI7_REG_R13,
-		[OC_ORC_REG_BP_INDIRECT] = ORC_ABI7_REG_BP_INDIRECT,
-		[OC_ORC_REG_SP_INDIRECT] = ORC_ABI7_REG_SP_INDIRECT,
-		[OC_ORC_REG_AX] = ORC_ABI7_REG_AX,
-	};
+#undef R
 
-	return v == OC_ORC_V_7_1 ? v71[r] : old[r];
+	return v == OC_ORC_V_7_1 ? raw[r].v71 : raw[r].old;
 }
 
 static enum orc_abi_layout layout_of(enum oc_orc_version v)
