@@ -1490,7 +1490,7 @@ static struct oc_error *cmd_dis(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_INVALID, "%s", usage);
 	if (st.lines && !c->lines)
 		return cmd_error(c, OC_ERR_UNSUPPORTED,
-				 "-l: no source lines here (a vmlinux with DWARF, not --no-lines; in the browser, the frames pane has them)");
+				 "-l: no source lines here (a vmlinux with DWARF, not --no-lines)");
 	if (cnt && (!parse_count(cnt, &count) || !count || count > DIS_MAX_INSNS))
 		return cmd_error(c, OC_ERR_INVALID, "bad count %s (1 to %d)", cnt, DIS_MAX_INSNS);
 	if ((err = parse_addr(c, where, &addr)))

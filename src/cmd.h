@@ -25,9 +25,9 @@ struct oc_lines;
  * (an unknown command, symbol or option, an address not in the dump) an
  * error whose message is one line naming the command and the problem;
  * output already written stays (rd stops at the first unreadable line).
- * @lines: the vmlinux's (and modules') source lines for dis -l; NULL
- * when there are none (no vmlinux, --no-lines), or where another thread
- * owns them (the browser's worker).
+ * @lines: the vmlinux's (and modules') source lines and DWARF (dis -l,
+ * p's globals, mod's DEBUGINFO); NULL when there are none (no vmlinux,
+ * --no-lines).  The browser borrows its worker's between jobs.
  */
 struct oc_error *oc_cmd_run(const struct oc_kernel *k, struct oc_lines *lines,
 			    const char *line, bool json, FILE *out);

@@ -1136,8 +1136,10 @@ static bool show_command(struct browser *b, const char *line)
 		set_status(b, true, "out of memory");
 		return false;
 	}
-	/* the lines are the worker's (its thread alone uses them): no dis -l */
-	err = oc_cmd_run(b->k, NULL, line, false, out);
+	/* the worker's lines, borrowed between its jobs: p's DWARF, dis -l */
+	err = oc_cmd_run(b->k, oc_ui_worker_borrow_lines(b->worker), line,
+			 false, out);
+	oc_ui_worker_return_lines(b->worker);
 	fclose(out);
 	if (err) {
 		char msg[300];

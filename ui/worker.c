@@ -4,9 +4,10 @@
  * costs from tens of milliseconds to seconds (libdwarf sets up its CU
  * contexts on the first DIE read deep into .debug_info), so it is done
  * here, one job at a time, while the UI thread keeps drawing and reading
- * keys.  libdwarf is not thread-safe: while the worker lives, it alone
- * calls into the oc_lines handle.  Quitting drops the queue and waits
- * only for the lookup in progress.
+ * keys.  libdwarf is not thread-safe: while the worker lives, the oc_lines
+ * handle is its alone but when the UI thread borrows it for a command
+ * (the lines lock, held by the worker around each job).  Quitting drops
+ * the queue and waits only for the lookup in progress.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -20,6 +21,9 @@ struct oc_ui_worker {
 	struct oc_lines *lines;
 	unsigned int test_delay_ms;
 	pthread_t thread;
+	/* the oc_lines handle's user: the worker around each job, the UI
+	 * thread while it borrows it; taken before the model lock */
+	pthread_mutex_t lines_lock;
 	pthread_mutex_t model;	/* the dump's reader: see worker.h */
 	bool model_wanted;
 	pthread_mutex_t lock;
@@ -114,8 +118,11 @@ static void *worker_main(void *arg)
 		pthread_mutex_lock(&w->lock);
 		stop = w->stop;
 		pthread_mutex_unlock(&w->lock);
-		if (!stop)
+		if (!stop) {
+			pthread_mutex_lock(&w->lines_lock);
 			run_job(w, j);
+			pthread_mutex_unlock(&w->lines_lock);
+		}
 
 		pthread_mutex_lock(&w->lock);
 		w->running = false;
@@ -139,6 +146,7 @@ struct oc_error *oc_ui_worker_start(struct oc_lines *lines,
 	w->lines = lines;
 	w->test_delay_ms = test_delay_ms;
 	pthread_mutex_init(&w->lock, NULL);
+	pthread_mutex_init(&w->lines_lock, NULL);
 	pthread_mutex_init(&w->model, NULL);
 	pthread_cond_init(&w->cond, NULL);
 	/* the new thread inherits the mask: no signal is ever its */
@@ -149,6 +157,7 @@ struct oc_error *oc_ui_worker_start(struct oc_lines *lines,
 	if (rc) {
 		pthread_cond_destroy(&w->cond);
 		pthread_mutex_destroy(&w->model);
+		pthread_mutex_destroy(&w->lines_lock);
 		pthread_mutex_destroy(&w->lock);
 		free(w);
 		return oc_error_os(rc, NULL, "pthread_create");
@@ -168,6 +177,27 @@ void oc_ui_worker_model_take(struct oc_ui_worker *w)
 {
 	if (w)
 		pthread_mutex_lock(&w->model);
+}
+
+struct oc_lines *oc_ui_worker_borrow_lines(struct oc_ui_worker *w)
+{
+	if (!w)
+		return NULL;
+	/*
+	 * The worker takes the lines lock, then (a variables job) the
+	 * model: the same order here, the model let go of meanwhile, or a
+	 * job waiting for it would wait for us as we wait for it.
+	 */
+	pthread_mutex_unlock(&w->model);
+	pthread_mutex_lock(&w->lines_lock);
+	pthread_mutex_lock(&w->model);
+	return w->lines;
+}
+
+void oc_ui_worker_return_lines(struct oc_ui_worker *w)
+{
+	if (w)
+		pthread_mutex_unlock(&w->lines_lock);
 }
 
 /* @expr, read under @w's lock */
@@ -289,6 +319,7 @@ void oc_ui_worker_stop(struct oc_ui_worker *w)
 	free_jobs(w->done);
 	pthread_cond_destroy(&w->cond);
 	pthread_mutex_destroy(&w->model);
+	pthread_mutex_destroy(&w->lines_lock);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
 }

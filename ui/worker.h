@@ -4,7 +4,8 @@
  * call and every oc_framevars_get() while the browser runs, so that
  * opening the dump and drawing never wait for the DWARF.  The UI thread
  * queues jobs and collects the finished ones from its event loop; the
- * lines handle is used by no other thread until oc_ui_worker_stop().
+ * lines handle is used by no other thread until oc_ui_worker_stop(), but
+ * for the UI thread's commands while it borrows the handle.
  *
  * A variables job also reads the dump (through the model's oc_mem, which
  * is not thread-safe, nor is crash's readmem() behind it in orccrash.so):
@@ -86,6 +87,14 @@ void oc_ui_worker_model_release(struct oc_ui_worker *w);
 void oc_ui_worker_model_take(struct oc_ui_worker *w);
 /* Is the worker waiting for the model? (the UI thread then lets go) */
 bool oc_ui_worker_model_wanted(struct oc_ui_worker *w);
+/*
+ * The lines handle for the UI thread (a command's DWARF: p, dis -l),
+ * after the job in progress; no job runs until
+ * oc_ui_worker_return_lines().  Called with the model lock held (let go
+ * of and taken again while it waits).  NULL-safe: NULL for no worker.
+ */
+struct oc_lines *oc_ui_worker_borrow_lines(struct oc_ui_worker *w);
+void oc_ui_worker_return_lines(struct oc_ui_worker *w);
 /* Frees a finished job (and its variables). */
 void oc_ui_job_free(struct oc_ui_job *j);
 /*

@@ -842,6 +842,20 @@ check_command() {
 	else
 		fail "$label: ':nosuch'" "no error on the status line"
 	fi
+	# with the vmlinux a command has the DWARF too (the worker's lines,
+	# borrowed between its lookups): a global the BTF does not type
+	# (dump-only p refuses it), and dis -l's source lines
+	if [ -r "$vmlinux" ]; then
+		for cmd in 'p jiffies_64' 'dis -l schedule 4'; do
+			keys ':'
+			keys -l "$cmd"
+			keys Enter
+			shows_cmd "$label" "$cmd" "':${cmd%% *}' with the vmlinux's DWARF" "" 30
+			# q leaves the view; from the frames it would quit
+			grep -q '^ Frames: ' "$tmp/screen" || keys q
+			wait_for '^ Frames: ' 5
+		done
+	fi
 	check_follow "$label" "$vmcore" "$vmlinux"
 	check_disassemble "$label" "$vmcore" "$vmlinux"
 	check_memory_struct "$label" "$vmcore" "$vmlinux"
@@ -849,14 +863,15 @@ check_command() {
 	T kill-session -t ui 2>/dev/null
 }
 
-# shows_cmd LABEL CMD WHAT [LINES]: the command view of CMD is up and
-# holds, line for line, the first LINES (default: all) of what -e CMD
-# prints (tabs expanded, as the view does); PASS says WHAT
+# shows_cmd LABEL CMD WHAT [LINES] [SECONDS]: the command view of CMD is
+# up (within SECONDS, default 5) and holds, line for line, the first LINES
+# (default: all) of what -e CMD prints (tabs expanded, as the view does);
+# PASS says WHAT
 shows_cmd() {
-	local label=$1 cmd=$2 what=$3 n=${4:-1000000} title
+	local label=$1 cmd=$2 what=$3 n=${4:-1000000} secs=${5:-5} title
 	"$BIN" -e "$cmd" "$vmcore" "$vmlinux" | expand | head -n "$n" | sed 's/ *$//' >"$tmp/cmd.want"
 	title=$(printf '%s' "$cmd" | sed 's/[][\.*^$+?(){}|]/\\&/g')
-	if ! wait_for "^ :$title" 5; then
+	if ! wait_for "^ :$title" "$secs"; then
 		fail "$label: $what" "no ':$cmd' view"
 	elif sed 's/ *$//' "$tmp/screen" | grep -vxFf - "$tmp/cmd.want" >"$tmp/missing"; then
 		fail "$label: $what" "lines of -e '$cmd' not on the screen: $(head -n 3 "$tmp/missing")"
