@@ -58,8 +58,9 @@ print(sys.argv[2], r["address"], " ".join("%s:%s" % (t["task"], t["entry"]) for 
 		continue
 	fi
 	done_rel[$rel]=1	# one real kdump of each release that drgn reads
-	"$py" - "$name" "$tmp/ours" "$tmp/drgn" <<'PY'
+	PYTHONPATH=$top/tests "$py" - "$name" "$tmp/ours" "$tmp/drgn" <<'PY'
 import json, sys
+from tstlib import verdict
 name, ours_path, drgn_path = sys.argv[1:4]
 drgn = json.loads(open(drgn_path).read().strip().splitlines()[-1])
 fails, confirmed, n = [], 0, 0
@@ -88,12 +89,8 @@ for line in open(ours_path):
             confirmed += 1
 if not confirmed:
     fails.append("no entry confirmed by drgn's locals")
-if fails:
-    print("FAIL %s: waitq -p" % name)
-    for f in fails[:8]:
-        print("    %s" % f)
-else:
-    print("PASS %s: waitq -p of %d tasks, their queues' lists as drgn reads them, %d entries drgn's locals" % (name, n, confirmed))
+verdict(name, "waitq -p", fails, "waitq -p of %d tasks, their queues' lists as drgn reads them, "
+        "%d entries drgn's locals" % (n, confirmed))
 PY
 	# the report's WAITS ON of tasks in S (--blocked-states DS) is the
 	# same search: the queue of each task is the one waitq -p found
@@ -106,8 +103,9 @@ PY
 		fail "$name: --blocked-states DS: orccrash exited $rc: $(head -c 200 "$tmp/ds.err")"
 		continue
 	fi
-	"$py" - "$name" "$tmp/ours" "$tmp/ds.json" "$tmp/d.json" <<'PY'
+	PYTHONPATH=$top/tests "$py" - "$name" "$tmp/ours" "$tmp/ds.json" "$tmp/d.json" <<'PY'
 import json, sys
+from tstlib import verdict
 name, ours_path, ds_path, d_path = sys.argv[1:5]
 try:
     ds = {t["pid"]: t for t in json.load(open(ds_path))["tasks"]}
@@ -138,13 +136,8 @@ for line in open(ours_path):
         fails.append("pid %d (S): blocked without --blocked-states" % pid)
 if not queues:
     fails.append("no task in S or D on a wait queue")
-if fails:
-    print("FAIL %s: --blocked-states DS" % name)
-    for f in fails[:8]:
-        print("    %s" % f)
-else:
-    print("PASS %s: --blocked-states DS: the WAITS ON of %d tasks in S or D are waitq -p's (%d queues)"
-          % (name, n, queues))
+verdict(name, "--blocked-states DS", fails, "--blocked-states DS: the WAITS ON of %d tasks in S or D "
+        "are waitq -p's (%d queues)" % (n, queues))
 PY
 done <"$index"
 [ ${#done_rel[@]} -gt 0 ] || skip "waitq: no real kdump in $index that drgn reads"
