@@ -25,7 +25,12 @@ static void result(bool ok, const char *what, const char *detail)
 	failed += !ok;
 }
 
-/* the kernel's orc_find() for vmlinux text, over the kernel's array */
+/*
+ * the kernel's orc_find() for vmlinux text, over the kernel's array.  Its
+ * binary search (__orc_find()) repeats src/orc.c's orc_find_range() on
+ * purpose: this is the oracle oc_orc_table_find() is held to, so it must
+ * not run the code it checks.
+ */
 static long kernel_find(const struct oc_orc_table *tab, const uint32_t *lk,
 			uint32_t blocks, uint64_t start, uint64_t ip)
 {
