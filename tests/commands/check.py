@@ -19,6 +19,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tstlib import marked_blocks  # noqa: E402 (tests/tstlib.py)
+
 name, d = sys.argv[1], sys.argv[2]
 results = []
 
@@ -47,16 +50,10 @@ def text(path):
 
 
 def blocks(txt):
-    """crash's output split at the echo extension's '@@ KEY' markers."""
-    out, key = {}, None
-    for line in txt.splitlines():
-        m = re.match(r"^@@ (.*)$", line)
-        if m:
-            key = m.group(1)
-            out[key] = []
-        elif key is not None and not line.startswith("WARNING:") and line.strip():
-            out[key].append(line.rstrip())
-    return out
+    """crash's output split at the echo extension's '@@ KEY' markers,
+    without its warnings and blank lines."""
+    return {k: [line.rstrip() for line in v] for k, v in marked_blocks(
+        txt, r"^@@ (.*)$", lambda line: not line.startswith("WARNING:") and line.strip()).items()}
 
 
 def mismatch(kind, what, bad, total):

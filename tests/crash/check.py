@@ -25,6 +25,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from tstlib import marked_blocks  # noqa: E402 (tests/tstlib.py)
+
 failed = 0
 name = ""
 
@@ -41,15 +44,7 @@ def result(ok, msg, detail=None):
 
 def sections(text):
     """crash.out split at the '@@@ NAME' lines that echo.so prints."""
-    out, cur = {}, None
-    for line in text.splitlines():
-        m = re.match(r"^@@@ (\S+)\s*$", line)
-        if m:
-            cur = m.group(1)
-            out[cur] = []
-        elif cur is not None:
-            out[cur].append(line)
-    return {k: "\n".join(v) for k, v in out.items()}
+    return {k: "\n".join(v) for k, v in marked_blocks(text, r"^@@@ (\S+)\s*$").items()}
 
 
 def blocks(text):
