@@ -1,7 +1,8 @@
 # shellcheck shell=bash disable=SC2034
 # Sourced (not run) by the test drivers that take a build directory
 # (tests/realdump/*.sh, tests/orcdump/run.sh, tests/golden/cli.sh,
-# tests/package/run.sh): what each starts with, in one place.
+# tests/package/run.sh, tests/commands/run.sh, tests/crash/run.sh): what
+# each starts with, in one place (tests/tstlib.py is the Python checks').
 #   . "$(dirname "$0")/../lib.sh"
 #   tst_init NAME "${1:-build}"
 # sets
@@ -18,8 +19,9 @@
 # the driver needs), tst_one_line_error (bad input: exit 1 and one
 # line), tst_first_of_scenario (one format of each sample scenario),
 # tst_crash_stopped_before (crash need not run again on a dump),
-# tst_chromium (headless Chromium, quiet) and tst_speedscope (the flame
-# graph tool, from npm into the cache).
+# tst_chromium (headless Chromium, quiet), tst_speedscope (the flame
+# graph tool, from npm into the cache) and tst_tally (say, record and
+# tst_finish: the drivers that count their own lines).
 
 pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; nfail=$((nfail + 1)); }
@@ -38,6 +40,26 @@ tst_init() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$tst_name.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
+}
+
+# tst_tally: for the drivers that end with a count of their own lines
+# (tests/commands/run.sh, tests/crash/run.sh), after tst_init: say LINE
+# prints LINE and keeps it in $results, record does so with each line it
+# reads, and tst_finish prints "N passed, N failed" of the lines kept and
+# exits, non-zero after a FAIL
+tst_tally() {
+	results=$tmp/results
+	: >"$results"
+}
+say() { echo "$*" | tee -a "$results"; }
+record() { tee -a "$results"; }
+tst_finish() {
+	local p f
+	p=$(grep -c '^PASS ' "$results")
+	f=$(grep -c '^FAIL ' "$results")
+	echo "$p passed, $f failed"
+	[ "$f" -eq 0 ]
+	exit
 }
 
 # tst_first_of_scenario REL SCEN VMCORE: true for the first readable dump

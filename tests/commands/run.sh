@@ -27,37 +27,18 @@
 # PASS/FAIL/SKIP lines, then
 # "N passed, N failed".
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-# tst_crash_stopped_before
+# tst_init, tst_tally, tst_crash_stopped_before
 # shellcheck source=../lib.sh
-. "$here/../lib.sh"
-top=$(cd "$here/../.." && pwd)
-case $O in /*) ob=$O ;; *) ob=$top/$O ;; esac
-bin=$ob/orccrash
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=${ORCCRASH_INDEX:-$cache/dumps/index.tsv}
+. "$(dirname "$0")/../lib.sh"
+tst_init commands "${1:-build}"
+trap '[ -n "${ORCCRASH_KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
+tst_tally
 echo_so=${CRASH_ECHO_SO:-/usr/lib/crash/extensions/echo.so}
 pyd=/usr/bin/python3	# Debian's, with python3-drgn and python3-jsonschema
 [ -x "$pyd" ] || pyd=python3
-tmp=$(mktemp -d)
-trap '[ -n "${ORCCRASH_KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
-results=$tmp/results
-: >"$results"
-
-say() { echo "$*" | tee -a "$results"; }
-record() { tee -a "$results"; }
-finish() {
-	local p f
-	p=$(grep -c '^PASS ' "$results")
-	f=$(grep -c '^FAIL ' "$results")
-	echo "$p passed, $f failed"
-	[ "$f" -eq 0 ]
-	exit
-}
 if [ ! -x "$bin" ]; then
 	say "FAIL commands: $bin not built"
-	finish
+	tst_finish
 fi
 
 # The dumps: "name<TAB>core<TAB>vmlinux<TAB>crash-able".
@@ -623,4 +604,4 @@ if command -v tmux >/dev/null 2>&1; then
 else
 	say "SKIP commands: no tmux: prompt completion not tested"
 fi
-finish
+tst_finish

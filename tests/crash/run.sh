@@ -34,36 +34,17 @@
 # __crash_kexec(), which has no ORC data, by its CFI or a verified call
 # site) and on the stopped CPU's NMI frames.
 set -u
-O=${1:-build}
-here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../.." && pwd)
-# tst_crash_stopped_before
+# tst_init, tst_tally, tst_crash_stopped_before
 # shellcheck source=../lib.sh
-. "$here/../lib.sh"
-case $O in /*) ob=$O ;; *) ob=$top/$O ;; esac
-so=$ob/orccrash.so
-bin=$ob/orccrash
-cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
-index=${ORCCRASH_INDEX:-$cache/dumps/index.tsv}
+. "$(dirname "$0")/../lib.sh"
+tst_init crash "${1:-build}"
+tst_tally
+so=$O/orccrash.so
 echo_so=${CRASH_ECHO_SO:-/usr/lib/crash/extensions/echo.so}
 pyd=/usr/bin/python3	# Debian's, with python3-jsonschema
 [ -x "$pyd" ] || pyd=python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-results=$tmp/results
-: >"$results"
 
-say() { echo "$*" | tee -a "$results"; }
-finish() {
-	local p f
-	p=$(grep -c '^PASS ' "$results")
-	f=$(grep -c '^FAIL ' "$results")
-	echo "$p passed, $f failed"
-	[ "$f" -eq 0 ]
-	exit
-}
-
-drv=$ob/tests/crash-cmds
+drv=$O/tests/crash-cmds
 [ -x "$drv" ] || drv=
 use_crash=1
 if ! command -v crash >/dev/null 2>&1; then
@@ -81,18 +62,18 @@ elif nm -D --undefined-only "$so" 2>/dev/null | grep -q '__asan_\|__ubsan_'; the
 	use_crash=0
 fi
 if [ -z "$drv" ]; then
-	say "SKIP crash-cmds: $ob/tests/crash-cmds not built (make check-crash)"
+	say "SKIP crash-cmds: $O/tests/crash-cmds not built (make check-crash)"
 fi
 if [ ! -x "$bin" ]; then
 	say "FAIL crash extension: $bin not built"
-	finish
+	tst_finish
 fi
 if [ $use_crash -eq 0 ] && [ -z "$drv" ]; then
-	finish
+	tst_finish
 fi
 if [ ! -s "$index" ]; then
 	say "SKIP crash extension: no sample dumps ($index); run make samples"
-	finish
+	tst_finish
 fi
 
 n=0
@@ -302,4 +283,4 @@ if [ -n "$drv" ] && [ -n "${first_core:-}" ] && command -v objcopy >/dev/null &&
 		say "FAIL $name: stripped vmlinux + debuginfo: differs from --active: $(diff "$tmp/debuginfo.out" <(sed -n '/^CPU [0-9]/,$p' "$first_d/active.txt") | head -c 400)"
 	fi
 fi
-finish
+tst_finish
