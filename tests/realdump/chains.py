@@ -108,13 +108,41 @@ class Inputs:
         if not ok:
             self.bad.append(what)
 
+    def sysrq_pids(self, *comms):
+        """The pids of the kthreads named @comms in sysrq-w, in that order;
+        None (and the FAIL line printed) when one is not there."""
+        pid = {c: p for p, (c, fns) in self.blocked.items()}
+        if any(c not in pid for c in comms):
+            print("FAIL console: sysrq-w has %s, not all of %s" % (sorted(pid), comms))
+            return None
+        return [pid[c] for c in comms]
+
+    def verdict(self, passed):
+        """The FAIL line of the failures found, or the PASS line @passed:
+        main()'s exit status."""
+        if self.bad:
+            print("FAIL " + "; ".join(self.bad[:6]))
+            return 1
+        print("PASS " + passed)
+        return 0
+
 
 def main(argv):
     inp = Inputs(argv[2:])
     if not inp.blocked:
         print("SKIP no sysrq-w (Show Blocked State) traces in the console log")
         return 0
-    return {"mod-deadlock": deadlock, "mod-locks": locks}.get(argv[1], blocked_waits)(inp)
+    # the scenario's check, given the pids of the module's kthreads it names
+    check, comms = {
+        "mod-deadlock": (deadlock, ("orccrash_ab", "orccrash_ba", "orccrash_writer",
+                                    "orccrash_reader")),
+        "mod-locks": (locks, ("orccrash_fhold", "orccrash_folio", "orccrash_rhold",
+                              "orccrash_rwrite")),
+    }.get(argv[1], (blocked_waits, ()))
+    pids = inp.sysrq_pids(*comms)
+    if pids is None:
+        return 1
+    return check(inp, *pids)
 
 
 def blocked_waits(inp):
@@ -238,24 +266,14 @@ def blocked_waits(inp):
             cc = {f["pids"].get(t) for t in f["compl_waiters"]}
             want(cc == o_compl, "crash: the completion's wait list has %s, we %s"
                  % (sorted(cc, key=str), sorted(o_compl)))
-    if bad:
-        print("FAIL " + "; ".join(bad[:6]))
-        return 1
-    print("PASS %d mutex waiters on orccrash_mutex held by pid %s (sleeps in %s), "
-          "%d on orccrash_done, %d chains (%s)" % (len(o_mutex), holder, sleeps,
-                                                    len(o_compl), len(chains), checked))
-    return 0
+    return inp.verdict("%d mutex waiters on orccrash_mutex held by pid %s (sleeps in %s), "
+                       "%d on orccrash_done, %d chains (%s)" % (len(o_mutex), holder, sleeps,
+                                                                 len(o_compl), len(chains), checked))
 
 
-def deadlock(inp):
+def deadlock(inp, ab, ba, wr, rd):
     d, text, blocked = inp.d, inp.text, inp.blocked
     want_from, crash_out, bad, want = inp.want_from, inp.crash_out, inp.bad, inp.want
-    pid = {c: p for p, (c, fns) in blocked.items()}
-    need = ("orccrash_ab", "orccrash_ba", "orccrash_writer", "orccrash_reader")
-    if any(c not in pid for c in need):
-        print("FAIL console: sysrq-w has %s, not all of %s" % (sorted(pid), need))
-        return 1
-    ab, ba, wr, rd = (pid[c] for c in need)
     # PREEMPT_RT: mutex_lock() and down_read() sleep in the rt_mutex's slow
     # path (kernel/locking/rtmutex_api.c, rwbase_rt.c), and say so in
     # task->pi_blocked_on
@@ -319,23 +337,13 @@ def deadlock(inp):
                                 ("orccrash_rwsem", wr, 1 if rt else 3)):
                 want("0x%x" % (own[s_] & ~mask) == tasks[p]["task"],
                      "crash: %s.owner 0x%x is not pid %d's task %s" % (s_, own[s_], p, tasks[p]["task"]))
-    if bad:
-        print("FAIL " + "; ".join(bad[:6]))
-        return 1
-    print("PASS deadlock %d <-> %d on orccrash_lock_a/b, %d reads orccrash_rwsem held by "
-          "writer %d (sleeps in msleep) (%s)" % (ab, ba, rd, wr, checked))
-    return 0
+    return inp.verdict("deadlock %d <-> %d on orccrash_lock_a/b, %d reads orccrash_rwsem held by "
+                       "writer %d (sleeps in msleep) (%s)" % (ab, ba, rd, wr, checked))
 
 
-def locks(inp):
+def locks(inp, fh, fo, rh, rw):
     d, text, blocked = inp.d, inp.text, inp.blocked
     want_from, crash_out, bad, want = inp.want_from, inp.crash_out, inp.bad, inp.want
-    pid = {c: p for p, (c, fns) in blocked.items()}
-    need = ("orccrash_fhold", "orccrash_folio", "orccrash_rhold", "orccrash_rwrite")
-    if any(c not in pid for c in need):
-        print("FAIL console: sysrq-w has %s, not all of %s" % (sorted(pid), need))
-        return 1
-    fh, fo, rh, rw = (pid[c] for c in need)
     rt = "rwbase_write_lock" in blocked[rw][1]
     want("folio_wait_bit_common" in blocked[fo][1],
          "console: orccrash_folio is not in folio_wait_bit_common")
@@ -422,13 +430,9 @@ def locks(inp):
                 want("0x%x" % (int(sown.group(1), 16) & ~1) == o.get("owner_task"),
                      "crash: orccrash_spin's owner %s is not the wait's owner_task %s"
                      % (sown.group(1), o.get("owner_task")))
-    if bad:
-        print("FAIL " + "; ".join(bad[:6]))
-        return 1
-    print("PASS %d waits on the folio pid %d locked (PG_locked), %d writes orccrash_rdsem held by "
-          "1 reader%s (%s)" % (fo, fh, rw, ", %s waits for orccrash_spin held by %s" % (sp, sh)
-                                if rt else "", checked))
-    return 0
+    return inp.verdict("%d waits on the folio pid %d locked (PG_locked), %d writes orccrash_rdsem held by "
+                       "1 reader%s (%s)" % (fo, fh, rw, ", %s waits for orccrash_spin held by %s" % (sp, sh)
+                                             if rt else "", checked))
 
 
 if __name__ == "__main__":
