@@ -17,7 +17,9 @@
 # counts; fail also counts into nfail), tst_need_index (SKIP and exit 0
 # without sample dumps), tst_need_exec (FAIL and exit 1 without a program
 # the driver needs), tst_one_line_error (bad input: exit 1 and one
-# line), tst_first_of_scenario (one format of each sample scenario),
+# line), tst_next_dump (the readable dumps of the index, one after the
+# other), tst_report (a run of orccrash that must give a report),
+# tst_first_of_scenario (one format of each sample scenario),
 # tst_crash_stopped_before (crash need not run again on a dump),
 # tst_chromium (headless Chromium, quiet), tst_speedscope (the flame
 # graph tool, from npm into the cache) and tst_tally (say, record and
@@ -40,6 +42,31 @@ tst_init() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/$tst_name.XXXXXX")
 	# shellcheck disable=SC2064
 	trap "rm -rf '$tmp'" EXIT
+}
+
+# tst_next_dump [-v]: the next row of the index on stdin (while
+# tst_next_dump; do ...; done <"$index") into rel scen fmt core vml kaslr,
+# and name=REL/SCEN/FORMAT; passes over the empty rows and the dumps not
+# readable (-v: with a SKIP line); false at the end
+tst_next_dump() {
+	while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+		[ -n "$rel" ] || continue
+		name="$rel/$scen/$fmt"
+		[ -r "$core" ] && return 0
+		[ "${1:-}" != -v ] || skip "$name: $core not readable"
+	done
+	return 1
+}
+
+# tst_report OUT ERR ARGS...: orccrash ARGS, its stdout into OUT and its
+# stderr into ERR; true when it gave a whole report (exit 0, or 3: some
+# trace unreliable), and its exit status in $rc
+tst_report() {
+	local out=$1 err=$2
+	shift 2
+	"$bin" "$@" >"$out" 2>"$err"
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 3 ]
 }
 
 # tst_tally: for the drivers that end with a count of their own lines

@@ -95,9 +95,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	fi
 
 	# The batch reports to compare with (source lines on, as in orcbt).
-	"$bin" --all-tasks "$core" "$vml" >"$d/all.txt" 2>"$d/err"
-	rc=$?
-	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+	if ! tst_report "$d/all.txt" "$d/err" --all-tasks "$core" "$vml"; then
 		say "FAIL $name: orccrash --all-tasks exited $rc: $(head -c 300 "$d/err")"
 		continue
 	fi

@@ -162,10 +162,9 @@ EOF
 
 declare -A first_out crash_done
 n=0
-while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
-	[ -n "$rel" ] && [ -r "$core" ] || continue
+while tst_next_dump; do
 	n=$((n + 1))
-	name="log $rel/$scen/$fmt"
+	name="log $name"
 	out=$tmp/$n.log
 	if ! "$lc" --stats "$core" >"$out" 2>"$tmp/stats"; then
 		fail "$name: logcat failed: $(head -c 300 "$tmp/stats")"

@@ -61,14 +61,10 @@ declare -A first_json order_done
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 n=0
-while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
-	[ -n "$rel" ] && [ -r "$core" ] || continue
+while tst_next_dump; do
 	n=$((n + 1))
-	name="$rel/$scen/$fmt"
 	out=$tmp/$n.json
-	"$bin" --json --all-tasks --scan "$core" "$vml" >"$out" 2>"$tmp/err"
-	rc=$?
-	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+	if ! tst_report "$out" "$tmp/err" --json --all-tasks --scan "$core" "$vml"; then
 		echo "FAIL $name: orccrash exited $rc: $(head -c 300 "$tmp/err")"
 		continue
 	fi

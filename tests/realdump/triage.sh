@@ -225,13 +225,7 @@ pyd=/usr/bin/python3
 [ -x "$pyd" ] || pyd=python3
 declare -A sig bugsig validated
 n=0
-while IFS=$'\t' read -r rel scen fmt core vml _; do
-	[ -n "$rel" ] || continue
-	name="$rel/$scen/$fmt"
-	if [ ! -r "$core" ]; then
-		skip "$name: $core not readable"
-		continue
-	fi
+while tst_next_dump -v; do
 	row=$(grep -P "^\Q$scen\E\t" "$tmp/expected.tsv")
 	if [ -z "$row" ]; then
 		fail "$name: scenario $scen is not in the table of tests/realdump/triage.sh"
@@ -244,9 +238,7 @@ while IFS=$'\t' read -r rel scen fmt core vml _; do
 		continue
 	fi
 	n=$((n + 1))
-	"$bin" --json --active "$core" "$vml" >"$tmp/c.json" 2>"$tmp/err"
-	rc=$?
-	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+	if ! tst_report "$tmp/c.json" "$tmp/err" --json --active "$core" "$vml"; then
 		fail "$name: orccrash exited $rc: $(head -c 200 "$tmp/err")"
 		continue
 	fi
