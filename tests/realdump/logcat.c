@@ -90,7 +90,10 @@ int main(int argc, char **argv)
 	bool levels = false;
 	struct oc_log log;
 	struct oc_error *err;
-	int i = 1, rc;
+	struct oc_dump *dump = NULL;	/* DUMP alone */
+	struct oc_kernel *k = NULL;	/* DUMP VMLINUX */
+	struct oc_mem mem;
+	int i = 1, rc = 0;
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--stats"))
@@ -108,9 +111,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: logcat [--stats] [--panic] [--levels] [--types-only] DUMP [VMLINUX]\n");
 		return 1;
 	}
+	/* the log read from the dump alone, or with the vmlinux */
 	if (argc - i == 1) {
-		struct oc_dump *dump;
-		struct oc_mem mem;
 		struct oc_log_env env = { .mem = &mem };
 
 		err = oc_dump_open(argv[i], &dump);
@@ -119,16 +121,7 @@ int main(int argc, char **argv)
 		oc_dump_mem(dump, &mem);
 		env.vmcoreinfo = oc_dump_vmcoreinfo(dump);
 		err = oc_log_read(&env, &log);
-		if (err) {
-			oc_dump_close(dump);
-			return fail(err);
-		}
-		rc = output(&log, stats, panic, levels);
-		oc_log_deinit(&log);
-		oc_dump_close(dump);
 	} else {
-		struct oc_kernel *k;
-
 		err = oc_kernel_open(argv[i], argv[i + 1], NULL, &k);
 		if (err)
 			return fail(err);
@@ -143,13 +136,12 @@ int main(int argc, char **argv)
 		} else {
 			err = oc_kernel_read_log(k, &log);
 		}
-		if (err) {
-			oc_kernel_close(k);
-			return fail(err);
-		}
+	}
+	if (!err) {
 		rc = output(&log, stats, panic, levels);
 		oc_log_deinit(&log);
-		oc_kernel_close(k);
 	}
-	return rc;
+	oc_dump_close(dump);
+	oc_kernel_close(k);
+	return err ? fail(err) : rc;
 }
