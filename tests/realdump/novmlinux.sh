@@ -87,13 +87,7 @@ pyd=/usr/bin/python3	# Debian's, with python3-jsonschema
 [ -x "$pyd" ] || pyd=python3
 declare -A validated
 n=0
-while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
-	[ -n "$rel" ] || continue
-	name="$rel/$scen/$fmt"
-	if [ ! -r "$core" ]; then
-		skip "$name: $core not readable"
-		continue
-	fi
+while tst_next_dump -v; do
 	n=$((n + 1))
 	if ! run ref "$tmp/a.json" "$core" "$vml"; then
 		skip "$name: the vmlinux path fails: $(head -c 200 "$tmp/ref.err")"
