@@ -184,9 +184,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 	name="$rel/$scen ($fmt)"
 	d=$tmp/$n
 	mkdir -p "$d/cache"
-	"$bin" --json --all-tasks "$core" "$vml" >"$d/report.json" 2>"$d/err"
-	rc=$?
-	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+	if ! tst_report "$d/report.json" "$d/err" --json --all-tasks "$core" "$vml"; then
 		fail "$name: orccrash exited $rc: $(head -c 300 "$d/err")"
 		continue
 	fi

@@ -176,9 +176,12 @@ struct report_count {
 };
 
 /* Innermost first, like drgn: inlined callees, then the function the
- * ip is in. */
-static void print_chain(const struct oc_line_info *chain, size_t nr)
+ * ip is in; *with_line counts the chains whose function has a line. */
+static void print_chain(const struct oc_line_info *chain, size_t nr,
+			size_t *with_line)
 {
+	if (nr && chain[nr - 1].file)
+		(*with_line)++;
 	for (size_t k = 0; k < nr; k++) {
 		const struct oc_line_info *in = &chain[k];
 
@@ -253,9 +256,7 @@ static struct oc_error *report_trace(struct oc_lines *l, json_object *t,
 						     MAX_CHAIN, &nr);
 			if (err)
 				return err;
-			if (nr && chain[nr - 1].file)
-				c->mod_with_line++;
-			print_chain(chain, nr);
+			print_chain(chain, nr, &c->mod_with_line);
 			continue;
 		}
 		if (!sym) {
@@ -274,9 +275,7 @@ static struct oc_error *report_trace(struct oc_lines *l, json_object *t,
 				      MAX_CHAIN, &nr);
 		if (err)
 			return err;
-		if (nr && chain[nr - 1].file)
-			c->with_line++;
-		print_chain(chain, nr);
+		print_chain(chain, nr, &c->with_line);
 	}
 	return NULL;
 }
