@@ -62,16 +62,33 @@ wait_regs() {
 	done
 	return 1
 }
-wait_regs200() {
-	local i n=$(( ${2:-10} * 10 ))
-	for ((i = 0; i < n; i++)); do
+wait_regs200() { W=200 wait_regs "$@"; }
+keys() { T send-keys -t ui "$@"; sleep 0.15; }
+# have_dump LABEL VMCORE VMLINUX: both readable, or a SKIP line for LABEL
+have_dump() {
+	[ -r "$2" ] && [ -r "$3" ] && return 0
+	skip "$1" "dump or vmlinux missing"
+	return 1
+}
+# new_ui WIDTH COMMAND: a new session ui of WIDTH columns and 40 rows
+# (the old one killed) running the shell command line COMMAND, and
+# printing EXIT=its exit status when it ends
+new_ui() {
+	T kill-session -t ui 2>/dev/null
+	T new-session -d -s ui -x "$1" -y 40 "$2; echo EXIT=\$?; sleep 60"
+}
+# down_until MAX COND: capture the screen and try COND (a command line,
+# eval'd), press j where it fails, at most MAX times; false when COND
+# never held
+down_until() {
+	local _try
+	for ((_try = 0; _try < $1; _try++)); do
 		cap
-		regs_col 200 | grep -Eq -- "$1" && return 0
-		sleep 0.1
+		eval "$2" && return 0
+		keys j
 	done
 	return 1
 }
-keys() { T send-keys -t ui "$@"; sleep 0.15; }
 # mawk has no {n} intervals: no such regexes in awk
 # the frames pane is the left half of the bottom, the registers the right
 frames_col() { cut -c1-$(( $1 / 2 )) "$tmp/screen"; }
@@ -105,19 +122,14 @@ report_regs() {
 check_dump() {
 	local label=$1 vmcore=$2 vmlinux=$3 release pcpu want got n block ok kind what sig
 
-	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ]; then
-		skip "$label" "dump or vmlinux missing"
-		return
-	fi
+	have_dump "$label" "$vmcore" "$vmlinux" || return
 	# the plain kernel-style report (no file:line rows) when it can
 	"$BIN" --active --no-lines "$vmcore" "$vmlinux" >"$tmp/report" 2>"$tmp/report.err"
 	[ $? -ne 2 ] ||
 		"$BIN" --active "$vmcore" "$vmlinux" >"$tmp/report" 2>"$tmp/report.err"
 	release=$(awk '/^ *RELEASE:/ { print $2; exit }' "$tmp/report")
 
-	T kill-session -t ui 2>/dev/null
-	T new-session -d -s ui -x 120 -y 40 \
-		"'$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	new_ui 120 "'$BIN' '$vmcore' '$vmlinux'"
 	: >"$tmp/screen"
 	# "6.12.118+deb12": quote the release for the regex
 	rel_re=$(printf '%s' "$release" | sed 's/[][\\.*^$+?(){}|]/\\&/g')
@@ -188,13 +200,7 @@ check_dump() {
 	fi
 
 	# down the frames to the first pt_regs frame: its registers
-	ok=
-	for ((i = 0; i < 80; i++)); do
-		cap
-		if regs_col 120 | grep -q '^#[0-9]* pt_regs at'; then ok=1; break; fi
-		keys j
-	done
-	if [ -z "$ok" ]; then
+	if ! down_until 80 "regs_col 120 | grep -q '^#[0-9]* pt_regs at'"; then
 		if [ "$(report_funcs | wc -l)" -gt 0 ] &&
 		   [ "$(sed -n '/^CPU [0-9]* (panic)/,/^$/p' "$tmp/report" |
 			grep -c '^ RIP: ')" -lt 2 ]; then
@@ -268,11 +274,7 @@ check_dump() {
 		want=$(addr2line -e "$vmlinux" -i "$(printf '%x' $((0x$base + 0x$off - 1)))" |
 			tail -1 | sed 's/ (discriminator [0-9]*)//; s/.*\/kernel\/panic\.c/kernel\/panic.c/')
 		# inlined rows are rows too: down until frame #n's own row
-		for ((i = 0; i < 3 * n + 10; i++)); do
-			cap
-			grep -q "Registers: #$n\$" "$tmp/screen" && break
-			keys j
-		done
+		down_until $((3 * n + 10)) 'grep -q "Registers: #$n\$" "$tmp/screen"'
 		if wait_for "Registers: #$n\$" 5 &&
 		   wait_regs '^at kernel/panic\.c:[0-9]+ \(panic\)$' 5 &&
 		   regs_col 120 | grep -qx "at $want (panic)"; then
@@ -415,16 +417,11 @@ check_lines() {
 	local label=$1 vmcore=$2 vmlinux=$3 c=$tmp/cache-lines got want i ok row name fl
 	local t0 t1 W=160	# a long dump path must not push the header's state off
 
-	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ]; then
-		skip "$label: lines" "dump or vmlinux missing"
-		return
-	fi
+	have_dump "$label: lines" "$vmcore" "$vmlinux" || return
 	"$BIN" --active --scan --no-regs "$vmcore" "$vmlinux" >"$tmp/report-lines" 2>/dev/null
 	rm -rf "$c"
 	mkdir -p "$c"
-	T kill-session -t ui 2>/dev/null
-	T new-session -d -s ui -x 160 -y 40 \
-		"ORCCRASH_CACHE='$c' ORCCRASH_TEST_LINES_DELAY_MS=5000 '$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	new_ui 160 "ORCCRASH_CACHE='$c' ORCCRASH_TEST_LINES_DELAY_MS=5000 '$BIN' '$vmcore' '$vmlinux'"
 	: >"$tmp/screen"
 	if wait_for '^ Frames: ' 10 && grep -q ', lines: loading' "$tmp/screen" &&
 	   regs_col 160 | grep -q '^lines: loading$' &&
@@ -481,11 +478,7 @@ check_lines() {
 	fl=$(report_items "$tmp/report-lines" | awk -v n="$name" '{ sub(/^\? /, "") } $1 == n && $2 == "(inlined)" { print $3; exit }')
 	if [ -n "$row" ] && [ -n "$fl" ]; then
 		keys Home
-		for ((i = 0; i < 40; i++)); do
-			cap
-			regs_col 160 | grep -qF "at $fl ($name" && grep -q " (inlined)\$" "$tmp/screen" && break
-			keys j
-		done
+		down_until 40 'regs_col 160 | grep -qF "at $fl ($name" && grep -q " (inlined)\$" "$tmp/screen"'
 		if grep -Eq "Registers: #[0-9]+ $name \(inlined\)\$" "$tmp/screen" &&
 		   regs_col 160 | grep -q "^at $fl ($name"; then
 			pass "$label: an inlined row selected: its level, at $fl as the report"
@@ -503,11 +496,7 @@ check_lines() {
 		skip "$label: variables" "no panic() frame with variables (--locals) on screen"
 	else
 		keys Home
-		for ((i = 0; i < 40; i++)); do
-			cap
-			grep -q "Registers: #$n\$" "$tmp/screen" && break
-			keys j
-		done
+		down_until 40 'grep -q "Registers: #$n\$" "$tmp/screen"'
 		wait_regs '^variables of panic:$' 30
 		got=$(regs_col 160 | sed -n 's/^  \(param\|local\) /\1 /p' | sed 's/ *$//')
 		ok=1
@@ -539,9 +528,7 @@ check_lines() {
 	fi
 	# quit while the worker is busy (held back 60 s): no waiting for it
 	rm -rf "$c"
-	T kill-session -t ui 2>/dev/null
-	T new-session -d -s ui -x 160 -y 40 \
-		"ORCCRASH_CACHE='$c' ORCCRASH_TEST_LINES_DELAY_MS=60000 '$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	new_ui 160 "ORCCRASH_CACHE='$c' ORCCRASH_TEST_LINES_DELAY_MS=60000 '$BIN' '$vmcore' '$vmlinux'"
 	wait_for ', lines: loading' 10
 	t0=$(date +%s%N)
 	keys Q
@@ -553,9 +540,7 @@ check_lines() {
 	fi
 	# again with a real cold lookup in progress (no hold-back)
 	rm -rf "$c"
-	T kill-session -t ui 2>/dev/null
-	T new-session -d -s ui -x 160 -y 40 \
-		"ORCCRASH_CACHE='$c' '$BIN' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	new_ui 160 "ORCCRASH_CACHE='$c' '$BIN' '$vmcore' '$vmlinux'"
 	wait_for '^ Frames: ' 10
 	keys Q
 	if wait_for '^EXIT=0' 10; then
@@ -596,9 +581,7 @@ check_source() {
 		fail "$label: source view" "no orccrash_oops frame with a line in --active --modules-dir"
 		return
 	fi
-	T kill-session -t ui 2>/dev/null
-	T new-session -d -s ui -x 200 -y 40 \
-		"'$BIN' --modules-dir '$moddir' --source '$src' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	new_ui 200 "'$BIN' --modules-dir '$moddir' --source '$src' '$vmcore' '$vmlinux'"
 	: >"$tmp/screen"
 	wait_for '^ Frames: ' 10
 	# frame #0 is the kernel's (the panic path): not in samples/module
@@ -609,16 +592,7 @@ check_source() {
 	else
 		fail "$label: missing source" "no \"source: FILE not found under $src\""
 	fi
-	ok=
-	for ((i = 0; i < 80; i++)); do
-		cap
-		if regs_col 200 | grep -Eq "^#[0-9]+ orccrash_oops, line [0-9]+: "; then
-			ok=1
-			break
-		fi
-		keys j
-	done
-	if [ -z "$ok" ]; then
+	if ! down_until 80 'regs_col 200 | grep -Eq "^#[0-9]+ orccrash_oops, line [0-9]+: "'; then
 		fail "$label: module source view" "never showed orccrash_oops's source"
 		return
 	fi
@@ -672,9 +646,7 @@ check_kernel_source() {
 		skip "$label: kernel source view" "no $tree (apt-get download linux-source-$(echo "$release" | cut -d. -f1-2), unpacked there)"
 		return
 	fi
-	T kill-session -t ui 2>/dev/null
-	T new-session -d -s ui -x 200 -y 40 \
-		"'$BIN' --source '$tree' '$vmcore' '$vmlinux'; echo EXIT=\$?; sleep 60"
+	new_ui 200 "'$BIN' --source '$tree' '$vmcore' '$vmlinux'"
 	: >"$tmp/screen"
 	wait_for '^ Frames: .*\| Source: #' 10
 	wait_regs '^#0 ' 20
@@ -752,21 +724,13 @@ check_waits() {
 	n=$(awk '/^ Waits: / { t = NR } /^pid / { print NR - t - 1; exit }' "$tmp/screen")
 	keys Home
 	for ((i = 0; i < n; i++)); do keys Down; done
-	keys Enter
-	if wait_for "^ Frames: pid $pid " 5; then
-		pass "$label: wait view: Enter on pid $pid shows its frames"
-	else
-		fail "$label: wait view" "Enter on pid $pid did not show its frames"
-	fi
+	key_leads_to "$label" Enter "^ Frames: pid $pid " "wait view: Enter on pid $pid shows its frames"
 }
 
 check_color() {
 	local label=$1 vmcore=$2 vmlinux=$3 c0 c1
 
-	if [ ! -r "$vmcore" ] || [ ! -r "$vmlinux" ]; then
-		skip "$label: NO_COLOR" "dump or vmlinux missing"
-		return
-	fi
+	have_dump "$label: NO_COLOR" "$vmcore" "$vmlinux" || return
 	for nc in 0 1; do
 		T kill-session -t ui 2>/dev/null
 		if [ $nc = 1 ]; then
@@ -880,13 +844,14 @@ shows_cmd() {
 	fi
 }
 
-# back_to LABEL KEY REGEX WHAT: KEY leads back to a screen matching REGEX
-back_to() {
+# key_leads_to LABEL KEY REGEX WHAT [ROW]: KEY leads to a screen matching
+# REGEX (and holding a line matching ROW, grep's, when given)
+key_leads_to() {
 	keys "$2"
-	if wait_for "$3" 5; then
+	if wait_for "$3" 5 && grep -q -- "${5:-}" "$tmp/screen"; then
 		pass "$1: $4"
 	else
-		fail "$1: $4" "no screen matching '$3'"
+		fail "$1: $4" "no screen matching '$3'${5:+ with a line matching '$5'}"
 	fi
 }
 
@@ -910,20 +875,12 @@ check_follow() {
 	keys Enter
 	keys Enter
 	shows_cmd "$label" "struct mm_struct $mm" "Enter on ':task 1's .mm row" 20
-	keys BSpace
-	if wait_for '^ :task 1' 5 && grep -q "^ *>\? *\.mm = (struct mm_struct \*)$mm," "$tmp/screen"; then
-		pass "$label: Backspace back to ':task 1', its .mm row on the screen"
-	else
-		fail "$label: Backspace after following .mm" "not back to ':task 1' at .mm"
-	fi
+	key_leads_to "$label" BSpace '^ :task 1' "Backspace back to ':task 1', its .mm row on the screen" \
+		"^ *>\? *\.mm = (struct mm_struct \*)$mm,"
 	keys g
-	keys Enter
-	if wait_for 'not a pointer to a struct or union' 5 && grep -q '^ :task 1' "$tmp/screen"; then
-		pass "$label: Enter on a row that holds no pointer says so and stays"
-	else
-		fail "$label: Enter on ':task 1's first row" "no 'not a pointer' on the status line"
-	fi
-	back_to "$label" q '^ Frames: ' "q from the pointer chain's first view back to the frames"
+	key_leads_to "$label" Enter 'not a pointer to a struct or union' \
+		"Enter on a row that holds no pointer says so and stays" '^ :task 1'
+	key_leads_to "$label" q '^ Frames: ' "q from the pointer chain's first view back to the frames"
 }
 
 # Enter on a stack word that is a kernel address outside the view: a
@@ -955,7 +912,7 @@ check_memory_struct() {
 	keys -l 'sysrq_key_op'
 	keys Enter
 	shows_cmd "$label" "struct sysrq_key_op $addr" "memory Enter on &sysrq_crash_op, type sysrq_key_op"
-	back_to "$label" q 'Stack memory: ' "q from the struct back to the stack memory"
+	key_leads_to "$label" q 'Stack memory: ' "q from the struct back to the stack memory"
 	keys q
 }
 
@@ -989,13 +946,9 @@ check_variables() {
 	keys Enter
 	keys Enter
 	shows_cmd "$label" "struct pt_regs $addr" "Enter on the variable newregs"
-	keys BSpace
-	if wait_for '^ variables of frame #0' 5 && grep -q "param newregs = $addr" "$tmp/screen"; then
-		pass "$label: Backspace back to the frame's variables"
-	else
-		fail "$label: Backspace from newregs' struct" "not back to the variables"
-	fi
-	back_to "$label" q '^ Frames: ' "q from the variables back to the main view"
+	key_leads_to "$label" BSpace '^ variables of frame #0' "Backspace back to the frame's variables" \
+		"param newregs = $addr"
+	key_leads_to "$label" q '^ Frames: ' "q from the variables back to the main view"
 	keys BTab
 	# Backspace walks back, but does not quit from the threads pane
 	keys BTab
@@ -1031,7 +984,7 @@ for c in r["cpus"]:
 	else
 		shows_cmd "$label" "dis -f $ip" "d disassembles the selected frame's function" 12
 	fi
-	back_to "$label" q '^ Frames: ' "q from d's view back to the frames"
+	key_leads_to "$label" q '^ Frames: ' "q from d's view back to the frames"
 }
 
 if ! command -v tmux >/dev/null; then
