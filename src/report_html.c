@@ -565,7 +565,8 @@ struct oc_error *oc_report_html(const struct oc_kernel *k,
 	}
 	out = to_stdout ? stdout : fopen(path, "w");
 	if (!out) {
-		err = oc_error_os(errno, path, "cannot write the page");
+		/* "PATH: ERRNO", as a file that cannot be opened reads */
+		err = oc_error_file(OC_ERR_OS, path, "%s", strerror(errno));
 		oc_report_finish(&st);
 		oc_report_folded_free(folded, nr_folded);
 		return err;

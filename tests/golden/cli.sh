@@ -156,9 +156,6 @@ notfound "--comm 'nosuch*'" "orccrash: $dump: no task whose comm matches 'nosuch
 notfound "--comm with a control character" "orccrash: $dump: no task whose comm matches 'a\\x1bb'" --comm $'a\eb' "$dump"
 notfound "--cpu 2 (of 2)" "orccrash: $dump: no CPU 2 (the dump has 2: 0-1)" --cpu 2 "$dump"
 notfound "--json --all-tasks --cpu 7" "orccrash: $dump: no CPU 7 (the dump has 2: 0-1)" --json --all-tasks --cpu 7 "$dump"
-notfound "--html into a missing directory" \
-	"orccrash: $tmp/no/such/dir/x.html: cannot write the page: No such file or directory" \
-	--html "$tmp/no/such/dir/x.html" "$dump"
 notfound "--folded --pid 99999" \
 	"orccrash: $dump: no task with pid 99999" --folded --pid 99999 "$dump"
 # a state no task is in is an answer, not an error: the sample has no D task
