@@ -149,3 +149,11 @@ void oc_error_fprint(FILE *fp, const struct oc_error *err)
 	/* messages quote dump bytes (libkdumpfile's, a release): escape them */
 	oc_str_fput(fp, buf, strlen(buf), 0);
 }
+
+void oc_error_report(FILE *fp, const char *prog, struct oc_error *err)
+{
+	fprintf(fp, "%s: ", prog);
+	oc_error_fprint(fp, err);
+	fputc('\n', fp);
+	oc_error_destroy(err);
+}

@@ -67,6 +67,9 @@ static inline bool oc_ok(struct oc_error *err)
 }
 /* One line, no trailing newline: "path: message". */
 void oc_error_fprint(FILE *fp, const struct oc_error *err);
+/* How a program says an error: "PROG: path: message" and a newline on
+ * @fp, then @err destroyed (src/main.c, src/shell.c, the test tools). */
+void oc_error_report(FILE *fp, const char *prog, struct oc_error *err);
 /* The same line into buf (always NUL-terminated). */
 void oc_error_string(const struct oc_error *err, char *buf, size_t size);
 /* oc_error_string(), then @err destroyed: for an error that goes on as

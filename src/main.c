@@ -288,10 +288,7 @@ static int parse_int(const char *s, const char *what, int *ret)
  * destroys @err; returns exit 1. */
 static int print_error(struct oc_error *err)
 {
-	fputs("orccrash: ", stderr);
-	oc_error_fprint(stderr, err);
-	fputc('\n', stderr);
-	oc_error_destroy(err);
+	oc_error_report(stderr, "orccrash", err);
 	return OC_EXIT_ERROR;
 }
 
@@ -397,12 +394,8 @@ static void open_lines(const struct oc_kernel *k, const char *vmlinux,
 		err = oc_lines_set_module_build_id(ro->lines, k->modules[i].name,
 						   k->modules[i].build_id,
 						   k->modules[i].build_id_len);
-	if (err) {
-		fputs("orccrash: no source lines: ", stderr);
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
-	}
+	if (err)
+		oc_error_report(stderr, "orccrash: no source lines", err);
 }
 
 /*

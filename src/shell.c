@@ -129,12 +129,8 @@ static void run_line(const struct oc_kernel *k, struct oc_lines *lines,
 	struct oc_error *err = oc_cmd_run(k, lines, line, json, out);
 
 	fflush(out);
-	if (err) {
-		fputs("orccrash: ", stderr);
-		oc_error_fprint(stderr, err);
-		fputc('\n', stderr);
-		oc_error_destroy(err);
-	}
+	if (err)
+		oc_error_report(stderr, "orccrash", err);
 }
 
 /* Not a terminal: plain lines, no prompt, no history. */

@@ -21,10 +21,7 @@
 
 static int fail(struct oc_error *err)
 {
-	fputs("logcat: ", stderr);
-	oc_error_fprint(stderr, err);
-	fputc('\n', stderr);
-	oc_error_destroy(err);
+	oc_error_report(stderr, "logcat", err);
 	return 1;
 }
 
