@@ -1047,15 +1047,16 @@ static char *drop_qualifiers(char *t)
 
 /*
  * A global BTF has no VAR for (every one but the per-CPU variables on the
- * kernels pahole built without global_var) typed by the vmlinux's DWARF,
- * or a module's by its .ko's: into @type, the C name the BTF knows it by
+ * kernels pahole built without global_var; on 5.10's, not even those)
+ * typed by the vmlinux's DWARF at its link address @link, or a module's
+ * by its .ko's (@link unused: the .ko's own symbol): into @type, the C name the BTF knows it by
  * ("struct task_struct", "long unsigned int"; qualifiers dropped), and
  * its size by the BTF into *@size_ret.  Left as it was when there is no
  * DWARF or no such variable in it (*@why then says which, for the
  * caller's error).  An array is "ELEM [N]" (formats/btf.c prints those).
  * A type the BTF has not, or has with another size, is an error.
  */
-static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, uint64_t addr,
+static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, uint64_t link,
 					  uint64_t sym_size, const struct oc_module *m,
 					  char *type, size_t size, uint64_t *size_ret,
 					  const char **why)
@@ -1063,7 +1064,7 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 	struct oc_dwarf *d = NULL;
 	char dtype[300], what[300], *t;
 	struct oc_error *err;
-	uint64_t link, dsize, bsize;
+	uint64_t dsize, bsize;
 	size_t len;
 
 	*why = m ? "its .ko's DWARF is not here (--modules-dir)" : "the vmlinux's DWARF is not here";
@@ -1080,7 +1081,6 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 			*why = "its .ko has no such symbol";
 	} else {
 		d = oc_lines_dwarf(c->lines);
-		link = addr - c->k->kaslr_offset;
 	}
 	if (!d || !link)
 		return NULL;
@@ -1176,10 +1176,14 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_INVALID, "%s: not a per-CPU variable", name);
 	snprintf(type, sizeof(type), "typeof(%s)", name);
 	typed = c->k->types && !m && oc_ok(oc_types_size(c->k->types, type, &size));
-	/* a per-CPU variable's BTF VAR is always there (pahole encodes
-	 * them all); its symbol is no link-time address to look up */
-	if (c->k->types && !typed && !percpu) {
-		if ((err = dwarf_global_type(c, name, sym->addr, sym->size, m, type, sizeof(type),
+	/* pahole encodes the per-CPU variables' VARs since 1.18 (its
+	 * btf_encoder.c); 5.10's BTF in Debian 11 has none.  A per-CPU
+	 * symbol's link address is its offset into the area until 6.15
+	 * (kernel.c read_vmlinux()) */
+	if (c->k->types && !typed) {
+		uint64_t link = sym->addr - (percpu ? c->k->percpu_reloc : c->k->kaslr_offset);
+
+		if ((err = dwarf_global_type(c, name, link, sym->size, m, type, sizeof(type),
 					     &size, &why)))
 			return err;
 		typed = strncmp(type, "typeof(", 7) != 0;
@@ -1187,7 +1191,8 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	if (!typed)
 		return cmd_error(c, OC_ERR_LOOKUP, "%s: no type in the kernel's BTF (%s), and %s; "
 				 "struct TYPE %s prints it as TYPE, rd %s reads it",
-				 name, m ? "a module's variable" : "it types only the per-CPU variables",
+				 name, m ? "a module's variable" : percpu ? "a per-CPU variable it lacks" :
+				 "it types only the per-CPU variables",
 				 why, name, name);
 	if ((err = member_span(c, type, path, &offset, &size)))
 		return err;
