@@ -343,6 +343,21 @@ static bool kallsyms_ignored(const struct oc_elf *e, const char *name)
 		"$", ".L", "__crc_", "__kstrtab_", "__kstrtabns_",
 		"__efistub_", "__kvm_nvhe_",
 	};
+	/* kallsyms' own tables (kernel/kallsyms_internal.h), added after its
+	 * first pass: 6.1's ignored_symbols[] (OC_ELF_KEEP_KALLSYMS_TABLES) */
+	static const char *const tables[] = {
+		"kallsyms_addresses", "kallsyms_offsets", "kallsyms_relative_base",
+		"kallsyms_num_syms", "kallsyms_names", "kallsyms_markers",
+		"kallsyms_token_table", "kallsyms_token_index", "kallsyms_seqs_of_names",
+	};
+
+	if (name[0] == 'k' && !(e->keep & OC_ELF_KEEP_KALLSYMS_TABLES) &&
+	    !strncmp(name, "kallsyms_", 9)) {
+		for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+			if (!strcmp(name, tables[i]))
+				return true;
+		return false;
+	}
 
 	/* a quick no for most names, 6.12's __pfx_ ones among them: every
 	 * prefix starts with '$', '.' or "__" and one of c, e, k */

@@ -45,10 +45,17 @@ struct oc_error *oc_elf_symtab(struct oc_elf *elf, struct oc_symtab *tab);
  *   OC_ELF_KEEP_KSTRTAB  EXPORT_SYMBOL's __kstrtab_ and __kstrtabns_
  *       strings: before 6.1, "kallsyms: ignore __kstrtab_* and
  *       __kstrtabns_* symbols" (Masahiro Yamada).
+ * and one that newer kernels' keep:
+ *   OC_ELF_KEEP_KALLSYMS_TABLES  kallsyms' own tables (kallsyms_names,
+ *       kallsyms_token_index, ...): 6.1's scripts/kallsyms.c left them out
+ *       (ignored_symbols[]), 6.2's lost that list ("kallsyms: drop
+ *       duplicated ignore patterns from kallsyms.c"); seen in the samples'
+ *       kallsyms: absent on 5.10 and 6.1, present on 6.12 and 7.2.
  */
 enum {
 	OC_ELF_KEEP_LOCAL_LABELS = 1 << 0,
 	OC_ELF_KEEP_KSTRTAB = 1 << 1,
+	OC_ELF_KEEP_KALLSYMS_TABLES = 1 << 2,
 };
 void oc_elf_kallsyms_keep(struct oc_elf *elf, unsigned int keep);
 struct oc_error *oc_elf_percpu_symtab(struct oc_elf *elf,

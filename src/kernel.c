@@ -145,6 +145,8 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 		oc_elf_kallsyms_keep(k->elf, OC_ELF_KEEP_KSTRTAB |
 				     (k->version < OC_KERNEL_VERSION(5, 18, 0) ?
 				      OC_ELF_KEEP_LOCAL_LABELS : 0));
+	else if (k->version >= OC_KERNEL_VERSION(6, 2, 0))
+		oc_elf_kallsyms_keep(k->elf, OC_ELF_KEEP_KALLSYMS_TABLES);
 	err = oc_elf_symtabs(k->elf, &k->syms, &k->percpu_syms);
 	if (err)
 		return oc_error_set_path(err, vmlinux);
