@@ -18,7 +18,7 @@ O ?= build
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libkdumpfile libaddrxlat libelf libbpf ncursesw json-c capstone
+PKGS := libkdumpfile libaddrxlat libelf libbpf ncursesw json-c
 
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
@@ -28,7 +28,11 @@ WARN += -Werror
 endif
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -fPIC $(WARN) -MMD -MP -Isrc -Iformats -Iui \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS)) -I/usr/include/libdwarf
-LDLIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -ldwarf -lz -lpthread
+# binutils-dev's libopcodes (formats/disasm.c; no .pc file), linked only
+# where the dis command is: not into the crash extension, whose host has
+# its own bfd and opcodes (gdb's) exported under the same names
+LDLIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -ldwarf -lz -lpthread \
+	-Wl,--as-needed -lopcodes -lbfd -Wl,--no-as-needed
 
 ifeq ($(V),1)
 Q :=

@@ -1390,6 +1390,30 @@ static bool dis_line(struct dis_state *st, uint64_t addr,
 	return true;
 }
 
+/*
+ * A RIP-relative operand's symbol, "name+0xoff [module]": a kernel
+ * address's, or in the gs segment a per-CPU variable's (its offset into
+ * each CPU's area until 6.15, an address from then on: kernel.c
+ * read_vmlinux(); the per-CPU symbols are kept as such)
+ */
+static void ref_symbol(const struct oc_kernel *k, const struct oc_insn *in, char *buf,
+		       size_t size)
+{
+	struct text_buf tb = { .k = k };
+	const struct oc_symbol *s;
+
+	buf[0] = '\0';
+	if (!in->ref_percpu) {
+		if (!text_symbol(&tb, in->ref, buf, size))
+			buf[0] = '\0';
+		return;
+	}
+	s = oc_symtab_lookup(&k->percpu_syms, in->ref);
+	if (s)
+		snprintf(buf, size, "%s%s%.0" PRIx64, oc_symtab_name(&k->percpu_syms, s),
+			 in->ref > s->addr ? "+0x" : "", in->ref - s->addr);
+}
+
 static bool dis_one(void *arg, const struct oc_insn *in)
 {
 	struct dis_state *st = arg;
@@ -1397,7 +1421,7 @@ static bool dis_one(void *arg, const struct oc_insn *in)
 	bool marked = st->have_mark && st->mark >= in->addr && st->mark < in->addr + in->len;
 
 	st->marked |= marked;
-	char where[300] = "", target[300] = "";
+	char where[300] = "", target[300] = "", ref[300] = "";
 	struct text_buf tb = { .k = c->k };
 
 	struct oc_line_info li;
@@ -1409,6 +1433,8 @@ static bool dis_one(void *arg, const struct oc_insn *in)
 		where[0] = '\0';
 	if (in->has_target && !text_symbol(&tb, in->target, target, sizeof(target)))
 		target[0] = '\0';
+	if (in->has_ref)
+		ref_symbol(c->k, in, ref, sizeof(ref));
 	if (c->json) {
 		struct json_object *o = oc_json_chk(json_object_new_object());
 		char bytes[2 * sizeof(in->bytes) + 1];
@@ -1428,6 +1454,8 @@ static bool dis_one(void *arg, const struct oc_insn *in)
 		oc_json_set(o, "operands", oc_json_str(in->operands));
 		oc_json_set(o, "target", in->has_target ? oc_json_hex(in->target) : NULL);
 		oc_json_set(o, "target_symbol", target[0] ? oc_json_str(target) : NULL);
+		oc_json_set(o, "reference", in->has_ref ? oc_json_hex(in->ref) : NULL);
+		oc_json_set(o, "reference_symbol", ref[0] ? oc_json_str(ref) : NULL);
 		oc_json_set(o, "marked", oc_json_chk(json_object_new_boolean(marked)));
 		oc_json_push(st->insns, o);
 		return true;
@@ -1451,6 +1479,11 @@ static bool dis_one(void *arg, const struct oc_insn *in)
 		oc_cmd_put_safe(c->out, target);
 		fputc('>', c->out);
 	}
+	if (ref[0]) {
+		fprintf(c->out, "  # 0x%" PRIx64 " <", in->ref);
+		oc_cmd_put_safe(c->out, ref);
+		fputc('>', c->out);
+	}
 	fputc('\n', c->out);
 	return true;
 }
@@ -1458,7 +1491,7 @@ static bool dis_one(void *arg, const struct oc_insn *in)
 /*
  * dis [-f] FUNC|ADDRESS [COUNT]: the code as it is in the dump's memory
  * (alternatives, static calls, jump labels and ftrace as the kernel
- * patched them), decoded by capstone (formats/disasm.c), Intel syntax.
+ * patched them), decoded by libopcodes (formats/disasm.c), Intel syntax.
  * A function's name (or its first address) without COUNT: the whole
  * function (its symbol's extent); an address: COUNT instructions from
  * it (default 1); -f ADDRESS: the whole function holding it, its

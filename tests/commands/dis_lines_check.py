@@ -48,12 +48,15 @@ for d in docs(open(path).read()):
         continue
     functions += 1
     delta = int(r["address"], 16) - nm[r["symbol"]]
-    # the padding: nop or int3 after the last instruction with a line
+    # the padding: nop (prefixes and all: "data16 cs nop"; 66 90, the
+    # SDM's 2-byte NOP, is objdump's "xchg ax,ax") or int3 after the last
+    # instruction with a line
     last = max([n for n, i in enumerate(insns) if i.get("file")], default=-1)
     for n, i in enumerate(insns):
         a = int(i["address"], 16)
         rows.append((a, i.get("file"), i.get("line"), a - delta,
-                     n > last and i.get("mnemonic") in ("nop", "int3")))
+                     n > last and ((i.get("mnemonic") or "").split()[-1:] in (["nop"], ["int3"]) or
+                                   (i.get("mnemonic"), i.get("operands")) == ("xchg", "ax,ax"))))
 if not any(r[1] for r in rows):
     print("FAIL %s: dis -l: no instruction with a source line in %s (%d instructions)"
           % (name, path, len(rows)))
