@@ -165,6 +165,11 @@ static int split_line(const char *line, char *buf, size_t size, char **argv,
 	return argc;
 }
 
+static bool is_kernel_addr(uint64_t addr)
+{
+	return (int64_t)addr < 0;
+}
+
 /* ---- sym -------------------------------------------------------------- */
 
 static void sym_print(const struct cmd_ctx *c, uint64_t addr,
@@ -191,8 +196,11 @@ static void sym_print(const struct cmd_ctx *c, uint64_t addr,
 		oc_cmd_put_safe(c->out, s->module);
 		fputc(']', c->out);
 	}
+	/* a per-CPU symbol is an offset into each CPU's area until 6.15,
+	 * then the section's link address (kernel.c read_vmlinux()) */
 	if (percpu)
-		fputs(" (per-CPU offset)", c->out);
+		fputs(is_kernel_addr(addr) ? " (per-CPU: plus a CPU's __per_cpu_offset)" :
+		      " (per-CPU offset)", c->out);
 	fputc('\n', c->out);
 }
 
@@ -403,11 +411,6 @@ static struct oc_error *cmd_log(struct cmd_ctx *c)
 }
 
 /* ---- rd --------------------------------------------------------------- */
-
-static bool is_kernel_addr(uint64_t addr)
-{
-	return (int64_t)addr < 0;
-}
 
 /* crash's rd -s: a symbol, "+DEC" past it, for a value that is one */
 static bool rd_symbol(const struct oc_kernel *k, uint64_t v, char *buf,
