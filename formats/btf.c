@@ -177,8 +177,8 @@ static struct oc_error *find_type(struct btf_types *bt, const char *type,
 /*
  * "E [N]" (one dimension, as formats/dwarfvars.c prints a global's type:
  * `p` of an array): its element type's name into @elem and N; false
- * for any other type name.  A pointer element ("char *[4]") is not
- * taken: the printer needs the element's BTF type.
+ * for any other type name.  A pointer element ("pg_data_t *[1024]") is
+ * taken: element_type() finds its BTF type.
  */
 static bool array_name(const char *type, char *elem, size_t size, uint64_t *n)
 {
@@ -195,11 +195,61 @@ static bool array_name(const char *type, char *elem, size_t size, uint64_t *n)
 		return false;
 	for (elen = (size_t)(open - type); elen && type[elen - 1] == ' '; elen--)
 		;
-	if (!elen || elen >= size || type[elen - 1] == ']' || type[elen - 1] == '*')
+	if (!elen || elen >= size || type[elen - 1] == ']')
 		return false;
 	memcpy(elem, type, elen);
 	elem[elen] = '\0';
 	return true;
+}
+
+/*
+ * An array's element type by name into *@id_ret: find_type()'s, or for
+ * a pointer ("pg_data_t *", "struct file **") a BTF PTR to the pointee
+ * (BTF has no names for pointers: the first PTR whose target, through
+ * const/volatile, is the pointee's id; none when no C code of the kernel
+ * spells that pointer type).
+ */
+static struct oc_error *element_type(struct btf_types *bt, const char *elem, uint32_t *id_ret)
+{
+	char pointee[256];
+	size_t len = strlen(elem);
+	uint32_t target, n;
+	struct oc_error *err;
+	bool pointer;
+
+	if ((err = find_type(bt, elem, id_ret, &pointer)) || !pointer)
+		return err;
+	while (len && (elem[len - 1] == ' ' || elem[len - 1] == '*'))
+		if (elem[--len] == '*')
+			break;
+	while (len && elem[len - 1] == ' ')
+		len--;
+	if (!len || len >= sizeof(pointee))
+		return oc_error_format(OC_ERR_LOOKUP, "bad type name \"%s\"", elem);
+	memcpy(pointee, elem, len);
+	pointee[len] = '\0';
+	if ((err = element_type(bt, pointee, &target)))
+		return err;
+	n = btf__type_cnt(bt->btf);
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(bt->btf, id);
+		uint32_t to;
+
+		if (!t || !btf_is_ptr(t))
+			continue;
+		for (to = t->type; to; ) {
+			const struct btf_type *m = btf__type_by_id(bt->btf, to);
+
+			if (to == target || !m || !(btf_is_const(m) || btf_is_volatile(m)))
+				break;
+			to = m->type;
+		}
+		if (to == target) {
+			*id_ret = id;
+			return NULL;
+		}
+	}
+	return oc_error_format(OC_ERR_LOOKUP, "no pointer type %s in BTF", elem);
 }
 
 static struct oc_error *btf_type_size(void *arg, const char *type,
@@ -214,7 +264,8 @@ static struct oc_error *btf_type_size(void *arg, const char *type,
 	uint64_t n = 1;
 	bool array = array_name(type, elem, sizeof(elem), &n);
 
-	err = find_type(bt, array ? elem : type, &id, &pointer);
+	pointer = false;
+	err = array ? element_type(bt, elem, &id) : find_type(bt, type, &id, &pointer);
 	if (err)
 		return err;
 	if (pointer) {
@@ -728,10 +779,8 @@ static struct oc_error *btf_dump_value(void *arg, const char *type,
 	if (array_name(type, tn, sizeof(tn), &nelems)) {
 		if (path && *path)
 			return oc_error_format(OC_ERR_INVALID, "%s: an array has no members", type);
-		if ((err = find_type(bt, tn, &id, &pointer)))
+		if ((err = element_type(bt, tn, &id)))
 			return err;
-		if (pointer)
-			return oc_error_format(OC_ERR_INVALID, "%s: an array of pointers", type);
 		out(&d, "(%s)", type);
 		dump_array(&d, id, nelems, 0, 0);
 		out(&d, "\n");

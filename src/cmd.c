@@ -1014,13 +1014,12 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 }
 
 /* @t without its qualifiers, leading ("volatile long unsigned int", and an
- * array's elements: "const char [3]") and trailing ("char *const": the '*'
- * stays); they change no value */
+ * array's elements: "const char [3]") and after a '*' ("char *const",
+ * "char *const [5]": the '*' stays); they change no value */
 static char *drop_qualifiers(char *t)
 {
 	static const char *const quals[] = { "const", "volatile", "restrict", "_Atomic" };
 	bool again = true;
-	size_t len;
 
 	while (again) {
 		again = false;
@@ -1033,16 +1032,28 @@ static char *drop_qualifiers(char *t)
 			}
 		}
 	}
-	len = strlen(t);
-	for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
-		size_t q = strlen(quals[i]);
+	for (char *s = strchr(t, '*'); s; s = strchr(s + 1, '*')) {
+		again = true;
+		while (again) {
+			char *w = s + 1;
 
-		if (len > q && (t[len - q - 1] == ' ' || t[len - q - 1] == '*') &&
-		    !strcmp(t + len - q, quals[i])) {
-			len -= q;
-			if (t[len - 1] == ' ')
-				len--;
-			t[len] = '\0';
+			again = false;
+			while (*w == ' ')
+				w++;
+			for (size_t i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
+				size_t q = strlen(quals[i]);
+
+				if (!strncmp(w, quals[i], q) && !isalnum((unsigned char)w[q]) &&
+				    w[q] != '_') {
+					w += q;
+					/* "char *const [5]" -> "char *[5]" */
+					if (*w == ' ' && (w[1] == '[' || w[1] == '*'))
+						w++;
+					memmove(s + 1, w, strlen(w) + 1);
+					again = true;
+					break;
+				}
+			}
 		}
 	}
 	return t;

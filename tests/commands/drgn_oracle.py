@@ -164,6 +164,11 @@ for line in open(sys.argv[3]).read().splitlines():
                 # an incomplete char array variable (linux_banner): its
                 # string, to the NUL
                 out["structs"][line] = {"": esc(obj.string_())}
+            elif t.kind == TypeKind.ARRAY and t.length is not None and \
+                    unaliased(t.type).kind == TypeKind.POINTER:
+                # an array of pointers: every element, "{ 0x.., 0x.. }"
+                out["structs"][line] = {"": "{ %s }" % ", ".join(
+                    "0x%x" % obj[i].value_() for i in range(t.length))}
             else:
                 out["structs"][line] = {"": member_value(obj)}
         except Exception as e:

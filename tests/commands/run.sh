@@ -176,10 +176,11 @@ for t in ps:
 	# p: globals BTF has no VAR for, typed by the vmlinux's DWARF:
 	# scalars, an enum, a typedef'd struct, a struct's member, a pointer,
 	# a const pointer, a list head, an array of unknown length (a
-	# string); jiffies, which only the linker script defines, drgn cannot
+	# string), arrays of pointers (pg_data_t *[N], char *const [5]); jiffies, which only the linker script defines, drgn cannot
 	# type: checked against jiffies_64 below
 	printf 'p %s\n' jiffies_64 "-x jiffies_64" nr_cpu_ids max_pfn system_state panic_cpu \
-		init_uts_ns.name.release init_task.pid saved_command_line blkcg_root_css modules linux_banner >>"$d/structs.list"
+		init_uts_ns.name.release init_task.pid saved_command_line blkcg_root_css modules linux_banner \
+		node_data zone_names >>"$d/structs.list"
 	i=0
 	while read -r st; do
 		i=$((i + 1))
