@@ -667,8 +667,18 @@ TEST(btf_dump_value)
 		err = oc_types_dump(t, "int [2]", "x", outer + 40, 8, 0, emit, symbol, &txt);
 		CHECK(err && err->code == OC_ERR_INVALID);
 		oc_error_destroy(err);
-		err = oc_types_size(t, "struct inner *[2]", &size);
-		CHECK(err != NULL);
+		/* an array of pointers: its element the BTF's PTR to the
+		 * pointee (type 18); none points to struct outer */
+		CHECK_OK(oc_types_size(t, "struct inner *[2]", &size));
+		CHECK_EQ(size, 16);
+		put(rec, 0, 0xffffffff81000000ULL, 8);
+		put(rec, 8, 0xffff888000001000ULL, 8);
+		txt.len = 0;
+		txt.s[0] = '\0';
+		CHECK_OK(oc_types_dump(t, "struct inner *[2]", NULL, rec, 16, 0, emit, symbol, &txt));
+		CHECK_STR(txt.s, "(struct inner *[2]){ 0xffffffff81000000 <_stext>, 0xffff888000001000 }\n");
+		err = oc_types_size(t, "struct outer *[2]", &size);
+		CHECK(err && err->code == OC_ERR_LOOKUP);
 		oc_error_destroy(err);
 	}
 	put(rec, 0, 0xffffffff81000000ULL, 8);
