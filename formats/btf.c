@@ -240,7 +240,7 @@ static struct oc_error *element_type(struct btf_types *bt, const char *elem, uin
 		/* a few qualifiers at most: a loop of them (a hostile BTF
 		 * from the dump) ends here */
 		to = t->type;
-		for (unsigned int hops = 0; to && hops < 8; hops++) {
+		for (unsigned int hops = 0; to && hops < MAX_CHAIN; hops++) {
 			const struct btf_type *m = btf__type_by_id(bt->btf, to);
 
 			if (to == target || !m || !(btf_is_const(m) || btf_is_volatile(m)))
