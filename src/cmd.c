@@ -1192,10 +1192,12 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	typed = c->k->types && !m && oc_ok(oc_types_size(c->k->types, type, &size));
 	/* pahole encodes the per-CPU variables' VARs since 1.18 (its
 	 * btf_encoder.c); 5.10's BTF in Debian 11 has none.  A per-CPU
-	 * symbol's link address is its offset into the area until 6.15
-	 * (kernel.c read_vmlinux()) */
+	 * symbol is its link address, an offset into the area, until 6.15;
+	 * from then a kernel address KASLR moved, like any other (kernel.c
+	 * read_vmlinux()), as sym_print() tells them apart */
 	if (c->k->types && !typed) {
-		uint64_t link = sym->addr - (percpu ? c->k->percpu_reloc : c->k->kaslr_offset);
+		uint64_t link = sym->addr -
+				(percpu && !is_kernel_addr(sym->addr) ? 0 : c->k->kaslr_offset);
 
 		if ((err = dwarf_global_type(c, name, link, sym->size, m, type, sizeof(type),
 					     &size, &why)))

@@ -170,10 +170,8 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 		struct oc_elf_section sec;
 
 		err = oc_elf_section(k->elf, ".data..percpu", &sec);
-		if (!err && sec.addr) {
+		if (!err && sec.addr)
 			oc_symtab_relocate(&k->percpu_syms, k->kaslr_offset);
-			k->percpu_reloc = k->kaslr_offset;
-		}
 		oc_error_destroy(err);
 	}
 	/* names at one address as the kernel's kallsyms orders them (the

@@ -99,8 +99,6 @@ struct oc_kernel {
 	struct oc_types *types;
 	struct oc_symtab syms;		/* vmlinux, relocated */
 	struct oc_symtab percpu_syms;	/* zero-based per-CPU symbols */
-	uint64_t percpu_reloc;		/* added to percpu_syms' link addresses:
-					 * 0, or kaslr_offset from 6.15 (kernel.c) */
 
 	char release[65];
 	char banner[256];
