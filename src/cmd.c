@@ -806,6 +806,14 @@ struct text_buf {
 	const struct oc_kernel *k;
 };
 
+/* "name", "name+0xoff", then " [module]" */
+static void symbol_text(const struct oc_sym_result *s, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s%.0" PRIx64 "%s%s%s", s->name, s->offset ? "+0x" : "",
+		 s->offset, s->module ? " [" : "", s->module ? s->module : "",
+		 s->module ? "]" : "");
+}
+
 /* a pointer member's target, "name", "name+0xoff", " [module]" */
 static bool text_symbol(void *arg, uint64_t addr, char *buf, size_t size)
 {
@@ -814,9 +822,7 @@ static bool text_symbol(void *arg, uint64_t addr, char *buf, size_t size)
 
 	if (!is_kernel_addr(addr) || !oc_kernel_symbolize_data(t->k, addr, &s))
 		return false;
-	snprintf(buf, size, "%s%s%.0" PRIx64 "%s%s%s", s.name, s.offset ? "+0x" : "",
-		 s.offset, s.module ? " [" : "", s.module ? s.module : "",
-		 s.module ? "]" : "");
+	symbol_text(&s, buf, size);
 	return true;
 }
 
@@ -1426,8 +1432,9 @@ static void ref_symbol(const struct oc_kernel *k, const struct oc_insn *in, char
 	}
 	s = oc_symtab_lookup(&k->percpu_syms, in->ref);
 	if (s)
-		snprintf(buf, size, "%s%s%.0" PRIx64, oc_symtab_name(&k->percpu_syms, s),
-			 in->ref > s->addr ? "+0x" : "", in->ref - s->addr);
+		symbol_text(&(struct oc_sym_result){ .name = oc_symtab_name(&k->percpu_syms, s),
+						     .offset = in->ref - s->addr },
+			    buf, size);
 }
 
 static bool dis_one(void *arg, const struct oc_insn *in)
