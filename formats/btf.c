@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -865,18 +867,12 @@ static const struct oc_types_ops btf_types_ops = {
 	.destroy = btf_types_destroy,
 };
 
-struct oc_error *oc_btf_types_create(const void *data, size_t len,
-				     struct oc_types **ret)
+/* Wraps @btf (taken; NULL or an error pointer: libbpf failed). */
+static struct oc_error *wrap(struct btf *btf, struct oc_types **ret)
 {
 	struct btf_types *bt;
 	struct oc_types *types;
-	struct btf *btf;
 
-	if (len < 24 || len > UINT32_MAX)
-		return oc_error_format(OC_ERR_FORMAT, "BTF of %zu bytes", len);
-	/* btf__new() copies the data and checks it */
-	errno = 0;
-	btf = btf__new(data, len);
 	if (!btf || libbpf_get_error(btf)) {
 		int e = btf ? (int)-libbpf_get_error(btf) : errno;
 
@@ -896,4 +892,60 @@ struct oc_error *oc_btf_types_create(const void *data, size_t len,
 	types->arg = bt;
 	*ret = types;
 	return NULL;
+}
+
+struct oc_error *oc_btf_types_create(const void *data, size_t len,
+				     struct oc_types **ret)
+{
+	if (len < 24 || len > UINT32_MAX)
+		return oc_error_format(OC_ERR_FORMAT, "BTF of %zu bytes", len);
+	/* btf__new() copies the data and checks it */
+	errno = 0;
+	return wrap(btf__new(data, (uint32_t)len), ret);
+}
+
+/*
+ * btf__new_split() is in libbpf's btf.h but not exported by Debian 12's
+ * libbpf 1.1 (its libbpf.map lacks it); btf__parse_raw_split() is, and
+ * reads a file: the bytes go through an anonymous memory file.  NULL
+ * (errno set) on failure, as libbpf returns.
+ */
+static struct btf *new_split(const void *data, size_t len, struct btf *base)
+{
+	char path[64];
+	struct btf *btf;
+	int fd, e;
+
+	fd = memfd_create("orccrash-btf", MFD_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, (const char *)data + done, len - done);
+
+		if (n <= 0) {
+			e = n < 0 ? errno : EIO;
+			close(fd);
+			errno = e;
+			return NULL;
+		}
+		done += (size_t)n;
+	}
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	errno = 0;
+	btf = btf__parse_raw_split(path, base);
+	e = errno;
+	close(fd);
+	errno = e;
+	return btf;
+}
+
+struct oc_error *oc_btf_types_create_split(const void *data, size_t len,
+					   const struct oc_types *base,
+					   struct oc_types **ret)
+{
+	if (!base || base->ops != &btf_types_ops)
+		return oc_error_format(OC_ERR_INVALID, "split BTF without the kernel's BTF as its base");
+	if (len < 24 || len > UINT32_MAX)
+		return oc_error_format(OC_ERR_FORMAT, "BTF of %zu bytes", len);
+	return wrap(new_split(data, len, ((const struct btf_types *)base->arg)->btf), ret);
 }

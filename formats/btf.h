@@ -23,4 +23,15 @@
 struct oc_error *oc_btf_types_create(const void *data, size_t len,
 				     struct oc_types **ret);
 
+/*
+ * A module's split BTF (its type ids and string offsets continue
+ * @base's, as the kernel's btf_parse_module() and libbpf's
+ * btf__new_split() read it) over @base, a backend of
+ * oc_btf_types_create(), which must outlive it: lookups see the base's
+ * types too.  @data is copied.
+ */
+struct oc_error *oc_btf_types_create_split(const void *data, size_t len,
+					   const struct oc_types *base,
+					   struct oc_types **ret);
+
 #endif /* OC_FORMATS_BTF_H */

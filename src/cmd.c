@@ -32,7 +32,7 @@ enum { MAX_ARGS = 32, LINE_MAX_LEN = 4096 };
 enum { RD_MAX_COUNT = 1 << 16 };
 
 struct cmd_ctx {
-	const struct oc_kernel *k;
+	struct oc_kernel *k;	/* not const: the modules' BTF is read on first use */
 	struct oc_lines *lines;	/* NULL: none (dis -l says so) */
 	bool json;
 	FILE *out;
@@ -51,6 +51,12 @@ void oc_cmd_put_safe(FILE *out, const char *s)
 static struct oc_error *cmd_error(const struct cmd_ctx *c, enum oc_error_code code,
 				  const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* the types a user names: the kernel's BTF, then the modules' own */
+static struct oc_types *user_types(struct cmd_ctx *c)
+{
+	return oc_kernel_all_types(c->k);
+}
 
 /* "NAME: message": the one line a front end prints */
 static struct oc_error *cmd_error(const struct cmd_ctx *c, enum oc_error_code code,
@@ -321,7 +327,7 @@ static const char *module_no_lines(struct oc_lines *lines, const char *name)
 
 static struct oc_error *cmd_mod(struct cmd_ctx *c)
 {
-	const struct oc_kernel *k = c->k;
+	struct oc_kernel *k = c->k;
 	struct json_object *a = NULL;
 	char bid[132];
 
@@ -330,7 +336,7 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 	if (c->json)
 		a = oc_json_chk(json_object_new_array());
 	else
-		fprintf(c->out, "     MODULE       NAME                         BASE         SIZE  ORC   SYMBOLS  TAINT  DEBUGINFO  BUILD-ID\n");
+		fprintf(c->out, "     MODULE       NAME                         BASE         SIZE  ORC   SYMBOLS  TAINT  BTF  DEBUGINFO  BUILD-ID\n");
 	for (size_t i = 0; i < k->nr_modules; i++) {
 		const struct oc_module *m = &k->modules[i];
 		uint64_t tmask;
@@ -340,6 +346,8 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 		 * without the lines */
 		struct oc_dwarf *dw = NULL;
 		const char *debuginfo = "-";
+		/* its own types, from the dump (src/kernel_modbtf.c) */
+		bool btf = k->types && oc_kernel_module_btf(k, m);
 
 		oc_triage_taint_letters(tmask, taint, sizeof(taint));
 		if (c->lines) {
@@ -365,6 +373,7 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 			oc_json_set(o, "symbols", oc_json_chk(json_object_new_int64((int64_t)m->syms.nr)));
 			oc_json_set(o, "build_id", bid[0] ? oc_json_str(bid) : NULL);
 			oc_json_set(o, "taint", have_taint ? oc_json_str(taint) : NULL);
+			oc_json_set(o, "btf", oc_json_chk(json_object_new_boolean(btf)));
 			oc_json_set(o, "debuginfo", c->lines ?
 				    oc_json_chk(json_object_new_boolean(dw != NULL)) : NULL);
 			oc_json_set(o, "debuginfo_why", why ? oc_json_str(why) : NULL);
@@ -373,9 +382,9 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 		}
 		/* the name was made printable when read (kernel_modules.c) */
 		fprintf(c->out, "%016" PRIx64 "  %-22s %016" PRIx64 " %6" PRIu64
-			"  %-4s %8zu  %-5s  %-9s  %s\n", m->addr, m->name, m->base, m->size,
+			"  %-4s %8zu  %-5s  %-3s  %-9s  %s\n", m->addr, m->name, m->base, m->size,
 			m->orc.nr ? "yes" : "no", m->syms.nr,
-			have_taint ? (taint[0] ? taint : "-") : "?", debuginfo,
+			have_taint ? (taint[0] ? taint : "-") : "?", btf ? "yes" : "no", debuginfo,
 			bid[0] ? bid : "-");
 	}
 	list_end(c, "modules", a, k->modules_incomplete);
@@ -884,7 +893,7 @@ static struct oc_error *print_value(struct cmd_ctx *c, const char *label,
 		return cmd_error(c, OC_ERR_FAULT, "0x%" PRIx64 " (%" PRIu64 " bytes): not in the dump",
 				 addr, size);
 	}
-	err = oc_types_dump(c->k->types, type, path, buf, size, flags, text_emit,
+	err = oc_types_dump(user_types(c), type, path, buf, size, flags, text_emit,
 			    text_symbol, &t);
 	free(buf);
 	if (err) {
@@ -903,7 +912,7 @@ static struct oc_error *print_value(struct cmd_ctx *c, const char *label,
 		char tname[300];
 
 		/* the type's C name: "struct rq" for p's "typeof(runqueues)" */
-		if (!oc_ok(oc_types_name(c->k->types, type, NULL, tname, sizeof(tname))))
+		if (!oc_ok(oc_types_name(user_types(c), type, NULL, tname, sizeof(tname))))
 			snprintf(tname, sizeof(tname), "%s", type);
 		oc_json_set(c->result, "type", oc_json_str(tname));
 		oc_json_set(c->result, "member", oc_json_str(path));
@@ -942,7 +951,7 @@ static struct oc_error *member_span(struct cmd_ctx *c, const char *type,
 	*offset = 0;
 	if (!path)
 		return NULL;
-	err = oc_types_member(c->k->types, type, path, &m);
+	err = oc_types_member(user_types(c), type, path, &m);
 	if (err) {
 		char msg[300];
 
@@ -1003,7 +1012,7 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 		if (strchr(base, ' ') && i < 2)
 			continue;	/* "struct x" given whole */
 		snprintf(type, sizeof(type), "%s%s", tries[i], base);
-		if (oc_ok(oc_types_size(c->k->types, type, &size)))
+		if (oc_ok(oc_types_size(user_types(c), type, &size)))
 			break;
 		size = 0;
 	}
@@ -1128,10 +1137,10 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 	} else {
 		snprintf(type, size, "%s", t);
 	}
-	if (!oc_ok(oc_types_size(c->k->types, type, &bsize)))
+	if (!oc_ok(oc_types_size(user_types(c), type, &bsize)))
 		return cmd_error(c, OC_ERR_LOOKUP, "%s: its type in the DWARF, %s, is not one the "
 				 "kernel's BTF has%s; rd %s reads it", name, type,
-				 m ? " (a module's own types are not read)" : "", name);
+				 m ? " (nor a module's BTF in the dump)" : "", name);
 	/* the BTF finds a type by its name: a module's own struct foo, or
 	 * one of a name several files define, may be another layout */
 	if (dsize && bsize != dsize)
@@ -1163,6 +1172,7 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	long cpu = -1;
 	char tname[320];
 	const char *why = "there is no BTF";
+	struct oc_types *vt;
 	bool percpu = false, typed;
 	struct oc_error *err;
 	char *p;
@@ -1195,7 +1205,9 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	if (cpu >= 0 && !percpu)
 		return cmd_error(c, OC_ERR_INVALID, "%s: not a per-CPU variable", name);
 	snprintf(type, sizeof(type), "typeof(%s)", name);
-	typed = c->k->types && !m && oc_ok(oc_types_size(c->k->types, type, &size));
+	/* a module's own variables: its BTF has the per-CPU ones' VARs */
+	vt = m ? oc_kernel_module_btf(c->k, m) : c->k->types;
+	typed = vt && oc_ok(oc_types_size(vt, type, &size));
 	/* pahole encodes the per-CPU variables' VARs since 1.18 (its
 	 * btf_encoder.c); 5.10's BTF in Debian 11 has none.  A per-CPU
 	 * symbol is its link address, an offset into the area, until 6.15;
@@ -1218,7 +1230,7 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 				 why, name, name);
 	if ((err = member_span(c, type, path, &offset, &size)))
 		return err;
-	if (!oc_ok(oc_types_name(c->k->types, type, path, tname, sizeof(tname))))
+	if (!oc_ok(oc_types_name(user_types(c), type, path, tname, sizeof(tname))))
 		snprintf(tname, sizeof(tname), "%s", type);
 	if (percpu && cpu < 0) {
 		struct json_object *a = c->json ? oc_json_chk(json_object_new_array()) : NULL;
@@ -1894,7 +1906,7 @@ void oc_cmd_complete_symbol(const struct oc_kernel *k, const char *prefix,
 			return;
 }
 
-struct oc_error *oc_cmd_run(const struct oc_kernel *k, struct oc_lines *lines,
+struct oc_error *oc_cmd_run(struct oc_kernel *k, struct oc_lines *lines,
 			    const char *line, bool json, FILE *out)
 {
 	char *buf, *argv[MAX_ARGS];

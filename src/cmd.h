@@ -16,7 +16,7 @@
 #include "kernel.h"
 
 /* The version of the commands' JSON documents (docs/commands-schema.json). */
-#define OC_CMD_JSON_VERSION "1.4.0"
+#define OC_CMD_JSON_VERSION "1.5.0"
 
 struct oc_lines;
 
@@ -29,7 +29,7 @@ struct oc_lines;
  * p's globals, mod's DEBUGINFO); NULL when there are none (no vmlinux,
  * --no-lines).  The browser borrows its worker's between jobs.
  */
-struct oc_error *oc_cmd_run(const struct oc_kernel *k, struct oc_lines *lines,
+struct oc_error *oc_cmd_run(struct oc_kernel *k, struct oc_lines *lines,
 			    const char *line, bool json, FILE *out);
 
 /* The command names, for completion: NULL after the last. */

@@ -658,6 +658,7 @@ void oc_kernel_close(struct oc_kernel *k)
 	for (size_t i = 0; i < k->nr_modules; i++) {
 		oc_orc_table_deinit(&k->modules[i].orc);
 		oc_symtab_deinit(&k->modules[i].syms);
+		oc_types_destroy(k->modules[i].btf);
 	}
 	free(k->modules);
 	free(k->tasks);

@@ -73,6 +73,9 @@ struct oc_module {
 	 * files; build_id_len 0 when the dump does not say */
 	uint8_t build_id[64];
 	size_t build_id_len;
+	/* its split BTF from the dump (src/kernel_modbtf.c), NULL: none or
+	 * not read yet (oc_kernel_module_btf() reads it) */
+	struct oc_types *btf;
 };
 
 struct oc_kernel_options {
@@ -116,6 +119,12 @@ struct oc_kernel {
 	size_t nr_tasks;
 	struct oc_module *modules;
 	size_t nr_modules;
+	/* the modules' BTF was looked for (src/kernel_modbtf.c); the types
+	 * the commands read: k->types, then each module's BTF; the module
+	 * whose BTF answered the last question there (NULL: the kernel's) */
+	bool modules_btf_read;
+	struct oc_types all_types;
+	const char *last_type_module;
 
 	struct oc_orc_table orc;	/* vmlinux */
 	enum oc_orc_version orc_version;
@@ -166,6 +175,17 @@ const char *oc_kernel_dump_format(const struct oc_kernel *k);
 const char *oc_kernel_vmlinux_path(const struct oc_kernel *k);
 const uint8_t *oc_kernel_vmlinux_build_id(const struct oc_kernel *k,
 					  size_t *len_ret);
+
+/*
+ * The types the commands take from a user (struct, p, the browser's
+ * struct views): the kernel's BTF, then each loaded module's own
+ * (read from the dump at the first question the kernel's cannot
+ * answer); NULL without BTF.  Owned by @k.  A module's BTF alone, NULL
+ * when it has none.  Not for the kernel model's own lookups (k->types).
+ */
+struct oc_types *oc_kernel_all_types(struct oc_kernel *k);
+struct oc_types *oc_kernel_module_btf(struct oc_kernel *k,
+					    const struct oc_module *m);
 
 /* A symbol for @addr: vmlinux first, then module symbols. */
 struct oc_sym_result {

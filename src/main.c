@@ -402,7 +402,7 @@ static void open_lines(const struct oc_kernel *k, const char *vmlinux,
  * -e: each command in order; the first that fails prints its one line
  * and ends the run with exit 1.
  */
-static int run_commands(const struct oc_kernel *k, struct oc_lines *lines,
+static int run_commands(struct oc_kernel *k, struct oc_lines *lines,
 			char **cmds, int nr, bool json)
 {
 	for (int i = 0; i < nr; i++) {

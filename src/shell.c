@@ -17,7 +17,7 @@
 
 enum { MAX_MATCHES = 2000 };
 
-static const struct oc_kernel *shell_k;
+static struct oc_kernel *shell_k;
 
 /* The matches of one completion, collected at state 0. */
 static struct {
@@ -123,7 +123,7 @@ static bool is_quit(const char *line)
 	       (line[0] == 'q' && (!line[1] || line[1] == ' '));
 }
 
-static void run_line(const struct oc_kernel *k, struct oc_lines *lines,
+static void run_line(struct oc_kernel *k, struct oc_lines *lines,
 		     const char *line, bool json, FILE *out)
 {
 	struct oc_error *err = oc_cmd_run(k, lines, line, json, out);
@@ -134,7 +134,7 @@ static void run_line(const struct oc_kernel *k, struct oc_lines *lines,
 }
 
 /* Not a terminal: plain lines, no prompt, no history. */
-static int run_plain(const struct oc_kernel *k, struct oc_lines *lines, bool json,
+static int run_plain(struct oc_kernel *k, struct oc_lines *lines, bool json,
 		     FILE *in, FILE *out)
 {
 	char *line = NULL;
@@ -152,7 +152,7 @@ static int run_plain(const struct oc_kernel *k, struct oc_lines *lines, bool jso
 	return ferror(in) ? 1 : 0;
 }
 
-int oc_shell_run(const struct oc_kernel *k, struct oc_lines *lines, bool json,
+int oc_shell_run(struct oc_kernel *k, struct oc_lines *lines, bool json,
 		 FILE *in, FILE *out)
 {
 	char hbuf[PATH_MAX];

@@ -18,7 +18,7 @@
  * the input failed).  A failed command prints its one line on stderr and
  * the shell goes on.  @lines: source lines for dis -l, or NULL. */
 struct oc_lines;
-int oc_shell_run(const struct oc_kernel *k, struct oc_lines *lines, bool json,
+int oc_shell_run(struct oc_kernel *k, struct oc_lines *lines, bool json,
 		 FILE *in, FILE *out);
 
 #endif /* OC_SHELL_H */

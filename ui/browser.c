@@ -77,7 +77,7 @@ static const struct view_ops main_view, memory_view, log_view, help_view,
 			      waits_view, command_view;
 
 struct browser {
-	const struct oc_kernel *k;
+	struct oc_kernel *k;	/* not const: commands read the modules' BTF on first use */
 	const struct oc_ui_options *opts;
 	struct oc_ui_threads th;
 	struct oc_ui_lines thread_lines, frame_lines, regs_lines;
@@ -1741,7 +1741,7 @@ static void browser_deinit(struct browser *b)
 	oc_ui_source_deinit(&b->src);
 }
 
-struct oc_error *oc_ui_run(const struct oc_kernel *k,
+struct oc_error *oc_ui_run(struct oc_kernel *k,
 			   const struct oc_ui_options *opts)
 {
 	struct browser b = {

@@ -25,7 +25,7 @@ struct oc_ui_options {
 
 /* Runs the browser until the user quits; returns NULL, or why it could
  * not start (the caller prints it). */
-struct oc_error *oc_ui_run(const struct oc_kernel *k,
+struct oc_error *oc_ui_run(struct oc_kernel *k,
 			   const struct oc_ui_options *opts);
 
 #endif /* OC_UI_H */

@@ -38,7 +38,7 @@ void oc_crash_bt_args_init(struct oc_crash_bt_args *a)
 }
 
 struct oc_error *oc_crash_model(const struct oc_crash_host *h,
-				const struct oc_kernel **ret)
+				struct oc_kernel **ret)
 {
 	struct oc_kernel_options opts = { .mem = h->mem };
 	struct oc_kernel *k = NULL;
@@ -349,7 +349,7 @@ static struct oc_error *bt(const struct oc_kernel *k,
 struct oc_error *oc_crash_bt(const struct oc_crash_host *h,
 			     const struct oc_crash_bt_args *a, FILE *out)
 {
-	const struct oc_kernel *k;
+	struct oc_kernel *k;
 	struct oc_error *err = oc_crash_model(h, &k);
 	struct oc_lines *l;
 
@@ -422,7 +422,7 @@ static bool locate(const struct oc_kernel *k, const struct oc_task *cur,
 struct oc_error *oc_crash_stack(const struct oc_crash_host *h, bool have_addr,
 				uint64_t addr, FILE *out)
 {
-	const struct oc_kernel *k;
+	struct oc_kernel *k;
 	struct oc_error *err = oc_crash_model(h, &k);
 	const struct oc_task *cur;
 	struct oc_stack_info si, prev;
@@ -495,7 +495,7 @@ static void map_line(const struct oc_kernel *k, const struct oc_task *t,
 struct oc_error *oc_crash_stack_map(const struct oc_crash_host *h, int cpu,
 				    FILE *out)
 {
-	const struct oc_kernel *k;
+	struct oc_kernel *k;
 	struct oc_error *err = oc_crash_model(h, &k);
 	const struct oc_cpu_stacks *cs;
 	const struct oc_task *t;
@@ -540,7 +540,7 @@ struct oc_error *oc_crash_browse(const struct oc_crash_host *h,
 	};
 	static const int sigs[] = { SIGINT, SIGWINCH, SIGTSTP, SIGCONT, SIGTERM };
 	struct sigaction saved[sizeof(sigs) / sizeof(sigs[0])];
-	const struct oc_kernel *k;
+	struct oc_kernel *k;
 	struct oc_error *err;
 	struct termios tio;
 	bool have_tio;

@@ -71,7 +71,7 @@ void oc_crash_bt_args_init(struct oc_crash_bt_args *a);
  * failed open is tried again at the next command).
  */
 struct oc_error *oc_crash_model(const struct oc_crash_host *h,
-				const struct oc_kernel **ret);
+				struct oc_kernel **ret);
 /* Closes the lines too (which writes their cache). */
 void oc_crash_model_close(void);
 

@@ -296,6 +296,10 @@ if ours_syms:
 # ---- struct against drgn: every named top-level member ---------------------
 if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e in drgn["errors"])):
     bad, n, nstructs = [], 0, 0
+    # a module's own types (run.sh: the objects drgn found with the
+    # modules' debug .ko): a line of their own
+    modtypes = set((text("modtypes.list") or "").split("\n")) - {""}
+    mbad, mn = [], 0
     for i in range(1, 100):
         key = text("ours-struct-%d.key" % i)
         if key is None:
@@ -304,7 +308,10 @@ if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e
         want = drgn["structs"].get(key)
         if not want:	# drgn could read none of its members
             continue
-        nstructs += 1
+        if key in modtypes:
+            bad, n, mbad, mn = mbad, mn, bad, n
+        else:
+            nstructs += 1
         ours = {}
         lines = (text("ours-struct-%d.txt" % i) or "").splitlines()
         if list(want) == [""]:
@@ -355,6 +362,12 @@ if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e
             # libbpf prints bit fields in hex, drgn in decimal
             elif o != v and (num(o) is None or num(o) != num(v)):
                 bad.append("%s .%s: drgn %s, orccrash %s" % (key, member, v, o))
+        if key in modtypes:
+            bad, n, mbad, mn = mbad, mn, bad, n
+    if modtypes:
+        mismatch("members", "struct of a module's own types (%s: its BTF from the dump) against "
+                 "drgn with the module's debug .ko" % ", ".join(sorted(k.rsplit(" ", 1)[0] for k in modtypes)),
+                 mbad, mn)
     if nstructs:
         mismatch("members", "struct against drgn (%d structs: every named top-level scalar, "
                  "pointer, enum and char[] member)" % nstructs, bad, n)

@@ -9,7 +9,10 @@
 # unions), as text check.py compares;
 # "TYPE.member.member 0xADDRESS" lines: that member alone;
 # "p [-x] NAME[:CPU][.MEMBER...]" lines: the variable (per_cpu() with
-# :CPU), its members when a struct, else its value.
+# :CPU), its members when a struct, else its value;
+# "disk MODULE TYPE [PATH TYPE2]" lines: an object drgn finds (a disk's
+# private_data, a pointer in it), keyed "TYPE 0xADDRESS" and listed in
+# "located" for run.sh to ask orccrash for.
 # (drgn's CLI defines prog).  Each part is tried on its own: a part drgn
 # cannot read is an "errors" entry, never a guess.
 import json
@@ -152,7 +155,40 @@ def variable(line):
     return v
 
 
+def disk_object(line):
+    """disk MODULE TYPE [PATH TYPE2]: the private_data of the first disk
+    whose fops the module owns, as TYPE ("struct virtio_blk": a module's
+    own type, so drgn needs the module's debug .ko, given with -s); with
+    PATH ("vqs[0].vq"), the pointer there, as TYPE2."""
+    from drgn.helpers.linux.block import for_each_disk
+    import re
+    w = line.split()
+    module, tname = w[1], " ".join(w[2:4])
+    for disk in for_each_disk(prog):  # noqa: F821
+        owner = disk.fops.owner
+        if owner.value_() and owner.name.string_().decode() == module:
+            obj = Object(prog, tname, address=disk.private_data.value_())  # noqa: F821
+            if len(w) < 7:
+                return obj
+            for comp in re.findall(r"\w+|\[\d+\]", w[4]):
+                obj = obj[int(comp[1:-1])] if comp[0] == "[" else obj.member_(comp)
+            return Object(prog, " ".join(w[5:7]), address=obj.value_())  # noqa: F821
+    raise LookupError("no disk of module %s" % module)
+
+
+out["located"] = []
 for line in open(sys.argv[3]).read().splitlines():
+    if line.startswith("disk "):
+        # the object's members under the key "TYPE 0xADDRESS", which
+        # tests/commands/run.sh then asks orccrash's struct for
+        try:
+            obj = disk_object(line)
+            key = "%s 0x%x" % (obj.type_.type_name(), obj.address_)
+            out["structs"][key] = top_members(obj)
+            out["located"].append(key)
+        except Exception as e:
+            out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
+        continue
     if line.startswith("p "):
         try:
             obj = variable(line)

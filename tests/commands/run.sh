@@ -103,6 +103,33 @@ ours_block() {
 	done >"$d/ours-blocks.txt"
 }
 
+# The debug .ko files (DWARF) of the sample modules whose own types the
+# commands tier holds to drgn (virtio_blk, virtio_ring), from RELEASE's
+# -dbg package in the cache, extracted once into
+# $cache/kernels/RELEASE/modules-dbg (~20 s: the package is read whole);
+# prints that directory, nothing when the package is not in the cache.
+debug_kos() {
+	local kd=$cache/kernels/$1 deb t
+	if [ -f "$kd/modules-dbg/.complete" ]; then
+		echo "$kd/modules-dbg"
+		return
+	fi
+	deb=$(find "$cache/debs" -maxdepth 1 -name "linux-image-$1-dbg_*.deb" 2>/dev/null | head -n 1)
+	[ -n "$deb" ] && [ -d "$kd" ] || return 0
+	t=$(mktemp -d "$kd/modules-dbg.XXXXXX") || return 0
+	# a pattern no file matches is tar's complaint, not a failure here
+	dpkg-deb --fsys-tarfile "$deb" 2>/dev/null |
+		tar -x -C "$t" --wildcards '*/virtio_blk.ko*' '*/virtio_ring.ko*' 2>/dev/null
+	find "$t" -mindepth 2 -name '*.ko*' -exec mv -t "$t" {} +
+	for f in "$t"/*.ko.xz; do [ -e "$f" ] && xz -d "$f"; done
+	for f in "$t"/*.ko.zst; do [ -e "$f" ] && zstd -q -d --rm "$f"; done
+	find "$t" -mindepth 1 -maxdepth 1 -type d -exec rm -rf {} +
+	touch "$t/.complete"
+	# another dump of the release may have made it meanwhile
+	mv -T "$t" "$kd/modules-dbg" 2>/dev/null || rm -rf "$t"
+	[ -f "$kd/modules-dbg/.complete" ] && echo "$kd/modules-dbg"
+}
+
 check_dump() {
 	local name=$1 core=$2 vml=$3 crashable=$4 d=$5
 	local m
@@ -187,6 +214,29 @@ for t in ps:
 		"$bin" -e "$st" "$core" "$vml" >"$d/ours-struct-$i.txt" 2>&1
 		echo "$st" >"$d/ours-struct-$i.key"
 	done <"$d/structs.list"
+	# a module's own types, which only its BTF in the dump has
+	# (src/kernel_modbtf.c): the virtio disk's struct virtio_blk and its
+	# first queue's struct vring_virtqueue (virtio_ring's), which drgn
+	# finds and reads with the modules' debug .ko (the -dbg package's
+	# DWARF); asked of orccrash once drgn has found them (below)
+	local kos="" rel
+	rel=$(basename "$(dirname "$vml")")
+	if grep -q '"name":"virtio_blk"' <(tr -d ' \n' <"$d/ours-mod.json"); then
+		kos=$(debug_kos "$rel")
+		if [ -z "$kos" ] || [ ! -r "$kos/virtio_blk.ko" ] || [ ! -r "$kos/virtio_ring.ko" ]; then
+			say "SKIP commands $name: a module's own types: no debug .ko of virtio_blk and virtio_ring for drgn (the -dbg package is not in $cache/debs)"
+			kos=""
+		elif ! "$pyd" -c 'import json,sys; m = [m for m in json.load(open(sys.argv[1]))["result"]["modules"] if m["name"] == "virtio_blk"][0]; sys.exit(0 if m["btf"] else 1)' "$d/ours-mod.json"; then
+			# btf_modules: 5.11 (kernel/bpf/btf.c, commit 36e68442d1af)
+			case $rel in
+			5.10.*) say "SKIP commands $name: a module's own types: no module BTF before 5.11 (mod says BTF no, rightly)" ;;
+			*) say "FAIL commands $name: mod says virtio_blk has no BTF on $rel (btf_modules has it from 5.11)" ;;
+			esac
+			kos=""
+		else
+			printf 'disk virtio_blk struct virtio_blk\ndisk virtio_blk struct virtio_blk vqs[0].vq struct vring_virtqueue\n' >>"$d/structs.list"
+		fi
+	fi
 	# jiffies: the extern's declaration types it (vmlinux.lds.S makes it
 	# jiffies_64's low word; on x86-64 all of it): the same address and
 	# value as jiffies_64, whose definition drgn holds to its value above
@@ -433,9 +483,31 @@ for p in sorted(glob.glob(sys.argv[1] + "/ours-rd-*.json")):
 		fi
 	fi
 	if [ "$have_drgn" = 1 ]; then
-		timeout 600 "$pyd" -m drgn -q -c "$core" -s "$vml" "$here/drgn_oracle.py" "$d/names" "$d/rd.list" "$d/structs.list" \
+		timeout 600 "$pyd" -m drgn -q -c "$core" -s "$vml" ${kos:+-s "$kos/virtio_blk.ko" -s "$kos/virtio_ring.ko"} \
+			"$here/drgn_oracle.py" "$d/names" "$d/rd.list" "$d/structs.list" \
 			>"$d/drgn.json" 2>"$d/drgn.err" ||
 			{ say "SKIP commands $name: drgn cannot read it: $(tail -n 1 "$d/drgn.err" | head -c 200)"; rm -f "$d/drgn.json"; }
+	fi
+	# the objects drgn found for a module's own types: orccrash's struct
+	# of each, with and without the vmlinux (the module's BTF over the
+	# dump's own), for check.py (modtypes.list: their own line)
+	: >"$d/modtypes.list"
+	if [ -n "$kos" ] && [ -s "$d/drgn.json" ]; then
+		"$pyd" -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1])).get("located", [])))' \
+			"$d/drgn.json" >"$d/modtypes.list"
+		while read -r st; do
+			[ -n "$st" ] || continue
+			i=$((i + 1))
+			"$bin" -e "$st" "$core" "$vml" >"$d/ours-struct-$i.txt" 2>&1
+			echo "$st" >"$d/ours-struct-$i.key"
+			if cmp -s "$d/ours-struct-$i.txt" <("$bin" -e "$st" "$core" 2>&1); then
+				say "PASS commands $name: '$st' the same without the vmlinux (the module's BTF over the dump's)"
+			else
+				say "FAIL commands $name: '$st' differs without the vmlinux"
+			fi
+		done <"$d/modtypes.list"
+		[ -s "$d/modtypes.list" ] ||
+			say "FAIL commands $name: drgn found no virtio_blk objects: $(grep -m1 'disk' "$d/drgn.json" | head -c 200)"
 	fi
 	# p of a module's globals through its .ko's DWARF (--modules-dir):
 	# the address, the type (qualifiers dropped) and an int's value as

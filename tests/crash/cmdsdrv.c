@@ -96,7 +96,7 @@ static int do_bt(const struct oc_crash_host *h, int argc, char **argv)
 int main(int argc, char **argv)
 {
 	struct oc_crash_host h = { 0 };
-	const struct oc_kernel *k;
+	struct oc_kernel *k;
 	uint64_t addr = 0;
 	int rc, i = 3;
 
