@@ -522,6 +522,7 @@ enum {
 	/* values printed in all: nested arrays of a hostile BTF could ask
 	 * for 256^16 */
 	DUMP_MAX_VALUES = 1 << 20,
+	DUMP_MAX_STRING = 256,	/* bytes of a char pointer's string */
 };
 
 struct dumper {
@@ -638,6 +639,49 @@ static bool char_type(const struct btf *btf, uint32_t id)
 		!strcmp(name, "unsigned char"));
 }
 
+/* The bytes at @p (@avail there, at most @max), to their NUL, as a C
+ * string: '"' and '\\' escaped, bytes outside 0x20-0x7e as \\xNN */
+static void put_string(struct dumper *d, const uint8_t *p, size_t avail, uint64_t max)
+{
+	out(d, "\"");
+	for (uint64_t i = 0; i < max && i < avail && p[i]; i++) {
+		uint8_t c = p[i];
+
+		if (c == '"' || c == '\\')
+			out(d, "\\%c", c);
+		else if (c < 0x20 || c > 0x7e)
+			out(d, "\\x%02x", c);
+		else
+			out(d, "%c", c);
+	}
+	out(d, "\"");
+}
+
+/*
+ * A pointer's value @v, then what it points at when the caller's
+ * callback knows: a char pointer's string (crash's and drgn's "0x...
+ * \"text\""; "..." after it when cut at DUMP_MAX_STRING), else the
+ * symbol.  @pointee: the pointer's target type id.
+ */
+static void dump_pointer(struct dumper *d, uint32_t pointee, uint64_t v)
+{
+	char sym[DUMP_MAX_STRING + 1];
+
+	out(d, "0x%" PRIx64, v);
+	if (!d->symbol || !v)
+		return;
+	if (char_type(d->btf, pointee) && d->symbol(d->ctx, v, true, sym, sizeof(sym))) {
+		size_t n = strnlen(sym, sizeof(sym));
+
+		out(d, " ");
+		put_string(d, (const uint8_t *)sym, n, n);
+		if (n == DUMP_MAX_STRING)
+			out(d, "...");
+	} else if (d->symbol(d->ctx, v, false, sym, sizeof(sym))) {
+		out(d, " <%s>", sym);
+	}
+}
+
 /* @nelems elements of type @elem from @bit_off: a char array as a
  * string (to its NUL), another as "{ e0, e1, ... }", capped */
 static void dump_array(struct dumper *d, uint32_t elem, uint64_t nelems,
@@ -651,20 +695,7 @@ static void dump_array(struct dumper *d, uint32_t elem, uint64_t nelems,
 		return;
 	}
 	if (char_type(d->btf, elem)) {
-		out(d, "\"");
-		for (uint64_t i = 0; i < nelems && byte + i < d->len; i++) {
-			uint8_t c = d->buf[byte + i];
-
-			if (!c)
-				break;
-			if (c == '"' || c == '\\')
-				out(d, "\\%c", c);
-			else if (c < 0x20 || c > 0x7e)
-				out(d, "\\x%02x", c);
-			else
-				out(d, "%c", c);
-		}
-		out(d, "\"");
+		put_string(d, d->buf + byte, byte < d->len ? d->len - byte : 0, nelems);
 		return;
 	}
 	out(d, "{");
@@ -713,15 +744,9 @@ static void dump_type(struct dumper *d, uint32_t id, uint64_t bit_off,
 			out(d, "%" PRIu64, v);
 		return;
 	}
-	case BTF_KIND_PTR: {
-		char sym[256];
-
-		v = get_bits(d, bit_off, 64);
-		out(d, "0x%" PRIx64, v);
-		if (d->symbol && v && d->symbol(d->ctx, v, sym, sizeof(sym)))
-			out(d, " <%s>", sym);
+	case BTF_KIND_PTR:
+		dump_pointer(d, t->type, get_bits(d, bit_off, 64));
 		return;
-	}
 	case BTF_KIND_ENUM:
 	case BTF_KIND_ENUM64: {
 		uint32_t bits = bitfield ? bitfield : t->size * 8;
@@ -795,17 +820,25 @@ static struct oc_error *btf_dump_value(void *arg, const char *type,
 		return err;
 	/* a pointer type by name ("char *"): its value, as a member's */
 	if (pointer) {
-		char sym[256];
-		uint64_t v;
-
 		if (path && *path)
 			return oc_error_format(OC_ERR_INVALID, "%s: a pointer has no members", type);
 		if (len < 8)
 			return oc_error_format(OC_ERR_INVALID, "%s: %zu bytes, not a pointer's 8", type, len);
-		v = get_bits(&d, 0, 64);
-		out(&d, "(%s)0x%" PRIx64, type, v);
-		if (symbol && v && symbol(ctx, v, sym, sizeof(sym)))
-			out(&d, " <%s>", sym);
+		/* its target by name ("char *": "char"), for a string */
+		size_t n = strlen(type);
+		uint32_t pointee = 0;
+		bool pp;
+
+		while (n && (type[n - 1] == '*' || type[n - 1] == ' '))
+			n--;
+		if (n < sizeof(tn) && type[n] == ' ' && type[n + 1] == '*' && !type[n + 2]) {
+			memcpy(tn, type, n);
+			tn[n] = '\0';
+			if (!oc_ok(find_type(bt, tn, &pointee, &pp)) || pp)
+				pointee = 0;
+		}
+		out(&d, "(%s)", type);
+		dump_pointer(&d, pointee, get_bits(&d, 0, 64));
 		out(&d, "\n");
 		return NULL;
 	}

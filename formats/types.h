@@ -39,9 +39,11 @@ uint64_t oc_member_get(const void *buf, uint64_t size,
 
 /* Where oc_types_dump() writes its text, piece by piece. */
 typedef void (*oc_types_emit_fn)(void *ctx, const char *fmt, va_list ap);
-/* The symbol a pointer value points at, into @buf; false: none. */
-typedef bool (*oc_types_symbol_fn)(void *ctx, uint64_t addr, char *buf,
-				   size_t size);
+/* What a pointer value points at, into @buf: the symbol; with @string
+ * (a char pointer) the bytes there instead, up to their NUL, at most
+ * @size - 1 of them (NUL-terminated).  false: none, unreadable. */
+typedef bool (*oc_types_symbol_fn)(void *ctx, uint64_t addr, bool string,
+				   char *buf, size_t size);
 
 struct oc_types_ops {
 	struct oc_error *(*type_size)(void *arg, const char *type,
@@ -94,7 +96,9 @@ struct oc_error *oc_types_name(struct oc_types *types, const char *type,
  * bytes in @buf as read from the dump, as C
  * text: nested structs, arrays, enums by name, char arrays as strings,
  * pointers as hex, with " <symbol>" when @symbol (may be NULL) names
- * one; nesting and array elements capped.  @emit gets the text, tabs
+ * one, a char pointer with the string @symbol reads there (256 bytes
+ * at most, "..." after a longer one); nesting and array elements
+ * capped.  @emit gets the text, tabs
  * for indentation; strings from the dump come escaped.
  */
 struct oc_error *oc_types_dump(struct oc_types *types, const char *type,

@@ -824,11 +824,16 @@ static void symbol_text(const struct oc_sym_result *s, char *buf, size_t size)
 }
 
 /* a pointer member's target, "name", "name+0xoff", " [module]" */
-static bool text_symbol(void *arg, uint64_t addr, char *buf, size_t size)
+static bool text_symbol(void *arg, uint64_t addr, bool string, char *buf, size_t size)
 {
 	const struct text_buf *t = arg;
 	struct oc_sym_result s;
 
+	/* a char pointer's string: whole to its NUL (or the printer's cap),
+	 * else nothing (a pointer into a page the dump lacks, a user
+	 * address: the symbol or the bare value) */
+	if (string)
+		return is_kernel_addr(addr) && oc_ok(oc_mem_read_string(&t->k->mem, addr, buf, size));
 	if (!is_kernel_addr(addr) || !oc_kernel_symbolize_data(t->k, addr, &s))
 		return false;
 	symbol_text(&s, buf, size);
@@ -1438,7 +1443,7 @@ static void ref_symbol(const struct oc_kernel *k, const struct oc_insn *in, char
 
 	buf[0] = '\0';
 	if (!in->ref_percpu) {
-		if (!text_symbol(&tb, in->ref, buf, size))
+		if (!text_symbol(&tb, in->ref, false, buf, size))
 			buf[0] = '\0';
 		return;
 	}
@@ -1464,9 +1469,9 @@ static bool dis_one(void *arg, const struct oc_insn *in)
 
 	st->n++;
 	/* text_symbol(): "name+0xoff [module]", the struct printer's */
-	if (!text_symbol(&tb, in->addr, where, sizeof(where)))
+	if (!text_symbol(&tb, in->addr, false, where, sizeof(where)))
 		where[0] = '\0';
-	if (in->has_target && !text_symbol(&tb, in->target, target, sizeof(target)))
+	if (in->has_target && !text_symbol(&tb, in->target, false, target, sizeof(target)))
 		target[0] = '\0';
 	if (in->has_ref)
 		ref_symbol(c->k, in, ref, sizeof(ref));

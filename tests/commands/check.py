@@ -319,6 +319,7 @@ if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e
             line = lines[1] if len(lines) > 1 else ""
             # a string may hold parentheses: "(char [N])"..."" whole
             m = re.match(r'^\(([^()]*)\)(".*")$', line) or \
+                re.match(r'^\(([^()]*)\)(0x[0-9a-f]+ ".*"(?:\.\.\.)?)$', line) or \
                 re.match(r"^\((.*?)\)([^()]*?)(?: <[^<>]*>)?$", line)
             ours[""] = m.group(2) if m else None
         # members of anonymous structs and unions count as top-level
@@ -332,9 +333,11 @@ if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e
                 stack.append(bool(re.search(r"\((struct|union) \(anonymous\)\)\{$", line)))
             if lvl < 1 or not all(stack[1:lvl]):
                 continue
-            # a pointer's value may be followed by " <symbol>"
+            # a pointer's value may be followed by " <symbol>"; a char
+            # pointer's by its string, which may hold anything
             line = re.sub(r" <[^<>]*>,$", ",", line)
-            m = re.match(r"^ *\.(\w+) = \((.*?)\)([^()]*?),?$", line)
+            m = re.match(r'^ *\.(\w+) = \(([^()]*)\)(0x[0-9a-f]+ ".*"(?:\.\.\.)?),$', line) or \
+                re.match(r"^ *\.(\w+) = \((.*?)\)([^()]*?),?$", line)
             if m and not m.group(3).endswith(("{", "[")):
                 ours[m.group(1)] = m.group(3)
         def num(x):
@@ -346,10 +349,12 @@ if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e
         # symbols dropped, up to the printer's cap ("... (N more) }")
         arr = re.match(r"^\([^()]*\)(\{.*\})$", lines[1]) if len(lines) > 1 else None
         if list(want) == [""] and want[""] and want[""].startswith("{") and arr:
+            # the elements: pointers, a char pointer with its string
+            elem = r'0x[0-9a-f]+(?: "(?:[^"\\]|\\.)*"(?:\.\.\.)?)?'
             mine = re.sub(r" <[^<>]*>", "", arr.group(1))
             cut = re.search(r"\.\.\. \((\d+) more\) \}$", mine)
-            theirs = want[""][2:-2].split(", ")
-            got = re.sub(r"\.\.\. \(\d+ more\) \}$", "}", mine).strip("{} ").split(", ")
+            theirs = re.findall(elem, want[""])
+            got = re.findall(elem, re.sub(r"\.\.\. \(\d+ more\) \}$", "}", mine))
             if cut and len(got) + int(cut.group(1)) == len(theirs):
                 theirs = theirs[:len(got)]
             ours[""] = "{ %s }" % ", ".join(got)

@@ -90,6 +90,16 @@ def member_value(v):
     if k == TypeKind.INT:
         return str(v.value_())
     if k == TypeKind.POINTER:
+        # a char pointer: its string too, as crash's and drgn's own
+        # printers show it (orccrash cuts it at 256 bytes, "..." after)
+        p = unaliased(t.type)
+        if v.value_() and p.kind == TypeKind.INT and \
+                p.name in ("char", "signed char", "unsigned char"):
+            try:
+                b = v.string_()
+                return "0x%x %s%s" % (v.value_(), esc(b[:256]), "..." if len(b) > 256 else "")
+            except FaultError:
+                pass
         return "0x%x" % v.value_()
     if k == TypeKind.ENUM:
         val = v.value_()
@@ -204,7 +214,7 @@ for line in open(sys.argv[3]).read().splitlines():
                     unaliased(t.type).kind == TypeKind.POINTER:
                 # an array of pointers: every element, "{ 0x.., 0x.. }"
                 out["structs"][line] = {"": "{ %s }" % ", ".join(
-                    "0x%x" % obj[i].value_() for i in range(t.length))}
+                    member_value(obj[i]) for i in range(t.length))}
             else:
                 out["structs"][line] = {"": member_value(obj)}
         except Exception as e:

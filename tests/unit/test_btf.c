@@ -423,6 +423,13 @@ static void *build_btf(size_t *len)
 	/* a variable (BTF_KIND_VAR: its type, then its linkage) */
 	type(&b, "the_outer", K_VAR, 0, false, 11);		/* 20 */
 	w(&b, 1);						/* global */
+	/* char pointers: printed with their string */
+	type(&b, "", K_CONST, 0, false, 13);			/* 21: const char */
+	type(&b, "", K_PTR, 0, false, 21);			/* 22: const char * */
+	type(&b, "msg", K_STRUCT, 3, false, 24);		/* 23 */
+	member(&b, "s", 22, 0);
+	member(&b, "t", 22, 64);
+	member(&b, "u", 22, 128);
 
 	hdr[0] = 0xeB9F | 1u << 16;	/* magic, version 1, flags 0 */
 	hdr[1] = 24;			/* hdr_len */
@@ -524,9 +531,21 @@ static void emit(void *ctx, const char *fmt, va_list ap)
 		t->len += n;
 }
 
-static bool symbol(void *ctx, uint64_t addr, char *buf, size_t size)
+static bool symbol(void *ctx, uint64_t addr, bool string, char *buf, size_t size)
 {
 	(void)ctx;
+	/* a string at 0xffffffff82000000: 300 'x's at 0xffffffff82000100 */
+	if (string && addr == 0xffffffff82000000ULL) {
+		snprintf(buf, size, "hi \"there\"\n");
+		return true;
+	}
+	if (string && addr == 0xffffffff82000100ULL) {
+		memset(buf, 'x', size - 1);
+		buf[size - 1] = '\0';
+		return true;
+	}
+	if (string)
+		return false;
 	if (addr != 0xffffffff81000000ULL)
 		return false;
 	snprintf(buf, size, "_stext");
@@ -691,6 +710,33 @@ TEST(btf_dump_value)
 	txt.s[0] = '\0';
 	CHECK_OK(oc_types_dump(t, "struct node", NULL, rec, 8, 0, emit, NULL, &txt));
 	CHECK(strstr(txt.s, ".q = (struct inner *)0x0,") != NULL);
+	/* a char pointer: its string, escaped; cut at 256 bytes ("..."
+	 * after); where none can be read, the symbol */
+	{
+		uint8_t m[24];
+		char want[600];
+
+		put(m, 0, 0xffffffff82000000ULL, 8);
+		put(m, 8, 0xffffffff82000100ULL, 8);
+		put(m, 16, 0xffffffff81000000ULL, 8);
+		txt.len = 0;
+		txt.s[0] = '\0';
+		CHECK_OK(oc_types_dump(t, "struct msg", "s", m, 8, 0, emit, symbol, &txt));
+		CHECK_STR(txt.s, "(char *)0xffffffff82000000 \"hi \\\"there\\\"\\x0a\"\n");
+		txt.len = 0;
+		txt.s[0] = '\0';
+		CHECK_OK(oc_types_dump(t, "struct msg", NULL, m, 24, 0, emit, symbol, &txt));
+		snprintf(want, sizeof(want), "\t.t = (char *)0xffffffff82000100 \"%0256d\"...,\n", 0);
+		for (char *p = strchr(want, '"') + 1; *p == '0'; p++)
+			*p = 'x';
+		CHECK(strstr(txt.s, want) != NULL);
+		CHECK(strstr(txt.s, "\t.u = (char *)0xffffffff81000000 <_stext>,\n") != NULL);
+		/* by name, as p prints a global of DWARF type "char *" */
+		txt.len = 0;
+		txt.s[0] = '\0';
+		CHECK_OK(oc_types_dump(t, "char *", NULL, m, 8, 0, emit, symbol, &txt));
+		CHECK_STR(txt.s, "(char *)0xffffffff82000000 \"hi \\\"there\\\"\\x0a\"\n");
+	}
 	oc_types_destroy(t);
 }
 
