@@ -18,9 +18,12 @@
  * to k->types alone (a type a release lacks is a normal miss there and
  * must not cost every module's BTF).  A module whose BTF the kernel
  * relocated against a distilled base (6.11+, out-of-tree modules built
- * by pahole 1.28+) has ids already rewritten to the vmlinux's; libbpf
- * reads it as any split BTF, which is what the kernel's own lookups then
- * see (not tested on a dump: no sample has such a module).
+ * by pahole 1.28+: the samples' test module on 7.2 has a .BTF.base)
+ * has its ids and string offsets already rewritten to the vmlinux's
+ * (kernel/bpf/btf_relocate.c, in place in ->data): libbpf reads it as
+ * any split BTF.  Checked by hand on 7.2's kdump: bpftool's dump of
+ * those bytes over the vmlinux's BTF gives orccrash_abba() its
+ * (struct mutex *, struct completion *, ...) prototype.
  */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -131,6 +131,7 @@ struct browser {
 static void set_status(struct browser *b, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void open_command(struct browser *b, const char *line);
+static void follow_command(struct browser *b, const char *line);
 
 static void set_status(struct browser *b, bool error, const char *fmt, ...)
 {
@@ -1039,6 +1040,32 @@ static void load_log(struct browser *b)
  * frame; a pointer to another word of the view moves there (follow a
  * saved frame pointer or a stack link).
  */
+/*
+ * A value with no type (a stack word, a register) that is a kernel
+ * address: the user names the struct there at a prompt, which opens
+ * as the command struct TYPE ADDRESS (@follow: from the command view,
+ * which Backspace comes back to).  False: not a kernel address.
+ */
+static bool ask_struct(struct browser *b, uint64_t addr, bool follow)
+{
+	char prompt[64], type[96], cmd[sizeof(b->cmd)];
+	const char *name = type;
+
+	if (addr < 0xffff800000000000ull)
+		return false;
+	snprintf(prompt, sizeof(prompt), "struct TYPE at 0x%" PRIx64 ": ", addr);
+	if (!oc_draw_prompt(b->h - 2, prompt, type, sizeof(type)) || !type[0])
+		return true;
+	if (!strncmp(type, "struct ", 7))
+		name += 7;
+	snprintf(cmd, sizeof(cmd), "struct %s 0x%" PRIx64, name, addr);
+	if (follow)
+		follow_command(b, cmd);
+	else
+		open_command(b, cmd);
+	return true;
+}
+
 static void memory_enter(struct browser *b)
 {
 	const struct oc_ui_lines *l = &b->mem_lines;
@@ -1069,20 +1096,8 @@ static void memory_enter(struct browser *b)
 		}
 	/* a kernel address elsewhere: a stack word has no type, so the
 	 * user names the struct it points to */
-	if (line->value >= 0xffff800000000000ull) {
-		char prompt[64], type[96], cmd[sizeof(b->cmd)];
-		const char *name = type;
-
-		snprintf(prompt, sizeof(prompt), "struct TYPE at 0x%" PRIx64 ": ",
-			 line->value);
-		if (!oc_draw_prompt(b->h - 2, prompt, type, sizeof(type)) || !type[0])
-			return;
-		if (!strncmp(type, "struct ", 7))
-			name += 7;
-		snprintf(cmd, sizeof(cmd), "struct %s 0x%" PRIx64, name, line->value);
-		open_command(b, cmd);
+	if (ask_struct(b, line->value, false))
 		return;
-	}
 	set_status(b, false, "%016" PRIx64 ": not a return slot, not a "
 		   "pointer into this view, not a kernel address", (uint64_t)line->ref);
 }
@@ -1349,14 +1364,30 @@ static void open_variables(struct browser *b)
 		return;
 	}
 	fi = t->info ? &t->info[f] : NULL;
-	if (!fi || !fi->vars_ready) {
-		set_status(b, true, "#%ld: no variables (a frame the scan found, --no-lines, no vmlinux, or still loading)", f);
-		return;
-	}
 	oc_ui_lines_clear(&b->cmd_lines);
-	report(b, oc_ui_vars_lines(fi->vars, selected_level(b), &b->cmd_lines));
+	if (fi && fi->vars_ready)
+		report(b, oc_ui_vars_lines(fi->vars, selected_level(b), &b->cmd_lines));
+	else
+		report(b, oc_ui_lines_add(&b->cmd_lines, OC_STYLE_DIM, -1,
+					  "#%ld: no variables (a frame the scan found, --no-lines, "
+					  "no vmlinux, or still loading)", f));
+	/* then its registers, the registers pane's rows: a register has no
+	 * type, Enter on one asks for the struct at its value */
+	{
+		struct oc_ui_lines regs;
+
+		oc_ui_lines_init(&regs);
+		report(b, oc_ui_regs_lines(b->k, t, (size_t)f, &regs));
+		for (size_t i = 0; i < regs.nr; i++) {
+			if (oc_ui_lines_add(&b->cmd_lines, regs.v[i].style, -1, "%s",
+					    regs.v[i].text))
+				break;
+			b->cmd_lines.v[b->cmd_lines.nr - 1].value = regs.v[i].value;
+		}
+		oc_ui_lines_deinit(&regs);
+	}
 	drop_cmd_back(b);
-	snprintf(b->cmd, sizeof(b->cmd), "variables of frame #%ld", f);
+	snprintf(b->cmd, sizeof(b->cmd), "variables and registers of frame #%ld", f);
 	b->cmd_is_command = false;
 	b->cmd_cur = (struct cursor){ 0, 0 };
 	b->cmd_from = b->view;
@@ -1369,9 +1400,12 @@ static void command_enter(struct browser *b)
 {
 	char cmd[sizeof(b->cmd)];
 
-	if (b->cmd_cur.sel >= b->cmd_lines.nr ||
-	    !row_pointer(b->cmd_lines.v[b->cmd_cur.sel].text, cmd, sizeof(cmd))) {
-		set_status(b, false, "not a pointer to a struct or union");
+	if (b->cmd_cur.sel >= b->cmd_lines.nr)
+		return;
+	if (!row_pointer(b->cmd_lines.v[b->cmd_cur.sel].text, cmd, sizeof(cmd))) {
+		/* a register's row (the variables view): its value */
+		if (!ask_struct(b, b->cmd_lines.v[b->cmd_cur.sel].value, true))
+			set_status(b, false, "not a pointer to a struct or union");
 		return;
 	}
 	follow_command(b, cmd);

@@ -38,8 +38,9 @@
 	  KEY_BTAB, KEY_LEFT)                                                \
 	R(ENTER, "open",                                                     \
 	  "threads: its frames; frames: stack memory; frame details: its "    \
-	  "variables; memory: follow the word; a command's output or the "    \
-	  "variables: the struct a pointer points to",                       \
+	  "variables and registers; memory: follow the word; a command's "    \
+	  "output or the variables: the struct a pointer (or a register, "    \
+	  "its type asked) points to",                                       \
 	  OC_CTX_MAIN | OC_CTX_MEMORY | OC_CTX_WAITS | OC_CTX_COMMAND, true, \
 	  '\n', '\r', KEY_ENTER)                                              \
 	R(BACK, "back",                                                      \

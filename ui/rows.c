@@ -680,10 +680,15 @@ static struct oc_error *reg_line(const struct oc_kernel *k,
 {
 	char note[256] = "";
 
+	struct oc_error *err;
+
 	if (resolve)
 		annotate(k, t, v, note, sizeof(note));
-	return oc_ui_lines_add(lines, OC_STYLE_NORMAL, -1, "%-6s %016" PRIx64
-			       "%s%s", name, v, note[0] ? " " : "", note);
+	err = oc_ui_lines_add(lines, OC_STYLE_NORMAL, -1, "%-6s %016" PRIx64
+			      "%s%s", name, v, note[0] ? " " : "", note);
+	if (!err)
+		lines->v[lines->nr - 1].value = v;	/* for Enter: a struct there */
+	return err;
 }
 
 struct oc_error *oc_ui_regs_lines(const struct oc_kernel *k,

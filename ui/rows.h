@@ -39,7 +39,7 @@ struct oc_ui_line {
 	/* frames pane: -1 for a frame's own row, N for the row of level N
 	 * of its inline chain (0 innermost); -1 elsewhere */
 	int level;
-	uint64_t value;		/* a stack word's value; 0 elsewhere */
+	uint64_t value;		/* a stack word's or a register's value; 0 elsewhere */
 	char text[OC_UI_LINE_MAX];
 };
 
@@ -216,7 +216,7 @@ struct oc_error *oc_ui_frame_lines(const struct oc_kernel *k,
 				   struct oc_ui_lines *lines);
 /* Registers of frame @frame: the whole pt_regs at exception and
  * interrupt frames, the iret frame for partial ones, else ip/sp/bp;
- * kernel addresses resolved. */
+ * kernel addresses resolved; each register's row has its value. */
 struct oc_error *oc_ui_regs_lines(const struct oc_kernel *k,
 				  const struct oc_ui_thread *t, size_t frame,
 				  struct oc_ui_lines *lines);

@@ -936,8 +936,8 @@ check_variables() {
 		return
 	fi
 	keys Enter
-	if ! wait_for '^ variables of frame #0' 5 || ! grep -q "param newregs = $addr (struct pt_regs \*)" "$tmp/screen"; then
-		fail "$label: Enter in the details pane" "no 'variables of frame #0' view with newregs = $addr"
+	if ! wait_for '^ variables and registers of frame #0' 5 || ! grep -q "param newregs = $addr (struct pt_regs \*)" "$tmp/screen"; then
+		fail "$label: Enter in the details pane" "no 'variables and registers of frame #0' view with newregs = $addr"
 		return
 	fi
 	pass "$label: Enter in the details pane: the frame's variables in a view"
@@ -946,8 +946,30 @@ check_variables() {
 	keys Enter
 	keys Enter
 	shows_cmd "$label" "struct pt_regs $addr" "Enter on the variable newregs"
-	key_leads_to "$label" BSpace '^ variables of frame #0' "Backspace back to the frame's variables" \
+	key_leads_to "$label" BSpace '^ variables and registers of frame #0' "Backspace back to the frame's variables" \
 		"param newregs = $addr"
+	# its registers follow (the registers pane's rows): a register has
+	# no type, so Enter on one asks for the struct at its value
+	local rsp
+	keys '/'
+	keys -l 'RSP '
+	keys Enter
+	if wait_for '^ *RSP +[0-9a-f]{16}' 5; then
+		rsp=$(grep -m1 -E '^ *RSP +[0-9a-f]{16}' "$tmp/screen" | awk '{ print $2 }')
+		keys Enter
+		if wait_for "struct TYPE at 0x$rsp:" 5; then
+			keys -l 'pt_regs'
+			keys Enter
+			shows_cmd "$label" "struct pt_regs 0x$rsp" "Enter on the register RSP, type pt_regs"
+			key_leads_to "$label" BSpace '^ variables and registers of frame #0' \
+				"Backspace from a register's struct back to the variables and registers" "RSP "
+		else
+			fail "$label: Enter on a register" "no 'struct TYPE at 0x$rsp' prompt"
+			keys Escape
+		fi
+	else
+		fail "$label: registers in the variables view" "no RSP row after the variables"
+	fi
 	key_leads_to "$label" q '^ Frames: ' "q from the variables back to the main view"
 	keys BTab
 	# Backspace walks back, but does not quit from the threads pane
