@@ -120,11 +120,9 @@ struct oc_kernel {
 	struct oc_module *modules;
 	size_t nr_modules;
 	/* the modules' BTF was looked for (src/kernel_modbtf.c); the types
-	 * the commands read: k->types, then each module's BTF; the module
-	 * whose BTF answered the last question there (NULL: the kernel's) */
+	 * the commands read: k->types, then each module's BTF */
 	bool modules_btf_read;
 	struct oc_types all_types;
-	const char *last_type_module;
 
 	struct oc_orc_table orc;	/* vmlinux */
 	enum oc_orc_version orc_version;

@@ -123,11 +123,9 @@ struct oc_types *oc_kernel_module_btf(struct oc_kernel *k,
 /*
  * The @i-th backend: the kernel's BTF, then every module's that has one
  * (read at the first question that reaches them); NULL past the last.
- * *@mod_ret names the module whose BTF it is (NULL: the kernel's).
  */
-static struct oc_types *backend(struct oc_kernel *k, size_t i, const char **mod_ret)
+static struct oc_types *backend(struct oc_kernel *k, size_t i)
 {
-	*mod_ret = NULL;
 	if (i == 0)
 		return k->types;
 	if (!k->modules_btf_read)
@@ -135,10 +133,8 @@ static struct oc_types *backend(struct oc_kernel *k, size_t i, const char **mod_
 	for (size_t j = 0; j < k->nr_modules; j++) {
 		if (!k->modules[j].btf)
 			continue;
-		if (--i == 0) {
-			*mod_ret = k->modules[j].name;
+		if (--i == 0)
 			return k->modules[j].btf;
-		}
 	}
 	return NULL;
 }
@@ -151,14 +147,11 @@ static struct oc_types *backend(struct oc_kernel *k, size_t i, const char **mod_
 #define EACH_BACKEND(k, call)                                            \
 	do {                                                             \
 		struct oc_error *first = NULL, *err;                     \
-		const char *mod;                                         \
 		struct oc_types *t;                                      \
-		for (size_t i = 0; (t = backend((k), i, &mod)); i++) {   \
+		for (size_t i = 0; (t = backend((k), i)); i++) {         \
 			err = (call);                                    \
 			if (!err || err->code != OC_ERR_LOOKUP) {        \
 				oc_error_destroy(first);                 \
-				if (!err)                                \
-					(k)->last_type_module = mod;     \
 				return err;                              \
 			}                                                \
 			if (first)                                       \
