@@ -881,6 +881,69 @@ static struct oc_error *btf_type_name(void *arg, const char *type,
 	return NULL;
 }
 
+/* The named members of struct/union @t with @prefix, anonymous ones'
+ * looked through; false: @fn had enough */
+static bool complete_members(const struct btf *btf, const struct btf_type *t,
+			     const char *prefix, size_t len, unsigned int depth,
+			     oc_types_name_fn fn, void *ctx)
+{
+	const struct btf_member *m = btf_members(t);
+
+	if (depth > MAX_ANON_DEPTH)
+		return true;
+	for (unsigned int i = 0; i < btf_vlen(t); i++, m++) {
+		const char *name = btf__name_by_offset(btf, m->name_off);
+		const struct btf_type *inner;
+
+		if (name && *name) {
+			if (!strncmp(name, prefix, len) && !fn(ctx, name))
+				return false;
+			continue;
+		}
+		inner = skip_mods(btf, m->type, NULL);
+		if (inner && btf_is_composite(inner) &&
+		    !complete_members(btf, inner, prefix, len, depth + 1, fn, ctx))
+			return false;
+	}
+	return true;
+}
+
+static void btf_complete(void *arg, const char *type, const char *path,
+			 const char *prefix, oc_types_name_fn fn, void *ctx)
+{
+	struct btf_types *bt = arg;
+	const struct btf *base = btf__base_btf(bt->btf);
+	size_t len = strlen(prefix);
+	uint32_t id, bitfield;
+	uint64_t bits;
+	bool pointer;
+	const struct btf_type *t;
+
+	if (!type) {
+		/* a split BTF's own types: its base lists the rest */
+		for (uint32_t i = base ? btf__type_cnt(base) : 1; i < btf__type_cnt(bt->btf); i++) {
+			const char *name;
+
+			t = btf__type_by_id(bt->btf, i);
+			if (!t || !(btf_is_composite(t) || btf_is_typedef(t)))
+				continue;
+			name = btf__name_by_offset(bt->btf, t->name_off);
+			if (name && *name && !strncmp(name, prefix, len) && !fn(ctx, name))
+				return;
+		}
+		return;
+	}
+	if (path && *path) {
+		if (!oc_ok(resolve_path(bt, type, path, &id, &bits, &bitfield)) || bitfield)
+			return;
+	} else if (!oc_ok(find_type(bt, type, &id, &pointer)) || pointer) {
+		return;
+	}
+	t = skip_mods(bt->btf, id, NULL);
+	if (t && btf_is_composite(t))
+		complete_members(bt->btf, t, prefix, len, 0, fn, ctx);
+}
+
 static void btf_types_destroy(void *arg)
 {
 	struct btf_types *bt = arg;
@@ -897,6 +960,7 @@ static const struct oc_types_ops btf_types_ops = {
 	.enum_value = btf_enum_value,
 	.type_name = btf_type_name,
 	.dump = btf_dump_value,
+	.complete = btf_complete,
 	.destroy = btf_types_destroy,
 };
 

@@ -127,6 +127,23 @@ struct oc_error *oc_types_dump(struct oc_types *types, const char *type,
 	return oc_error_format(OC_ERR_LOOKUP, "no type information to print %s", type);
 }
 
+void oc_types_complete(struct oc_types *types, const char *type, const char *path,
+		       const char *prefix, oc_types_name_fn fn, void *ctx)
+{
+	for (struct oc_types *t = types; t; t = t->fallback) {
+		uint64_t size;
+
+		if (!t->ops->complete)
+			continue;
+		if (!type) {
+			t->ops->complete(t->arg, NULL, NULL, prefix, fn, ctx);
+		} else if (oc_ok(t->ops->type_size(t->arg, type, &size))) {
+			t->ops->complete(t->arg, type, path, prefix, fn, ctx);
+			return;
+		}
+	}
+}
+
 void oc_types_destroy(struct oc_types *types)
 {
 	while (types) {

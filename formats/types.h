@@ -45,6 +45,9 @@ typedef void (*oc_types_emit_fn)(void *ctx, const char *fmt, va_list ap);
 typedef bool (*oc_types_symbol_fn)(void *ctx, uint64_t addr, bool string,
 				   char *buf, size_t size);
 
+/* One name of oc_types_complete(); false: enough. */
+typedef bool (*oc_types_name_fn)(void *ctx, const char *name);
+
 struct oc_types_ops {
 	struct oc_error *(*type_size)(void *arg, const char *type,
 				      uint64_t *ret);
@@ -64,6 +67,13 @@ struct oc_types_ops {
 				 const void *buf, size_t len, unsigned int flags,
 				 oc_types_emit_fn emit, oc_types_symbol_fn symbol,
 				 void *ctx);
+	/* Names for completion, each starting with @prefix, to @fn (false:
+	 * stop): @type NULL, the type names struct takes ("task_struct":
+	 * structs', unions', typedefs'; a split BTF's own alone); else the
+	 * members of @type, or of its member @path (NULL: the type's own),
+	 * anonymous members looked through.  NULL: this backend cannot. */
+	void (*complete)(void *arg, const char *type, const char *path,
+			 const char *prefix, oc_types_name_fn fn, void *ctx);
 	void (*destroy)(void *arg);
 };
 
@@ -105,6 +115,10 @@ struct oc_error *oc_types_dump(struct oc_types *types, const char *type,
 			       const char *path, const void *buf, size_t len,
 			       unsigned int flags, oc_types_emit_fn emit, oc_types_symbol_fn symbol,
 			       void *ctx);
+/* Names for a shell's completion (struct oc_types_ops' complete): every
+ * backend's type names; a type's members from the first that knows it. */
+void oc_types_complete(struct oc_types *types, const char *type, const char *path,
+		       const char *prefix, oc_types_name_fn fn, void *ctx);
 /* Destroys the fallback chain too. */
 void oc_types_destroy(struct oc_types *types);
 

@@ -992,10 +992,30 @@ static unsigned int take_hex_flag(struct cmd_ctx *c)
  * union, else a typedef or base type by that name) or "struct
  * task_struct" in quotes.
  */
+/*
+ * struct's TYPE as the types name it: @base "task_struct" is a struct's
+ * name, else a union's, else a typedef's or a base type's; "struct x"
+ * given whole is taken as it is.  Into @type, its size into *@size_ret;
+ * false: no such type.
+ */
+static bool struct_type_name(struct oc_types *types, const char *base, char *type,
+			     size_t size, uint64_t *size_ret)
+{
+	static const char *const tries[] = { "struct ", "union ", "" };
+
+	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		if (strchr(base, ' ') && i < 2)
+			continue;	/* "struct x" given whole */
+		snprintf(type, size, "%s%s", tries[i], base);
+		if (oc_ok(oc_types_size(types, type, size_ret)) && *size_ret)
+			return true;
+	}
+	return false;
+}
+
 static struct oc_error *cmd_struct(struct cmd_ctx *c)
 {
 	char type[256], base[256], label[600];
-	const char *tries[] = { "struct ", "union ", "" };
 	struct oc_error *err = NULL;
 	uint64_t addr, size = 0, offset = 0;
 	const char *path = NULL;
@@ -1013,15 +1033,7 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 		*dot = '\0';
 		path = c->argv[1] + (dot - base) + 1;
 	}
-	for (size_t i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
-		if (strchr(base, ' ') && i < 2)
-			continue;	/* "struct x" given whole */
-		snprintf(type, sizeof(type), "%s%s", tries[i], base);
-		if (oc_ok(oc_types_size(user_types(c), type, &size)))
-			break;
-		size = 0;
-	}
-	if (!size)
+	if (!struct_type_name(user_types(c), base, type, sizeof(type), &size))
 		return cmd_error(c, OC_ERR_LOOKUP, "no type %s", base);
 	if ((err = member_span(c, type, path, &offset, &size)))
 		return err;
@@ -1909,6 +1921,59 @@ void oc_cmd_complete_symbol(const struct oc_kernel *k, const char *prefix,
 	for (size_t i = 0; i < k->nr_modules; i++)
 		if (!complete_tab(&k->modules[i].syms, prefix, len, fn, arg))
 			return;
+}
+
+bool oc_cmd_takes_type(const char *name)
+{
+	return !strcmp(name, "struct");
+}
+
+/* oc_cmd_complete_type()'s member names, after the text's "TYPE.path." */
+struct with_head {
+	bool (*fn)(void *arg, const char *name);
+	void *arg;
+	const char *head;	/* up to and with the last '.' */
+	size_t len;
+};
+
+static bool member_match(void *ctx, const char *name)
+{
+	const struct with_head *h = ctx;
+	char buf[512];
+
+	if (snprintf(buf, sizeof(buf), "%.*s%s", (int)h->len, h->head, name) >= (int)sizeof(buf))
+		return true;	/* too long to be typed: skipped */
+	return h->fn(h->arg, buf);
+}
+
+void oc_cmd_complete_type(struct oc_kernel *k, const char *text,
+			  bool (*fn)(void *arg, const char *name), void *arg)
+{
+	struct oc_types *types = oc_kernel_all_types(k);
+	const char *last = strrchr(text, '.');
+	struct with_head h = { fn, arg, text, last ? (size_t)(last - text) + 1 : 0 };
+	char base[256], type[300];
+	const char *path = NULL;
+	uint64_t size;
+	char *dot;
+
+	if (!types)
+		return;
+	if (!last) {
+		oc_types_complete(types, NULL, NULL, text, fn, arg);
+		return;
+	}
+	/* "task_struct.se.vr": the members of task_struct's se with "vr" */
+	if ((size_t)(last - text) >= sizeof(base))
+		return;
+	memcpy(base, text, (size_t)(last - text));
+	base[last - text] = '\0';
+	if ((dot = strchr(base, '.'))) {
+		*dot = '\0';
+		path = dot + 1;
+	}
+	if (struct_type_name(types, base, type, sizeof(type), &size))
+		oc_types_complete(types, type, path, last + 1, member_match, &h);
 }
 
 struct oc_error *oc_cmd_run(struct oc_kernel *k, struct oc_lines *lines,

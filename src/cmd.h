@@ -48,5 +48,13 @@ void oc_cmd_complete_symbol(const struct oc_kernel *k, const char *prefix,
 
 /* @s with every byte below 0x20 or above 0x7e as \xNN (tab too). */
 void oc_cmd_put_safe(FILE *out, const char *s);
+/* Whether command @name's first argument is a type (struct's TYPE). */
+bool oc_cmd_takes_type(const char *name);
+/* Completion of struct's TYPE[.MEMBER...]: the type names (kernel's and
+ * modules' BTF) with @text as prefix, or with a '.', the members of the
+ * type's path so far, each match the whole text ("task_struct.se.vruntime");
+ * @fn false: stop. */
+void oc_cmd_complete_type(struct oc_kernel *k, const char *text,
+			  bool (*fn)(void *arg, const char *name), void *arg);
 
 #endif /* OC_CMD_H */

@@ -192,6 +192,22 @@ static struct oc_error *all_dump(void *arg, const char *type, const char *path,
 		     oc_types_dump(t, type, path, buf, len, flags, emit, symbol, ctx));
 }
 
+static void all_complete(void *arg, const char *type, const char *path,
+			 const char *prefix, oc_types_name_fn fn, void *ctx)
+{
+	struct oc_types *t;
+	uint64_t size;
+
+	for (size_t i = 0; (t = backend(arg, i)); i++) {
+		if (!type) {
+			oc_types_complete(t, NULL, NULL, prefix, fn, ctx);
+		} else if (oc_ok(oc_types_size(t, type, &size))) {
+			oc_types_complete(t, type, path, prefix, fn, ctx);
+			return;
+		}
+	}
+}
+
 static void all_destroy(void *arg)
 {
 	(void)arg;	/* the backends are the kernel's */
@@ -203,6 +219,7 @@ static const struct oc_types_ops all_ops = {
 	.type_name = all_name,
 	.enum_value = all_enum,
 	.dump = all_dump,
+	.complete = all_complete,
 	.destroy = all_destroy,
 };
 

@@ -40,6 +40,10 @@ static bool add_match(void *arg, const char *name)
 	(void)arg;
 	if (matches.nr == MAX_MATCHES)
 		return false;
+	/* a struct and a typedef of one name, a type in two modules */
+	for (size_t i = 0; i < matches.nr; i++)
+		if (!strcmp(matches.v[i], name))
+			return true;
 	if (!matches.v) {
 		matches.v = calloc(MAX_MATCHES, sizeof(*matches.v));
 		if (!matches.v)
@@ -83,6 +87,32 @@ static char *symbol_generator(const char *text, int state)
 	return next_match();
 }
 
+static char *type_generator(const char *text, int state)
+{
+	if (!state) {
+		matches_clear();
+		oc_cmd_complete_type(shell_k, text, add_match, NULL);
+	}
+	return next_match();
+}
+
+/* Whether the word at @start is the first argument after the command
+ * that ends at @p, options (-x) aside */
+static bool first_argument(const char *p, int start)
+{
+	while (p - rl_line_buffer < start) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (p - rl_line_buffer >= start)
+			break;
+		if (*p != '-')
+			return false;
+		while (*p && *p != ' ' && *p != '\t')
+			p++;
+	}
+	return true;
+}
+
 static char **complete(const char *text, int start, int end)
 {
 	char cmd[64];
@@ -98,7 +128,16 @@ static char **complete(const char *text, int start, int end)
 	while (*p && *p != ' ' && *p != '\t' && n + 1 < sizeof(cmd))
 		cmd[n++] = *p++;
 	cmd[n] = '\0';
-	if (!oc_cmd_takes_symbol(cmd) || text[0] == '-')
+	if (text[0] == '-')
+		return NULL;
+	/* struct TYPE[.MEMBER...] ADDRESS: types and members (no space
+	 * after one: a '.' and a member may follow), then symbols */
+	rl_completion_append_character = ' ';
+	if (oc_cmd_takes_type(cmd) && first_argument(p, start)) {
+		rl_completion_append_character = '\0';
+		return rl_completion_matches(text, type_generator);
+	}
+	if (!oc_cmd_takes_symbol(cmd))
 		return NULL;
 	return rl_completion_matches(text, symbol_generator);
 }

@@ -20,7 +20,8 @@
 # (unknown command, symbol, option, an address not in the dump, a user
 # address) is exit 1 with one line on stderr and nothing on stdout; the
 # shell over a pipe gives what -e gives and goes on after an error; and,
-# with tmux, completion of a command and a symbol name at the prompt and
+# with tmux, completion of a command, a symbol name, a type and its
+# members (a module's own type too) at the prompt and
 # the history file.  Dumps: the default sample and, from the sample cache,
 # per Debian 12 cloud release: the real kdump, the QEMU ELF dump with the
 # test module's tasks blocked, the process scenario's kdump-compressed
@@ -669,9 +670,12 @@ if command -v tmux >/dev/null 2>&1; then
 	if wait_for '^orccrash>' &&
 	   tmux -S "$sock" send-keys 'sym linux_ban' Tab Enter && wait_for "^$jif \\(.\\) linux_banner" &&
 	   tmux -S "$sock" send-keys 'mo' Tab Enter && wait_for 'MODULE +NAME +BASE' &&
-	   tmux -S "$sock" send-keys 'quit' Enter && for _ in $(seq 25); do [ -s "$hist" ] && break; sleep 0.2; done &&
+	   tmux -S "$sock" send-keys 'struct task_str' Tab '.se.vrun' Tab ' init_task' Enter &&
+	   wait_for '^struct task_struct\.se\.vruntime at 0x[0-9a-f]+:' &&
+	   tmux -S "$sock" send-keys 'struct -x virtio_blk_v' Tab && wait_for '^orccrash> struct -x virtio_blk_vq *$' &&
+	   tmux -S "$sock" send-keys C-u 'quit' Enter && for _ in $(seq 25); do [ -s "$hist" ] && break; sleep 0.2; done &&
 	   grep -Eq 'sym( |\\040)linux_banner' "$hist" && grep -q '^mod' "$hist"; then
-		say "PASS commands: --shell completes 'sym linux_ban' and 'mo', keeps the history in \$ORCCRASH_HISTORY"
+		say "PASS commands: --shell completes 'sym linux_ban', 'mo', struct's type and members ('struct task_str' then '.se.vrun': task_struct.se.vruntime) and a module's own type (virtio_blk_vq, from the module's BTF), keeps the history in \$ORCCRASH_HISTORY"
 	else
 		say "FAIL commands: --shell completion/history; screen:"
 		sed 's/^/  /' "$tmp/screen" | tail -n 12

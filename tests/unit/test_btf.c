@@ -740,6 +740,69 @@ TEST(btf_dump_value)
 	oc_types_destroy(t);
 }
 
+/* oc_types_complete()'s names, joined by ' ' */
+static bool collect(void *ctx, const char *name)
+{
+	struct text *t = ctx;
+	int n = snprintf(t->s + t->len, sizeof(t->s) - t->len, "%s%s", t->len ? " " : "", name);
+
+	if (n > 0 && t->len + n < sizeof(t->s))
+		t->len += n;
+	return true;
+}
+
+static bool first_only(void *ctx, const char *name)
+{
+	collect(ctx, name);
+	return false;
+}
+
+/* Completion (the shell's struct TYPE[.MEMBER]) on the synthetic BTF */
+TEST(btf_complete)
+{
+	struct oc_types *t = NULL;
+	size_t len;
+	void *blob = build_btf(&len);
+	struct text txt = { .len = 0 };
+
+	CHECK_OK(oc_btf_types_create(blob, len, &t));
+	free(blob);
+	if (!t)
+		return;
+	/* type names: structs, unions, typedefs (not ints, enums, vars) */
+	oc_types_complete(t, NULL, NULL, "o", collect, &txt);
+	CHECK_STR(txt.s, "outer outer_t");
+	txt.len = 0;
+	txt.s[0] = '\0';
+	oc_types_complete(t, NULL, NULL, "", collect, &txt);
+	CHECK_STR(txt.s, "u64 inner outer outer_t holder rec node msg");
+	/* members, through the anonymous union; a member path's */
+	txt.len = 0;
+	txt.s[0] = '\0';
+	oc_types_complete(t, "struct outer", NULL, "", collect, &txt);
+	CHECK_STR(txt.s, "first x y in flags arr wide");
+	txt.len = 0;
+	txt.s[0] = '\0';
+	oc_types_complete(t, "struct outer", "in", "", collect, &txt);
+	CHECK_STR(txt.s, "a b");
+	txt.len = 0;
+	txt.s[0] = '\0';
+	oc_types_complete(t, "outer_t", NULL, "f", collect, &txt);
+	CHECK_STR(txt.s, "first flags");
+	/* no members: a bit field, an int, an unknown type or path */
+	txt.len = 0;
+	txt.s[0] = '\0';
+	oc_types_complete(t, "struct outer", "flags", "", collect, &txt);
+	oc_types_complete(t, "int", NULL, "", collect, &txt);
+	oc_types_complete(t, "struct nosuch", NULL, "", collect, &txt);
+	oc_types_complete(t, "struct outer", "nosuch", "", collect, &txt);
+	CHECK_STR(txt.s, "");
+	/* the callback stops it */
+	oc_types_complete(t, "struct outer", NULL, "", first_only, &txt);
+	CHECK_STR(txt.s, "first");
+	oc_types_destroy(t);
+}
+
 TEST(btf_bad_data)
 {
 	struct oc_types *t = NULL;
