@@ -514,6 +514,46 @@ if [ -n "${M:-}" ] && [ -n "$msym" ]; then
 	else
 		skip "ELF: two modules in one memory: no core_layout (6.4+) in $MV"
 	fi
+	# the modules' own BTF (kernel/bpf/btf.c's btf_modules list, read at
+	# the commands' first need: src/kernel_modbtf.c): the first entry's
+	# list.next back to itself, then its struct btf's data_size made
+	# 4 GiB - 1: mod ends (exit 0) with the BTF column of the modules
+	# it could still read, the rest of its table as it was
+	cp "$M" "$m"
+	bsym=$(nm "$MV" 2>/dev/null | awk '$3 == "btf_modules" { print $1; exit }')
+	bmoff=$(pahole -C btf_module "$MV" 2>/dev/null | awk '$NF == "*/" && $(NF-4) == "btf;" { print $(NF-2) }')
+	dsoff=$(pahole -C btf "$MV" 2>/dev/null | awk '$1 == "u32" && $2 == "data_size;" { print $(NF-2) }')
+	"$BIN" -e mod "$m" "$MV" >"$tmp/mod.want" 2>/dev/null
+	nbtf=$(awk 'NR > 1 && $8 == "yes"' "$tmp/mod.want" | wc -l)
+	if [ -n "$bsym" ] && [ -n "$bmoff" ] && [ -n "$dsoff" ] && [ "$nbtf" -gt 1 ] &&
+	   bfirst=0x$("$DUMPCAT" rd64 "$m" "$(printf '0x%x' $((0x$bsym + mko)))" 1) &&
+	   pa=$("$DUMPCAT" v2p "$m" "$bfirst") && boff=$($PATCH phys2off "$m" "$pa"); then
+		$PATCH put64 "$m" "$boff" "$bfirst" >/dev/null
+		expect "ELF: the modules' BTF list loops" "0" "$m" -- -e mod "$m" "$MV"
+		if [ "$(awk 'NR > 1 && $8 == "yes"' "$tmp/out" | wc -l)" -eq 1 ] &&
+		   cmp -s <(awk '{ $8 = ""; print }' "$tmp/out") <(awk '{ $8 = ""; print }' "$tmp/mod.want"); then
+			pass "ELF: the modules' BTF list loops: the first entry's module alone has BTF, mod's other columns unchanged"
+		else
+			fail "ELF: the modules' BTF list loops: mod says $(awk 'NR > 1 { printf "%s=%s ", $2, $8 }' "$tmp/out")"
+		fi
+		cp "$M" "$m"
+		btf=0x$("$DUMPCAT" rd64 "$m" "$(printf '0x%x' $((bfirst + bmoff)))" 1)
+		if pa=$("$DUMPCAT" v2p "$m" "$(printf '0x%x' $((btf + dsoff)))") &&
+		   doff=$($PATCH phys2off "$m" "$pa"); then
+			v=$($PATCH get64 "$m" "$doff")
+			$PATCH put64 "$m" "$doff" "$(printf '0x%x' $(((v & ~0xffffffff) | 0xffffffff)))" >/dev/null
+			expect "ELF: a module's BTF of 4 GiB" "0" "$m" -- -e mod "$m" "$MV"
+			if [ "$(awk 'NR > 1 && $8 == "yes"' "$tmp/out" | wc -l)" -eq $((nbtf - 1)) ]; then
+				pass "ELF: a module's BTF of 4 GiB: refused, the other $((nbtf - 1)) modules' read"
+			else
+				fail "ELF: a module's BTF of 4 GiB: mod says $(awk 'NR > 1 { printf "%s=%s ", $2, $8 }' "$tmp/out")"
+			fi
+		else
+			fail "ELF: cannot find the first module's struct btf ($btf) in $M"
+		fi
+	else
+		skip "ELF: the modules' BTF: no btf_modules, pahole or modules with BTF in $MV"
+	fi
 	rm -f "$m"
 else
 	skip "module list loop: no mod-* ELF sample or no nm"
