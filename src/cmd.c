@@ -1013,6 +1013,117 @@ static bool struct_type_name(struct oc_types *types, const char *base, char *typ
 	return false;
 }
 
+/* struct_layout()'s member names, in the type's order */
+struct name_list {
+	char (*v)[128];
+	size_t nr, cap;
+};
+
+static bool add_name(void *ctx, const char *name)
+{
+	struct name_list *l = ctx;
+
+	if (l->nr == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		void *p = cap <= 4096 ? realloc(l->v, cap * sizeof(*l->v)) : NULL;
+
+		if (!p)
+			return false;	/* a type of 4096 members is printed so far */
+		l->v = p;
+		l->cap = cap;
+	}
+	snprintf(l->v[l->nr++], sizeof(*l->v), "%s", name);
+	return true;
+}
+
+/*
+ * struct TYPE[.MEMBER...] with no address (crash's struct -o): the
+ * layout, each member's offset, C type and name (bit fields with their
+ * bit offset and width), anonymous structs' and unions' members among
+ * the type's own at their offsets, then the size.  Names, offsets and
+ * types from the types' own answers (complete, member, type_name).
+ */
+static struct oc_error *struct_layout(struct cmd_ctx *c, const char *type, const char *path,
+				      uint64_t size)
+{
+	struct oc_types *types = user_types(c);
+	struct name_list names = { 0 };
+	struct json_object *a = c->json ? oc_json_chk(json_object_new_array()) : NULL;
+	char tname[300];
+	uint64_t base = 0;
+
+	if (path) {
+		struct oc_member pm;
+
+		if (!oc_ok(oc_types_member(types, type, path, &pm))) {
+			json_object_put(a);
+			return cmd_error(c, OC_ERR_LOOKUP, "%s has no member %s", type, path);
+		}
+		base = pm.offset;
+	}
+	if (!oc_ok(oc_types_name(types, type, path, tname, sizeof(tname))))
+		snprintf(tname, sizeof(tname), "%s", type);
+	oc_types_complete(types, type, path, "", add_name, &names);
+	if (!c->json) {
+		oc_cmd_put_safe(c->out, tname);
+		fputs(" {\n", c->out);
+	}
+	for (size_t i = 0; i < names.nr; i++) {
+		char mpath[600], mtype[300], *dims;
+		struct oc_member m;
+
+		snprintf(mpath, sizeof(mpath), "%s%s%s", path ? path : "", path ? "." : "", names.v[i]);
+		if (!oc_ok(oc_types_member(types, type, mpath, &m)))
+			continue;
+		if (!oc_ok(oc_types_name(types, type, mpath, mtype, sizeof(mtype))))
+			snprintf(mtype, sizeof(mtype), "?");
+		m.offset -= base;
+		if (c->json) {
+			struct json_object *o = oc_json_chk(json_object_new_object());
+
+			oc_json_set(o, "name", oc_json_str(names.v[i]));
+			oc_json_set(o, "type", oc_json_str(mtype));
+			oc_json_set(o, "offset", oc_json_chk(json_object_new_int64((int64_t)m.offset)));
+			oc_json_set(o, "size", oc_json_chk(json_object_new_int64((int64_t)m.size)));
+			oc_json_set(o, "bit_offset", m.bit_size ?
+				    oc_json_chk(json_object_new_int((int)m.bit_offset)) : NULL);
+			oc_json_set(o, "bit_size", m.bit_size ?
+				    oc_json_chk(json_object_new_int((int)m.bit_size)) : NULL);
+			oc_json_push(a, o);
+			continue;
+		}
+		if (m.bit_size)
+			fprintf(c->out, "  [%" PRIu64 ":%u] ", m.offset, m.bit_offset);
+		else
+			fprintf(c->out, "  [%" PRIu64 "] ", m.offset);
+		/* as C declares it: "struct x *name", "int name[3]" */
+		dims = strchr(mtype, '[');
+		if (dims)
+			*dims = '\0';
+		oc_cmd_put_safe(c->out, mtype);
+		if (!*mtype || mtype[strlen(mtype) - 1] != '*')
+			fputc(' ', c->out);
+		oc_cmd_put_safe(c->out, names.v[i]);
+		if (dims) {
+			*dims = '[';
+			oc_cmd_put_safe(c->out, dims);
+		}
+		if (m.bit_size)
+			fprintf(c->out, " : %u", m.bit_size);
+		fputs(";\n", c->out);
+	}
+	free(names.v);
+	if (c->json) {
+		oc_json_set(c->result, "type", oc_json_str(tname));
+		oc_json_set(c->result, "member", oc_json_str(path));
+		oc_json_set(c->result, "size", oc_json_chk(json_object_new_int64((int64_t)size)));
+		oc_json_set(c->result, "members", a);
+	} else {
+		fprintf(c->out, "}\nSIZE: %" PRIu64 "\n", size);
+	}
+	return NULL;
+}
+
 static struct oc_error *cmd_struct(struct cmd_ctx *c)
 {
 	char type[256], base[256], label[600];
@@ -1021,9 +1132,20 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 	const char *path = NULL;
 	unsigned int flags = take_hex_flag(c);
 	char *dot;
+	bool layout = false;
 
-	if (c->argc != 3)
-		return cmd_error(c, OC_ERR_INVALID, "usage: struct [-x] TYPE[.MEMBER...] ADDRESS");
+	/* -o: crash's offsets, which the layout always has */
+	for (int i = 1; i < c->argc; i++)
+		if (!strcmp(c->argv[i], "-o")) {
+			layout = true;
+			memmove(&c->argv[i], &c->argv[i + 1], (size_t)(c->argc - i - 1) * sizeof(*c->argv));
+			c->argc--;
+			i--;
+		}
+	if (c->argc == 2)
+		layout = true;
+	if ((c->argc != 3 && !(layout && c->argc == 2)) || (layout && flags))
+		return cmd_error(c, OC_ERR_INVALID, "usage: struct [-x] TYPE[.MEMBER...] ADDRESS | struct [-o] TYPE[.MEMBER...]");
 	if (!c->k->types)
 		return cmd_error(c, OC_ERR_LOOKUP, "no type information (no BTF)");
 	/* TYPE.member.member: the member alone (crash's struct TYPE.member) */
@@ -1037,6 +1159,8 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_LOOKUP, "no type %s", base);
 	if ((err = member_span(c, type, path, &offset, &size)))
 		return err;
+	if (layout)
+		return struct_layout(c, type, path, size);
 	if ((err = parse_addr(c, c->argv[2], &addr)))
 		return err;
 	if (!is_kernel_addr(addr))
@@ -1852,8 +1976,8 @@ static const struct cmd {
 	  "every task (or those in STATE): pid, ppid, cpu, task_struct, state, comm; -m: since it last ran" },
 	{ "rd", cmd_rd, true, "rd [-8|-16|-32|-64] [-s] [-p|-u PID] ADDRESS [COUNT]",
 	  "read kernel virtual, physical (-p) or a task's user (-u) memory" },
-	{ "struct", cmd_struct, true, "struct [-x] TYPE[.MEMBER...] ADDRESS",
-	  "a struct (union, type) or one member in memory, from BTF" },
+	{ "struct", cmd_struct, true, "struct [-x] TYPE[.MEMBER...] ADDRESS | struct [-o] TYPE[.MEMBER...]",
+	  "a struct (union, type) or one member in memory, from BTF; without ADDRESS its layout" },
 	{ "task", cmd_task, false, "task PID", "a task's task_struct, as struct prints it" },
 	{ "sym", cmd_sym, true, "sym NAME|ADDRESS | -m MODULE",
 	  "a symbol's address, an address's symbol, a module's symbols" },

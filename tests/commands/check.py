@@ -379,6 +379,21 @@ if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e
     else:
         say("SKIP", "drgn could read none of the structs")
 
+# ---- struct TYPE (no address): the layout against drgn's type ------------
+if drgn is not None and drgn.get("layouts"):
+    bad, n = [], 0
+    for tname, want in sorted(drgn["layouts"].items()):
+        doc = load("ours-layout-%s.json" % tname.replace(" ", "_"))
+        mine = [[m["name"], m["offset"] * 8 + (m["bit_offset"] or 0), m["bit_size"] or 0]
+                for m in doc["result"]["members"]] if doc else None
+        n += len(want)
+        if mine != want:
+            diff = [(a, b) for a, b in zip(mine or [], want) if a != b][:3]
+            bad.append("%s: %s members, drgn %d; first differences (ours, drgn): %s" %
+                       (tname, len(mine) if mine is not None else "no", len(want), diff))
+    mismatch("members", "struct TYPE's layout against drgn's type (%s: every member's name, "
+             "bit offset and bit-field width, in order)" % ", ".join(sorted(drgn["layouts"])), bad, n)
+
 # ---- rd's values against drgn's prog.read() of the same bytes -------------
 if drgn is not None and drgn.get("reads"):
     bad, n = [], 0

@@ -10,6 +10,8 @@
 # "TYPE.member.member 0xADDRESS" lines: that member alone;
 # "p [-x] NAME[:CPU][.MEMBER...]" lines: the variable (per_cpu() with
 # :CPU), its members when a struct, else its value;
+# "layout TYPE" lines: its members' names, bit offsets and bit-field
+# widths (struct TYPE with no address);
 # "disk MODULE TYPE [PATH TYPE2]" lines: an object drgn finds (a disk's
 # private_data, a pointer in it), keyed "TYPE 0xADDRESS" and listed in
 # "located" for run.sh to ask orccrash for.
@@ -186,8 +188,31 @@ def disk_object(line):
     raise LookupError("no disk of module %s" % module)
 
 
+def layout(tname):
+    """layout TYPE: every named member (anonymous structs and unions
+    looked through) in order, with its offset in bits and bit-field
+    width, from drgn's type (the DWARF)."""
+    mems = []
+
+    def walk(t, base):
+        for m in unaliased(t).members:
+            if not m.name:
+                walk(m.type, base + m.bit_offset)
+            else:
+                mems.append([m.name, base + m.bit_offset, m.bit_field_size or 0])
+    walk(prog.type(tname), 0)  # noqa: F821
+    return mems
+
+
 out["located"] = []
+out["layouts"] = {}
 for line in open(sys.argv[3]).read().splitlines():
+    if line.startswith("layout "):
+        try:
+            out["layouts"][line[7:]] = layout(line[7:])
+        except Exception as e:
+            out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
+        continue
     if line.startswith("disk "):
         # the object's members under the key "TYPE 0xADDRESS", which
         # tests/commands/run.sh then asks orccrash's struct for

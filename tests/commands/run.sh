@@ -238,6 +238,14 @@ for t in ps:
 			printf 'disk virtio_blk struct virtio_blk\ndisk virtio_blk struct virtio_blk vqs[0].vq struct vring_virtqueue\n' >>"$d/structs.list"
 		fi
 	fi
+	# struct TYPE with no address: the layout, held to drgn's type
+	# (every member's name, bit offset and bit-field width), the module's
+	# own type too when drgn has its debug .ko
+	local lt
+	for lt in task_struct mm_struct module sched_entity ${kos:+virtio_blk}; do
+		echo "layout struct $lt" >>"$d/structs.list"
+		"$bin" --json -e "struct $lt" "$core" "$vml" >"$d/ours-layout-struct_$lt.json" 2>/dev/null
+	done
 	# jiffies: the extern's declaration types it (vmlinux.lds.S makes it
 	# jiffies_64's low word; on x86-64 all of it): the same address and
 	# value as jiffies_64, whose definition drgn holds to its value above
@@ -563,7 +571,7 @@ PY
 
 	# every command's JSON against the schema
 	for c in "dis schedule" "dis -f schedule+0x5" "dis schedule+0x4 3" "dis -l -f schedule+0x5" bt "bt -a" "bt 1" "bt -s D" "p runqueues" "p runqueues:0.nr_running" "p -x this_cpu_off:1" "ps -m" "ps -m -S D" ps "ps -S S" "task 1" mod log help "sym schedule" "sym jiffies" "sym -m ${mod1:-none}" \
-		 "$(head -n 1 "$d/structs.list")" \
+		 "$(head -n 1 "$d/structs.list")" "struct list_head" "struct -o task_struct.se" \
 		 "rd -s init_task 8" "rd -8 linux_banner 5"; do
 		"$bin" --json -e "$c" "$core" "$vml" >"$d/json-$(echo "$c" | tr -c 'a-z0-9\n' _).json" 2>/dev/null
 	done
