@@ -757,6 +757,16 @@ static bool first_only(void *ctx, const char *name)
 	return false;
 }
 
+/* oc_types_complete()'s names into @txt (emptied first) */
+static const char *completed(struct oc_types *t, const char *type, const char *path,
+			     const char *prefix, struct text *txt)
+{
+	txt->len = 0;
+	txt->s[0] = '\0';
+	oc_types_complete(t, type, path, prefix, collect, txt);
+	return txt->s;
+}
+
 /* Completion (the shell's struct TYPE[.MEMBER]) on the synthetic BTF */
 TEST(btf_complete)
 {
@@ -770,33 +780,19 @@ TEST(btf_complete)
 	if (!t)
 		return;
 	/* type names: structs, unions, typedefs (not ints, enums, vars) */
-	oc_types_complete(t, NULL, NULL, "o", collect, &txt);
-	CHECK_STR(txt.s, "outer outer_t");
-	txt.len = 0;
-	txt.s[0] = '\0';
-	oc_types_complete(t, NULL, NULL, "", collect, &txt);
-	CHECK_STR(txt.s, "u64 inner outer outer_t holder rec node msg");
+	CHECK_STR(completed(t, NULL, NULL, "o", &txt), "outer outer_t");
+	CHECK_STR(completed(t, NULL, NULL, "", &txt), "u64 inner outer outer_t holder rec node msg");
 	/* members, through the anonymous union; a member path's */
-	txt.len = 0;
-	txt.s[0] = '\0';
-	oc_types_complete(t, "struct outer", NULL, "", collect, &txt);
-	CHECK_STR(txt.s, "first x y in flags arr wide");
-	txt.len = 0;
-	txt.s[0] = '\0';
-	oc_types_complete(t, "struct outer", "in", "", collect, &txt);
-	CHECK_STR(txt.s, "a b");
-	txt.len = 0;
-	txt.s[0] = '\0';
-	oc_types_complete(t, "outer_t", NULL, "f", collect, &txt);
-	CHECK_STR(txt.s, "first flags");
+	CHECK_STR(completed(t, "struct outer", NULL, "", &txt), "first x y in flags arr wide");
+	CHECK_STR(completed(t, "struct outer", "in", "", &txt), "a b");
+	CHECK_STR(completed(t, "outer_t", NULL, "f", &txt), "first flags");
 	/* no members: a bit field, an int, an unknown type or path */
+	CHECK_STR(completed(t, "struct outer", "flags", "", &txt), "");
+	CHECK_STR(completed(t, "int", NULL, "", &txt), "");
+	CHECK_STR(completed(t, "struct nosuch", NULL, "", &txt), "");
+	CHECK_STR(completed(t, "struct outer", "nosuch", "", &txt), "");
 	txt.len = 0;
 	txt.s[0] = '\0';
-	oc_types_complete(t, "struct outer", "flags", "", collect, &txt);
-	oc_types_complete(t, "int", NULL, "", collect, &txt);
-	oc_types_complete(t, "struct nosuch", NULL, "", collect, &txt);
-	oc_types_complete(t, "struct outer", "nosuch", "", collect, &txt);
-	CHECK_STR(txt.s, "");
 	/* the callback stops it */
 	oc_types_complete(t, "struct outer", NULL, "", first_only, &txt);
 	CHECK_STR(txt.s, "first");
