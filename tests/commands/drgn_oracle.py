@@ -167,16 +167,43 @@ def variable(line):
     return v
 
 
+def disks():
+    """The gendisks: drgn's for_each_disk(), or where Debian 12's drgn
+    0.0.22 cannot (it reads block_class.p, gone in 6.4), the same walk by
+    hand: the block class's subsys_private among class_kset's (as the
+    kernel's class_to_subsys() finds it), its devices, each a
+    block_device's bd_device, whose bd_disk is the disk."""
+    from drgn import container_of
+    try:
+        from drgn.helpers.linux.block import for_each_disk
+        return list(for_each_disk(prog))  # noqa: F821
+    except AttributeError:
+        pass
+    block_class = prog["block_class"].address_of_().value_()  # noqa: F821
+    found = []
+    for sp in list_for_each_entry("struct subsys_private",
+                                  prog["class_kset"].list.address_of_(),  # noqa: F821
+                                  "subsys.kobj.entry"):
+        if sp.member_("class").value_() != block_class:
+            continue
+        for n in list_for_each_entry("struct klist_node",
+                                     sp.klist_devices.k_list.address_of_(), "n_node"):
+            dev = container_of(n, "struct device_private", "knode_class").device
+            disk = container_of(dev, "struct block_device", "bd_device").bd_disk
+            if disk.value_() not in [d.value_() for d in found]:
+                found.append(disk)
+    return found
+
+
 def disk_object(line):
     """disk MODULE TYPE [PATH TYPE2]: the private_data of the first disk
     whose fops the module owns, as TYPE ("struct virtio_blk": a module's
     own type, so drgn needs the module's debug .ko, given with -s); with
     PATH ("vqs[0].vq"), the pointer there, as TYPE2."""
-    from drgn.helpers.linux.block import for_each_disk
     import re
     w = line.split()
     module, tname = w[1], " ".join(w[2:4])
-    for disk in for_each_disk(prog):  # noqa: F821
+    for disk in disks():
         owner = disk.fops.owner
         if owner.value_() and owner.name.string_().decode() == module:
             obj = Object(prog, tname, address=disk.private_data.value_())  # noqa: F821
