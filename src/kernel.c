@@ -956,10 +956,16 @@ struct oc_error *oc_kernel_unwind_cpu(const struct oc_kernel *k,
 		struct oc_stack_info info;
 		bool found;
 
-		if (nmi && oc_stack_map_find(&k->stacks, (int)cpu,
-					     w.task_stack, k->thread_size, nmi,
-					     &info) &&
-		    info.type == OC_STACK_NMI)
+		/* an NMI from user mode runs its handler on the task's
+		 * stack (entry_64.S asm_exc_nmi), from the kernel on the
+		 * NMI stack */
+		bool user = (c->regs.cs & 3) != 0;
+		uint64_t where = user ? w.task_stack : nmi;
+
+		if (where && oc_stack_map_find(&k->stacks, (int)cpu,
+					       w.task_stack, k->thread_size, where,
+					       &info) &&
+		    info.type == (user ? OC_STACK_TASK : OC_STACK_NMI))
 			return oc_unwind_nmi_stopped(&t, &c->regs, &info, &uo,
 						     ret, &found);
 	}

@@ -198,7 +198,10 @@ struct oc_error *oc_unwind_blocked(const struct oc_unwind_target *target,
  * arch/x86/kernel/reboot.c): @regs are the registers the NMI
  * interrupted, which crash_save_cpu() saved from the NMI's pt_regs; the
  * CPU itself stays in crash_nmi_callback() on its NMI stack @nmi, with
- * no registers saved.  Finds the handler's frames by a verified walk:
+ * no registers saved; or, when the NMI came from user mode, on the
+ * task's stack (@nmi is that stack then: arch/x86/entry/entry_64.S
+ * asm_exc_nmi runs exc_nmi() on the thread stack for an NMI from user
+ * space, like any other entry from there).  Finds the handler's frames by a verified walk:
  * the lowest word on @nmi from which every return address is a call
  * into the frame below it (checked in the code as it ran) up to a
  * pt_regs frame equal to @regs; the trace is those frames and the walk

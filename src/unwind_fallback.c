@@ -327,7 +327,8 @@ enum oc_unwind_fallback oc_unwind_fallback(struct walk *w, struct oc_frame *f,
  * on with that walk (@sub holds its frames so far).
  */
 static bool nmi_walk(const struct oc_unwind_target *t,
-		     const struct oc_regs *regs, uint64_t slot, uint64_t word,
+		     const struct oc_regs *regs, enum oc_stack_type type,
+		     uint64_t slot, uint64_t word,
 		     struct walk *s, struct oc_trace *sub, struct oc_error **err)
 {
 	struct oc_frame f;
@@ -342,7 +343,7 @@ static bool nmi_walk(const struct oc_unwind_target *t,
 	oc_unwind_fill_frame(s, slot, &f);
 	if ((*err = oc_unwind_push(sub, &f)))
 		return false;
-	if (!oc_unwind_start_stack(s) || s->info.type != OC_STACK_NMI)
+	if (!oc_unwind_start_stack(s) || s->info.type != type)
 		return false;
 	for (int n = 0; n < MAX_NMI_FRAMES; n++) {
 		if (!oc_unwind_step(s, &f) || s->error)
@@ -351,7 +352,7 @@ static bool nmi_walk(const struct oc_unwind_target *t,
 			return false;
 		if (f.regs_kind == OC_REGS_FULL)
 			return !memcmp(&f.regs, regs, sizeof(*regs));
-		if (f.regs_kind != OC_REGS_NONE || f.stack != OC_STACK_NMI)
+		if (f.regs_kind != OC_REGS_NONE || f.stack != type)
 			return false;
 	}
 	return false;
@@ -366,8 +367,8 @@ struct oc_error *oc_unwind_nmi_stopped(const struct oc_unwind_target *t,
 	struct walk probe = { .t = t };
 
 	*found_ret = false;
-	if (!nmi || nmi->type != OC_STACK_NMI || !t->func_of ||
-	    nmi->end <= nmi->begin)
+	if (!nmi || (nmi->type != OC_STACK_NMI && nmi->type != OC_STACK_TASK) ||
+	    !t->func_of || nmi->end <= nmi->begin)
 		return oc_unwind_regs(t, regs, opts, ret);
 	/* the lowest word first: stale frames lie below the live ones,
 	 * and a live frame's words are above it */
@@ -382,7 +383,7 @@ struct oc_error *oc_unwind_nmi_stopped(const struct oc_unwind_target *t,
 		    !t->is_text(t->arg, word) ||
 		    link_to(&probe, word, NULL) == OC_LINK_NOT_CALL)
 			continue;
-		if (!nmi_walk(t, regs, a, word, &s, &sub, &err)) {
+		if (!nmi_walk(t, regs, nmi->type, a, word, &s, &sub, &err)) {
 			oc_trace_deinit(&sub);
 			if (err)
 				return err;

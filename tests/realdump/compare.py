@@ -231,11 +231,20 @@ def check_stopped(cpus, panic_cpu, crash_bt):
     for n, c in sorted(cpus.items()):
         if n == panic_cpu or not c["frames"]:
             continue
-        nmi = [f for f in c["frames"] if f["stack"] == "nmi" and not f.get("scanned")]
+        # the handler runs on the NMI stack, or, for an NMI from user
+        # mode, on the task's (arch/x86/entry/entry_64.S asm_exc_nmi):
+        # the first pt_regs' CS says which
+        regs = [f for f in c["frames"] if f.get("regs")]
+        user = bool(regs) and int(regs[0]["regs"].get("cs") or "0", 16) & 3 != 0
+        where = "task" if user else "nmi"
+        nmi = [f for f in c["frames"] if f["stack"] == where and not f.get("scanned") and
+               not (user and f.get("regs"))]
         names = [f["symbol"] for f in nmi]
         ok = "crash_nmi_callback" in names and all(f["reliable"] for f in c["frames"] if not f.get("scanned"))
-        print("%s stopped CPU %d: on the NMI stack %s%s" %
-              ("PASS" if ok else "FAIL", n, " ".join(str(x) for x in names) or "nothing",
+        print("%s stopped CPU %d: on the %s %s%s" %
+              ("PASS" if ok else "FAIL", n,
+               "task stack (the NMI came from user mode)" if user else "NMI stack",
+               " ".join(str(x) for x in names) or "nothing",
                "" if c["reliable"] else " (trace unreliable: %s)" % c["stop"]))
         failed += not ok
         if crash_bt is None:
