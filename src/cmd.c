@@ -347,7 +347,7 @@ static struct oc_error *cmd_mod(struct cmd_ctx *c)
 		struct oc_dwarf *dw = NULL;
 		const char *debuginfo = "-";
 		/* its own types, from the dump (src/kernel_modbtf.c) */
-		bool btf = k->types && oc_kernel_module_btf(k, m);
+		bool btf = oc_kernel_module_btf(k, m) != NULL;
 
 		oc_triage_taint_letters(tmask, taint, sizeof(taint));
 		if (c->lines) {
@@ -971,20 +971,26 @@ static struct oc_error *member_span(struct cmd_ctx *c, const char *type,
 	return NULL;
 }
 
-/* -x among the arguments: integers in hex; the others shifted down */
-static unsigned int take_hex_flag(struct cmd_ctx *c)
+/* @flag among the arguments: whether it was there; the others shifted down */
+static bool take_flag(struct cmd_ctx *c, const char *flag)
 {
-	unsigned int flags = 0;
+	bool seen = false;
 	int n = 1;
 
 	for (int i = 1; i < c->argc; i++) {
-		if (!strcmp(c->argv[i], "-x"))
-			flags |= OC_TYPES_HEX;
+		if (!strcmp(c->argv[i], flag))
+			seen = true;
 		else
 			c->argv[n++] = c->argv[i];
 	}
 	c->argc = n;
-	return flags;
+	return seen;
+}
+
+/* -x among the arguments: integers in hex */
+static unsigned int take_hex_flag(struct cmd_ctx *c)
+{
+	return take_flag(c, "-x") ? OC_TYPES_HEX : 0;
 }
 
 /*
@@ -1132,16 +1138,9 @@ static struct oc_error *cmd_struct(struct cmd_ctx *c)
 	const char *path = NULL;
 	unsigned int flags = take_hex_flag(c);
 	char *dot;
-	bool layout = false;
-
 	/* -o: crash's offsets, which the layout always has */
-	for (int i = 1; i < c->argc; i++)
-		if (!strcmp(c->argv[i], "-o")) {
-			layout = true;
-			memmove(&c->argv[i], &c->argv[i + 1], (size_t)(c->argc - i - 1) * sizeof(*c->argv));
-			c->argc--;
-			i--;
-		}
+	bool layout = take_flag(c, "-o");
+
 	if (c->argc == 2)
 		layout = true;
 	if ((c->argc != 3 && !(layout && c->argc == 2)) || (layout && flags))
