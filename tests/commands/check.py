@@ -295,11 +295,11 @@ if ours_syms:
 
 # ---- struct against drgn: every named top-level member ---------------------
 if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e in drgn["errors"])):
-    bad, n, nstructs = [], 0, 0
+    nstructs = 0
     # a module's own types (run.sh: the objects drgn found with the
-    # modules' debug .ko): a line of their own
+    # modules' debug .ko): a line and a tally of their own
     modtypes = set((text("modtypes.list") or "").split("\n")) - {""}
-    mbad, mn = [], 0
+    kernel_tally, module_tally = {"bad": [], "n": 0}, {"bad": [], "n": 0}
     for i in range(1, 100):
         key = text("ours-struct-%d.key" % i)
         if key is None:
@@ -308,10 +308,8 @@ if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e
         want = drgn["structs"].get(key)
         if not want:	# drgn could read none of its members
             continue
-        if key in modtypes:
-            bad, n, mbad, mn = mbad, mn, bad, n
-        else:
-            nstructs += 1
+        tally = module_tally if key in modtypes else kernel_tally
+        nstructs += key not in modtypes
         ours = {}
         lines = (text("ours-struct-%d.txt" % i) or "").splitlines()
         if list(want) == [""]:
@@ -360,22 +358,21 @@ if drgn is not None and (drgn.get("structs") or any(e.startswith("struct") for e
             ours[""] = "{ %s }" % ", ".join(got)
             want = {"": "{ %s }" % ", ".join(theirs)}
         for member, v in want.items():
-            n += 1
+            tally["n"] += 1
             o = ours.get(member)
             if o is None:
-                bad.append("%s .%s: drgn %s, orccrash nothing: %s" % (key, member, v, lines[:2]))
+                tally["bad"].append("%s .%s: drgn %s, orccrash nothing: %s" % (key, member, v, lines[:2]))
             # libbpf prints bit fields in hex, drgn in decimal
             elif o != v and (num(o) is None or num(o) != num(v)):
-                bad.append("%s .%s: drgn %s, orccrash %s" % (key, member, v, o))
-        if key in modtypes:
-            bad, n, mbad, mn = mbad, mn, bad, n
+                tally["bad"].append("%s .%s: drgn %s, orccrash %s" % (key, member, v, o))
     if modtypes:
         mismatch("members", "struct of a module's own types (%s: its BTF from the dump) against "
                  "drgn with the module's debug .ko" % ", ".join(sorted(k.rsplit(" ", 1)[0] for k in modtypes)),
-                 mbad, mn)
+                 module_tally["bad"], module_tally["n"])
     if nstructs:
         mismatch("members", "struct against drgn (%d structs: every named top-level scalar, "
-                 "pointer, enum and char[] member)" % nstructs, bad, n)
+                 "pointer, enum and char[] member)" % nstructs,
+                 kernel_tally["bad"], kernel_tally["n"])
     else:
         say("SKIP", "drgn could read none of the structs")
 
