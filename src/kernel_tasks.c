@@ -15,6 +15,10 @@ struct task_layout {
 	uint64_t size;
 	struct oc_member pid, tgid, comm, state, exit_state, flags, stack,
 		thread_sp, tasks, signal, thread_node, cpu, real_parent;
+	/* the bytes from the start that hold every member read into the
+	 * copy (all but the end of a 9.5 KB task_struct, whose last page
+	 * is then not read) */
+	uint64_t span;
 	uint64_t thread_head;	/* in struct signal_struct */
 	uint64_t children, sibling;	/* 0/0 if unknown */
 	bool have_threads;
@@ -27,6 +31,28 @@ static struct oc_error *member(struct oc_kernel *k, const char *type,
 			       const char *name, struct oc_member *ret)
 {
 	return oc_types_member(k->types, type, name, ret);
+}
+
+/* The members add_task() takes from the task_struct's copy. */
+#define NR_COPIED 11
+static const struct oc_member *copied_member(const struct task_layout *l,
+					     size_t i)
+{
+	const struct oc_member *ms[NR_COPIED] = {
+		&l->pid, &l->tgid, &l->comm, &l->state, &l->exit_state,
+		&l->cpu, &l->flags, &l->stack, &l->thread_sp,
+		&l->real_parent, &l->tasks,
+	};
+
+	return ms[i];
+}
+
+/* The bytes that hold a member (a bit field's, from its byte) */
+static uint64_t member_bytes(const struct oc_member *m)
+{
+	if (m->bit_size)
+		return (m->bit_offset + m->bit_size + 7) / 8;
+	return m->size ? m->size : 8;
 }
 
 static struct oc_error *read_layout(struct oc_kernel *k, struct task_layout *l)
@@ -96,6 +122,16 @@ static struct oc_error *read_layout(struct oc_kernel *k, struct task_layout *l)
 	} else {
 		l->have_threads = true;
 	}
+	l->span = 0;
+	for (size_t i = 0; i < NR_COPIED; i++) {
+		const struct oc_member *m = copied_member(l, i);
+		uint64_t end = m->offset + member_bytes(m);
+
+		if (end > l->span)
+			l->span = end;
+	}
+	if (l->span > l->size)
+		l->span = l->size;
 	return NULL;
 }
 
@@ -227,23 +263,16 @@ static struct oc_error *check_link(const struct task_reader *r, uint64_t node,
  */
 static bool read_members(struct task_reader *r, uint64_t addr)
 {
-	const struct oc_member *ms[] = {
-		&r->l.pid, &r->l.tgid, &r->l.comm, &r->l.state, &r->l.exit_state,
-		&r->l.cpu, &r->l.flags, &r->l.stack, &r->l.thread_sp,
-		&r->l.real_parent, &r->l.tasks,
-	};
-
 	memset(r->buf, 0, r->l.size);
-	for (size_t i = 0; i < sizeof(ms) / sizeof(ms[0]); i++) {
-		uint64_t size = ms[i]->size ? ms[i]->size : 8;
+	for (size_t i = 0; i < NR_COPIED; i++) {
+		const struct oc_member *m = copied_member(&r->l, i);
+		uint64_t size = member_bytes(m);
 		struct oc_error *err;
 
-		if (ms[i]->bit_size)	/* the bytes that hold the bits */
-			size = (ms[i]->bit_offset + ms[i]->bit_size + 7) / 8;
-		if (ms[i]->offset > r->l.size || size > r->l.size - ms[i]->offset)
+		if (m->offset > r->l.size || size > r->l.size - m->offset)
 			return false;
-		err = oc_mem_read(&r->k->mem, addr + ms[i]->offset,
-				  r->buf + ms[i]->offset, size);
+		err = oc_mem_read(&r->k->mem, addr + m->offset,
+				  r->buf + m->offset, size);
 		if (err) {
 			oc_error_destroy(err);
 			return false;
@@ -266,7 +295,9 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 		return oc_error_format(OC_ERR_FORMAT,
 				       "more than %zu tasks: task list corrupt?",
 				       r->max);
-	err = oc_mem_read(&k->mem, addr, r->buf, r->l.size);
+	/* the members' bytes only (most of a task_struct is not needed to
+	 * list it: a page less to read and inflate for each task) */
+	err = oc_mem_read(&k->mem, addr, r->buf, r->l.span);
 	if (err) {
 		if (err == &oc_enomem)
 			return err;
