@@ -96,8 +96,21 @@ size_t oc_str_escape(char *buf, size_t size, const char *str, size_t len,
 			emit(&o, tmp, 2);
 			i++;
 		} else if (c < 0x80) {
-			emit(&o, (const char *)s + i, 1);
-			i++;
+			/* a run of plain ASCII at once (most strings are one):
+			 * byte by byte only where it meets the end of buf */
+			size_t j = i + 1;
+
+			while (j < len && s[j] >= 0x20 && s[j] < 0x7f &&
+			       !((s[j] == '"' || s[j] == '\\') &&
+				 (flags & OC_ESC_QUOTE)))
+				j++;
+			if (o.full || !o.size || o.len + (j - i) < o.size) {
+				emit(&o, (const char *)s + i, j - i);
+				i = j;
+			} else {
+				emit(&o, (const char *)s + i, 1);
+				i++;
+			}
 		} else if (!(n = utf8_decode(s + i, len - i, &cp))) {
 			snprintf(tmp, sizeof(tmp), "\\x%02x", c);
 			emit(&o, tmp, 4);

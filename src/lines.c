@@ -1110,11 +1110,15 @@ const char *oc_lines_short_file(const char *file)
 {
 	/* top-level directories of the kernel tree ("usr" left out: it
 	 * would match /usr/src/...) */
-	static const char *const tops[] = {
-		"arch", "block", "certs", "crypto", "drivers", "fs", "include",
-		"init", "io_uring", "ipc", "kernel", "lib", "mm", "net", "rust",
-		"samples", "security", "sound", "virt",
+#define TOP(s) { s, sizeof(s) - 1 }
+	static const struct { const char *name; size_t len; } tops[] = {
+		TOP("arch"), TOP("block"), TOP("certs"), TOP("crypto"),
+		TOP("drivers"), TOP("fs"), TOP("include"), TOP("init"),
+		TOP("io_uring"), TOP("ipc"), TOP("kernel"), TOP("lib"),
+		TOP("mm"), TOP("net"), TOP("rust"), TOP("samples"),
+		TOP("security"), TOP("sound"), TOP("virt"),
 	};
+#undef TOP
 	const char *p;
 
 	if (!file)
@@ -1125,7 +1129,7 @@ const char *oc_lines_short_file(const char *file)
 		if (!p[n])
 			break;	/* the file name itself */
 		for (size_t i = 0; i < sizeof(tops) / sizeof(tops[0]); i++)
-			if (strlen(tops[i]) == n && !strncmp(p, tops[i], n))
+			if (tops[i].len == n && !memcmp(p, tops[i].name, n))
 				return p;
 	}
 	return file;
