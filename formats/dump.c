@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -56,6 +57,8 @@ struct oc_dump {
 	uint64_t phys_base;
 
 	struct oc_pcache *pcache;
+	/* a second reader made by oc_dump_clone(): hdr is the first's */
+	bool clone;
 	/*
 	 * Pages libkdumpfile could not read, never asked for again:
 	 * libkdumpfile 0.5.1 corrupts its page cache when the same excluded
@@ -573,6 +576,50 @@ fail:
 	return err;
 }
 
+/*
+ * A second reader of the same file for another thread: its own file
+ * description, libkdumpfile context, page cache and page walk (none of
+ * them is thread-safe), the headers (notes, VMCOREINFO, segments: read
+ * only after the open) shared with @dump, which must outlive it.
+ * /proc/self/fd reopens the reassembled flattened dump too (a memfd or
+ * an unlinked O_TMPFILE), so it is not reassembled again.
+ */
+struct oc_error *oc_dump_clone(struct oc_dump *dump, struct oc_dump **ret)
+{
+	struct oc_dump *c = calloc(1, sizeof(*c));
+	struct oc_error *err;
+	char proc[64];
+
+	if (!c)
+		return &oc_enomem;
+	c->fd = c->view_fd = -1;
+	c->clone = true;
+	c->hdr = dump->hdr;
+	c->format = dump->format;
+	c->path = strdup(dump->path);
+	err = c->path ? oc_pcache_create(PCACHE_PAGES, fill_page, c, &c->pcache)
+		      : &oc_enomem;
+	if (err)
+		goto fail;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d",
+		 dump->view_fd >= 0 ? dump->view_fd : dump->fd);
+	c->fd = open(proc, O_RDONLY | O_CLOEXEC);
+	if (c->fd < 0) {
+		err = oc_error_os(errno, dump->path, "reopening %s", proc);
+		goto fail;
+	}
+	c->hdr.fd = c->fd;
+	err = open_kdump(c, c->fd);
+	if (err)
+		goto fail;
+	setup_walk(c);
+	*ret = c;
+	return NULL;
+fail:
+	oc_dump_close(c);
+	return err;
+}
+
 void oc_dump_close(struct oc_dump *dump)
 {
 	if (!dump)
@@ -584,7 +631,8 @@ void oc_dump_close(struct oc_dump *dump)
 	if (dump->fd >= 0)
 		close(dump->fd);
 	oc_pcache_destroy(dump->pcache);
-	oc_dump_hdr_deinit(&dump->hdr);
+	if (!dump->clone)
+		oc_dump_hdr_deinit(&dump->hdr);
 	free(dump->path);
 	free(dump);
 }

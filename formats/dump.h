@@ -40,6 +40,12 @@ struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret);
 enum oc_file_kind { OC_FILE_OTHER, OC_FILE_DUMP, OC_FILE_KERNEL };
 enum oc_file_kind oc_dump_sniff(const char *path);
 void oc_dump_close(struct oc_dump *dump);
+/*
+ * Another reader of @dump's file, for a second thread (each struct
+ * oc_dump is one thread's): the same pages through its own context and
+ * caches.  Close it before @dump.
+ */
+struct oc_error *oc_dump_clone(struct oc_dump *dump, struct oc_dump **ret);
 
 /* "elf", "kdump-compressed", "flattened kdump-compressed", "flattened elf" */
 const char *oc_dump_format_name(const struct oc_dump *dump);

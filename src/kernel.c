@@ -420,6 +420,9 @@ static struct oc_error *read_vmlinux_orc(struct oc_kernel *k)
  * other thread that unwinds; on failure (memory) there is no CFI, as for
  * a vmlinux without .debug_frame.
  */
+static struct oc_error *model_read(void *arg, uint64_t addr, void *buf,
+				   size_t len);
+
 static pthread_mutex_t cfi_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const struct oc_cfi *vmlinux_cfi(const struct oc_kernel *ck)
@@ -560,7 +563,8 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 	err = oc_dump_open(vmcore, &k->dump);
 	if (err)
 		goto fail;
-	oc_dump_mem(k->dump, &k->mem);
+	oc_dump_mem(k->dump, &k->dump_mem);
+	k->mem = (struct oc_mem){ .read = model_read, .arg = k };
 	{
 		uint64_t size, needed;
 
@@ -573,6 +577,7 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 			oc_kernel_warn(k, "makedumpfile marked the dump incomplete (it ran out of space?): pages it did not write are missing");
 		}
 	}
+	k->mem_is_dump = !opts->mem;
 	if (opts->mem)
 		k->mem = *opts->mem;
 	vi = oc_dump_vmcoreinfo(k->dump);
@@ -986,6 +991,77 @@ struct oc_error *oc_kernel_unwind_task(const struct oc_kernel *k,
 	w = (struct walk_ctx){ .k = k, .task_stack = task->stack, .cpu = -1 };
 	make_target(k, &w, &t);
 	return oc_unwind_blocked(&t, task->thread_sp, opts, ret);
+}
+
+/* ---- readers for other threads ------------------------------------------- */
+
+struct oc_kernel_reader {
+	const struct oc_kernel *k;
+	struct oc_dump *dump;
+	struct oc_mem mem;
+};
+
+/* the calling thread's reader (oc_kernel_reader_use()) */
+static _Thread_local const struct oc_kernel_reader *thread_reader;
+
+/*
+ * k->mem when the model reads the dump: through the calling thread's
+ * own reader when it has one for this model, else the dump's first
+ * reader, the opening thread's.  Whatever reads k->mem (unwinding, the
+ * off-CPU time, a wait's owner) is then safe in a worker thread.
+ */
+static struct oc_error *model_read(void *arg, uint64_t addr, void *buf,
+				   size_t len)
+{
+	const struct oc_kernel *k = arg;
+	const struct oc_kernel_reader *r = thread_reader;
+	const struct oc_mem *m = r && r->k == k ? &r->mem : &k->dump_mem;
+
+	return m->read(m->arg, addr, buf, len);
+}
+
+/*
+ * A reader for another thread: a clone of the dump (formats/dump.c
+ * oc_dump_clone()).  Not when the model reads through its caller's
+ * oc_mem (the crash extension's readmem, which is crash's and one
+ * thread's): OC_ERR_UNSUPPORTED then, and the caller works alone.
+ */
+struct oc_error *oc_kernel_reader_open(const struct oc_kernel *k,
+				       struct oc_kernel_reader **ret)
+{
+	struct oc_kernel_reader *r;
+	struct oc_error *err;
+
+	if (!k->mem_is_dump)
+		return oc_error_format(OC_ERR_UNSUPPORTED,
+				       "the model reads memory through its caller");
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return &oc_enomem;
+	err = oc_dump_clone(k->dump, &r->dump);
+	if (err) {
+		free(r);
+		return err;
+	}
+	r->k = k;
+	oc_dump_mem(r->dump, &r->mem);
+	*ret = r;
+	return NULL;
+}
+
+void oc_kernel_reader_use(const struct oc_kernel_reader *r)
+{
+	thread_reader = r;
+}
+
+void oc_kernel_reader_close(struct oc_kernel_reader *r)
+{
+	if (!r)
+		return;
+	if (thread_reader == r)
+		thread_reader = NULL;
+	oc_dump_close(r->dump);
+	free(r);
 }
 
 /* ---- the inputs, for front ends ------------------------------------------ */

@@ -98,7 +98,11 @@ struct oc_kernel_options {
 struct oc_kernel {
 	struct oc_dump *dump;
 	struct oc_elf *elf;		/* NULL without a vmlinux */
+	/* how the model reads memory: the dump's reader, or the calling
+	 * thread's own (oc_kernel_reader_use()), or opts->mem */
 	struct oc_mem mem;
+	struct oc_mem dump_mem;		/* the dump's first reader */
+	bool mem_is_dump;		/* mem is not opts->mem */
 	struct oc_types *types;
 	struct oc_symtab syms;		/* vmlinux, relocated */
 	struct oc_symtab percpu_syms;	/* zero-based per-CPU symbols */
@@ -239,6 +243,20 @@ struct oc_error *oc_kernel_unwind_task(const struct oc_kernel *k,
 				       const struct oc_task *task,
 				       const struct oc_unwind_options *opts,
 				       struct oc_trace *ret);
+/*
+ * Another thread's reader of the dump: the model is read only after
+ * its open, but reading k->mem goes through one page cache and one
+ * libkdumpfile context, which are not thread-safe.  A thread that
+ * calls oc_kernel_reader_use() with its own reader reads k->mem through
+ * it (until it passes NULL), so any code of the model may then run in
+ * that thread beside the others (src/tasktraces.c).  OC_ERR_UNSUPPORTED
+ * when the model reads through its caller's oc_mem.
+ */
+struct oc_kernel_reader;
+struct oc_error *oc_kernel_reader_open(const struct oc_kernel *k,
+				       struct oc_kernel_reader **ret);
+void oc_kernel_reader_use(const struct oc_kernel_reader *r);
+void oc_kernel_reader_close(struct oc_kernel_reader *r);
 /*
  * Unwind a CPU from its saved registers; a kdump CPU stopped by the
  * crash NMI gets the NMI handler's frames first (<NMI> ...

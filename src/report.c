@@ -5,6 +5,7 @@
  * show_trace_log_lvl() output so it can be put beside an oops.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include "lines.h"
 #include "log.h"
 #include "report.h"
+#include "tasktraces.h"
 #include "triage.h"
 #include "strutil.h"
 
@@ -88,6 +90,8 @@ void oc_report_print_regs(const struct oc_kernel *k, const struct oc_frame *f,
 		indent, r->r13, r->r14, r->r15);
 }
 
+static pthread_mutex_t lines_lock = PTHREAD_MUTEX_INITIALIZER;
+
 size_t oc_report_frame_lines(const struct oc_kernel *k,
 			     const struct oc_report_options *opts,
 			     const struct oc_frame *f,
@@ -103,6 +107,9 @@ size_t oc_report_frame_lines(const struct oc_kernel *k,
 		return 0;
 	if (!oc_kernel_symbolize_frame(k, f, &s))
 		return 0;
+	/* the lines cache grows as it answers: one thread at a time
+	 * (the tasks' parts are made in several, src/tasktraces.h) */
+	pthread_mutex_lock(&lines_lock);
 	if (s.module)
 		err = oc_lines_lookup_module(opts->lines, s.module, s.name,
 					     s.offset, exact, chain, max, &nr);
@@ -110,6 +117,7 @@ size_t oc_report_frame_lines(const struct oc_kernel *k,
 		err = oc_lines_lookup(opts->lines,
 				      oc_lines_addr(f->ip, exact, k->kaslr_offset),
 				      chain, max, &nr);
+	pthread_mutex_unlock(&lines_lock);
 	if (err) {
 		oc_error_destroy(err);
 		return 0;
@@ -642,11 +650,48 @@ static void print_summary(const struct oc_selection *sel,
 	}
 }
 
+/* A failed unwind as a trace that ends in the error. */
+static void trace_take_error(struct oc_trace *tr, struct oc_error *err)
+{
+	if (!err)
+		return;
+	tr->reliable = false;
+	tr->stop = OC_STOP_ERROR;
+	oc_error_take(err, tr->message, sizeof(tr->message));
+}
+
+struct task_render {
+	const struct oc_kernel *k;
+	const struct oc_report_options *opts;
+	const struct oc_selection *sel;
+	const struct oc_sched_clock *clk;
+	const struct oc_waits *waits;
+};
+
+/* One task's part, in any thread (src/tasktraces.h). */
+static bool render_task(void *arg, size_t i, struct oc_trace *tr,
+			struct oc_error *err, FILE *out, bool *ok)
+{
+	const struct task_render *r = arg;
+	const struct oc_task *t = r->sel->tasks[i];
+
+	trace_take_error(tr, err);
+	*ok = tr->reliable;
+	fputc('\n', out);
+	oc_report_print_task_line(t, out);
+	oc_report_print_blocked(r->k, r->clk, r->waits, t, out);
+	oc_report_print_wait(r->waits, t, out);
+	oc_report_print_trace(r->k, r->opts, tr, " ", out);
+	return true;
+}
+
 /*
  * The tasks part.  A printed trace keeps only its stop reason for the
  * summary: without the frames (32+ of 232 bytes each) a 10,000-task
  * report holds 2.5 MB of traces, not 75 MB (docs/benchmarks.md); with
- * --group, only each group's first trace keeps its frames.
+ * --group, only each group's first trace keeps its frames.  Without
+ * --group each task's part is made where its trace was unwound, on
+ * another core when there are many (src/tasktraces.h).
  */
 static struct oc_error *print_tasks(const struct oc_kernel *k,
 				     const struct oc_report_options *opts,
@@ -658,35 +703,40 @@ static struct oc_error *print_tasks(const struct oc_kernel *k,
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	bool tty = opts->progress && isatty(STDERR_FILENO);
 	struct oc_sched_clock clk;
+	struct task_render tr_arg = {
+		.k = k, .opts = opts, .sel = sel, .clk = &clk, .waits = waits,
+	};
+	struct oc_task_render render = {
+		.fn = render_task, .arg = &tr_arg, .serial = opts->locals,
+	};
 	size_t n = sel->nr_tasks ? sel->nr_tasks : 1, ngroups = 0;
 	struct oc_trace *traces = calloc(n, sizeof(*traces));
 	size_t *group_of = calloc(n, sizeof(*group_of));
 	size_t *first = calloc(n, sizeof(*first));
+	struct oc_task_traces *tt = NULL;
+	bool oom = false;
 
-	if (!traces || !group_of || !first) {
+	oc_triage_sched_clock(k, &clk);
+	if (!traces || !group_of || !first ||
+	    oc_task_traces_begin(k, sel->tasks, sel->nr_tasks, &uo,
+				 opts->group ? NULL : &render, &tt)) {
 		free(traces);
 		free(group_of);
 		free(first);
 		return &oc_enomem;
 	}
-	oc_triage_sched_clock(k, &clk);
 	part_break(out, no_part_yet);
 	fprintf(out, "Tasks:\n");
 	for (size_t i = 0; i < sel->nr_tasks; i++) {
-		const struct oc_task *t = sel->tasks[i];
 		struct oc_trace *tr = &traces[i];
-		struct oc_error *err;
+		struct oc_task_result res;
 		size_t g;
 
-		oc_trace_init(tr);
 		if (tty && i % 64 == 0)
 			fprintf(stderr, "\rorccrash: %zu/%zu tasks", i, sel->nr_tasks);
-		err = oc_kernel_unwind_task(k, t, &uo, tr);
-		if (err) {
-			tr->reliable = false;
-			tr->stop = OC_STOP_ERROR;
-			oc_error_take(err, tr->message, sizeof(tr->message));
-		}
+		oc_task_traces_next(tt, &res);
+		*tr = res.trace;
+		trace_take_error(tr, res.err);
 		if (!tr->reliable)
 			*reliable = false;
 		if (opts->group) {
@@ -698,17 +748,17 @@ static struct oc_error *print_tasks(const struct oc_kernel *k,
 			group_of[i] = g;
 			if (first[g] == i)
 				continue;
+		} else if (res.text) {
+			fwrite(res.text, 1, res.len, out);
+			free(res.text);
 		} else {
-			fputc('\n', out);
-			oc_report_print_task_line(t, out);
-			oc_report_print_blocked(k, &clk, waits, t, out);
-			oc_report_print_wait(waits, t, out);
-			oc_report_print_trace(k, opts, tr, " ", out);
+			oom = true;
 		}
 		free(tr->frames);
 		tr->frames = NULL;
 		tr->nr = tr->cap = 0;
 	}
+	oc_task_traces_end(tt);
 	if (tty)
 		fprintf(stderr, "\r%40s\r", "");
 	print_groups(k, opts, sel, traces, group_of, first, ngroups, out);
@@ -718,7 +768,7 @@ static struct oc_error *print_tasks(const struct oc_kernel *k,
 	free(traces);
 	free(group_of);
 	free(first);
-	return NULL;
+	return oom ? &oc_enomem : NULL;
 }
 
 struct oc_error *oc_report_traces(const struct oc_kernel *k,

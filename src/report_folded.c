@@ -21,6 +21,7 @@
 #include "dump.h"
 #include "report.h"
 #include "select.h"
+#include "tasktraces.h"
 #include "unwind.h"
 
 struct buf {
@@ -119,6 +120,7 @@ struct oc_error *oc_report_folded_lines(const struct oc_kernel *k,
 					bool *reliable)
 {
 	struct oc_unwind_options uo = { .scan = false };
+	struct oc_task_traces *tt = NULL;
 	struct oc_selection sel;
 	struct oc_error *err;
 	char **lines;
@@ -131,13 +133,16 @@ struct oc_error *oc_report_folded_lines(const struct oc_kernel *k,
 	if (err)
 		return oc_error_set_path(err, oc_dump_path(k->dump));
 	lines = calloc(sel.nr_tasks ? sel.nr_tasks : 1, sizeof(*lines));
-	if (!lines)
+	if (!lines ||
+	    oc_task_traces_begin(k, sel.tasks, sel.nr_tasks, &uo, NULL, &tt))
 		goto oom;
 	for (size_t i = 0; i < sel.nr_tasks; i++) {
+		struct oc_task_result res;
 		struct oc_trace tr;
 
-		oc_trace_init(&tr);
-		err = oc_kernel_unwind_task(k, sel.tasks[i], &uo, &tr);
+		oc_task_traces_next(tt, &res);
+		tr = res.trace;
+		err = res.err;
 		if (err) {
 			oc_error_destroy(err);
 			tr.reliable = false;
@@ -150,6 +155,8 @@ struct oc_error *oc_report_folded_lines(const struct oc_kernel *k,
 			goto oom;
 		n++;
 	}
+	oc_task_traces_end(tt);
+	tt = NULL;
 	qsort(lines, n, sizeof(*lines), cmp_str);
 	/* as the text report: a task list or module list not followed to
 	 * its end, or a dump cut short, is an incomplete picture */
@@ -160,6 +167,7 @@ struct oc_error *oc_report_folded_lines(const struct oc_kernel *k,
 	*nr_ret = n;
 	return NULL;
 oom:
+	oc_task_traces_end(tt);
 	oc_report_folded_free(lines, n);
 	oc_selection_deinit(&sel);
 	return &oc_enomem;

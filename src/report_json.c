@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <json-c/json.h>
+#include <json-c/printbuf.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "lines.h"
 #include "log.h"
 #include "report.h"
+#include "tasktraces.h"
 #include "triage.h"
 #include "strutil.h"
 
@@ -66,8 +68,18 @@ static int push(struct json_object *a, struct json_object *v)
  */
 static struct json_object *jstr_len(const char *s, size_t len)
 {
-	char *e = oc_str_escape_dup(s, len, OC_ESC_JSON);
 	struct json_object *o;
+	char *e;
+	size_t i;
+
+	/* printable ASCII and the controls json-c escapes itself are kept
+	 * as they are (OC_ESC_JSON): no copy to make */
+	for (i = 0; i < len; i++)
+		if (!s[i] || (unsigned char)s[i] >= 0x7f)
+			break;
+	if (i == len)
+		return chk(json_object_new_string_len(s, (int)len));
+	e = oc_str_escape_dup(s, len, OC_ESC_JSON);
 
 	if (!e) {
 		json_oom = true;
@@ -291,6 +303,291 @@ static struct json_object *frame_json(const struct oc_kernel *k,
 	return o;
 }
 
+/* how every document is printed (the layout: see struct jw below) */
+static const int json_flags = JSON_C_TO_STRING_PRETTY |
+			      JSON_C_TO_STRING_NOSLASHESCAPE;
+
+/*
+ * The "frames" array is written as text when it is made, not as a
+ * json-c tree (a tree of ~15 objects a frame, each allocated, hashed
+ * and freed, was most of a --json --all-tasks run): the text is the
+ * same as json-c 0.16 prints (json_object.c: json_object_object_to_
+ * json_string(), _array_to_json_string(), json_escape_str()), and the
+ * array object prints it through json_object_set_serializer(), indented
+ * to its depth.  A frame with registers or variables is made by
+ * frame_json() as before and printed by json-c into the text.
+ */
+static void pb_put(struct printbuf *pb, const char *s, size_t len)
+{
+	if (printbuf_memappend(pb, s, (int)len) < 0)
+		json_oom = true;
+}
+
+#define PB_LIT(pb, lit) pb_put(pb, lit, sizeof(lit) - 1)
+
+static void pb_indent(struct printbuf *pb, int level)
+{
+	static const char spaces[] = "                ";
+
+	for (int n = 2 * level; n > 0; n -= (int)sizeof(spaces) - 1)
+		pb_put(pb, spaces, n < (int)sizeof(spaces) - 1 ?
+		       (size_t)n : sizeof(spaces) - 1);
+}
+
+/* json-c 0.16's json_escape_str() with JSON_C_TO_STRING_NOSLASHESCAPE */
+static void pb_escaped(struct printbuf *pb, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t start = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char e[7] = "\\";
+		size_t n = 2;
+
+		switch (c) {
+		case '\b': e[1] = 'b'; break;
+		case '\n': e[1] = 'n'; break;
+		case '\r': e[1] = 'r'; break;
+		case '\t': e[1] = 't'; break;
+		case '\f': e[1] = 'f'; break;
+		case '"': e[1] = '"'; break;
+		case '\\': e[1] = '\\'; break;
+		default:
+			if (c >= ' ')
+				continue;
+			memcpy(e, "\\u00", 4);
+			e[4] = hex[c >> 4];
+			e[5] = hex[c & 0xf];
+			n = 6;
+		}
+		pb_put(pb, s + start, i - start);
+		pb_put(pb, e, n);
+		start = i + 1;
+	}
+	pb_put(pb, s + start, len - start);
+}
+
+/* A string as oc_json_str() makes it, printed; NULL is null. */
+static void pb_str(struct printbuf *pb, const char *s)
+{
+	size_t len, i;
+	char *e;
+
+	if (!s) {
+		PB_LIT(pb, "null");
+		return;
+	}
+	len = strlen(s);
+	PB_LIT(pb, "\"");
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] >= 0x7f)
+			break;
+	if (i == len) {
+		pb_escaped(pb, s, len);
+	} else if ((e = oc_str_escape_dup(s, len, OC_ESC_JSON))) {
+		pb_escaped(pb, e, strlen(e));
+		free(e);
+	} else {
+		json_oom = true;
+	}
+	PB_LIT(pb, "\"");
+}
+
+/* The separator, indent and "key": of an object's member at @level. */
+static void pb_key(struct printbuf *pb, int level, bool *first,
+		   const char *key)
+{
+	if (!*first)
+		PB_LIT(pb, ",\n");
+	*first = false;
+	pb_indent(pb, level);
+	PB_LIT(pb, "\"");
+	pb_put(pb, key, strlen(key));
+	PB_LIT(pb, "\":");
+}
+
+static void pb_int(struct printbuf *pb, int64_t v)
+{
+	char buf[24];
+	int n = snprintf(buf, sizeof(buf), "%" PRId64, v);
+
+	pb_put(pb, buf, (size_t)n);
+}
+
+static void pb_hex(struct printbuf *pb, uint64_t v)
+{
+	char buf[24];
+	int n = snprintf(buf, sizeof(buf), "\"0x%" PRIx64 "\"", v);
+
+	pb_put(pb, buf, (size_t)n);
+}
+
+static void pb_bool(struct printbuf *pb, bool v)
+{
+	if (v)
+		PB_LIT(pb, "true");
+	else
+		PB_LIT(pb, "false");
+}
+
+/* @text (json-c's layout at depth 0) at depth @level: each line after
+ * the first indented by 2 * @level more spaces */
+static void pb_reindent(struct printbuf *pb, const char *text, size_t len,
+			int level)
+{
+	size_t start = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] != '\n')
+			continue;
+		pb_put(pb, text + start, i + 1 - start);
+		pb_indent(pb, level);
+		start = i + 1;
+	}
+	pb_put(pb, text + start, len - start);
+}
+
+/* frame_json()'s object, as json-c prints it at depth @level */
+static void pb_frame(const struct oc_kernel *k,
+		     const struct oc_report_options *opts,
+		     const struct oc_trace *tr, size_t index, int level,
+		     struct printbuf *pb)
+{
+	const struct oc_frame *f = &tr->frames[index];
+	struct oc_sym_result sr;
+	struct oc_line_info chain[16];
+	const struct oc_line_info *own;
+	bool have, first = true;
+	size_t nr;
+
+	if (f->regs_kind != OC_REGS_NONE || (opts->locals && !f->scanned)) {
+		struct json_object *o = frame_json(k, opts, tr, index);
+		size_t len = 0;
+		const char *text = o ? json_object_to_json_string_length(
+					       o, json_flags, &len) : NULL;
+
+		if (text)
+			pb_reindent(pb, text, len, level);
+		else
+			json_oom = true;
+		json_object_put(o);
+		return;
+	}
+	have = oc_kernel_symbolize_frame(k, f, &sr);
+	nr = oc_report_frame_lines(k, opts, f, chain, 16);
+	own = nr ? &chain[nr - 1] : NULL;
+	PB_LIT(pb, "{\n");
+	pb_key(pb, level + 1, &first, "ip");
+	pb_hex(pb, f->ip);
+	pb_key(pb, level + 1, &first, "sp");
+	pb_hex(pb, f->sp);
+	pb_key(pb, level + 1, &first, "symbol");
+	pb_str(pb, have ? sr.name : NULL);
+	pb_key(pb, level + 1, &first, "offset");
+	if (have)
+		pb_int(pb, (int64_t)sr.offset);
+	else
+		PB_LIT(pb, "null");
+	pb_key(pb, level + 1, &first, "size");
+	if (have)
+		pb_int(pb, (int64_t)sr.size);
+	else
+		PB_LIT(pb, "null");
+	pb_key(pb, level + 1, &first, "module");
+	pb_str(pb, sr.module);
+	pb_key(pb, level + 1, &first, "stack");
+	pb_str(pb, oc_stack_json_name(f->stack));
+	pb_key(pb, level + 1, &first, "reliable");
+	pb_bool(pb, f->reliable);
+	pb_key(pb, level + 1, &first, "scanned");
+	pb_bool(pb, f->scanned);
+	pb_key(pb, level + 1, &first, "how");
+	pb_str(pb, oc_frame_how_name(f->how));
+	pb_key(pb, level + 1, &first, "file");
+	pb_str(pb, own && own->file ? oc_lines_short_file(own->file) : NULL);
+	pb_key(pb, level + 1, &first, "line");
+	if (own)
+		pb_int(pb, (int)own->line);
+	else
+		PB_LIT(pb, "null");
+	if (nr > 1) {
+		pb_key(pb, level + 1, &first, "inlines");
+		PB_LIT(pb, "[\n");
+		for (size_t i = 0; i + 1 < nr; i++) {
+			bool efirst = true;
+
+			if (i)
+				PB_LIT(pb, ",\n");
+			pb_indent(pb, level + 2);
+			PB_LIT(pb, "{\n");
+			pb_key(pb, level + 3, &efirst, "function");
+			pb_str(pb, chain[i].function);
+			pb_key(pb, level + 3, &efirst, "file");
+			pb_str(pb, chain[i].file ?
+			       oc_lines_short_file(chain[i].file) : NULL);
+			pb_key(pb, level + 3, &efirst, "line");
+			pb_int(pb, (int)chain[i].line);
+			PB_LIT(pb, "\n");
+			pb_indent(pb, level + 2);
+			PB_LIT(pb, "}");
+		}
+		PB_LIT(pb, "\n");
+		pb_indent(pb, level + 1);
+		PB_LIT(pb, "]");
+	}
+	pb_key(pb, level + 1, &first, "regs");
+	PB_LIT(pb, "null");
+	PB_LIT(pb, "\n");
+	pb_indent(pb, level);
+	PB_LIT(pb, "}");
+}
+
+static int frames_serialize(struct json_object *o, struct printbuf *pb,
+			    int level, int flags)
+{
+	const struct printbuf *text = json_object_get_userdata(o);
+
+	(void)flags;
+	pb_reindent(pb, text->buf, (size_t)text->bpos, level);
+	return 0;
+}
+
+static void frames_free(struct json_object *o, void *userdata)
+{
+	(void)o;
+	printbuf_free(userdata);
+}
+
+/* The trace's "frames" array (an array object that prints the text) */
+static struct json_object *frames_json(const struct oc_kernel *k,
+				       const struct oc_report_options *opts,
+				       const struct oc_trace *tr)
+{
+	struct json_object *a = chk(json_object_new_array());
+	struct printbuf *pb = printbuf_new();
+
+	if (!a || !pb) {
+		if (pb)
+			printbuf_free(pb);
+		json_oom = true;
+		return a;
+	}
+	/* as json-c prints an array at depth 0 */
+	PB_LIT(pb, "[\n");
+	for (size_t i = 0; i < tr->nr; i++) {
+		if (i)
+			PB_LIT(pb, ",\n");
+		pb_indent(pb, 1);
+		pb_frame(k, opts, tr, i, 1, pb);
+	}
+	if (tr->nr)
+		PB_LIT(pb, "\n");
+	PB_LIT(pb, "]");
+	json_object_set_serializer(a, frames_serialize, pb, frames_free);
+	return a;
+}
+
 /* Adds "frames", "stop", "reliable" (and "error" on failure) to @o. */
 static bool add_trace(const struct oc_kernel *k,
 		      const struct oc_report_options *opts,
@@ -308,9 +605,8 @@ static bool add_trace(const struct oc_kernel *k,
 		add(o, "reliable", chk(json_object_new_boolean(false)));
 		return false;
 	}
-	for (size_t i = 0; i < tr->nr; i++)
-		push(frames, frame_json(k, opts, tr, i));
-	add(o, "frames", frames);
+	json_object_put(frames);
+	add(o, "frames", frames_json(k, opts, tr));
 	oc_trace_stop_string(tr, buf, sizeof(buf));
 	add(o, "stop", oc_json_str(buf));
 	add(o, "reliable", chk(json_object_new_boolean(tr->reliable)));
@@ -545,8 +841,6 @@ static struct json_object *task_json(const struct oc_kernel *k,
  * line indented two spaces a level and separated by ",", a newline and
  * the closing bracket at the parent's indent ("[\n  ]" when empty).
  */
-static const int json_flags = JSON_C_TO_STRING_PRETTY |
-			      JSON_C_TO_STRING_NOSLASHESCAPE;
 
 struct jw {
 	FILE *out;
@@ -656,6 +950,21 @@ struct json_object *oc_report_cpu_json(const struct oc_kernel *k,
 	return o;
 }
 
+/* A task and its trace (@err: the unwind's, taken). */
+static struct json_object *task_trace_json(const struct oc_kernel *k,
+					   const struct oc_report_options *opts,
+					   const struct oc_sched_clock *clk,
+					   const struct oc_waits *waits,
+					   const struct oc_task *t,
+					   struct oc_error *err,
+					   struct oc_trace *tr, bool *ok)
+{
+	struct json_object *o = task_json(k, clk, waits, t);
+
+	*ok &= add_trace(k, opts, o, err, tr);
+	return o;
+}
+
 struct json_object *oc_report_task_json(const struct oc_kernel *k,
 					const struct oc_report_options *opts,
 					const struct oc_sched_clock *clk,
@@ -663,13 +972,13 @@ struct json_object *oc_report_task_json(const struct oc_kernel *k,
 					const struct oc_task *t, bool *ok)
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
-	struct json_object *o = task_json(k, clk, waits, t);
+	struct json_object *o;
 	struct oc_error *err;
 	struct oc_trace tr;
 
 	oc_trace_init(&tr);
 	err = oc_kernel_unwind_task(k, t, &uo, &tr);
-	*ok &= add_trace(k, opts, o, err, &tr);
+	o = task_trace_json(k, opts, clk, waits, t, err, &tr, ok);
 	oc_trace_deinit(&tr);
 	return o;
 }
@@ -714,6 +1023,27 @@ static struct json_object *group_json(const struct oc_kernel *k,
  * The tasks; with --group, "tasks" stays empty and "groups" holds them.
  * Returns false on out of memory.
  */
+struct task_render {
+	const struct oc_kernel *k;
+	const struct oc_report_options *opts;
+	const struct oc_selection *sel;
+	const struct oc_sched_clock *clk;
+	const struct oc_waits *waits;
+};
+
+/* One task's element of "tasks", in any thread (src/tasktraces.h):
+ * json_oom is the thread's own. */
+static bool render_task(void *arg, size_t i, struct oc_trace *tr,
+			struct oc_error *err, FILE *out, bool *ok)
+{
+	const struct task_render *r = arg;
+	struct jw w = { .out = out };
+
+	jw_value(&w, task_trace_json(r->k, r->opts, r->clk, r->waits,
+				     r->sel->tasks[i], err, tr, ok), 2);
+	return !oc_json_oom_take();
+}
+
 static bool json_tasks(const struct oc_kernel *k,
 		       const struct oc_report_options *opts,
 		       const struct oc_selection *sel,
@@ -721,7 +1051,14 @@ static bool json_tasks(const struct oc_kernel *k,
 {
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	struct json_group *groups = NULL;
+	struct oc_task_traces *tt;
 	struct oc_sched_clock clk;
+	struct task_render tr_arg = {
+		.k = k, .opts = opts, .sel = sel, .clk = &clk, .waits = waits,
+	};
+	struct oc_task_render render = {
+		.fn = render_task, .arg = &tr_arg, .serial = opts->locals,
+	};
 	size_t ngroups = 0;
 	bool mem = true;
 
@@ -732,20 +1069,34 @@ static bool json_tasks(const struct oc_kernel *k,
 		if (!groups)
 			return false;
 	}
+	if (oc_task_traces_begin(k, sel->tasks, sel->nr_tasks, &uo,
+				 opts->group ? NULL : &render, &tt)) {
+		free(groups);
+		return false;
+	}
 	jw_key(w, 1, "tasks");
 	jw_open(w, 1, '[');
 	for (size_t i = 0; i < sel->nr_tasks; i++) {
 		const struct oc_task *t = sel->tasks[i];
+		struct oc_task_result res;
 		struct oc_error *err;
 		struct oc_trace tr;
 		size_t g;
 
+		oc_task_traces_next(tt, &res);
+		tr = res.trace;
+		err = res.err;
 		if (!opts->group) {
-			jw_element(w, oc_report_task_json(k, opts, &clk, waits, t, ok));
+			jw_next(w, 2);
+			if (res.text)
+				fwrite(res.text, 1, res.len, w->out);
+			else
+				mem = false;
+			*ok &= res.ok;
+			free(res.text);
+			oc_trace_deinit(&tr);
 			continue;
 		}
-		oc_trace_init(&tr);
-		err = oc_kernel_unwind_task(k, t, &uo, &tr);
 		if (err) {
 			/* grouped by its message, like a failed text trace */
 			tr.reliable = false;
@@ -769,6 +1120,7 @@ static bool json_tasks(const struct oc_kernel *k,
 		    push(groups[g].pids, chk(json_object_new_int(t->pid))))
 			mem = false;
 	}
+	oc_task_traces_end(tt);
 	jw_close(w, 1, ']');
 	if (opts->group) {
 		jw_key(w, 1, "groups");

@@ -86,6 +86,12 @@ if [ "$mode" = --all ]; then
 			echo "== ${t#"$here"/}: left out (ORCCRASH_TEST_SKIP)"
 			continue
 		fi
+		# ORCCRASH_TEST_ONLY (an extended regular expression): only
+		# the tiers it matches (make check-tsan: realdump/threads.sh)
+		if [ -n "${ORCCRASH_TEST_ONLY:-}" ] &&
+		   ! [[ ${t#"$here"/} =~ $ORCCRASH_TEST_ONLY ]]; then
+			continue
+		fi
 		tiers+=("$t")
 	done
 fi

@@ -1,0 +1,70 @@
+#!/bin/bash
+# The reports made on several cores (src/tasktraces.h: worker threads,
+# each with its own reader of the dump, unwind and render tasks ahead of
+# the one that prints them) are byte for byte the reports made on one:
+# ORCCRASH_THREADS=1 against ORCCRASH_THREADS=4 (the workers forced on
+# however few tasks) for the text, JSON, --group, --scan and --folded
+# reports of one format of every sample scenario and the bench's large
+# dumps where made; --locals (rendered in the caller's thread) and
+# --no-vmlinux on one sample.  Each threaded run must say it had workers.
+# make check-tsan runs it in a ThreadSanitizer build (a race: exit 66).
+#   tests/realdump/threads.sh [BUILD_DIR]
+. "$(dirname "$0")/../lib.sh"
+tst_init threads "${1:-build}"
+tst_need_index
+
+# same NAME ARGS...: the output of one thread and of four, equal
+same() {
+	local name=$1 rc1 rc4 workers
+	shift
+	ORCCRASH_THREADS=1 "$bin" "$@" >"$tmp/one" 2>"$tmp/one.err"
+	rc1=$?
+	ORCCRASH_THREADS=4 ORCCRASH_THREADS_DEBUG=1 "$bin" "$@" >"$tmp/four" 2>"$tmp/four.err"
+	rc4=$?
+	workers=$(sed -n 's/^orccrash: [0-9]* tasks, \([0-9]*\) worker threads$/\1/p' "$tmp/four.err" | head -1)
+	sed -i '/^orccrash: [0-9]* tasks, [0-9]* worker threads$/d' "$tmp/four.err"
+	if grep -q 'ThreadSanitizer' "$tmp/four.err"; then
+		fail "$name: $(grep -m1 -A3 'ThreadSanitizer' "$tmp/four.err" | tr '\n' ' ' | head -c 400)"
+	elif [ $rc1 -ne 0 ] && [ $rc1 -ne 3 ]; then
+		fail "$name: exited $rc1: $(head -c 200 "$tmp/one.err")"
+	elif [ -z "$workers" ] || [ "$workers" -lt 1 ]; then
+		fail "$name: ORCCRASH_THREADS=4 ran no worker thread (${workers:-no debug line})"
+	elif [ $rc1 -ne $rc4 ]; then
+		fail "$name: exit $rc1 with one thread, $rc4 with four"
+	elif ! cmp -s "$tmp/one" "$tmp/four"; then
+		fail "$name: output differs with four threads: $(diff "$tmp/one" "$tmp/four" | head -4 | tr '\n' ' ' | head -c 300)"
+	elif ! cmp -s "$tmp/one.err" "$tmp/four.err"; then
+		fail "$name: stderr differs with four threads: $(diff "$tmp/one.err" "$tmp/four.err" | head -4 | tr '\n' ' ' | head -c 300)"
+	else
+		pass "$name: the same with $workers worker threads"
+	fi
+}
+
+check() {
+	local name=$1 core=$2 vml=$3
+
+	same "$name text" --all-tasks "$core" "$vml"
+	same "$name json" --json --all-tasks "$core" "$vml"
+	same "$name group scan" --all-tasks --group --scan "$core" "$vml"
+	same "$name folded" --folded=state,comm "$core" "$vml"
+}
+
+first=
+while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
+	tst_first_of_scenario "$rel" "$scen" "$core" || continue
+	check "$rel/$scen/$fmt" "$core" "$vml"
+	if [ -z "$first" ]; then
+		first=1
+		same "$rel/$scen/$fmt json locals" --json --all-tasks --locals "$core" "$vml"
+		same "$rel/$scen/$fmt text locals" --all-tasks --locals "$core" "$vml"
+		same "$rel/$scen/$fmt no vmlinux" --all-tasks --no-vmlinux "$core" "$vml"
+	fi
+done <"$index"
+
+# the bench's large dumps (10,000 tasks; make bench-large), where made
+for core in "$cache"/bench/*/large/vmcore.kdump-real; do
+	rel=${core#"$cache"/bench/}; rel=${rel%%/*}
+	[ -r "$core" ] && [ -r "$cache/kernels/$rel/vmlinux" ] || continue
+	check "$rel/large/kdump-real" "$core" "$cache/kernels/$rel/vmlinux"
+done
+exit 0
