@@ -61,6 +61,31 @@ struct oc_error *oc_symtab_reserve(struct oc_symtab *tab, size_t nr,
 	return NULL;
 }
 
+/*
+ * Every byte 0x20..0x7e, eight at a time (a symbol table's every name):
+ * a byte below 0x20 borrows into its top bit when 0x20 is taken from
+ * it, one of 0x7f or more has it set or carries into it when 1 is added;
+ * a borrow or carry from a byte below only makes a false alarm, which
+ * the byte-by-byte loop after it settles.
+ */
+static bool printable(const char *s, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ull, tops = 0x8080808080808080ull;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, s + i, 8);
+		if (((x - 0x20 * ones) | (x + ones) | x) & tops)
+			return false;
+	}
+	for (; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+			return false;
+	return true;
+}
+
 struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 			       uint64_t addr, char type)
 {
@@ -84,11 +109,13 @@ struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 	memcpy(tab->pool + tab->pool_len, name, len);
 	/* names from dump memory (kallsyms, modules) are hostile: no
 	 * terminal control sequences in a report; kernel names are ASCII */
-	for (size_t i = 0; i + 1 < len; i++) {
-		unsigned char c = (unsigned char)tab->pool[tab->pool_len + i];
+	if (!printable(tab->pool + tab->pool_len, len - 1)) {
+		for (size_t i = 0; i + 1 < len; i++) {
+			unsigned char c = (unsigned char)tab->pool[tab->pool_len + i];
 
-		if (c < 0x20 || c > 0x7e)
-			tab->pool[tab->pool_len + i] = '?';
+			if (c < 0x20 || c > 0x7e)
+				tab->pool[tab->pool_len + i] = '?';
+		}
 	}
 	tab->syms[tab->nr++] = (struct oc_symbol){
 		.addr = addr,

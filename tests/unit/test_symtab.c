@@ -181,3 +181,54 @@ TEST(symtab_sort_orders_addresses_and_aliases)
 		oc_symtab_deinit(&tab);
 	}
 }
+
+/* Every byte outside 0x20..0x7e of a name becomes '?', wherever it is in
+ * the eight-byte words the check reads (formats/symtab.c printable()),
+ * and a name of plain bytes is kept as it is. */
+TEST(symtab_names_sanitised_at_every_position)
+{
+	static const unsigned char bad[] = { 0x01, 0x1b, 0x1f, 0x7f, 0x80, 0xff };
+	struct oc_symtab tab;
+	char name[40], want[40];
+	uint64_t addr = 0x1000;
+
+	oc_symtab_init(&tab);
+	for (size_t len = 1; len < 24; len++) {
+		for (size_t pos = 0; pos < len; pos++) {
+			for (size_t b = 0; b < sizeof(bad); b++) {
+				memset(name, 'a' + (int)(len % 26), len);
+				name[len] = 0;
+				name[pos] = (char)bad[b];
+				CHECK_OK(oc_symtab_add(&tab, name, addr++, 't'));
+			}
+		}
+		/* plain: the edges of the range */
+		memset(name, len % 2 ? ' ' : '~', len);
+		name[len] = 0;
+		CHECK_OK(oc_symtab_add(&tab, name, addr++, 't'));
+	}
+	/* the last symbol has no size: lookups stop before it */
+	CHECK_OK(oc_symtab_add(&tab, "_etext", addr, 'T'));
+	CHECK_OK(oc_symtab_finish(&tab));
+	addr = 0x1000;
+	for (size_t len = 1; len < 24; len++) {
+		for (size_t pos = 0; pos < len; pos++) {
+			for (size_t b = 0; b < sizeof(bad); b++) {
+				const struct oc_symbol *s = oc_symtab_lookup(&tab, addr++);
+
+				memset(want, 'a' + (int)(len % 26), len);
+				want[len] = 0;
+				want[pos] = '?';
+				CHECK(s && !strcmp(oc_symtab_name(&tab, s), want));
+			}
+		}
+		memset(want, len % 2 ? ' ' : '~', len);
+		want[len] = 0;
+		{
+			const struct oc_symbol *s = oc_symtab_lookup(&tab, addr++);
+
+			CHECK(s && !strcmp(oc_symtab_name(&tab, s), want));
+		}
+	}
+	oc_symtab_deinit(&tab);
+}
