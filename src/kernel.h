@@ -130,6 +130,7 @@ struct oc_kernel {
 
 	struct oc_orc_table orc;	/* vmlinux */
 	enum oc_orc_version orc_version;
+	struct orc_job *orc_job;	/* the open's decoding (src/kernel.c) */
 	/* the vmlinux's .debug_frame, for frames without ORC data; NULL
 	 * when it has none (stripped, or no vmlinux) */
 	struct oc_cfi *cfi;	/* made on first use (src/kernel.c vmlinux_cfi()) */
