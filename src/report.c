@@ -660,19 +660,11 @@ static void trace_take_error(struct oc_trace *tr, struct oc_error *err)
 	oc_error_take(err, tr->message, sizeof(tr->message));
 }
 
-struct task_render {
-	const struct oc_kernel *k;
-	const struct oc_report_options *opts;
-	const struct oc_selection *sel;
-	const struct oc_sched_clock *clk;
-	const struct oc_waits *waits;
-};
-
 /* One task's part, in any thread (src/tasktraces.h). */
 static bool render_task(void *arg, size_t i, struct oc_trace *tr,
 			struct oc_error *err, FILE *out, bool *ok)
 {
-	const struct task_render *r = arg;
+	const struct oc_report_tasks_ctx *r = arg;
 	const struct oc_task *t = r->sel->tasks[i];
 
 	trace_take_error(tr, err);
@@ -703,7 +695,7 @@ static struct oc_error *print_tasks(const struct oc_kernel *k,
 	struct oc_unwind_options uo = { .scan = opts->scan };
 	bool tty = opts->progress && isatty(STDERR_FILENO);
 	struct oc_sched_clock clk;
-	struct task_render tr_arg = {
+	struct oc_report_tasks_ctx tr_arg = {
 		.k = k, .opts = opts, .sel = sel, .clk = &clk, .waits = waits,
 	};
 	struct oc_task_render render = {

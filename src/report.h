@@ -112,6 +112,18 @@ void oc_report_print_blocked(const struct oc_kernel *k,
 			     const struct oc_sched_clock *clk,
 			     const struct oc_waits *waits,
 			     const struct oc_task *t, FILE *out);
+/*
+ * What each task's part of the tasks report is made from: the text's and
+ * the JSON's renderers of src/tasktraces.h (struct oc_task_render), which
+ * run in several threads at once and read all of it, changing none.
+ */
+struct oc_report_tasks_ctx {
+	const struct oc_kernel *k;
+	const struct oc_report_options *opts;
+	const struct oc_selection *sel;
+	const struct oc_sched_clock *clk;
+	const struct oc_waits *waits;
+};
 /* A D (S) task's " WAITS ON: mutex ... held by pid N (comm)" line, when
  * @waits (may be NULL) knows what it waits on. */
 void oc_report_print_wait(const struct oc_waits *waits,

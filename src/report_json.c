@@ -1019,24 +1019,12 @@ static struct json_object *group_json(const struct oc_kernel *k,
 	return o;
 }
 
-/*
- * The tasks; with --group, "tasks" stays empty and "groups" holds them.
- * Returns false on out of memory.
- */
-struct task_render {
-	const struct oc_kernel *k;
-	const struct oc_report_options *opts;
-	const struct oc_selection *sel;
-	const struct oc_sched_clock *clk;
-	const struct oc_waits *waits;
-};
-
 /* One task's element of "tasks", in any thread (src/tasktraces.h):
  * json_oom is the thread's own. */
 static bool render_task(void *arg, size_t i, struct oc_trace *tr,
 			struct oc_error *err, FILE *out, bool *ok)
 {
-	const struct task_render *r = arg;
+	const struct oc_report_tasks_ctx *r = arg;
 	struct jw w = { .out = out };
 
 	jw_value(&w, task_trace_json(r->k, r->opts, r->clk, r->waits,
@@ -1044,6 +1032,10 @@ static bool render_task(void *arg, size_t i, struct oc_trace *tr,
 	return !oc_json_oom_take();
 }
 
+/*
+ * The tasks; with --group, "tasks" stays empty and "groups" holds them.
+ * Returns false on out of memory.
+ */
 static bool json_tasks(const struct oc_kernel *k,
 		       const struct oc_report_options *opts,
 		       const struct oc_selection *sel,
@@ -1053,7 +1045,7 @@ static bool json_tasks(const struct oc_kernel *k,
 	struct json_group *groups = NULL;
 	struct oc_task_traces *tt;
 	struct oc_sched_clock clk;
-	struct task_render tr_arg = {
+	struct oc_report_tasks_ctx tr_arg = {
 		.k = k, .opts = opts, .sel = sel, .clk = &clk, .waits = waits,
 	};
 	struct oc_task_render render = {

@@ -19,7 +19,8 @@
 # the driver needs), tst_one_line_error (bad input: exit 1 and one
 # line), tst_next_dump (the readable dumps of the index, one after the
 # other), tst_report (a run of orccrash that must give a report),
-# tst_first_of_scenario (one format of each sample scenario),
+# tst_first_of_scenario (one format of each sample scenario), tst_each_large
+# (the bench's large dumps where made),
 # tst_crash_stopped_before (crash need not run again on a dump),
 # tst_chromium (headless Chromium, quiet), tst_speedscope (the flame
 # graph tool, from npm into the cache) and tst_tally (say, record and
@@ -96,6 +97,19 @@ declare -A tst_scen_seen
 tst_first_of_scenario() {
 	[ -n "$1" ] && [ -r "$3" ] && [ -z "${tst_scen_seen[$1/$2]:-}" ] || return 1
 	tst_scen_seen[$1/$2]=1
+}
+
+# tst_each_large FUNCTION: FUNCTION NAME VMCORE VMLINUX for each of the
+# bench's large dumps (10,000 tasks; make bench-large) made with its
+# kernel's vmlinux in the cache, NAME being REL/large/kdump-real
+tst_each_large() {
+	local core rel
+
+	for core in "$cache"/bench/*/large/vmcore.kdump-real; do
+		rel=${core#"$cache"/bench/}; rel=${rel%%/*}
+		[ -r "$core" ] && [ -r "$cache/kernels/$rel/vmlinux" ] || continue
+		"$1" "$rel/large/kdump-real" "$core" "$cache/kernels/$rel/vmlinux"
+	done
 }
 
 # tst_need_index [INDEX]: no sample dumps is a SKIP, not a failure

@@ -46,11 +46,7 @@ while IFS=$'\t' read -r rel scen fmt core vml kaslr; do
 done <"$index"
 
 # the bench's large dumps (10,000 tasks; make bench-large), where made
-for core in "$cache"/bench/*/large/vmcore.kdump-real; do
-	rel=${core#"$cache"/bench/}; rel=${rel%%/*}
-	[ -r "$core" ] && [ -r "$cache/kernels/$rel/vmlinux" ] || continue
-	check "$rel/large/kdump-real" "$core" "$cache/kernels/$rel/vmlinux"
-done
+tst_each_large check
 
 # one sample for the options
 IFS=$'\t' read -r rel scen fmt core vml kaslr <"$index"
