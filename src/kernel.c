@@ -133,7 +133,6 @@ uint64_t oc_kernel_percpu_addr(const struct oc_kernel *k, const char *name,
 
 /* ---- opening: dump, vmlinux, symbols, types ------------------------- */
 
-static void orc_begin(struct oc_kernel *k);
 
 static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 {
@@ -142,7 +141,6 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 	err = oc_elf_open(vmlinux, &k->elf);
 	if (err)
 		return err;
-	orc_begin(k);
 	/* what older kernels' own tables kept (formats/elffile.h) */
 	if (k->version && k->version < OC_KERNEL_VERSION(6, 1, 0))
 		oc_elf_kallsyms_keep(k->elf, OC_ELF_KEEP_KSTRTAB |
@@ -377,11 +375,13 @@ static struct oc_error *read_btf(struct oc_kernel *k)
 
 /*
  * The vmlinux's ORC tables are decoded in a thread of their own while
- * the model reads the symbols, BTF, CPUs and tasks (a quarter of a
- * sample's instructions, 368,000 entries on 6.12), and joined before
- * the modules: orc_begin() finds the sections and the ORC version (libelf,
- * in the opening thread), the thread only decodes the bytes libelf
- * already holds into k->orc, which nothing reads until orc_end().  An
+ * the model reads the CPUs, stacks and tasks (a quarter of a sample's
+ * instructions, 368,000 entries on 6.12), and joined before the modules:
+ * orc_begin() finds the sections and the ORC version (libelf, in the
+ * opening thread; after check_release(), whose release picks the ORC
+ * format: tests/corrupt/run.sh's OSRELEASE case), the thread only
+ * decodes the bytes libelf already holds into k->orc, which nothing
+ * reads until orc_end().  An
  * error found by either is returned by orc_end(), where the tables were
  * read before.
  */
@@ -698,14 +698,17 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		err = check_release(k, opts->force);
 	if (!err)
 		err = read_frame_layout(k);
-	if (!err)
-		err = read_vmlinux_orc(k);
+	/* after check_release(): the ORC format is the trusted release's */
+	if (!err && k->elf)
+		orc_begin(k);
 	if (!err)
 		err = oc_kmodel_read_cpus(k);
 	if (!err)
 		err = oc_kmodel_read_stacks(k);
 	if (!err)
 		err = oc_kmodel_read_tasks(k, max_tasks);
+	if (!err)
+		err = read_vmlinux_orc(k);
 	if (err)
 		goto fail;
 	err = oc_kmodel_read_modules(k, max_modules, max_module_orcs,
