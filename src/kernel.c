@@ -133,7 +133,6 @@ uint64_t oc_kernel_percpu_addr(const struct oc_kernel *k, const char *name,
 
 /* ---- opening: dump, vmlinux, symbols, types ------------------------- */
 
-
 static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 {
 	struct oc_error *err;
