@@ -133,6 +133,10 @@ uint64_t oc_kernel_percpu_addr(const struct oc_kernel *k, const char *name,
 
 /* ---- opening: dump, vmlinux, symbols, types ------------------------- */
 
+/* k->mem when the model reads the dump (readers for other threads, below) */
+static struct oc_error *model_read(void *arg, uint64_t addr, void *buf,
+				   size_t len);
+
 static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 {
 	struct oc_error *err;
@@ -380,9 +384,8 @@ static struct oc_error *read_btf(struct oc_kernel *k)
  * opening thread; after check_release(), whose release picks the ORC
  * format: tests/corrupt/run.sh's OSRELEASE case), the thread only
  * decodes the bytes libelf already holds into k->orc, which nothing
- * reads until orc_end().  An
- * error found by either is returned by orc_end(), where the tables were
- * read before.
+ * reads until orc_end().  An error found by either is returned by
+ * orc_end(), where the tables were read before.
  */
 struct orc_job {
 	struct oc_kernel *k;
@@ -395,7 +398,6 @@ struct orc_job {
 static void *orc_parse(void *arg)
 {
 	struct orc_job *j = arg;
-
 	struct oc_error *err = oc_orc_table_parse(&j->k->orc, j->k->orc_version,
 						  j->ip.addr, j->ip.data,
 						  j->ip.size, j->orc.data,
@@ -486,9 +488,6 @@ static struct oc_error *read_vmlinux_orc(struct oc_kernel *k)
  * other thread that unwinds; on failure (memory) there is no CFI, as for
  * a vmlinux without .debug_frame.
  */
-static struct oc_error *model_read(void *arg, uint64_t addr, void *buf,
-				   size_t len);
-
 static pthread_mutex_t cfi_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const struct oc_cfi *vmlinux_cfi(const struct oc_kernel *ck)
@@ -643,7 +642,6 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 			oc_kernel_warn(k, "makedumpfile marked the dump incomplete (it ran out of space?): pages it did not write are missing");
 		}
 	}
-	k->mem_is_dump = !opts->mem;
 	if (opts->mem)
 		k->mem = *opts->mem;
 	vi = oc_dump_vmcoreinfo(k->dump);
@@ -1103,7 +1101,7 @@ struct oc_error *oc_kernel_reader_open(const struct oc_kernel *k,
 	struct oc_kernel_reader *r;
 	struct oc_error *err;
 
-	if (!k->mem_is_dump)
+	if (k->mem.read != model_read)
 		return oc_error_format(OC_ERR_UNSUPPORTED,
 				       "the model reads memory through its caller");
 	r = calloc(1, sizeof(*r));

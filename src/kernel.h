@@ -102,7 +102,6 @@ struct oc_kernel {
 	 * thread's own (oc_kernel_reader_use()), or opts->mem */
 	struct oc_mem mem;
 	struct oc_mem dump_mem;		/* the dump's first reader */
-	bool mem_is_dump;		/* mem is not opts->mem */
 	struct oc_types *types;
 	struct oc_symtab syms;		/* vmlinux, relocated */
 	struct oc_symtab percpu_syms;	/* zero-based per-CPU symbols */

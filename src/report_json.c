@@ -66,18 +66,22 @@ static int push(struct json_object *a, struct json_object *v)
  * output is valid UTF-8, without DEL, C1 controls or bidi overrides;
  * json-c escapes the C0 controls (docs/json.md).
  */
+/* True when oc_str_escape(OC_ESC_JSON) keeps @s as it is: printable
+ * ASCII and the controls json-c escapes itself, no NUL */
+static bool json_plain(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!s[i] || (unsigned char)s[i] >= 0x7f)
+			return false;
+	return true;
+}
+
 static struct json_object *jstr_len(const char *s, size_t len)
 {
 	struct json_object *o;
 	char *e;
-	size_t i;
 
-	/* printable ASCII and the controls json-c escapes itself are kept
-	 * as they are (OC_ESC_JSON): no copy to make */
-	for (i = 0; i < len; i++)
-		if (!s[i] || (unsigned char)s[i] >= 0x7f)
-			break;
-	if (i == len)
+	if (json_plain(s, len))		/* no copy to make */
 		return chk(json_object_new_string_len(s, (int)len));
 	e = oc_str_escape_dup(s, len, OC_ESC_JSON);
 
@@ -371,7 +375,7 @@ static void pb_escaped(struct printbuf *pb, const char *s, size_t len)
 /* A string as oc_json_str() makes it, printed; NULL is null. */
 static void pb_str(struct printbuf *pb, const char *s)
 {
-	size_t len, i;
+	size_t len;
 	char *e;
 
 	if (!s) {
@@ -380,10 +384,7 @@ static void pb_str(struct printbuf *pb, const char *s)
 	}
 	len = strlen(s);
 	PB_LIT(pb, "\"");
-	for (i = 0; i < len; i++)
-		if ((unsigned char)s[i] >= 0x7f)
-			break;
-	if (i == len) {
+	if (json_plain(s, len)) {
 		pb_escaped(pb, s, len);
 	} else if ((e = oc_str_escape_dup(s, len, OC_ESC_JSON))) {
 		pb_escaped(pb, e, strlen(e));
@@ -594,18 +595,16 @@ static bool add_trace(const struct oc_kernel *k,
 		      struct json_object *o, struct oc_error *err,
 		      const struct oc_trace *tr)
 {
-	struct json_object *frames = chk(json_object_new_array());
 	char buf[256];
 
 	if (err) {
 		oc_error_take(err, buf, sizeof(buf));
-		add(o, "frames", frames);
+		add(o, "frames", chk(json_object_new_array()));
 		add(o, "stop", oc_json_str("error"));
 		add(o, "error", oc_json_str(buf));
 		add(o, "reliable", chk(json_object_new_boolean(false)));
 		return false;
 	}
-	json_object_put(frames);
 	add(o, "frames", frames_json(k, opts, tr));
 	oc_trace_stop_string(tr, buf, sizeof(buf));
 	add(o, "stop", oc_json_str(buf));

@@ -29,7 +29,6 @@ struct worker {
 	struct oc_task_traces *tt;
 	struct oc_kernel_reader *reader;
 	pthread_t thread;
-	bool started;
 };
 
 struct oc_task_traces {
@@ -178,7 +177,6 @@ struct oc_error *oc_task_traces_begin(const struct oc_kernel *k,
 			w->reader = NULL;
 			break;
 		}
-		w->started = true;
 		tt->nr_workers++;
 	}
 	if (getenv("ORCCRASH_THREADS_DEBUG"))
@@ -233,11 +231,6 @@ bool oc_task_traces_next(struct oc_task_traces *tt,
 		*ret = here.r;
 	}
 	return true;
-}
-
-unsigned int oc_task_traces_workers(const struct oc_task_traces *tt)
-{
-	return tt->nr_workers;
 }
 
 void oc_task_traces_end(struct oc_task_traces *tt)

@@ -78,7 +78,5 @@ bool oc_task_traces_next(struct oc_task_traces *tt,
 			 struct oc_task_result *ret);
 /* Stops the workers (results not taken are freed). */
 void oc_task_traces_end(struct oc_task_traces *tt);
-/* The worker threads in use (0: the caller's thread alone). */
-unsigned int oc_task_traces_workers(const struct oc_task_traces *tt);
 
 #endif /* OC_SRC_TASKTRACES_H */
