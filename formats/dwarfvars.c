@@ -418,10 +418,10 @@ static void type_name(struct oc_dwarf *d, Dwarf_Die type, const char *decl,
 		char params[TYPE_LEN] = "";
 
 		params_text(d, type, params, sizeof(params), depth);
-		if (*decl)
-			snprintf(nd, sizeof(nd), "(%s)%s", decl, params);
-		else
-			snprintf(nd, sizeof(nd), "%s", params);
+		/* a declarator past TYPE_LEN is cut, and says so */
+		if ((*decl ? snprintf(nd, sizeof(nd), "(%s)%s", decl, params) :
+			     snprintf(nd, sizeof(nd), "%s", params)) >= (int)sizeof(nd))
+			memcpy(nd + sizeof(nd) - 4, "...", 4);
 		target = type_of(d, type);
 		type_name(d, target, nd, out, size, depth + 1);
 		break;
@@ -1317,7 +1317,7 @@ static bool index_cu_globals(struct oc_dwarf *d, Dwarf_Die cu_die)
 		Dwarf_Die named = NULL;
 		const char *name;
 		struct dw_global *g;
-		uint64_t addr;
+		uint64_t addr = 0;
 
 		if (die_tag(d, c) != DW_TAG_variable)
 			continue;

@@ -1235,6 +1235,7 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 	struct oc_error *err;
 	uint64_t dsize, bsize;
 	size_t len;
+	int n;
 
 	*why = m ? "its .ko's DWARF is not here (--modules-dir)" : "the vmlinux's DWARF is not here";
 	if (!c->lines)
@@ -1272,11 +1273,14 @@ static struct oc_error *dwarf_global_type(struct cmd_ctx *c, const char *name, u
 		if (strcmp(t, "char") && strcmp(t, "unsigned char") && strcmp(t, "signed char"))
 			return cmd_error(c, OC_ERR_INVALID, "%s: an array of unknown length (%s): "
 					 "rd %s reads it", name, what, name);
-		snprintf(type, size, "%s [%" PRIu64 "]", t,
-			 sym_size ? (sym_size < 4096 ? sym_size : 4096) : 1);
+		n = snprintf(type, size, "%s [%" PRIu64 "]", t,
+			     sym_size ? (sym_size < 4096 ? sym_size : 4096) : 1);
 	} else {
-		snprintf(type, size, "%s", t);
+		n = snprintf(type, size, "%s", t);
 	}
+	if (n < 0 || (size_t)n >= size)
+		return cmd_error(c, OC_ERR_INVALID, "%s: its type in the DWARF, %s, has too long "
+				 "a name; rd %s reads it", name, what, name);
 	if (!oc_ok(oc_types_size(user_types(c), type, &bsize)))
 		return cmd_error(c, OC_ERR_LOOKUP, "%s: its type in the DWARF, %s, is not one the "
 				 "kernel's BTF has%s; rd %s reads it", name, type,

@@ -339,7 +339,7 @@ static struct oc_error *check_release(struct oc_kernel *k, bool force)
 	bool have_banner = banner_release(k->banner, from_banner,
 					  sizeof(from_banner));
 	bool have_uts = uts_release(k, from_uts, sizeof(from_uts));
-	char detail[240];
+	char detail[320];
 
 	snprintf(trusted, sizeof(trusted), "%s", have_banner ? from_banner :
 		 have_uts ? from_uts : k->release);
