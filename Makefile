@@ -152,7 +152,7 @@ TSAN_SAMPLES ?= ^6\.1\.0-[0-9]+-cloud-amd64/
 check-tsan:
 	$(MAKE) --no-print-directory O=build-tsan \
 		CFLAGS="-O1 -g -fsanitize=thread -fno-omit-frame-pointer" \
-		LDFLAGS="-fsanitize=thread" all
+		LDFLAGS="-fsanitize=thread" all build-tsan/tests/taskscheck
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" ORCCRASH_TEST_SAMPLES='$(TSAN_SAMPLES)' \
 		ORCCRASH_TEST_ONLY='^realdump/threads\.sh$$' tests/run-tests.sh --all build-tsan
 
@@ -201,6 +201,7 @@ include src/crash/crash.mk tests/realdump/dump.mk tests/realdump/log.mk \
 	tests/realdump/lines.mk tests/orcdump/orcdump.mk tests/fuzz/fuzz.mk \
 	tests/bench/bench.mk
 TEST_BIN := $(O)/tests/dumpcat $(O)/tests/symcheck $(O)/tests/logcat $(O)/tests/linescat $(O)/tests/bugcat \
+	$(O)/tests/taskscheck \
 	$(O)/tests/lookup_check $(CRASH_TEST_BIN)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -554,6 +554,13 @@ static struct oc_error *read_frame_layout(struct oc_kernel *k)
 	return NULL;
 }
 
+/* a reader of the dump for another thread (below) */
+struct oc_kernel_reader {
+	const struct oc_kernel *k;
+	struct oc_dump *dump;
+	struct oc_mem mem;
+};
+
 /*
  * Why pages the report needed are missing, when the kernel itself says.
  * makedumpfile's -d classes are zero, cache, user and free pages; a slab
@@ -570,14 +577,31 @@ static struct oc_error *read_frame_layout(struct oc_kernel *k)
  * (SYMBOL(vmemmap), SIZE(page), OFFSET(page._mapcount)).  One WARNING,
  * which replaces the last when the list is full: it explains the others.
  */
-static void explain_missing_pages(struct oc_kernel *k)
+void oc_kmodel_explain_missing(struct oc_kernel *k,
+			       const struct oc_kernel_reader *other)
 {
 	const struct oc_vmcoreinfo *vi = oc_dump_vmcoreinfo(k->dump);
-	uint64_t pfns[64], vmemmap, size, off;
+	uint64_t pfns[128], vmemmap, size, off;
 	int64_t slab;
 	size_t n, nr_slab = 0;
 
-	n = oc_dump_missing_pfns(k->dump, pfns, sizeof(pfns) / sizeof(pfns[0]));
+	n = oc_dump_missing_pfns(k->dump, pfns, sizeof(pfns) / sizeof(pfns[0]) / 2);
+	if (other) {
+		size_t m = oc_dump_missing_pfns(other->dump, pfns + n,
+						sizeof(pfns) / sizeof(pfns[0]) / 2);
+		size_t all = n;
+
+		/* a page both missed counts once */
+		for (size_t i = n; i < n + m; i++) {
+			bool seen = false;
+
+			for (size_t j = 0; j < all && !seen; j++)
+				seen = pfns[j] == pfns[i];
+			if (!seen)
+				pfns[all++] = pfns[i];
+		}
+		n = all;
+	}
 	if (!n || !vi ||
 	    !oc_ok(oc_vmcoreinfo_number(vi, "PAGE_SLAB_MAPCOUNT_VALUE", &slab)) ||
 	    !oc_ok(oc_vmcoreinfo_symbol(vi, "vmemmap", &vmemmap)) ||
@@ -703,7 +727,8 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 	if (!err)
 		err = oc_kmodel_read_stacks(k);
 	if (!err)
-		err = oc_kmodel_read_tasks(k, max_tasks);
+		err = oc_kmodel_read_tasks(k, max_tasks,
+					   opts->tasks_later && !opts->mem);
 	if (!err)
 		err = read_vmlinux_orc(k);
 	if (err)
@@ -715,7 +740,9 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 		k->modules_incomplete = true;
 	}
 	oc_kmodel_read_regs(k);
-	explain_missing_pages(k);
+	/* with the whole list, when it is read later */
+	if (!k->task_job)
+		oc_kmodel_explain_missing(k, NULL);
 	*ret = k;
 	return NULL;
 fail:
@@ -727,6 +754,7 @@ void oc_kernel_close(struct oc_kernel *k)
 {
 	if (!k)
 		return;
+	oc_kmodel_tasks_stop(k);	/* before the dump: its reader is a clone */
 	if (k->orc_job)		/* an open that failed before orc_end() */
 		oc_error_destroy(orc_end(k));
 	for (size_t i = 0; i < k->nr_modules; i++) {
@@ -1063,12 +1091,6 @@ struct oc_error *oc_kernel_unwind_task(const struct oc_kernel *k,
 }
 
 /* ---- readers for other threads ------------------------------------------- */
-
-struct oc_kernel_reader {
-	const struct oc_kernel *k;
-	struct oc_dump *dump;
-	struct oc_mem mem;
-};
 
 /* the calling thread's reader (oc_kernel_reader_use()) */
 static _Thread_local const struct oc_kernel_reader *thread_reader;

@@ -93,6 +93,12 @@ struct oc_kernel_options {
 	 * is still opened for VMCOREINFO and the CPU notes.
 	 */
 	const struct oc_mem *mem;
+	/*
+	 * The browser's: the open lists the CPUs' tasks only, a thread
+	 * reads the whole list behind it (oc_kernel_tasks_sync()).  Not
+	 * with @mem (one reader only).
+	 */
+	bool tasks_later;
 };
 
 struct oc_kernel {
@@ -120,6 +126,7 @@ struct oc_kernel {
 
 	struct oc_task *tasks;
 	size_t nr_tasks;
+	struct oc_task_job *task_job;	/* opts->tasks_later's reading */
 	struct oc_module *modules;
 	size_t nr_modules;
 	/* the modules' BTF was looked for (src/kernel_modbtf.c); the types
@@ -212,6 +219,17 @@ uint64_t oc_kernel_symbol_addr(const struct oc_kernel *k, const char *name);
 /* The address of a per-CPU variable on @cpu; 0 if unknown. */
 uint64_t oc_kernel_percpu_addr(const struct oc_kernel *k, const char *name,
 			       unsigned int cpu);
+
+/*
+ * The task list of an open with opts->tasks_later: pending while its
+ * thread reads it (k->tasks holds the CPUs' tasks until then).
+ * oc_kernel_tasks_sync() installs the whole list once it is read (@wait:
+ * waits for it) and says whether k->tasks changed: every struct oc_task
+ * pointer taken before (k->cpus[].task too) is stale then.  The list's
+ * warnings and k->tasks_incomplete come with it.
+ */
+bool oc_kernel_tasks_pending(const struct oc_kernel *k);
+bool oc_kernel_tasks_sync(struct oc_kernel *k, bool wait);
 
 const struct oc_task *oc_kernel_find_task(const struct oc_kernel *k,
 					  int32_t pid);

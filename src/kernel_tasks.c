@@ -3,8 +3,18 @@
  * Every task: all threads of all processes (init_task.tasks, then each
  * process's signal->thread_head), and the idle task of every CPU, which
  * no list holds but the runqueue.
+ *
+ * The browser does not wait for the list (opts->tasks_later): the open
+ * lists the CPUs' tasks only and a thread of its own, with its own
+ * reader of the dump, walks the lists behind the first screen; the
+ * model's owner installs the result (oc_kernel_tasks_sync()).
  */
 #include <inttypes.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -208,25 +218,60 @@ static bool set_has(const struct addr_set *set, uint64_t addr)
 	return false;
 }
 
+/*
+ * One reading of the task list.  It writes nothing of the model's (a
+ * reading behind the open runs beside the model's owner): the tasks,
+ * warnings and flags wait here until install() hands them over.
+ */
 struct task_reader {
 	struct oc_kernel *k;
 	struct task_layout l;
 	uint8_t *buf;
 	struct addr_set seen;
-	size_t cap, max;
+	struct oc_task *tasks;
+	size_t nr_tasks, cap, max;
 	/* one budget of list steps for every walk of the model together:
 	 * a dump of many looping lists costs max steps, not max per list */
 	size_t steps;
 	/* where a task_struct can be: the direct map (slab), or init_task */
 	uint64_t dm_start, dm_end, init_task;
+	/* per CPU, where its runqueue's idle pointer is (0: unknown) */
+	uint64_t *idle_ptr;
 	unsigned int bad, not_tasks, partial;
+	char notes[6][192];
+	unsigned int nr_notes;
+	bool incomplete;	/* becomes k->tasks_incomplete */
+	const atomic_bool *stop;	/* the model is closing: give up */
 };
+
+static void note(struct task_reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct task_reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->nr_notes >= sizeof(r->notes) / sizeof(r->notes[0]))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->notes[r->nr_notes++], sizeof(r->notes[0]), fmt, ap);
+	va_end(ap);
+}
 
 static struct oc_error *over_budget(const struct task_reader *r)
 {
 	return oc_error_format(OC_ERR_FORMAT,
 			       "more than %zu steps through the task lists: corrupt (lists that loop)?",
 			       r->max);
+}
+
+/* One more step through a list: none past the budget, none once the
+ * model is closing (the walk's result is not wanted then). */
+static bool step(struct task_reader *r)
+{
+	if (r->stop && atomic_load_explicit(r->stop, memory_order_relaxed))
+		r->steps = r->max;
+	return ++r->steps <= r->max;
 }
 
 /*
@@ -291,7 +336,7 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 
 	if (!addr || !set_add(&r->seen, addr))
 		return NULL;
-	if (k->nr_tasks >= r->max)
+	if (r->nr_tasks >= r->max)
 		return oc_error_format(OC_ERR_FORMAT,
 				       "more than %zu tasks: task list corrupt?",
 				       r->max);
@@ -326,12 +371,12 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 			return NULL;
 		}
 	}
-	p = oc_array_grow(k->tasks, k->nr_tasks, 1, &r->cap, sizeof(*k->tasks),
+	p = oc_array_grow(r->tasks, r->nr_tasks, 1, &r->cap, sizeof(*r->tasks),
 			  256);
 	if (!p)
 		return &oc_enomem;
-	k->tasks = p;
-	t = &k->tasks[k->nr_tasks++];
+	r->tasks = p;
+	t = &r->tasks[r->nr_tasks++];
 	memset(t, 0, sizeof(*t));
 	t->addr = addr;
 	t->pid = (int32_t)get(r->buf, &r->l, &r->l.pid);
@@ -380,7 +425,7 @@ static struct oc_error *walk_list(struct task_reader *r, uint64_t head,
 	while (!err && node != head) {
 		uint64_t task = node - link_off;
 
-		if (++r->steps > r->max)
+		if (!step(r))
 			return over_budget(r);
 		if ((err = check_link(r, node, head, prev)))
 			return err;
@@ -427,12 +472,12 @@ static struct oc_error *add_threads(struct task_reader *r, uint64_t task)
 static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
 				       uint64_t link)
 {
-	struct oc_kernel *k = r->k;
+	const struct oc_kernel *k = r->k;
 	uint64_t node = head, prev;
 	struct oc_error *err;
 
 	for (;;) {
-		if (++r->steps > r->max)
+		if (!step(r))
 			return over_budget(r);
 		if (link == 0 || node != head) {
 			err = add_threads(r, node - r->l.tasks.offset);
@@ -442,10 +487,10 @@ static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
 				char buf[160];
 
 				oc_error_string(err, buf, sizeof(buf));
-				oc_kernel_warn(k, "threads of task 0x%llx: %s",
-					       (unsigned long long)(node - r->l.tasks.offset),
-					       buf);
-				k->tasks_incomplete = true;
+				note(r, "threads of task 0x%llx: %s",
+				     (unsigned long long)(node - r->l.tasks.offset),
+				     buf);
+				r->incomplete = true;
 				oc_error_destroy(err);
 			}
 			if (r->steps > r->max)
@@ -478,13 +523,13 @@ static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
  */
 static struct oc_error *walk_children(struct task_reader *r)
 {
-	struct oc_kernel *k = r->k;
+	const struct oc_kernel *k = r->k;
 
 	if (!r->l.children && !r->l.sibling)
 		return NULL;
-	/* k->nr_tasks grows as children are found: they are visited too */
-	for (size_t i = 0; i < k->nr_tasks; i++) {
-		uint64_t head = k->tasks[i].addr + r->l.children;
+	/* r->nr_tasks grows as children are found: they are visited too */
+	for (size_t i = 0; i < r->nr_tasks; i++) {
+		uint64_t head = r->tasks[i].addr + r->l.children;
 
 		/* forward (next), then backward (prev) past a hole */
 		for (uint64_t link = 0; link <= 8; link += 8) {
@@ -495,10 +540,10 @@ static struct oc_error *walk_children(struct task_reader *r)
 			while (!err && node != head) {
 				uint64_t child = node - r->l.sibling;
 
-				if (++r->steps > r->max) {
+				if (!step(r)) {
 					/* already incomplete: keep what was found */
-					oc_kernel_warn(k, "process tree: more than %zu steps through the task lists in all: stopped",
-						       r->max);
+					note(r, "process tree: more than %zu steps through the task lists in all: stopped",
+					     r->max);
 					return NULL;
 				}
 				/* a NULL or stray link: try the other way */
@@ -554,27 +599,83 @@ static void direct_map(struct oc_kernel *k, struct task_reader *r)
 		r->dm_end = UINT64_MAX;	/* a base near the top: no wrap */
 }
 
-struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
+static void reader_deinit(struct task_reader *r)
 {
-	struct task_reader r = { .k = k, .max = max_tasks };
-	uint64_t init_task = oc_kernel_symbol_addr(k, "init_task");
-	uint64_t head, rq_idle = 0;
+	free(r->buf);
+	free(r->seen.slots);
+	free(r->tasks);
+	free(r->idle_ptr);
+	r->buf = NULL;
+	r->seen.slots = NULL;
+	r->tasks = NULL;
+	r->idle_ptr = NULL;
+}
+
+/* What a reading needs of the model, read in the model's own thread. */
+static struct oc_error *reader_init(struct oc_kernel *k, struct task_reader *r,
+				    size_t max_tasks)
+{
+	uint64_t init_task = oc_kernel_symbol_addr(k, "init_task"), rq_idle = 0;
 	struct oc_error *err;
 
+	*r = (struct task_reader){ .k = k, .max = max_tasks };
 	if (!init_task)
 		return oc_error_format(OC_ERR_LOOKUP, "no symbol init_task");
-	err = read_layout(k, &r.l);
+	err = read_layout(k, &r->l);
 	if (err)
 		return err;
-	direct_map(k, &r);
-	r.init_task = init_task;
-	r.buf = malloc(r.l.size);
-	if (!r.buf)
+	direct_map(k, r);
+	r->init_task = init_task;
+	r->buf = malloc(r->l.size);
+	r->idle_ptr = calloc(k->nr_cpus ? k->nr_cpus : 1, sizeof(*r->idle_ptr));
+	if (!r->buf || !r->idle_ptr) {
+		reader_deinit(r);
 		return &oc_enomem;
+	}
+	err = oc_kernel_offsetof(k, "struct rq", "idle", &rq_idle);
+	if (err) {
+		oc_error_destroy(err);
+		return NULL;
+	}
+	for (unsigned int i = 0; i < k->nr_cpus; i++) {
+		uint64_t rq = oc_kernel_percpu_addr(k, "runqueues", i);
+
+		r->idle_ptr[i] = rq ? rq + rq_idle : 0;
+	}
+	return NULL;
+}
+
+/* idle tasks (rq->idle) and whatever else is current on a CPU */
+static struct oc_error *read_cpu_tasks(struct task_reader *r)
+{
+	const struct oc_kernel *k = r->k;
+	struct oc_error *err = NULL;
+
+	for (unsigned int i = 0; i < k->nr_cpus; i++) {
+		uint64_t idle = 0;
+
+		if (r->idle_ptr[i]) {
+			oc_error_destroy(oc_mem_read_u64(&k->mem, r->idle_ptr[i],
+							 &idle));
+			err = add_task(r, idle);
+			if (err)
+				break;
+		}
+		err = add_task(r, k->cpus[i].current);
+		if (err)
+			break;
+	}
+	return err;
+}
+
+/* The whole list: every process and thread, then the CPUs' tasks. */
+static struct oc_error *read_list(struct task_reader *r)
+{
+	uint64_t head = r->init_task + r->l.tasks.offset;
+	struct oc_error *err;
 
 	/* every process, from init_task around the tasks list */
-	head = init_task + r.l.tasks.offset;
-	err = walk_processes(&r, head, 0);
+	err = walk_processes(r, head, 0);
 	if (err && err != &oc_enomem) {
 		/*
 		 * A task_struct the dump lacks (makedumpfile excluded its page,
@@ -586,61 +687,37 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 		struct oc_error *back;
 
 		oc_error_take(err, buf, sizeof(buf));
-		back = walk_processes(&r, head, 8);
+		back = walk_processes(r, head, 8);
 		if (back == &oc_enomem) {
 			err = back;
 		} else {
 			oc_error_destroy(back);
 			err = NULL;
 		}
-		oc_kernel_warn(k, "task list incomplete: %s", buf);
-		k->tasks_incomplete = true;
+		note(r, "task list incomplete: %s", buf);
+		r->incomplete = true;
 	}
-	if (!err && k->tasks_incomplete)
-		err = walk_children(&r);
-	if (err) {
-		free(r.buf);
-		free(r.seen.slots);
-		return err;
-	}
+	if (!err && r->incomplete)
+		err = walk_children(r);
+	if (!err)
+		err = read_cpu_tasks(r);
+	return err;
+}
 
-	/* idle tasks (rq->idle) and whatever else is current on a CPU */
-	err = oc_kernel_offsetof(k, "struct rq", "idle", &rq_idle);
-	if (err) {
-		oc_error_destroy(err);
-		rq_idle = UINT64_MAX;
-	}
-	for (unsigned int i = 0; i < k->nr_cpus; i++) {
-		uint64_t rq = oc_kernel_percpu_addr(k, "runqueues", i), idle = 0;
-
-		if (rq && rq_idle != UINT64_MAX) {
-			err = oc_mem_read_u64(&k->mem, rq + rq_idle, &idle);
-			oc_error_destroy(err);
-			err = add_task(&r, idle);
-			if (err)
-				break;
-		}
-		err = add_task(&r, k->cpus[i].current);
-		if (err)
-			break;
-	}
-	free(r.buf);
-	free(r.seen.slots);
-	if (err)
-		return err;
-	if (r.partial)
-		oc_kernel_warn(k, "%u task_structs read in part: a page of each is missing from the dump, not the members orccrash lists tasks with",
-			       r.partial);
-	if (r.bad) {
-		oc_kernel_warn(k, "%u task_structs could not be read", r.bad);
-		k->tasks_incomplete = true;
-	}
-	if (r.not_tasks) {
-		oc_kernel_warn(k, "%u task_structs read as zeros (tasks.next and .prev NULL: a hole in the dump?) not listed",
-			       r.not_tasks);
-		k->tasks_incomplete = true;
-	}
-
+/*
+ * @r's tasks become the model's (the list before is freed: every
+ * struct oc_task pointer into it is stale), with the CPUs' links to
+ * theirs; @final: the whole list, with its warnings and flags.
+ */
+static void install(struct oc_kernel *k, struct task_reader *r, bool final)
+{
+	free(k->tasks);
+	k->tasks = r->tasks;
+	k->nr_tasks = r->nr_tasks;
+	r->tasks = NULL;
+	r->nr_tasks = r->cap = 0;
+	for (unsigned int c = 0; c < k->nr_cpus; c++)
+		k->cpus[c].task = NULL;
 	for (size_t i = 0; i < k->nr_tasks; i++) {
 		struct oc_task *t = &k->tasks[i];
 
@@ -652,5 +729,162 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks)
 			}
 		}
 	}
+	if (!final)
+		return;
+	for (unsigned int i = 0; i < r->nr_notes; i++)
+		oc_kernel_warn(k, "%s", r->notes[i]);
+	if (r->incomplete)
+		k->tasks_incomplete = true;
+	if (r->partial)
+		oc_kernel_warn(k, "%u task_structs read in part: a page of each is missing from the dump, not the members orccrash lists tasks with",
+			       r->partial);
+	if (r->bad) {
+		oc_kernel_warn(k, "%u task_structs could not be read", r->bad);
+		k->tasks_incomplete = true;
+	}
+	if (r->not_tasks) {
+		oc_kernel_warn(k, "%u task_structs read as zeros (tasks.next and .prev NULL: a hole in the dump?) not listed",
+			       r->not_tasks);
+		k->tasks_incomplete = true;
+	}
+}
+
+/* ---- the list read behind the open ----------------------------------- */
+
+struct oc_task_job {
+	pthread_t thread;
+	struct task_reader r;
+	struct oc_kernel_reader *reader;
+	atomic_bool stop, done;
+	struct oc_error *err;
+};
+
+static void *job_main(void *arg)
+{
+	struct oc_task_job *j = arg;
+
+	oc_kernel_reader_use(j->reader);
+	j->err = read_list(&j->r);
+	oc_kernel_reader_use(NULL);
+	atomic_store(&j->done, true);
 	return NULL;
+}
+
+static void job_free(struct oc_task_job *j)
+{
+	reader_deinit(&j->r);
+	oc_error_destroy(j->err);
+	oc_kernel_reader_close(j->reader);
+	free(j);
+}
+
+/*
+ * A thread that reads the list from @r (its own now) through a reader
+ * of its own.  false when it cannot (no second reader: the crash
+ * extension's; no thread): @r is left to the caller then.
+ */
+static bool job_start(struct oc_kernel *k, struct task_reader *r)
+{
+	struct oc_task_job *j = calloc(1, sizeof(*j));
+	struct oc_error *err;
+	sigset_t all, old;
+	int rc;
+
+	if (!j)
+		return false;
+	err = oc_kernel_reader_open(k, &j->reader);
+	if (err) {
+		oc_error_destroy(err);
+		free(j);
+		return false;
+	}
+	j->r = *r;
+	j->r.stop = &j->stop;
+	/* no signal is the thread's: SIGWINCH and SIGINT go to the UI */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(&j->thread, NULL, job_main, j);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		oc_kernel_reader_close(j->reader);
+		free(j);
+		return false;
+	}
+	k->task_job = j;
+	return true;
+}
+
+struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks,
+				      bool later)
+{
+	struct task_reader r;
+	struct oc_error *err;
+
+	err = reader_init(k, &r, max_tasks);
+	if (err)
+		return err;
+	if (later) {
+		struct task_reader cpus = r;
+
+		/* the CPUs' tasks now, for the first screen; the thread has
+		 * the rest, with r's buffers */
+		cpus.buf = malloc(r.l.size);
+		cpus.idle_ptr = malloc((k->nr_cpus ? k->nr_cpus : 1) * sizeof(*r.idle_ptr));
+		if (cpus.buf && cpus.idle_ptr) {
+			memcpy(cpus.idle_ptr, r.idle_ptr, k->nr_cpus * sizeof(*r.idle_ptr));
+			if (job_start(k, &r)) {
+				err = read_cpu_tasks(&cpus);
+				if (!err)
+					install(k, &cpus, false);
+				reader_deinit(&cpus);
+				return err;
+			}
+		}
+		free(cpus.buf);
+		free(cpus.idle_ptr);
+	}
+	err = read_list(&r);
+	if (!err)
+		install(k, &r, true);
+	reader_deinit(&r);
+	return err;
+}
+
+bool oc_kernel_tasks_pending(const struct oc_kernel *k)
+{
+	return k->task_job != NULL;
+}
+
+bool oc_kernel_tasks_sync(struct oc_kernel *k, bool wait)
+{
+	struct oc_task_job *j = k->task_job;
+
+	if (!j || (!wait && !atomic_load(&j->done)))
+		return false;
+	pthread_join(j->thread, NULL);
+	k->task_job = NULL;
+	if (j->err) {
+		/* the list the open would have failed on: the CPUs' tasks
+		 * stay, the report says it is not the whole list */
+		oc_kernel_warn_err(k, j->err, "task list unread");
+		j->err = NULL;
+		k->tasks_incomplete = true;
+	} else {
+		install(k, &j->r, true);
+	}
+	oc_kmodel_explain_missing(k, j->reader);
+	job_free(j);
+	return true;
+}
+
+void oc_kmodel_tasks_stop(struct oc_kernel *k)
+{
+	struct oc_task_job *j = k->task_job;
+
+	if (!j)
+		return;
+	atomic_store(&j->stop, true);
+	pthread_join(j->thread, NULL);
+	k->task_job = NULL;
+	job_free(j);
 }

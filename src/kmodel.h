@@ -21,8 +21,15 @@ struct oc_error *oc_kernel_read_member(struct oc_kernel *k, uint64_t obj,
 struct oc_error *oc_kmodel_read_cpus(struct oc_kernel *k);
 struct oc_error *oc_kmodel_read_stacks(struct oc_kernel *k);
 void oc_kmodel_read_regs(struct oc_kernel *k);
-/* kernel_tasks.c */
-struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks);
+/* kernel_tasks.c; @later: the CPUs' tasks now, the rest in a thread of
+ * its own (oc_kernel_tasks_sync()); oc_kmodel_tasks_stop() ends it */
+struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks,
+				      bool later);
+void oc_kmodel_tasks_stop(struct oc_kernel *k);
+/* kernel.c: why pages the model missed are missing, when the kernel says
+ * (the dump's reader and @other's, if not NULL) */
+void oc_kmodel_explain_missing(struct oc_kernel *k,
+			       const struct oc_kernel_reader *other);
 /* kernel_modules.c */
 struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 					size_t max_modules,

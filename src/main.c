@@ -428,7 +428,7 @@ int main(int argc, char **argv)
 	const char *vmcore = NULL, *vmlinux = NULL;
 	char defbuf[PATH_MAX];
 	char folded[3] = "";
-	bool batch = false, no_lines = false, selection = false;
+	bool batch = false, no_lines = false, selection = false, ui;
 	const char *modules_dir = NULL, *source_dir = NULL;
 	char *cmds[argc];
 	int ncmds = 0;
@@ -601,6 +601,10 @@ int main(int argc, char **argv)
 					   OC_DATADIR);
 	}
 	ro.vmlinux = ko.no_vmlinux ? NULL : vmlinux;
+	/* the browser: its first screen does not wait for the task list */
+	ui = !ncmds && !shell && !batch && isatty(STDIN_FILENO) &&
+	     isatty(STDOUT_FILENO);
+	ko.tasks_later = ui;
 
 	err = oc_kernel_open(vmcore, vmlinux, &ko, &k);
 	if (err)
@@ -628,7 +632,7 @@ int main(int argc, char **argv)
 			no_lines ? "not with --no-lines" : "no vmlinux");
 		ro.locals = false;
 	}
-	if (!batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+	if (ui) {
 		struct oc_ui_options uo = {
 			.vmcore = vmcore,
 			.vmlinux = ro.vmlinux,

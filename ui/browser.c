@@ -41,6 +41,7 @@ enum {
 	MEMORY_WORDS = 1024,
 	BATCH_MS = 40,		/* unwinding per idle tick */
 	WORKER_POLL_MS = 40,	/* how often to look for the worker's results */
+	TASKS_POLL_MS = 10,	/* and for the task list read behind the screen */
 };
 
 /* What the frame-details pane (right) shows. */
@@ -103,6 +104,9 @@ struct browser {
 	enum pane pane;
 	size_t shown;		/* thread in the frames pane (index in th.v) */
 	size_t next_pending;	/* where the idle unwinding goes on */
+	/* the task list is read behind the first screen: not taken in
+	 * before this (now_ms(); the screen tests' hold-back) */
+	long long tasks_hold_until;
 	bool log_loaded;
 	struct oc_log log;
 	/* source lines: the worker is the only user of opts->lines */
@@ -275,7 +279,7 @@ static void queue_vars(struct browser *b, struct oc_ui_thread *t, size_t f)
 	j->thread = (size_t)(t - b->th.v);
 	j->frame = f;
 	j->k = b->k;
-	j->trace = &t->trace;
+	j->trace = t->trace;
 	/* a CPU's trace starts from its crash registers, not thread.sp */
 	j->task = t->cpu >= 0 ? NULL : t->task;
 	oc_ui_worker_push(b->worker, j, true);
@@ -605,6 +609,22 @@ static void show_thread(struct browser *b)
 }
 
 /* Re-sort or re-filter, keeping the same thread under the cursor. */
+/*
+ * The model's task list, read behind the first screen, once it is in
+ * (@wait: now, for what reads every task): the task rows join the CPUs'.
+ */
+static void take_tasks(struct browser *b, bool wait)
+{
+	if (!b->th.tasks_pending || (!wait && now_ms() < b->tasks_hold_until))
+		return;
+	if (!oc_kernel_tasks_sync(b->k, wait))
+		return;
+	report(b, oc_ui_threads_add_tasks(b->k, &b->th));
+	report(b, oc_ui_threads_lines(&b->th, &b->thread_lines));
+	if (!b->status[0] && b->k->nr_warnings)
+		set_status(b, true, "warning: %s", b->k->warnings[0]);
+}
+
 static void refresh_threads(struct browser *b)
 {
 	struct oc_ui_thread *t = selected_thread(b);
@@ -694,7 +714,7 @@ static void crash_summary(struct browser *b)
 static void draw_header(struct browser *b)
 {
 	const struct oc_kernel *k = b->k;
-	char line[768], panic[400] = "";
+	char line[768], panic[400] = "", tasks[40];
 	const char *what = b->crash_title[0] ? b->crash_title : b->panic_message;
 
 	if (what[0] && k->panic_cpu >= 0)
@@ -710,9 +730,13 @@ static void draw_header(struct browser *b)
 		 b->crash_signature[0] ? "  signature " : "", b->crash_signature);
 	oc_draw_text(0, 0, b->w, OC_STYLE_NORMAL, true, line);
 	/* the counts first: a long path is what the width cuts off */
+	if (b->th.tasks_pending)
+		snprintf(tasks, sizeof(tasks), "reading the task list");
+	else
+		snprintf(tasks, sizeof(tasks), "%zu tasks", k->nr_tasks);
 	snprintf(line, sizeof(line),
-		 "%u CPUs, %zu tasks, traces %zu/%zu%s%s  dump %s  vmlinux %s",
-		 k->nr_cpus, k->nr_tasks, b->th.nr_ready, b->th.nr,
+		 "%u CPUs, %s, traces %zu/%zu%s%s  dump %s  vmlinux %s",
+		 k->nr_cpus, tasks, b->th.nr_ready, b->th.nr,
 		 !b->opts->lines ? ", no lines" : b->lines_said ?
 		 ", lines unavailable" : b->worker && oc_ui_worker_busy(b->worker) ?
 		 ", lines: loading" : "",
@@ -1609,6 +1633,11 @@ static void request(struct browser *b, enum oc_ui_request req)
 	}
 	b->status[0] = '\0';
 	b->status_error = false;
+	/* what reads every task waits for the whole list */
+	if (req == OC_REQ_SEARCH || req == OC_REQ_SEARCH_NEXT || req == OC_REQ_SORT ||
+	    req == OC_REQ_FILTER_NEXT || req == OC_REQ_FILTER_PREV ||
+	    req == OC_REQ_WAITS || req == OC_REQ_COMMAND)
+		take_tasks(b, true);
 	switch (req) {
 	case OC_REQ_UP:
 	case OC_REQ_DOWN:
@@ -1785,6 +1814,7 @@ struct oc_error *oc_ui_run(struct oc_kernel *k,
 	struct oc_error *err;
 	const char *nc = getenv("NO_COLOR");
 	const char *delay = getenv("ORCCRASH_TEST_LINES_DELAY_MS");
+	const char *tasks_delay = getenv("ORCCRASH_TEST_TASKS_DELAY_MS");
 
 	oc_ui_lines_init(&b.thread_lines);
 	oc_ui_lines_init(&b.frame_lines);
@@ -1794,6 +1824,10 @@ struct oc_error *oc_ui_run(struct oc_kernel *k,
 	oc_ui_lines_init(&b.waits_lines);
 	oc_ui_lines_init(&b.help_lines);
 	oc_ui_lines_init(&b.cmd_lines);
+	/* the screen tests can hold the task list back to see the first
+	 * screen without it */
+	if (tasks_delay)
+		b.tasks_hold_until = now_ms() + atoi(tasks_delay);
 	err = oc_ui_threads_build(k, &b.th);
 	if (!err)
 		err = oc_ui_threads_lines(&b.th, &b.thread_lines);
@@ -1830,6 +1864,7 @@ struct oc_error *oc_ui_run(struct oc_kernel *k,
 	while (!b.quit) {
 		int key;
 
+		take_tasks(&b, false);
 		collect_lines(&b);
 		draw(&b);
 		/* the worker may read the dump only while we wait here; when
@@ -1838,6 +1873,7 @@ struct oc_error *oc_ui_run(struct oc_kernel *k,
 		key = oc_draw_key(pending(&b) ?
 				  (b.worker && oc_ui_worker_model_wanted(b.worker) ?
 				   5 : 0) :
+				  b.th.tasks_pending ? TASKS_POLL_MS :
 				  b.worker && oc_ui_worker_busy(b.worker) ?
 				  WORKER_POLL_MS : -1);
 		oc_ui_worker_model_take(b.worker);

@@ -86,9 +86,11 @@ size_t oc_ui_lines_selectable(const struct oc_ui_lines *lines, size_t from,
 struct oc_error *oc_ui_threads_build(const struct oc_kernel *k,
 				     struct oc_ui_threads *ret)
 {
-	size_t n = k->nr_cpus + k->nr_tasks, j = 0;
+	bool pending = oc_kernel_tasks_pending(k);
+	size_t n = k->nr_cpus + (pending ? 0 : k->nr_tasks), j = 0;
 
 	memset(ret, 0, sizeof(*ret));
+	ret->tasks_pending = pending;
 	ret->v = calloc(n ? n : 1, sizeof(*ret->v));
 	ret->shown = calloc(n ? n : 1, sizeof(*ret->shown));
 	ret->max_kept = OC_UI_MAX_TRACES;
@@ -106,17 +108,42 @@ struct oc_error *oc_ui_threads_build(const struct oc_kernel *k,
 		t->top_frame = -1;
 		oc_trace_init(&t->trace);
 	}
-	ret->nr_cpus = j;
-	for (size_t i = 0; i < k->nr_tasks; i++) {
-		struct oc_ui_thread *t = &ret->v[j++];
+	ret->nr_cpus = ret->nr = j;
+	if (pending)
+		return oc_ui_threads_update(ret);
+	return oc_ui_threads_add_tasks(k, ret);
+}
 
+struct oc_error *oc_ui_threads_add_tasks(const struct oc_kernel *k,
+					 struct oc_ui_threads *th)
+{
+	size_t n = th->nr_cpus + k->nr_tasks;
+	struct oc_ui_thread *v;
+	size_t *shown;
+
+	if (th->nr != th->nr_cpus)
+		return oc_error_format(OC_ERR_INVALID, "the task rows are there");
+	v = realloc(th->v, (n ? n : 1) * sizeof(*v));
+	if (!v)
+		return &oc_enomem;
+	th->v = v;
+	shown = realloc(th->shown, (n ? n : 1) * sizeof(*shown));
+	if (!shown)
+		return &oc_enomem;
+	th->shown = shown;
+	for (size_t c = 0; c < th->nr_cpus; c++)
+		v[c].task = k->cpus[v[c].cpu].task;
+	for (size_t i = 0; i < k->nr_tasks; i++) {
+		struct oc_ui_thread *t = &v[th->nr++];
+
+		memset(t, 0, sizeof(*t));
 		t->cpu = -1;
 		t->task = &k->tasks[i];
 		t->top_frame = -1;
 		oc_trace_init(&t->trace);
 	}
-	ret->nr = j;
-	return oc_ui_threads_update(ret);
+	th->tasks_pending = false;
+	return oc_ui_threads_update(th);
 }
 
 static void free_info(struct oc_ui_thread *t)

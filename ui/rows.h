@@ -125,6 +125,10 @@ struct oc_ui_threads {
 	 * max_kept (OC_UI_MAX_TRACES unless set after building), whatever
 	 * the task count (docs/hardening.md) */
 	size_t *kept, nr_kept, max_kept;
+	/* the model's task list is read behind the first screen
+	 * (oc_kernel_tasks_pending()): CPU rows only until
+	 * oc_ui_threads_add_tasks() */
+	bool tasks_pending;
 };
 
 /* traces the browser keeps whole (each up to 256 frames) */
@@ -136,9 +140,17 @@ struct oc_ui_threads {
  */
 void oc_ui_threads_keep(struct oc_ui_threads *th, size_t i, size_t shown);
 
-/* One row per CPU, then one per task; every trace pending. */
+/* One row per CPU, then one per task (none while the model's task list
+ * is pending); every trace pending. */
 struct oc_error *oc_ui_threads_build(const struct oc_kernel *k,
 				     struct oc_ui_threads *ret);
+/*
+ * The model's task list came in (oc_kernel_tasks_sync() said so): the
+ * CPU rows take their tasks' new entries, a row per task follows them,
+ * sorted and filtered as set.  Rows keep their indices; @th->v moves.
+ */
+struct oc_error *oc_ui_threads_add_tasks(const struct oc_kernel *k,
+					 struct oc_ui_threads *th);
 void oc_ui_threads_deinit(struct oc_ui_threads *th);
 /* Recompute ->shown after a change of sort or state filter.  CPU rows
  * always come first, in CPU order; the filter applies to task rows. */

@@ -59,7 +59,7 @@ static void run_job(struct oc_ui_worker *w, struct oc_ui_job *j)
 		pthread_mutex_lock(&w->lock);
 		w->model_wanted = false;
 		pthread_mutex_unlock(&w->lock);
-		j->err = oc_framevars_get(j->k, l, j->trace, j->frame, j->task,
+		j->err = oc_framevars_get(j->k, l, &j->trace, j->frame, j->task,
 					  &j->vars);
 		pthread_mutex_unlock(&w->model);
 		return;

@@ -37,10 +37,12 @@ struct oc_ui_job {
 	enum oc_ui_job_kind kind;
 	/* which frame, for the caller: index of the thread and frame */
 	size_t thread, frame;
-	/* OC_UI_JOB_VARS in: oc_framevars_get()'s arguments (the trace
-	 * stays put while the browser runs); out: the list */
+	/* OC_UI_JOB_VARS in: oc_framevars_get()'s arguments (a copy of
+	 * the thread's trace, not its owner: its frames stay put while a
+	 * job is in flight, the row holding it may move when the task
+	 * list comes in); out: the list */
 	const struct oc_kernel *k;
-	const struct oc_trace *trace;
+	struct oc_trace trace;
 	const struct oc_task *task;
 	struct oc_framevars *vars;
 	/* OC_UI_JOB_LINES: */

@@ -12,3 +12,8 @@ $(O)/tests/symcheck: $(O)/tests/realdump/symcheck.o $(LIB)
 $(O)/tests/bugcat: $(O)/tests/realdump/bugcat.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+# taskscheck: the task list read behind the browser's open against a
+# plain open's (tests/realdump/threads.sh)
+$(O)/tests/taskscheck: $(O)/tests/realdump/taskscheck.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -7,6 +7,8 @@
 # reports of one format of every sample scenario and the bench's large
 # dumps where made; --locals (rendered in the caller's thread) and
 # --no-vmlinux on one sample.  Each threaded run must say it had workers.
+# And the task list the browser's open reads in a thread behind its first
+# screen is the list a plain open reads (tests/realdump/taskscheck.c).
 # make check-tsan runs it in a ThreadSanitizer build (a race: exit 66).
 #   tests/realdump/threads.sh [BUILD_DIR]
 . "$(dirname "$0")/../lib.sh"
@@ -40,9 +42,27 @@ same() {
 	fi
 }
 
+# tasks NAME VMCORE VMLINUX: the list read behind the open, the same
+tasks() {
+	local out rc
+
+	out=$("$O/tests/taskscheck" "$2" "$3" 2>&1)
+	rc=$?
+	if [ ! -x "$O/tests/taskscheck" ]; then
+		fail "$1 tasks later: no $O/tests/taskscheck (make $O/tests/taskscheck)"
+	elif grep -q 'ThreadSanitizer' <<<"$out"; then
+		fail "$1 tasks later: $(grep -m1 -A3 'ThreadSanitizer' <<<"$out" | tr '\n' ' ' | head -c 400)"
+	elif [ $rc -ne 0 ]; then
+		fail "$1 tasks later: exit $rc: $(tr '\n' ' ' <<<"$out" | head -c 300)"
+	else
+		pass "$1 tasks later: $(tail -n 1 <<<"$out")"
+	fi
+}
+
 check() {
 	local name=$1 core=$2 vml=$3
 
+	tasks "$name" "$core" "$vml"
 	same "$name text" --all-tasks "$core" "$vml"
 	same "$name json" --json --all-tasks "$core" "$vml"
 	same "$name group scan" --all-tasks --group --scan "$core" "$vml"

@@ -827,6 +827,46 @@ check_command() {
 	T kill-session -t ui 2>/dev/null
 }
 
+# The task list is read behind the first screen (src/kernel_tasks.c, a
+# thread of its own): held back (ORCCRASH_TEST_TASKS_DELAY_MS), the first
+# screen has the CPUs' rows and says it reads the list; then every task
+# the batch report lists is there.  A key that reads every task (s: sort)
+# takes the list in at once, hold-back or not.
+check_tasks_later() {
+	local label=$1 vmcore=$2 vmlinux=$3 ntasks ncpus
+
+	have_dump "$label" "$vmcore" "$vmlinux" || return
+	"$BIN" --all-tasks --no-lines "$vmcore" "$vmlinux" >"$tmp/report" 2>/dev/null
+	ntasks=$(sed -n 's/^ *TASKS: \([0-9]*\).*/\1/p' "$tmp/report")
+	ncpus=$(sed -n 's/^ *CPUS: \([0-9]*\).*/\1/p' "$tmp/report")
+	if [ -z "$ntasks" ] || [ -z "$ncpus" ]; then
+		fail "$label: tasks later" "no TASKS or CPUS in the batch report"
+		return
+	fi
+	new_ui 160 "ORCCRASH_TEST_TASKS_DELAY_MS=4000 '$BIN' '$vmcore' '$vmlinux'"
+	if wait_for "^$ncpus CPUs, reading the task list, " 3 &&
+	   grep -q "^ Threads: $ncpus shown" "$tmp/screen"; then
+		pass "$label: the first screen before the task list: $ncpus CPU rows, 'reading the task list'"
+	else
+		fail "$label: tasks later" "no first screen of $ncpus CPU rows saying 'reading the task list'"
+	fi
+	if wait_for "^$ncpus CPUs, $ntasks tasks, " 10 &&
+	   grep -q "^ Threads: $((ncpus + ntasks)) shown" "$tmp/screen"; then
+		pass "$label: the task list came in: $ntasks tasks, as the batch report lists"
+	else
+		fail "$label: tasks later" "not the batch report's $ntasks tasks after the hold-back"
+	fi
+	new_ui 160 "ORCCRASH_TEST_TASKS_DELAY_MS=600000 '$BIN' '$vmcore' '$vmlinux'"
+	wait_for "^$ncpus CPUs, reading the task list, " 3
+	keys s
+	if wait_for "^$ncpus CPUs, $ntasks tasks, " 5 && grep -q "tasks sorted by" "$tmp/screen"; then
+		pass "$label: 's' takes the task list in at once ($ntasks tasks sorted)"
+	else
+		fail "$label: tasks later" "'s' did not sort the whole task list"
+	fi
+	T kill-session -t ui 2>/dev/null
+}
+
 # shows_cmd LABEL CMD WHAT [LINES] [SECONDS]: the command view of CMD is
 # up (within SECONDS, default 5) and holds, line for line, the first LINES
 # (default: all) of what -e CMD prints (tabs expanded, as the view does);
@@ -1067,8 +1107,16 @@ if [ -r "$top/samples/default/vmcore" ]; then
 	[ -r "$vml" ] || vml=$cache/kernels/$rel/vmlinux
 	check_dump "samples/default" "$top/samples/default/vmcore" "${vml:-missing}"
 	check_command "samples/default" "$top/samples/default/vmcore" "${vml:-missing}"
+	check_tasks_later "samples/default" "$top/samples/default/vmcore" "${vml:-missing}"
 	ran=$((ran + 1))
 fi
+# the bench's large dumps (10,000 tasks; make bench-large), where made
+for core in "$cache"/bench/*/large/vmcore.kdump-real; do
+	rel=${core#"$cache"/bench/}; rel=${rel%%/*}
+	[ -r "$core" ] && [ -r "$cache/kernels/$rel/vmlinux" ] || continue
+	check_tasks_later "$rel/large/kdump-real" "$core" "$cache/kernels/$rel/vmlinux"
+	ran=$((ran + 1))
+done
 [ "$ran" -gt 0 ] || skip screen "no sample dump (make samples)"
 
 echo "$passed passed, $failed failed"
