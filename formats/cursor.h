@@ -25,9 +25,11 @@
 #ifndef OC_FORMATS_CURSOR_H
 #define OC_FORMATS_CURSOR_H
 
+#include <endian.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "error.h"
 
@@ -127,8 +129,20 @@ static inline struct oc_error *oc_cursor_uint(struct oc_cursor *c, size_t n,
 
 	if (err)
 		return err;
-	for (size_t i = 0; i < n; i++)
-		v = v << 8 | c->pos[big_endian ? i : n - 1 - i];
+	/* the common widths at once (the DWARF's offsets and addresses) */
+	if (n == 8 || n == 4) {
+		uint32_t w;
+
+		if (n == 8)
+			memcpy(&v, c->pos, 8);
+		else
+			memcpy(&w, c->pos, 4);
+		v = n == 8 ? (big_endian ? be64toh(v) : le64toh(v)) :
+			     (big_endian ? be32toh(w) : le32toh(w));
+	} else {
+		for (size_t i = 0; i < n; i++)
+			v = v << 8 | c->pos[big_endian ? i : n - 1 - i];
+	}
 	c->pos = oc_cursor_at(c, n);
 	*ret = v;
 	return NULL;

@@ -4,6 +4,7 @@
  * the CFA program of one FDE run up to a pc (DWARF 5, section 6.4).
  */
 #include <elf.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +22,28 @@ struct cfi_fde {
 	uint64_t insns_len;
 };
 
+/*
+ * The FDEs in section order; sorted, with max_end, once lookups make the
+ * index pay (a vmlinux has ~50,000 FDEs, a kdump's report looks up one
+ * or two: its panic CPU's __crash_kexec(), which has no ORC).  Lookups
+ * take the lock: threads unwinding side by side share one index.
+ */
 struct oc_cfi {
 	const uint8_t *sec;
 	size_t size;
-	struct cfi_fde *fdes;	/* sorted by start */
+	struct cfi_fde *fdes;	/* sorted by start once indexed */
 	uint64_t *max_end;	/* max_end[i]: the largest end of fdes[0..i] */
 	size_t nr;
+	pthread_mutex_t lock;
+	size_t lookups;
+	bool indexed;
 };
 
 enum {
 	CFI_MAX_REMEMBER = 16,	/* DW_CFA_remember_state depth */
 	CFI_MAX_VERSION = 4,
+	/* lookups answered by a scan of the FDEs before the index is made */
+	CFI_SCANS = 16,
 };
 
 /* --- bounded readers ------------------------------------------------ */
@@ -190,6 +202,7 @@ struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
 		return &oc_enomem;
 	cfi->sec = sec;
 	cfi->size = size;
+	pthread_mutex_init(&cfi->lock, NULL);
 	for (; sec && off < size; off = next) {
 		struct rd r;
 		struct cfi_fde f, *fdes;
@@ -238,31 +251,34 @@ struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
 		cfi->fdes = fdes;
 		cfi->fdes[cfi->nr++] = f;
 	}
-	if (cfi->nr) {
-		qsort(cfi->fdes, cfi->nr, sizeof(*cfi->fdes), fde_cmp);
-		cfi->max_end = malloc(cfi->nr * sizeof(*cfi->max_end));
-		if (!cfi->max_end) {
-			oc_cfi_destroy(cfi);
-			return &oc_enomem;
-		}
-		for (size_t i = 0; i < cfi->nr; i++) {
-			uint64_t e = cfi->fdes[i].end;
-
-			if (i && cfi->max_end[i - 1] > e)
-				e = cfi->max_end[i - 1];
-			cfi->max_end[i] = e;
-		}
-	}
 	if (nr_bad_ret)
 		*nr_bad_ret = nr_bad;
 	*ret = cfi;
 	return NULL;
 }
 
+/* The FDEs sorted, and max_end: false when out of memory. */
+static bool build_index(struct oc_cfi *cfi)
+{
+	cfi->max_end = malloc(cfi->nr * sizeof(*cfi->max_end));
+	if (!cfi->max_end)
+		return false;
+	qsort(cfi->fdes, cfi->nr, sizeof(*cfi->fdes), fde_cmp);
+	for (size_t i = 0; i < cfi->nr; i++) {
+		uint64_t e = cfi->fdes[i].end;
+
+		if (i && cfi->max_end[i - 1] > e)
+			e = cfi->max_end[i - 1];
+		cfi->max_end[i] = e;
+	}
+	return true;
+}
+
 void oc_cfi_destroy(struct oc_cfi *cfi)
 {
 	if (!cfi)
 		return;
+	pthread_mutex_destroy(&cfi->lock);
 	free(cfi->fdes);
 	free(cfi->max_end);
 	free(cfi);
@@ -271,6 +287,31 @@ void oc_cfi_destroy(struct oc_cfi *cfi)
 size_t oc_cfi_nr_fdes(const struct oc_cfi *cfi)
 {
 	return cfi ? cfi->nr : 0;
+}
+
+/*
+ * What find_fde() answers, from the FDEs in any order: the last FDE by
+ * (start, end) that starts at or before @pc, when it is the only one
+ * that covers @pc.
+ */
+static const struct cfi_fde *scan_fde(const struct oc_cfi *cfi, uint64_t pc)
+{
+	const struct cfi_fde *last = NULL, *cover = NULL;
+	size_t covering = 0;
+
+	for (size_t i = 0; i < cfi->nr; i++) {
+		const struct cfi_fde *f = &cfi->fdes[i];
+
+		if (f->start > pc)
+			continue;
+		if (!last || fde_cmp(f, last) >= 0)
+			last = f;
+		if (pc < f->end) {
+			covering++;
+			cover = f;
+		}
+	}
+	return covering == 1 && cover == last ? cover : NULL;
 }
 
 /* The one FDE covering @pc, or NULL (none, or two that overlap). */
@@ -528,16 +569,32 @@ enum oc_cfi_status oc_cfi_find(const struct oc_cfi *cfi, uint64_t pc,
 			       struct oc_cfi_row *ret, char *why,
 			       size_t why_size)
 {
-	const struct cfi_fde *f;
+	const struct cfi_fde *found;
+	struct cfi_fde fde;
 	struct machine m;
 	struct state initial;
 	struct cie cie;
 	const char *cwhy = NULL;
 
 	memset(ret, 0, sizeof(*ret));
-	if (!cfi || !cfi->nr || !(f = find_fde(cfi, pc)))
+	if (!cfi || !cfi->nr)
 		return OC_CFI_NO_FDE;
-	if (!parse_cie(cfi->sec, cfi->size, f->cie, &cie, &cwhy)) {
+	{
+		/* the index is made on use: the lock keeps it the callers' */
+		struct oc_cfi *c = (struct oc_cfi *)cfi;
+
+		pthread_mutex_lock(&c->lock);
+		if (!c->indexed && ++c->lookups > CFI_SCANS)
+			c->indexed = build_index(c);
+		found = c->indexed ? find_fde(c, pc) : scan_fde(c, pc);
+		/* a copy: the index may be sorted in place after this */
+		if (found)
+			fde = *found;
+		pthread_mutex_unlock(&c->lock);
+	}
+	if (!found)
+		return OC_CFI_NO_FDE;
+	if (!parse_cie(cfi->sec, cfi->size, fde.cie, &cie, &cwhy)) {
 		set_why(why, why_size, cwhy);
 		return OC_CFI_MALFORMED;
 	}
@@ -554,14 +611,14 @@ enum oc_cfi_status oc_cfi_find(const struct oc_cfi *cfi, uint64_t pc,
 	initial = m.cur;
 	m.initial = &initial;
 	m.depth = 0;
-	m.loc = f->start;
+	m.loc = fde.start;
 	m.pc = pc;
-	if (!run(&m, cfi->sec + f->insns, cfi->sec + f->insns + f->insns_len)) {
+	if (!run(&m, cfi->sec + fde.insns, cfi->sec + fde.insns + fde.insns_len)) {
 		set_why(why, why_size, m.why);
 		return OC_CFI_MALFORMED;
 	}
-	ret->fde_start = f->start;
-	ret->fde_end = f->end;
+	ret->fde_start = fde.start;
+	ret->fde_end = fde.end;
 	ret->cfa_kind = m.cur.cfa_kind;
 	ret->cfa_reg = m.cur.cfa_reg;
 	ret->cfa_off = m.cur.cfa_off;

@@ -275,24 +275,35 @@ struct oc_error *oc_orc_table_parse(struct oc_orc_table *tab,
 	if (!nr)
 		return NULL;
 	tab->ips = malloc(nr * sizeof(*tab->ips));
-	tab->entries = malloc(nr * sizeof(*tab->entries));
-	if (!tab->ips || !tab->entries) {
-		oc_orc_table_deinit(tab);
+	if (!tab->ips)
 		return &oc_enomem;
-	}
 	tab->nr = nr;
 	for (size_t i = 0; i < nr; i++) {
 		/* orc_ip(): the s32 is relative to its own address */
 		tab->ips[i] = ip_addr + ORC_ABI_IP_SIZE * i +
 			      (uint64_t)(int64_t)orc_abi_ip_rel(ip_data, i);
-		oc_orc_entry_decode(version,
-				    (const uint8_t *)orc_data +
-					    ORC_ABI_ENTRY_SIZE * i,
-				    &tab->entries[i]);
 		if (i && tab->ips[i] < tab->ips[i - 1])
 			sorted = false;
 	}
-	if (!sorted) {
+	if (sorted) {
+		/* decoded on lookup (oc_orc_table_entry()) */
+		tab->raw = malloc(orc_len);
+		if (!tab->raw) {
+			oc_orc_table_deinit(tab);
+			return &oc_enomem;
+		}
+		memcpy(tab->raw, orc_data, orc_len);
+	} else {
+		tab->entries = malloc(nr * sizeof(*tab->entries));
+		if (!tab->entries) {
+			oc_orc_table_deinit(tab);
+			return &oc_enomem;
+		}
+		for (size_t i = 0; i < nr; i++)
+			oc_orc_entry_decode(version,
+					    (const uint8_t *)orc_data +
+						    ORC_ABI_ENTRY_SIZE * i,
+					    &tab->entries[i]);
 		err = sort_table(tab);
 		if (err) {
 			oc_orc_table_deinit(tab);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "orc.h"
+#include "orc_abi.h"
 
 /* Direct index larger than this (in blocks) is not built: hostile ranges. */
 static const uint64_t max_lookup_blocks = 1u << 24;
@@ -24,6 +25,7 @@ void oc_orc_table_deinit(struct oc_orc_table *tab)
 {
 	free(tab->ips);
 	free(tab->entries);
+	free(tab->raw);
 	free(tab->lookup);
 	oc_orc_table_init(tab);
 }
@@ -151,6 +153,16 @@ void oc_orc_table_relocate(struct oc_orc_table *tab, uint64_t delta)
 		oc_error_destroy(err);
 }
 
+void oc_orc_table_entry(const struct oc_orc_table *tab, size_t i,
+			struct oc_orc_entry *ret)
+{
+	if (tab->entries)
+		*ret = tab->entries[i];
+	else
+		oc_orc_entry_decode(tab->version, tab->raw + ORC_ABI_ENTRY_SIZE * i,
+				    ret);
+}
+
 bool oc_orc_table_find(const struct oc_orc_table *tab, uint64_t ip,
 		       struct oc_orc_entry *ret, uint64_t *entry_ip_ret)
 {
@@ -176,7 +188,7 @@ bool oc_orc_table_find(const struct oc_orc_table *tab, uint64_t ip,
 	if (tab->ips[i] > ip)
 		return false;
 	if (ret)
-		*ret = tab->entries[i];
+		oc_orc_table_entry(tab, i, ret);
 	if (entry_ip_ret)
 		*entry_ip_ret = tab->ips[i];
 	return true;

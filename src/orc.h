@@ -72,7 +72,12 @@ struct oc_orc_entry {
 
 struct oc_orc_table {
 	uint64_t *ips;		/* absolute, sorted ascending */
+	/* the entries, decoded (oc_orc_table_entry() reads either form);
+	 * or, for a table sorted as it was read (a vmlinux's, since 5.6),
+	 * their on-disk bytes, ORC_ABI_ENTRY_SIZE each, decoded on lookup:
+	 * a lookup touches a few of the ~400,000, an open decoded them all */
 	struct oc_orc_entry *entries;
+	uint8_t *raw;
 	size_t nr;
 	enum oc_orc_version version;
 	/* direct index over [lookup_start, lookup_end), LOOKUP_BLOCK_SIZE */
@@ -126,6 +131,10 @@ void oc_orc_entry_decode(enum oc_orc_version version, const void *raw,
 /* The kernel's sort rule: "weak" section terminators sort first. */
 bool oc_orc_entry_is_weak(enum oc_orc_version version,
 			  const struct oc_orc_entry *e);
+
+/* Entry @i (< tab->nr), decoded. */
+void oc_orc_table_entry(const struct oc_orc_table *tab, size_t i,
+			struct oc_orc_entry *ret);
 
 /*
  * The entry covering @ip: the rightmost one at or below @ip.  Returns

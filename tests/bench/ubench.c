@@ -160,8 +160,12 @@ static int bench_orc(const struct oc_kernel *k, size_t lookups)
 	for (i = 0; i < lookups; i++) {
 		size_t j = bare_bsearch(ips, tab->nr, addrs[i & (NR_ADDRS - 1)]);
 
-		if (j != SIZE_MAX)
-			sum_bs += ips[j] + (uint64_t)tab->entries[j].sp_offset;
+		struct oc_orc_entry e;
+
+		if (j != SIZE_MAX) {
+			oc_orc_table_entry(tab, j, &e);
+			sum_bs += ips[j] + (uint64_t)e.sp_offset;
+		}
 	}
 	t_bs = now() - t0;
 

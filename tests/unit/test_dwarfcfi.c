@@ -539,6 +539,61 @@ TEST(cfi_overlap_and_64bit)
 	CHECK_FINDS(&b, OC_CFI_NO_FDE, 0x10, 0x5000);
 }
 
+/*
+ * The first lookups scan the FDEs in section order, later ones search
+ * the sorted index (formats/dwarfcfi.c CFI_SCANS): both must answer
+ * alike.  Random FDEs, unsorted, overlapping, nested, duplicated, empty;
+ * every pc asked of a fresh index (a scan) and of one past its scans.
+ */
+TEST(cfi_scan_agrees_with_index)
+{
+	static struct buf b;
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	size_t differ = 0, found = 0;
+
+	for (int round = 0; round < 20; round++) {
+		struct oc_cfi *warm = NULL;
+		struct oc_cfi_row row;
+
+		b.n = 0;
+		put_cie(&b);
+		/* 16 FDEs of 24 bytes: what struct buf holds */
+		for (int i = 0; i < 16; i++) {
+			uint64_t lo, len;
+
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			lo = 0x1000 + (seed % 64) * 0x10;
+			len = (seed >> 8) % 5 == 0 ? 0 : ((seed >> 16) % 12) * 0x10;
+			put_empty_fde(&b, 0, lo, len);
+		}
+		CHECK_OK(oc_cfi_create(b.b, b.n, &warm, NULL));
+		for (int i = 0; i < 17; i++)	/* past CFI_SCANS */
+			(void)oc_cfi_find(warm, 0x1000 + 0x10 * i, &row, NULL, 0);
+		for (uint64_t pc = 0xff0; pc < 0x1500; pc += 4) {
+			struct oc_cfi_row a, w;
+			enum oc_cfi_status sa = find(&b, pc, &a);
+			enum oc_cfi_status sw = oc_cfi_find(warm, pc, &w, NULL, 0);
+
+			found += sa == OC_CFI_FOUND;
+			if (sa != sw || (sa == OC_CFI_FOUND &&
+					 (a.fde_start != w.fde_start || a.fde_end != w.fde_end))) {
+				if (!differ++)
+					printf("  pc 0x%llx: scan %d [0x%llx, 0x%llx), index %d [0x%llx, 0x%llx)\n",
+					       (unsigned long long)pc, sa,
+					       (unsigned long long)a.fde_start,
+					       (unsigned long long)a.fde_end, sw,
+					       (unsigned long long)w.fde_start,
+					       (unsigned long long)w.fde_end);
+			}
+		}
+		oc_cfi_destroy(warm);
+	}
+	CHECK_EQ(differ, 0);
+	CHECK(found > 100);	/* not all ambiguous */
+}
+
 TEST(cfi_malformed)
 {
 	struct buf b = { .n = 0 };
