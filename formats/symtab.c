@@ -363,3 +363,97 @@ const struct oc_symbol *oc_symtab_find(const struct oc_symtab *tab,
 	}
 	return NULL;
 }
+
+/* ---- the table as bytes (a cache's) -------------------------------------- */
+
+struct symtab_head {
+	uint64_t nr, pool_len, hash_size;
+	uint32_t ties, symbol_size;
+};
+
+struct oc_error *oc_symtab_write(const struct oc_symtab *tab, FILE *fp)
+{
+	struct symtab_head h = {
+		.nr = tab->nr, .pool_len = tab->pool_len,
+		.hash_size = tab->hash ? tab->hash_size : 0,
+		.ties = tab->ties, .symbol_size = sizeof(struct oc_symbol),
+	};
+
+	if (!tab->finished)
+		return oc_error_format(OC_ERR_INVALID, "the symbol table is not finished");
+	bool ok = fwrite(&h, sizeof(h), 1, fp) == 1;
+
+	/* field by field into zeroed copies: no padding byte unset */
+	for (size_t i = 0; ok && i < tab->nr; i++) {
+		struct oc_symbol s;
+
+		memset(&s, 0, sizeof(s));
+		s.addr = tab->syms[i].addr;
+		s.size = tab->syms[i].size;
+		s.name = tab->syms[i].name;
+		s.seq = tab->syms[i].seq;
+		s.hash = tab->syms[i].hash;
+		s.type = tab->syms[i].type;
+		ok = fwrite(&s, sizeof(s), 1, fp) == 1;
+	}
+	if (!ok || fwrite(tab->pool, 1, tab->pool_len, fp) != tab->pool_len ||
+	    fwrite(tab->hash, sizeof(*tab->hash), h.hash_size, fp) != h.hash_size)
+		return oc_error_format(OC_ERR_OS, "writing a symbol table failed");
+	return NULL;
+}
+
+static struct oc_error *bad(struct oc_symtab *tab, const char *why)
+{
+	oc_symtab_deinit(tab);
+	return oc_error_format(OC_ERR_FORMAT, "symbol table: %s", why);
+}
+
+/* Not more than a vmlinux has by far (~200,000 symbols, 5 MB of names). */
+static const uint64_t max_read_symbols = 1u << 22, max_read_pool = 1u << 28;
+
+struct oc_error *oc_symtab_read(struct oc_symtab *tab, FILE *fp)
+{
+	struct symtab_head h;
+	size_t used = 0;
+
+	oc_symtab_init(tab);
+	if (fread(&h, sizeof(h), 1, fp) != 1)
+		return bad(tab, "truncated");
+	if (h.symbol_size != sizeof(struct oc_symbol) || h.nr > max_read_symbols ||
+	    h.pool_len > max_read_pool || h.hash_size > 4 * max_read_symbols ||
+	    (h.hash_size & (h.hash_size - 1)) || h.hash_size <= h.nr ||
+	    h.ties > OC_SYMTAB_TIES_KALLSYMS_SCRIPT || (!h.pool_len && h.nr))
+		return bad(tab, "implausible sizes");
+	tab->syms = malloc((h.nr ? h.nr : 1) * sizeof(*tab->syms));
+	tab->pool = malloc(h.pool_len ? h.pool_len : 1);
+	tab->hash = calloc(h.hash_size, sizeof(*tab->hash));
+	if (!tab->syms || !tab->pool || !tab->hash) {
+		oc_symtab_deinit(tab);
+		return &oc_enomem;
+	}
+	tab->nr = tab->cap = h.nr;
+	tab->pool_len = tab->pool_cap = h.pool_len;
+	tab->hash_size = h.hash_size;
+	tab->ties = h.ties;
+	if (fread(tab->syms, sizeof(*tab->syms), h.nr, fp) != h.nr ||
+	    fread(tab->pool, 1, h.pool_len, fp) != h.pool_len ||
+	    fread(tab->hash, sizeof(*tab->hash), h.hash_size, fp) != h.hash_size)
+		return bad(tab, "truncated");
+	if (tab->pool_len && tab->pool[tab->pool_len - 1])
+		return bad(tab, "names not NUL-terminated");
+	for (size_t i = 0; i < tab->nr; i++) {
+		if (tab->syms[i].name >= tab->pool_len)
+			return bad(tab, "a name outside the pool");
+		if (i && tab->syms[i].addr < tab->syms[i - 1].addr)
+			return bad(tab, "symbols out of order");
+	}
+	for (size_t i = 0; i < tab->hash_size; i++) {
+		if (tab->hash[i].idx > tab->nr)
+			return bad(tab, "a name index entry past the symbols");
+		used += tab->hash[i].idx != 0;
+	}
+	if (used >= tab->hash_size)
+		return bad(tab, "a full name index");
+	tab->finished = true;
+	return NULL;
+}

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -68,8 +69,21 @@ struct oc_error *oc_symtab_reserve(struct oc_symtab *tab, size_t nr,
 				   size_t pool_bytes);
 /* Sort, drop exact duplicates, compute sizes, build the name index. */
 struct oc_error *oc_symtab_finish(struct oc_symtab *tab);
-/* Add @delta to every address (KASLR); call before finishing. */
+/* Add @delta to every address (KASLR); before or after finishing (the
+ * order and the sizes stay: kernel addresses do not wrap). */
 void oc_symtab_relocate(struct oc_symtab *tab, uint64_t delta);
+
+/*
+ * A finished table as bytes (its arrays as they are in memory: for a
+ * cache of this build's own, src/symcache.c), and back.  Reading checks
+ * what a lookup relies on: every name offset inside the pool, the pool
+ * ending in a NUL, the name index's size a power of two with an empty
+ * slot and each index a symbol's, the symbols in address order; a file
+ * that fails is OC_ERR_FORMAT and @tab is left empty.  Reading stops at
+ * the table's end (what follows is the caller's).
+ */
+struct oc_error *oc_symtab_write(const struct oc_symtab *tab, FILE *fp);
+struct oc_error *oc_symtab_read(struct oc_symtab *tab, FILE *fp);
 
 static inline const char *oc_symtab_name(const struct oc_symtab *tab,
 					 const struct oc_symbol *sym)

@@ -20,6 +20,7 @@
 #include "kernel.h"
 #include "kmodel.h"
 #include "log.h"
+#include "symcache.h"
 #include "vmcoreinfo.h"
 
 /* Caps on everything that follows a pointer in dump memory. */
@@ -137,21 +138,49 @@ uint64_t oc_kernel_percpu_addr(const struct oc_kernel *k, const char *name,
 static struct oc_error *model_read(void *arg, uint64_t addr, void *buf,
 				   size_t len);
 
+/*
+ * The vmlinux's symbols and per-CPU symbols, finished, unrelocated:
+ * from the per-build cache (src/symcache.c), else from its ELF symbol
+ * table, then cached.
+ */
+static struct oc_error *vmlinux_symbols(struct oc_kernel *k, unsigned int keep)
+{
+	struct oc_error *err;
+
+	oc_elf_kallsyms_keep(k->elf, keep);
+	if (oc_symcache_load(k->elf, keep, &k->syms, &k->percpu_syms))
+		return NULL;
+	err = oc_elf_symtabs(k->elf, &k->syms, &k->percpu_syms);
+	if (err)
+		return err;
+	/* names at one address as the kernel's kallsyms orders them (the
+	 * per-CPU ones too: 7.x's const_current_task and current_task) */
+	k->syms.ties = OC_SYMTAB_TIES_KALLSYMS_SCRIPT;
+	k->percpu_syms.ties = OC_SYMTAB_TIES_KALLSYMS_SCRIPT;
+	err = oc_symtab_finish(&k->syms);
+	if (!err)
+		err = oc_symtab_finish(&k->percpu_syms);
+	if (!err)
+		oc_symcache_save(k->elf, keep, &k->syms, &k->percpu_syms);
+	return err;
+}
+
 static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 {
 	struct oc_error *err;
+	unsigned int keep = 0;
 
 	err = oc_elf_open(vmlinux, &k->elf);
 	if (err)
 		return err;
 	/* what older kernels' own tables kept (formats/elffile.h) */
 	if (k->version && k->version < OC_KERNEL_VERSION(6, 1, 0))
-		oc_elf_kallsyms_keep(k->elf, OC_ELF_KEEP_KSTRTAB |
-				     (k->version < OC_KERNEL_VERSION(5, 18, 0) ?
-				      OC_ELF_KEEP_LOCAL_LABELS : 0));
+		keep = OC_ELF_KEEP_KSTRTAB |
+		       (k->version < OC_KERNEL_VERSION(5, 18, 0) ?
+			OC_ELF_KEEP_LOCAL_LABELS : 0);
 	else if (k->version >= OC_KERNEL_VERSION(6, 2, 0))
-		oc_elf_kallsyms_keep(k->elf, OC_ELF_KEEP_KALLSYMS_TABLES);
-	err = oc_elf_symtabs(k->elf, &k->syms, &k->percpu_syms);
+		keep = OC_ELF_KEEP_KALLSYMS_TABLES;
+	err = vmlinux_symbols(k, keep);
 	if (err)
 		return oc_error_set_path(err, vmlinux);
 	oc_symtab_relocate(&k->syms, k->kaslr_offset);
@@ -178,14 +207,7 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 			oc_symtab_relocate(&k->percpu_syms, k->kaslr_offset);
 		oc_error_destroy(err);
 	}
-	/* names at one address as the kernel's kallsyms orders them (the
-	 * per-CPU ones too: 7.x's const_current_task and current_task) */
-	k->syms.ties = OC_SYMTAB_TIES_KALLSYMS_SCRIPT;
-	k->percpu_syms.ties = OC_SYMTAB_TIES_KALLSYMS_SCRIPT;
-	err = oc_symtab_finish(&k->syms);
-	if (!err)
-		err = oc_symtab_finish(&k->percpu_syms);
-	return err;
+	return NULL;
 }
 
 /*

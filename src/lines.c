@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "cachefile.h"
 #include "dwarflines.h"
 #include "elffile.h"
 #include "lines.h"
@@ -409,101 +410,26 @@ static void cache_print(const struct oc_lines *l, FILE *fp)
 	}
 }
 
-/* mkdir -p of @path's directory; what it creates only the user's. */
-static void make_parent_dirs(const char *path)
+static bool print_cache(FILE *fp, void *arg)
 {
-	char *dir = strdup(path);
-
-	if (!dir)
-		return;
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(dir, 0700);
-		*p = '/';
-	}
-	free(dir);
-}
-
-/*
- * The cache directory must be the user's own: a directory (not a link
- * to one), owned by the effective user, writable by no one else.  In a
- * directory someone else can write, a planted link or file would
- * redirect what we write or feed what we read (docs/hardening.md).
- */
-static bool cache_dir_ok(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? strndup(path, (size_t)(slash - path)) :
-			    strdup(".");
-	struct stat st;
-	bool ok;
-
-	if (!dir)
-		return false;
-	ok = !lstat(*dir ? dir : "/", &st) && S_ISDIR(st.st_mode) &&
-	     st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
-	free(dir);
-	return ok;
-}
-
-/* The cache file for reading: a regular file of the user's, not a link. */
-static FILE *cache_open_read(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	FILE *fp;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    st.st_size > max_cache_size || !(fp = fdopen(fd, "r"))) {
-		close(fd);
-		return NULL;
-	}
-	return fp;
+	cache_print(arg, fp);
+	return true;
 }
 
 static void cache_write(struct oc_lines *l)
 {
-	char *tmp;
 	FILE *fp;
 	bool ok;
-	int fd;
 
 	/* Another run on the same kernel may have written the file since we
 	 * read it: keep its addresses too (a rename by a third run between
 	 * this read and ours can still lose some; they are looked up again). */
-	make_parent_dirs(l->cache_path);
-	if (!cache_dir_ok(l->cache_path))
-		return;
-	fp = cache_open_read(l->cache_path);
+	fp = oc_cache_open_read(l->cache_path, max_cache_size);
 	if (fp) {
 		oc_error_destroy(cache_parse(l, fp, true, &ok));
 		fclose(fp);
 	}
-
-	/* a new file of our own: mkstemp() is O_CREAT|O_EXCL, 0600, and
-	 * follows no link planted under the name */
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", l->cache_path) < 0)
-		return;
-	fd = mkstemp(tmp);
-	fp = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!fp) {
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return;
-	}
-	cache_print(l, fp);
-	ok = !ferror(fp);
-	ok &= fclose(fp) == 0;
-	if (!ok || rename(tmp, l->cache_path) < 0)
-		unlink(tmp);
-	free(tmp);
+	oc_cache_write(l->cache_path, print_cache, l);
 }
 
 /* --- open, lookup, close ------------------------------------------------ */
@@ -528,8 +454,7 @@ static struct oc_error *lines_create(const char *vmlinux,
 		oc_lines_close(l);
 		return &oc_enomem;
 	}
-	if (l->cache_path && cache_dir_ok(l->cache_path) &&
-	    (fp = cache_open_read(l->cache_path))) {
+	if (l->cache_path && (fp = oc_cache_open_read(l->cache_path, max_cache_size))) {
 		bool ok;
 
 		err = cache_parse(l, fp, false, &ok);
@@ -557,28 +482,13 @@ struct oc_error *oc_lines_open(const char *vmlinux, const uint8_t *build_id,
 			       size_t len, struct oc_lines **ret)
 {
 	struct oc_error *err;
-	const char *base, *xdg, *home;
-	char hex[2 * 64 + 1], *path = NULL;
+	char hex[2 * 64 + 1], *path;
 
 	if (!build_id || !len || len > 64)
 		return lines_create(vmlinux, NULL, NULL, ret);
 	for (size_t i = 0; i < len; i++)
 		snprintf(hex + 2 * i, 3, "%02x", build_id[i]);
-	/* $XDG_CACHE_HOME only when absolute: the XDG Base Directory
-	 * Specification 0.8 says a relative one is invalid and is ignored */
-	base = getenv("ORCCRASH_CACHE");
-	xdg = getenv("XDG_CACHE_HOME");
-	if (base && *base) {
-		if (asprintf(&path, "%s/lines/%s", base, hex) < 0)
-			return &oc_enomem;
-	} else if (xdg && xdg[0] == '/') {
-		if (asprintf(&path, "%s/orccrash/lines/%s", xdg, hex) < 0)
-			return &oc_enomem;
-	} else if ((home = getenv("HOME")) && *home) {
-		if (asprintf(&path, "%s/.cache/orccrash/lines/%s", home,
-			     hex) < 0)
-			return &oc_enomem;
-	}
+	path = oc_cache_path("lines", hex);
 	err = lines_create(vmlinux, path, hex, ret);
 	free(path);
 	return err;

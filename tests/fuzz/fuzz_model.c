@@ -406,7 +406,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	k->mem.arg = &counted;
 
 	whole = init_task && tasks_whole(&img.mem, &ft, init_task);
-	err = oc_kmodel_read_tasks(k, MAX_TASKS);
+	err = oc_kmodel_read_tasks(k, MAX_TASKS, false);
 	tasks_err = err != NULL;
 	check_tasks(k, err, whole, counted.reads);
 

@@ -232,3 +232,97 @@ TEST(symtab_names_sanitised_at_every_position)
 	}
 	oc_symtab_deinit(&tab);
 }
+
+/* The table written as bytes (src/symcache.c's file) and read back:
+ * every lookup the same; then damaged copies, each refused whole. */
+TEST(symtab_write_read_and_refused)
+{
+	struct oc_symtab tab, back;
+	const char *path = oc_test_tmp_path("symtab.bin");
+	const char *names[] = { "entry_SYSCALL_64", "entry_SYSCALL_64_after_hwframe",
+				"__handle_sysrq.cold", "b_alias", "a_global", "_etext" };
+	unsigned char *bytes;
+	long size;
+	FILE *fp;
+
+	build(&tab);
+	fp = fopen(path, "w+");
+	CHECK(fp);
+	if (!fp)
+		return;
+	CHECK_OK(oc_symtab_write(&tab, fp));
+	size = ftell(fp);
+	rewind(fp);
+	CHECK_OK(oc_symtab_read(&back, fp));
+	CHECK_EQ(fgetc(fp), EOF);	/* it read its own bytes, no more */
+	CHECK_EQ(back.nr, tab.nr);
+	for (uint64_t a = 0xff0; a < 0x3110; a += 8) {
+		const struct oc_symbol *x = oc_symtab_lookup(&tab, a);
+		const struct oc_symbol *y = oc_symtab_lookup(&back, a);
+
+		CHECK(!x == !y);
+		if (x && y) {
+			CHECK_STR(oc_symtab_name(&back, y), oc_symtab_name(&tab, x));
+			CHECK_EQ(y->size, x->size);
+		}
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const struct oc_symbol *y = oc_symtab_find(&back, names[i]);
+
+		CHECK(y && !strcmp(oc_symtab_name(&back, y), names[i]));
+	}
+	CHECK(!oc_symtab_find(&back, "no_such_name"));
+	oc_symtab_deinit(&back);
+
+	/* damaged: cut short; a name offset past the pool; two symbols
+	 * out of order; a name index entry past the symbols; every slot
+	 * of the name index used (a lookup would never end) */
+	bytes = malloc((size_t)size);
+	rewind(fp);
+	CHECK(bytes && fread(bytes, 1, (size_t)size, fp) == (size_t)size);
+	fclose(fp);
+	if (!bytes)
+		return;
+	for (int damage = 0; damage < 5; damage++) {
+		unsigned char *b = malloc((size_t)size);
+		size_t head = 32, syms = head, pool = syms + tab.nr * sizeof(struct oc_symbol);
+		size_t hash = pool + tab.pool_len, n = (size_t)size;
+		struct oc_symbol s0;
+		struct oc_error *err;
+
+		memcpy(b, bytes, (size_t)size);
+		memcpy(&s0, b + syms, sizeof(s0));
+		if (damage == 0) {
+			n = (size_t)size - 5;
+		} else if (damage == 1) {
+			s0.name = (uint32_t)tab.pool_len + 3;
+			memcpy(b + syms, &s0, sizeof(s0));
+		} else if (damage == 2) {
+			s0.addr = UINT64_MAX;
+			memcpy(b + syms, &s0, sizeof(s0));
+		} else if (damage == 3) {
+			uint32_t idx = (uint32_t)tab.nr + 1;
+
+			memcpy(b + hash, &idx, 4);
+		} else {
+			for (size_t i = 0; i < tab.hash_size; i++) {
+				uint32_t one = 1;
+
+				memcpy(b + hash + 8 * i, &one, 4);
+			}
+		}
+		fp = fopen(path, "w+");
+		CHECK(fp && fwrite(b, 1, n, fp) == n);
+		if (fp) {
+			rewind(fp);
+			err = oc_symtab_read(&back, fp);
+			CHECK(err && err->code == OC_ERR_FORMAT);
+			CHECK_EQ(back.nr, 0);
+			oc_error_destroy(err);
+			fclose(fp);
+		}
+		free(b);
+	}
+	free(bytes);
+	oc_symtab_deinit(&tab);
+}

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The per-user cache's files (see cachefile.h). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cachefile.h"
+
+char *oc_cache_path(const char *kind, const char *name)
+{
+	const char *base = getenv("ORCCRASH_CACHE");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *path = NULL;
+	int rc = -1;
+
+	if (base && *base)
+		rc = asprintf(&path, "%s/%s/%s", base, kind, name);
+	else if (xdg && xdg[0] == '/')
+		rc = asprintf(&path, "%s/orccrash/%s/%s", xdg, kind, name);
+	else if (home && *home)
+		rc = asprintf(&path, "%s/.cache/orccrash/%s/%s", home, kind, name);
+	return rc < 0 ? NULL : path;
+}
+
+void oc_cache_make_parent_dirs(const char *path)
+{
+	char *dir = strdup(path);
+
+	if (!dir)
+		return;
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(dir, 0700);
+		*p = '/';
+	}
+	free(dir);
+}
+
+/*
+ * In a directory someone else can write, a planted link or file would
+ * redirect what we write or feed what we read.
+ */
+bool oc_cache_dir_ok(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path)) :
+			    strdup(".");
+	struct stat st;
+	bool ok;
+
+	if (!dir)
+		return false;
+	ok = !lstat(*dir ? dir : "/", &st) && S_ISDIR(st.st_mode) &&
+	     st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
+	free(dir);
+	return ok;
+}
+
+FILE *oc_cache_open_read(const char *path, off_t max_size)
+{
+	struct stat st;
+	FILE *fp;
+	int fd;
+
+	if (!oc_cache_dir_ok(path))
+		return NULL;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    st.st_size > max_size || !(fp = fdopen(fd, "r"))) {
+		close(fd);
+		return NULL;
+	}
+	return fp;
+}
+
+bool oc_cache_write(const char *path, bool (*write)(FILE *fp, void *arg),
+		    void *arg)
+{
+	char *tmp;
+	FILE *fp;
+	bool ok;
+	int fd;
+
+	oc_cache_make_parent_dirs(path);
+	if (!oc_cache_dir_ok(path))
+		return false;
+	/* a new file of our own: mkstemp() is O_CREAT|O_EXCL, 0600, and
+	 * follows no link planted under the name */
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
+		return false;
+	fd = mkstemp(tmp);
+	fp = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!fp) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		return false;
+	}
+	ok = write(fp, arg);
+	ok &= !ferror(fp);
+	ok &= fclose(fp) == 0;
+	if (!ok || rename(tmp, path) < 0) {
+		unlink(tmp);
+		ok = false;
+	}
+	free(tmp);
+	return ok;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Files of the per-user cache (~/.cache/orccrash/KIND/NAME): where they
+ * are, and reading and writing them safely.  A cache directory must be
+ * the user's own and writable by no one else, a cache file a regular
+ * file of the user's, not a link (docs/hardening.md); a file is written
+ * whole under a temporary name and renamed into place, so a reader sees
+ * the old file or the new one.  The lines cache (src/lines.c) and the
+ * symbol cache (src/symcache.c) keep their files here.
+ */
+#ifndef OC_CACHEFILE_H
+#define OC_CACHEFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+/*
+ * $ORCCRASH_CACHE/KIND/NAME, else $XDG_CACHE_HOME/orccrash/KIND/NAME
+ * (when absolute: the XDG Base Directory Specification 0.8 says a
+ * relative one is invalid and ignored), else
+ * $HOME/.cache/orccrash/KIND/NAME; malloc'd, NULL when there is no home
+ * or no memory.
+ */
+char *oc_cache_path(const char *kind, const char *name);
+/* mkdir -p of @path's directory; what it creates only the user's. */
+void oc_cache_make_parent_dirs(const char *path);
+/* @path's directory is the user's own and no one else can write it. */
+bool oc_cache_dir_ok(const char *path);
+/* @path for reading, when it is a regular file of the user's (not a
+ * link) of at most @max_size bytes, in a directory oc_cache_dir_ok()
+ * accepts; else NULL. */
+FILE *oc_cache_open_read(const char *path, off_t max_size);
+/*
+ * Write @path anew: its directories made, then @write() into a new
+ * file of the user's (mkstemp(): it follows no link planted under the
+ * name) renamed over @path.  false (nothing changed) when the directory
+ * is not the user's own, or writing failed, or @write() said so.
+ */
+bool oc_cache_write(const char *path, bool (*write)(FILE *fp, void *arg),
+		    void *arg);
+
+#endif /* OC_CACHEFILE_H */

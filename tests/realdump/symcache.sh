@@ -1,0 +1,110 @@
+#!/bin/bash
+# The vmlinux's symbol tables kept per build (src/symcache.c,
+# ~/.cache/orccrash/syms/BUILD-ID) give the report the ELF symbol table
+# gives: on one dump of each release, in a cache directory of the test's
+# own, the report made while writing the file (cold), made from it
+# (warm), and made where no file can be kept (a directory others can
+# write: src/cachefile.c refuses it) are byte for byte the same; then the
+# file damaged (cut short, its header changed, bytes flipped throughout)
+# and the vmlinux another file of the same build (a copy): never a
+# crash, the same report where the damage is found, and a file cut short
+# is made anew.
+#   tests/realdump/symcache.sh [BUILD_DIR]
+. "$(dirname "$0")/../lib.sh"
+tst_init symcache "${1:-build}"
+tst_need_index
+
+# run OUT CACHE ARGS...: the plain report, exit status in $rc
+run() {
+	local out=$1 dir=$2
+	shift 2
+	ORCCRASH_CACHE=$dir "$bin" --all-tasks --no-lines "$@" >"$out" 2>"$out.err"
+	rc=$?
+}
+
+# same NAME FILE: FILE is the cold report (but the VMLINUX line, which
+# names the file given), exit status the same
+same() {
+	if [ "$rc" -ge 128 ]; then
+		fail "$1: killed by signal $((rc - 128))"
+	elif [ "$rc" -ne "$rc0" ]; then
+		fail "$1: exit $rc, cold $rc0: $(head -c 200 "$2.err")"
+	elif ! cmp -s <(grep -v '^ *VMLINUX: ' "$tmp/cold") <(grep -v '^ *VMLINUX: ' "$2"); then
+		fail "$1: the report differs: $(diff "$tmp/cold" "$2" | head -4 | tr '\n' ' ' | head -c 300)"
+	else
+		pass "$1"
+	fi
+}
+
+declare -A rel_seen
+while tst_next_dump; do
+	[ -z "${rel_seen[$rel]:-}" ] && [ -r "$vml" ] || continue
+	rel_seen[$rel]=1
+	c=$tmp/cache-$rel
+	rm -rf "$c"
+	mkdir -p "$c"
+	run "$tmp/cold" "$c" "$core" "$vml"
+	rc0=$rc
+	if [ "$rc0" -ne 0 ] && [ "$rc0" -ne 3 ]; then
+		fail "$name: cold run exit $rc0: $(head -c 200 "$tmp/cold.err")"
+		continue
+	fi
+	file=$(find "$c/syms" -type f 2>/dev/null | head -n 1)
+	if [ -z "$file" ] || [ ! -s "$file" ]; then
+		fail "$name: no symbol cache file under $c/syms"
+		continue
+	fi
+	pass "$name: the cold run kept $(basename "$file") ($(stat -c %s "$file") bytes)"
+	cp "$file" "$tmp/good"
+	run "$tmp/warm" "$c" "$core" "$vml"
+	same "$name: the report from the kept symbols is the ELF's" "$tmp/warm"
+	# a cache directory others can write: no file kept or read
+	mkdir -p "$tmp/open/syms"
+	chmod 0777 "$tmp/open/syms"
+	run "$tmp/open.out" "$tmp/open" "$core" "$vml"
+	if [ -n "$(find "$tmp/open" -type f)" ]; then
+		fail "$name: a file kept in a directory others can write"
+	else
+		same "$name: no cache in a directory others can write, the same report" "$tmp/open.out"
+	fi
+	rm -rf "$tmp/open"
+	# cut short: refused, the ELF read, the file made anew
+	head -c "$(( $(stat -c %s "$tmp/good") / 2 ))" "$tmp/good" >"$file"
+	run "$tmp/cut" "$c" "$core" "$vml"
+	same "$name: a file cut short is refused" "$tmp/cut"
+	if cmp -s "$file" "$tmp/good"; then
+		pass "$name: the file cut short is made anew"
+	else
+		fail "$name: the file cut short was not made anew"
+	fi
+	# another vmlinux of the build (a copy: another inode, another
+	# mtime): a miss, its own file
+	cp "$vml" "$tmp/vmlinux"
+	run "$tmp/copy" "$c" "$core" "$tmp/vmlinux"
+	same "$name: a copy of the vmlinux reads its own symbols" "$tmp/copy"
+	rm -f "$tmp/vmlinux"
+	# bytes flipped throughout: never a crash (what passes the checks
+	# is the user's own file, trusted as the lines cache is)
+	cp "$tmp/good" "$file"
+	bad=0
+	for seed in 1 2 3 4 5 6; do
+		python3 - "$file" "$seed" <<'EOF'
+import random, sys
+p, seed = sys.argv[1], int(sys.argv[2])
+b = bytearray(open(p, "rb").read())
+r = random.Random(seed)
+for _ in range(64):
+    b[r.randrange(len(b))] ^= 1 << r.randrange(8)
+open(p, "wb").write(b)
+EOF
+		run "$tmp/flip" "$c" "$core" "$vml"
+		if [ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 1 ]; }; then
+			fail "$name: flipped bytes (seed $seed): exit $rc: $(tail -c 300 "$tmp/flip.err")"
+			bad=1
+		fi
+		cp "$tmp/good" "$file"
+	done
+	[ "$bad" -ne 0 ] || pass "$name: 6 files of 64 flipped bits each: no crash"
+done <"$index"
+[ "${#rel_seen[@]}" -gt 0 ] || skip "symcache: no dump with its vmlinux readable"
+exit 0
