@@ -226,87 +226,6 @@ static struct json_object *cfi_regs_json(const struct oc_framevars *fv)
 	return a;
 }
 
-static struct json_object *frame_json(const struct oc_kernel *k,
-				      const struct oc_report_options *opts,
-				      const struct oc_trace *tr, size_t index)
-{
-	const struct oc_frame *f = &tr->frames[index];
-	struct json_object *o = chk(json_object_new_object());
-	struct oc_framevars *fv = NULL;
-	struct oc_sym_result s;
-	bool have = oc_kernel_symbolize_frame(k, f, &s);
-	struct oc_line_info chain[16];
-	size_t nr = oc_report_frame_lines(k, opts, f, chain, 16);
-	const struct oc_line_info *own = nr ? &chain[nr - 1] : NULL;
-
-	if (opts->locals && !f->scanned) {
-		struct oc_error *err = oc_framevars_get(k, opts->lines, tr,
-							index, NULL, &fv);
-
-		oc_error_destroy(err);	/* out of memory: no variables */
-	}
-
-	add(o, "ip", oc_json_hex(f->ip));
-	add(o, "sp", oc_json_hex(f->sp));
-	add(o, "symbol", have ? oc_json_str(s.name) : NULL);
-	add(o, "offset", have ? chk(json_object_new_int64((int64_t)s.offset)) : NULL);
-	add(o, "size", have ? chk(json_object_new_int64((int64_t)s.size)) : NULL);
-	add(o, "module", s.module ? oc_json_str(s.module) : NULL);
-	add(o, "stack", oc_json_str(oc_stack_json_name(f->stack)));
-	add(o, "reliable", chk(json_object_new_boolean(f->reliable)));
-	add(o, "scanned", chk(json_object_new_boolean(f->scanned)));
-	add(o, "how", oc_json_str(oc_frame_how_name(f->how)));
-	add(o, "file", own && own->file ?
-	    oc_json_str(oc_lines_short_file(own->file)) : NULL);
-	add(o, "line", own ? chk(json_object_new_int((int)own->line)) : NULL);
-	if (nr > 1) {
-		/* the inlined functions the ip is in, innermost first */
-		struct json_object *in = chk(json_object_new_array());
-
-		for (size_t i = 0; i + 1 < nr; i++) {
-			struct json_object *e = chk(json_object_new_object());
-
-			add(e, "function", chain[i].function ?
-			    oc_json_str(chain[i].function) : NULL);
-			add(e, "file", chain[i].file ?
-			    oc_json_str(oc_lines_short_file(chain[i].file)) : NULL);
-			add(e, "line", chk(json_object_new_int((int)chain[i].line)));
-			if (fv && !fv->unavailable)
-				add(e, "variables", vars_json(
-					i + 1 < fv->nr_levels ? &fv->levels[i] : NULL));
-			push(in, e);
-		}
-		add(o, "inlines", in);
-	}
-	add(o, "regs", f->regs_kind != OC_REGS_NONE ? regs_json(f) : NULL);
-	if (fv) {
-		/* the containing function's (the innermost levels are under
-		 * "inlines"; a level the lines had no entry for comes here) */
-		struct json_object *a = vars_json(NULL);
-
-		size_t from = nr ? nr - 1 : 0;
-
-		if (fv->nr_levels && from >= fv->nr_levels)
-			from = fv->nr_levels - 1;
-		for (size_t i = from; !fv->unavailable && i < fv->nr_levels;
-		     i++) {
-			struct json_object *lv = vars_json(&fv->levels[i]);
-
-			for (size_t n = 0; n < json_object_array_length(lv); n++)
-				push(a, json_object_get(
-					json_object_array_get_idx(lv, n)));
-			json_object_put(lv);
-		}
-		add(o, "variables", a);
-		add(o, "variables_unavailable",
-		    str_or_null(fv->unavailable));
-		add(o, "cfi_registers", cfi_regs_json(fv));
-		add(o, "cfi_note", str_or_null(fv->cfi_note));
-		oc_framevars_free(fv);
-	}
-	return o;
-}
-
 /* how every document is printed (the layout: see struct jw below) */
 static const int json_flags = JSON_C_TO_STRING_PRETTY |
 			      JSON_C_TO_STRING_NOSLASHESCAPE;
@@ -318,8 +237,8 @@ static const int json_flags = JSON_C_TO_STRING_PRETTY |
  * same as json-c 0.16 prints (json_object.c: json_object_object_to_
  * json_string(), _array_to_json_string(), json_escape_str()), and the
  * array object prints it through json_object_set_serializer(), indented
- * to its depth.  A frame with registers or variables is made by
- * frame_json() as before and printed by json-c into the text.
+ * to its depth.  A frame's registers and --locals variables are made
+ * as json-c objects and printed by json-c into the text (pb_json()).
  */
 static void pb_put(struct printbuf *pb, const char *s, size_t len)
 {
@@ -449,32 +368,62 @@ static void pb_reindent(struct printbuf *pb, const char *text, size_t len,
 	pb_put(pb, text + start, len - start);
 }
 
-/* frame_json()'s object, as json-c prints it at depth @level */
+/* @o (given up) as json-c prints it at depth @level; NULL is null */
+static void pb_json(struct printbuf *pb, struct json_object *o, int level)
+{
+	size_t len = 0;
+	const char *text;
+
+	if (!o) {
+		PB_LIT(pb, "null");
+		return;
+	}
+	text = json_object_to_json_string_length(o, json_flags, &len);
+	if (text)
+		pb_reindent(pb, text, len, level);
+	else
+		json_oom = true;
+	json_object_put(o);
+}
+
+/* --locals: the containing function's variables (the innermost levels
+ * are under "inlines"; a level the lines had no entry for comes here) */
+static struct json_object *function_vars_json(const struct oc_framevars *fv,
+					      size_t nr_lines)
+{
+	struct json_object *a = vars_json(NULL);
+	size_t from = nr_lines ? nr_lines - 1 : 0;
+
+	if (fv->nr_levels && from >= fv->nr_levels)
+		from = fv->nr_levels - 1;
+	for (size_t i = from; !fv->unavailable && i < fv->nr_levels; i++) {
+		struct json_object *lv = vars_json(&fv->levels[i]);
+
+		for (size_t n = 0; n < json_object_array_length(lv); n++)
+			push(a, json_object_get(json_object_array_get_idx(lv, n)));
+		json_object_put(lv);
+	}
+	return a;
+}
+
+/* One frame (docs/json.md), as json-c would print it at depth @level */
 static void pb_frame(const struct oc_kernel *k,
 		     const struct oc_report_options *opts,
 		     const struct oc_trace *tr, size_t index, int level,
 		     struct printbuf *pb)
 {
 	const struct oc_frame *f = &tr->frames[index];
+	struct oc_framevars *fv = NULL;
 	struct oc_sym_result sr;
 	struct oc_line_info chain[16];
 	const struct oc_line_info *own;
 	bool have, first = true;
 	size_t nr;
 
-	if (f->regs_kind != OC_REGS_NONE || (opts->locals && !f->scanned)) {
-		struct json_object *o = frame_json(k, opts, tr, index);
-		size_t len = 0;
-		const char *text = o ? json_object_to_json_string_length(
-					       o, json_flags, &len) : NULL;
-
-		if (text)
-			pb_reindent(pb, text, len, level);
-		else
-			json_oom = true;
-		json_object_put(o);
-		return;
-	}
+	if (opts->locals && !f->scanned)
+		/* out of memory: no variables */
+		oc_error_destroy(oc_framevars_get(k, opts->lines, tr, index,
+						  NULL, &fv));
 	have = oc_kernel_symbolize_frame(k, f, &sr);
 	nr = oc_report_frame_lines(k, opts, f, chain, 16);
 	own = nr ? &chain[nr - 1] : NULL;
@@ -513,6 +462,7 @@ static void pb_frame(const struct oc_kernel *k,
 	else
 		PB_LIT(pb, "null");
 	if (nr > 1) {
+		/* the inlined functions the ip is in, innermost first */
 		pb_key(pb, level + 1, &first, "inlines");
 		PB_LIT(pb, "[\n");
 		for (size_t i = 0; i + 1 < nr; i++) {
@@ -529,6 +479,12 @@ static void pb_frame(const struct oc_kernel *k,
 			       oc_lines_short_file(chain[i].file) : NULL);
 			pb_key(pb, level + 3, &efirst, "line");
 			pb_int(pb, (int)chain[i].line);
+			if (fv && !fv->unavailable) {
+				pb_key(pb, level + 3, &efirst, "variables");
+				pb_json(pb, vars_json(i + 1 < fv->nr_levels ?
+						      &fv->levels[i] : NULL),
+					level + 3);
+			}
 			PB_LIT(pb, "\n");
 			pb_indent(pb, level + 2);
 			PB_LIT(pb, "}");
@@ -538,7 +494,18 @@ static void pb_frame(const struct oc_kernel *k,
 		PB_LIT(pb, "]");
 	}
 	pb_key(pb, level + 1, &first, "regs");
-	PB_LIT(pb, "null");
+	pb_json(pb, f->regs_kind != OC_REGS_NONE ? regs_json(f) : NULL, level + 1);
+	if (fv) {
+		pb_key(pb, level + 1, &first, "variables");
+		pb_json(pb, function_vars_json(fv, nr), level + 1);
+		pb_key(pb, level + 1, &first, "variables_unavailable");
+		pb_str(pb, fv->unavailable);
+		pb_key(pb, level + 1, &first, "cfi_registers");
+		pb_json(pb, cfi_regs_json(fv), level + 1);
+		pb_key(pb, level + 1, &first, "cfi_note");
+		pb_str(pb, fv->cfi_note);
+		oc_framevars_free(fv);
+	}
 	PB_LIT(pb, "\n");
 	pb_indent(pb, level);
 	PB_LIT(pb, "}");
