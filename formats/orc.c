@@ -9,6 +9,7 @@
 
 #include "orc.h"
 #include "orc_abi.h"
+#include "strutil.h"
 
 const char *oc_orc_version_name(enum oc_orc_version v)
 {
@@ -397,9 +398,7 @@ struct oc_error *oc_orc_detect_version(const void *orc_header,
 				return NULL;
 			}
 		}
-		for (size_t i = 0; i < ORC_ABI_HASH_SIZE; i++)
-			sprintf(hex + 2 * i, "%02x",
-				((const uint8_t *)orc_header)[i]);
+		oc_hex_string(orc_header, ORC_ABI_HASH_SIZE, hex, sizeof(hex));
 		return oc_error_format(OC_ERR_UNSUPPORTED,
 				       "unknown ORC format: .orc_header hash %s",
 				       hex);

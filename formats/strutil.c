@@ -167,3 +167,17 @@ void oc_str_fput(FILE *out, const char *s, size_t len, unsigned int flags)
 		len -= take;
 	}
 }
+
+void oc_hex_string(const uint8_t *bytes, size_t len, char *buf, size_t size)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	if (!size)
+		return;
+	for (i = 0; i < len && 2 * i + 2 < size; i++) {
+		buf[2 * i] = digits[bytes[i] >> 4];
+		buf[2 * i + 1] = digits[bytes[i] & 0xf];
+	}
+	buf[2 * i] = '\0';
+}

@@ -9,6 +9,7 @@
 #define OC_STRUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum oc_esc_flags {
@@ -40,5 +41,9 @@ char *oc_str_escape_dup(const char *s, size_t len, unsigned int flags);
 
 /* Write the escaped bytes to out. */
 void oc_str_fput(FILE *out, const char *s, size_t len, unsigned int flags);
+
+/* @len bytes as lowercase hex (a build-id, an instruction's bytes) into
+ * @buf, NUL-terminated, cut at a whole byte when @size is short. */
+void oc_hex_string(const uint8_t *bytes, size_t len, char *buf, size_t size);
 
 #endif

@@ -309,11 +309,7 @@ static void list_end(struct cmd_ctx *c, const char *key, struct json_object *a,
 
 static void build_id_string(const struct oc_module *m, char *buf, size_t size)
 {
-	size_t n = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < m->build_id_len && n + 3 <= size; i++)
-		n += snprintf(buf + n, size - n, "%02x", m->build_id[i]);
+	oc_hex_string(m->build_id, m->build_id_len, buf, size);
 }
 
 /* Why module @name has no lines: the lines' reason, or that no .ko of it
@@ -1625,8 +1621,7 @@ static bool dis_one(void *arg, const struct oc_insn *in)
 				    oc_json_chk(json_object_new_int64(li.line)) : NULL);
 		}
 
-		for (unsigned int i = 0; i < in->len; i++)
-			snprintf(bytes + 2 * i, 3, "%02x", in->bytes[i]);
+		oc_hex_string(in->bytes, in->len, bytes, sizeof(bytes));
 		oc_json_set(o, "address", oc_json_hex(in->addr));
 		oc_json_set(o, "bytes", oc_json_str(bytes));
 		oc_json_set(o, "mnemonic", oc_json_str(in->mnemonic));

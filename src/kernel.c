@@ -20,6 +20,7 @@
 #include "kernel.h"
 #include "kmodel.h"
 #include "log.h"
+#include "strutil.h"
 #include "symcache.h"
 #include "vmcoreinfo.h"
 
@@ -229,8 +230,7 @@ static bool build_id_matches(struct oc_kernel *k, char *detail, size_t size)
 	id = oc_elf_build_id(k->elf, &len);
 	if (!id || !len || len > 64)
 		return true;
-	for (size_t i = 0; i < len; i++)
-		snprintf(have + 2 * i, 3, "%02x", id[i]);
+	oc_hex_string(id, len, have, sizeof(have));
 	if (!strcasecmp(want, have))
 		return true;
 	snprintf(detail, size, "the dump's build-id is %.64s, this vmlinux's %.64s",

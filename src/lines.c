@@ -29,6 +29,7 @@
 #include "dwarflines.h"
 #include "elffile.h"
 #include "lines.h"
+#include "strutil.h"
 #include "unwind.h"
 
 /* A record: the chain of one address, infos[first .. first + nr). */
@@ -486,8 +487,7 @@ struct oc_error *oc_lines_open(const char *vmlinux, const uint8_t *build_id,
 
 	if (!build_id || !len || len > 64)
 		return lines_create(vmlinux, NULL, NULL, ret);
-	for (size_t i = 0; i < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", build_id[i]);
+	oc_hex_string(build_id, len, hex, sizeof(hex));
 	path = oc_cache_path("lines", hex);
 	err = lines_create(vmlinux, path, hex, ret);
 	free(path);
@@ -536,8 +536,8 @@ static struct oc_dwarf *open_debug_file(struct oc_lines *l, char *why,
 			continue;
 		}
 		id = oc_elf_build_id(elf, &len);
-		for (size_t k = 0; id && k < len && 2 * k + 2 < sizeof(have); k++)
-			snprintf(have + 2 * k, 3, "%02x", id[k]);
+		if (id && len)
+			oc_hex_string(id, len, have, sizeof(have));
 		oc_elf_close(elf);
 		if (!l->build_id_hex || strcmp(have, l->build_id_hex)) {
 			snprintf(why, size, "%s has build-id %s, the vmlinux %s",
@@ -804,13 +804,6 @@ static struct oc_error *modules_list(struct oc_lines *l, const char *dir,
 	return NULL;
 }
 
-static void hex_string(const uint8_t *id, size_t len, char *buf, size_t size)
-{
-	buf[0] = '\0';
-	for (size_t i = 0; i < len && 2 * i + 2 < size; i++)
-		snprintf(buf + 2 * i, 3, "%02x", id[i]);
-}
-
 struct oc_error *oc_lines_set_module_build_id(struct oc_lines *l,
 					      const char *module,
 					      const uint8_t *id, size_t len)
@@ -847,7 +840,7 @@ static struct oc_error *module_open(struct oc_lines *l, struct lines_module *m)
 	if (!m->build_id_len) {
 		chosen = m->paths[0];
 	} else {
-		hex_string(m->build_id, m->build_id_len, want, sizeof(want));
+		oc_hex_string(m->build_id, m->build_id_len, want, sizeof(want));
 		for (size_t i = 0; i < m->nr_paths && !chosen; i++) {
 			struct oc_elf *elf;
 			const uint8_t *id;
@@ -867,7 +860,7 @@ static struct oc_error *module_open(struct oc_lines *l, struct lines_module *m)
 			} else if (!other) {
 				other = m->paths[i];
 				if (id)
-					hex_string(id, len, have, sizeof(have));
+					oc_hex_string(id, len, have, sizeof(have));
 				else
 					snprintf(have, sizeof(have), "none");
 			}

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cachefile.h"
+#include "strutil.h"
 #include "symcache.h"
 
 /* the file's own layout: a change of it or of struct oc_symbol is a
@@ -45,8 +46,7 @@ static bool make_head(struct oc_elf *elf, unsigned int keep, struct head *h,
 	h->mtime_nsec = (uint64_t)st.st_mtim.tv_nsec;
 	h->ino = (uint64_t)st.st_ino;
 	h->dev = (uint64_t)st.st_dev;
-	for (size_t i = 0; i < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	oc_hex_string(id, len, hex, sizeof(hex));
 	*path_ret = oc_cache_path("syms", hex);
 	return *path_ret != NULL;
 }

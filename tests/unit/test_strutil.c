@@ -97,3 +97,19 @@ TEST(strutil_dup_and_fput)
 	CHECK(out && !strchr(out, '\xe2'));
 	free(out);
 }
+
+TEST(hex_string_whole_bytes)
+{
+	const uint8_t id[] = { 0x01, 0xd2, 0x64, 0xff };
+	char buf[9], small[6];
+
+	oc_hex_string(id, sizeof(id), buf, sizeof(buf));
+	CHECK_STR(buf, "01d264ff");
+	/* 5 bytes of room: two whole bytes and the NUL */
+	oc_hex_string(id, sizeof(id), small, sizeof(small));
+	CHECK_STR(small, "01d2");
+	oc_hex_string(id, 0, buf, sizeof(buf));
+	CHECK_STR(buf, "");
+	oc_hex_string(id, sizeof(id), small, 1);
+	CHECK_STR(small, "");
+}
