@@ -824,24 +824,19 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks,
 	if (err)
 		return err;
 	if (later) {
-		struct task_reader cpus = r;
-
-		/* the CPUs' tasks now, for the first screen; the thread has
-		 * the rest, with r's buffers */
-		cpus.buf = malloc(r.l.size);
-		cpus.idle_ptr = malloc((k->nr_cpus ? k->nr_cpus : 1) * sizeof(*r.idle_ptr));
-		if (cpus.buf && cpus.idle_ptr) {
-			memcpy(cpus.idle_ptr, r.idle_ptr, k->nr_cpus * sizeof(*r.idle_ptr));
-			if (job_start(k, &r)) {
-				err = read_cpu_tasks(&cpus);
-				if (!err)
-					install(k, &cpus, false);
-				reader_deinit(&cpus);
-				return err;
-			}
+		/* the CPUs' tasks now, for the first screen; then the same
+		 * reader, emptied, goes to the thread for the whole list */
+		err = read_cpu_tasks(&r);
+		if (err) {
+			reader_deinit(&r);
+			return err;
 		}
-		free(cpus.buf);
-		free(cpus.idle_ptr);
+		install(k, &r, false);
+		free(r.seen.slots);
+		r.seen = (struct addr_set){ 0 };
+		r.bad = r.not_tasks = r.partial = 0;
+		if (job_start(k, &r))
+			return NULL;
 	}
 	err = read_list(&r);
 	if (!err)
