@@ -48,7 +48,7 @@ EDIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags libedit)
 EDIT_LIBS := $(shell $(PKG_CONFIG) --libs libedit)
 
 # The core: everything but the front ends.
-FRONT_SRC := src/main.c src/shell.c
+FRONT_SRC := src/main.c src/shell.c src/heap.c
 CORE_SRC := $(filter-out $(FRONT_SRC),$(wildcard src/*.c)) $(wildcard formats/*.c)
 UI_SRC := $(wildcard ui/*.c)
 CORE_OBJ := $(CORE_SRC:%.c=$(O)/%.o)
@@ -82,7 +82,7 @@ $(O)/src/main.o: override CPPFLAGS += -DOC_DATADIR='"$(DATADIR)"'
 
 $(O)/src/shell.o: override CFLAGS += $(EDIT_CFLAGS)
 
-$(O)/orccrash: $(O)/src/main.o $(O)/src/shell.o $(UI_LIB) $(LIB)
+$(O)/orccrash: $(O)/src/main.o $(O)/src/shell.o $(O)/src/heap.o $(UI_LIB) $(LIB)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(EDIT_LIBS)
 
 $(O)/tests/%: $(O)/tests/unit/%.o $(O)/tests/unit/harness.o $(UI_LIB) $(LIB)

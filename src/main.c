@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "dump.h"
 #include "elffile.h"
+#include "heap.h"
 #include "kernel.h"
 #include "lines.h"
 #include "report.h"
@@ -436,6 +437,7 @@ int main(int argc, char **argv)
 	const char *html = NULL;
 	int c, rc;
 
+	oc_heap_setup();
 	if (argc > 1 && !strcmp(argv[1], "orc-dump"))
 		return orc_dump_main(argc - 1, argv + 1);
 
