@@ -223,3 +223,87 @@ TEST(flat_garbage)
 	CHECK(err && strstr(err->message, "not a flattened dump"));
 	oc_error_destroy(err);
 }
+
+/* A random number from a fixed sequence (xorshift64). */
+static uint64_t next_rand(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
+static void fd_put_be64(int fd, int64_t v)
+{
+	uint64_t be = htobe64((uint64_t)v);
+
+	CHECK_EQ(write(fd, &be, 8), 8);
+}
+
+/*
+ * Reassembly by windows and runs (formats/flat.c) against writing each
+ * record at its offset in turn: a long stream of small records, most
+ * following the last in the output, some jumping back over earlier ones
+ * (a later record wins), some forward, a few bigger than the 1 MB window.
+ */
+TEST(flat_reassemble_matches_record_by_record)
+{
+	enum { OUT_MAX = 24 << 20, NR = 3000 };
+	unsigned char *expect = calloc(1, OUT_MAX), *got = malloc(OUT_MAX);
+	unsigned char *data = malloc(3 << 20);
+	uint64_t state = 0x9e3779b97f4a7c15ull, dst = 0, out_size = 0;
+	struct oc_flat_index index;
+	unsigned char head[4096] = "makedumpfile";
+	int src = memfd_create("flat-src", 0), dst_fd = memfd_create("flat-dst", 0);
+	size_t runs = 0, big = 0, back = 0;
+
+	CHECK(expect && got && data && src >= 0 && dst_fd >= 0);
+	for (size_t i = 0; i < 3 << 20; i++)
+		data[i] = (unsigned char)next_rand(&state);
+	CHECK_EQ(write(src, head, 16), 16);
+	fd_put_be64(src, 1);
+	fd_put_be64(src, 1);
+	CHECK_EQ(pwrite(src, head + 32, 4096 - 32, 32), 4096 - 32);
+	CHECK_EQ(lseek(src, 4096, SEEK_SET), 4096);
+	for (int i = 0; i < NR; i++) {
+		uint64_t r = next_rand(&state), size, from;
+
+		size = r % 97 == 0 ? (1 << 20) + r % (2 << 20) : 1 + r % 20000;
+		big += size > (1 << 20);
+		if (r % 13 == 0) {		/* back over earlier records */
+			dst = dst > 100000 ? dst - r % 100000 : 0;
+			back++;
+		} else if (r % 11 == 0) {	/* a hole */
+			dst += r % 50000;
+		}
+		runs += r % 13 == 0 || r % 11 == 0;
+		if (dst + size > OUT_MAX)
+			dst = r % (OUT_MAX / 2);
+		from = next_rand(&state) % ((3 << 20) - size);
+		fd_put_be64(src, (int64_t)dst);
+		fd_put_be64(src, (int64_t)size);
+		CHECK_EQ(write(src, data + from, size), (ssize_t)size);
+		memcpy(expect + dst, data + from, size);
+		dst += size;
+		if (dst > out_size)
+			out_size = dst;
+	}
+	fd_put_be64(src, -1);
+	fd_put_be64(src, -1);
+	CHECK(big > 10 && back > 100 && runs > 300);
+
+	CHECK_OK(oc_flat_index(oc_flat_read_fd, &src, (uint64_t)lseek(src, 0, SEEK_END),
+			       &index));
+	CHECK_EQ(index.nr, NR);
+	CHECK_EQ(index.out_size, out_size);
+	CHECK_OK(oc_flat_reassemble(src, &index, dst_fd));
+	CHECK_EQ(lseek(dst_fd, 0, SEEK_END), (off_t)out_size);
+	CHECK_EQ(pread(dst_fd, got, out_size, 0), (ssize_t)out_size);
+	CHECK(!memcmp(got, expect, out_size));
+	oc_flat_index_deinit(&index);
+	close(src);
+	close(dst_fd);
+	free(expect);
+	free(got);
+	free(data);
+}
