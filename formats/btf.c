@@ -29,40 +29,117 @@ enum {
 	MAX_PATH_DEPTH = 32,	/* components in a member path */
 	MAX_ANON_DEPTH = 16,	/* nested anonymous members */
 	MAX_CHAIN = 32,		/* typedef/modifier links */
-	NAME_CACHE = 64,
 };
 
-struct name_cache_entry {
-	char *name;
-	int kind;
-	int32_t id;
+/*
+ * Name and kind -> the first type id with them, what
+ * btf__find_by_name_kind() answers by a linear scan of every type
+ * (~100,000 in a vmlinux's BTF, up to 7 kinds tried for a bare name,
+ * ~100 names asked at each open).  Made when the BTF is read (so that
+ * lookups from several threads only read it), in one pass over the ids
+ * from 1 (a split BTF's base's types first, as libbpf's
+ * scan meets them), keeping the lowest id of each name and kind; open
+ * addressing, a slot holding id + 1 (0: empty) and the key's hash.  Only
+ * the kinds find_type() asks for are indexed; another kind is scanned.
+ */
+struct name_slot {
+	uint32_t id_1, hash;
 };
 
 struct btf_types {
 	struct btf *btf;
-	struct name_cache_entry cache[NAME_CACHE];
-	unsigned int cache_next;
+	struct name_slot *index;	/* NULL (out of memory): scan */
+	size_t index_size;		/* a power of two */
 };
 
-/* btf__find_by_name_kind() is a linear scan: remember recent answers. */
+static bool indexed_kind(int kind)
+{
+	switch (kind) {
+	case BTF_KIND_INT: case BTF_KIND_STRUCT: case BTF_KIND_UNION:
+	case BTF_KIND_ENUM: case BTF_KIND_ENUM64: case BTF_KIND_TYPEDEF:
+	case BTF_KIND_FLOAT: case BTF_KIND_VAR:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* FNV-1a of the name, then the kind */
+static uint32_t name_hash(const char *name, int kind)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	return (h ^ (uint32_t)kind) * 16777619u;
+}
+
+static void make_index(struct btf_types *bt)
+{
+	uint32_t nr = btf__type_cnt(bt->btf), named = 0;
+	size_t size = 16;
+
+	for (uint32_t id = 1; id < nr; id++) {
+		const struct btf_type *t = btf__type_by_id(bt->btf, id);
+
+		named += t && t->name_off && indexed_kind(btf_kind(t));
+	}
+	while (size < 2 * (size_t)named)
+		size *= 2;
+	bt->index = calloc(size, sizeof(*bt->index));
+	if (!bt->index)
+		return;
+	bt->index_size = size;
+	for (uint32_t id = 1; id < nr; id++) {
+		const struct btf_type *t = btf__type_by_id(bt->btf, id);
+		const char *name;
+		uint32_t h;
+		size_t slot;
+
+		if (!t || !t->name_off || !indexed_kind(btf_kind(t)))
+			continue;
+		name = btf__name_by_offset(bt->btf, t->name_off);
+		if (!name)
+			continue;
+		h = name_hash(name, btf_kind(t));
+		for (slot = h & (size - 1); bt->index[slot].id_1;
+		     slot = (slot + 1) & (size - 1)) {
+			const struct btf_type *o;
+
+			if (bt->index[slot].hash != h)
+				continue;
+			o = btf__type_by_id(bt->btf, bt->index[slot].id_1 - 1);
+			if (btf_kind(o) == btf_kind(t) &&
+			    !strcmp(btf__name_by_offset(bt->btf, o->name_off), name))
+				break;	/* a lower id has it already */
+		}
+		if (!bt->index[slot].id_1)
+			bt->index[slot] = (struct name_slot){ id + 1, h };
+	}
+}
+
+/* What btf__find_by_name_kind() answers: the id, or < 0 for none. */
 static int32_t find_by_name_kind(struct btf_types *bt, const char *name,
 				 int kind)
 {
-	struct name_cache_entry *e;
-	int32_t id;
+	uint32_t h;
 
-	for (unsigned int i = 0; i < NAME_CACHE; i++) {
-		e = &bt->cache[i];
-		if (e->name && e->kind == kind && !strcmp(e->name, name))
-			return e->id;
+	if (!indexed_kind(kind) || !bt->index)
+		return btf__find_by_name_kind(bt->btf, name, kind);
+	h = name_hash(name, kind);
+	for (size_t slot = h & (bt->index_size - 1); bt->index[slot].id_1;
+	     slot = (slot + 1) & (bt->index_size - 1)) {
+		uint32_t id = bt->index[slot].id_1 - 1;
+		const struct btf_type *t;
+
+		if (bt->index[slot].hash != h)
+			continue;
+		t = btf__type_by_id(bt->btf, id);
+		if (btf_kind(t) == kind &&
+		    !strcmp(btf__name_by_offset(bt->btf, t->name_off), name))
+			return (int32_t)id;
 	}
-	id = btf__find_by_name_kind(bt->btf, name, kind);
-	e = &bt->cache[bt->cache_next++ % NAME_CACHE];
-	free(e->name);
-	e->name = strdup(name);
-	e->kind = kind;
-	e->id = id;
-	return id;
+	return -ENOENT;
 }
 
 /* Follow typedefs and modifiers to the type that has a layout. */
@@ -948,8 +1025,7 @@ static void btf_types_destroy(void *arg)
 {
 	struct btf_types *bt = arg;
 
-	for (unsigned int i = 0; i < NAME_CACHE; i++)
-		free(bt->cache[i].name);
+	free(bt->index);
 	btf__free(bt->btf);
 	free(bt);
 }
@@ -985,6 +1061,7 @@ static struct oc_error *wrap(struct btf *btf, struct oc_types **ret)
 		return &oc_enomem;
 	}
 	bt->btf = btf;
+	make_index(bt);
 	types->ops = &btf_types_ops;
 	types->arg = bt;
 	*ret = types;

@@ -12,7 +12,10 @@
  * run on vmlinux-6.1.0-57-cloud-amd64 (6.1.192-3) and
  * vmlinux-6.12.118+deb12-cloud-amd64 (6.12.118-1~deb12u1).
  */
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
 #include <glob.h>
+#include <inttypes.h>
 #include <unistd.h>
 
 #include "btf.h"
@@ -247,6 +250,88 @@ static void check_release(const struct truth *tr, struct oc_types *t)
 	}
 }
 
+struct named {
+	int kind;
+	const char *name;
+	uint32_t id;
+};
+
+static int named_cmp(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = x->kind - y->kind;
+
+	if (!c)
+		c = strcmp(x->name, y->name);
+	if (!c)
+		c = x->id < y->id ? -1 : x->id > y->id;
+	return c;
+}
+
+/*
+ * A name asked of the types answers the lowest id of that name and kind,
+ * as libbpf's btf__find_by_name_kind() scan does (formats/btf.c keeps an
+ * index instead): every struct, union, enum and typedef name of the
+ * vmlinux, its size against the first type's of that name.  The names
+ * that several types of different sizes share are where an index that
+ * kept another id would show.
+ */
+static void check_first_ids(const void *data, size_t len, struct oc_types *t)
+{
+	struct btf *btf = btf__new(data, (uint32_t)len);
+	struct named *all;
+	size_t nr = 0, checked = 0, shared = 0, bad = 0;
+	uint32_t cnt;
+
+	CHECK(btf && !libbpf_get_error(btf));
+	if (!btf || libbpf_get_error(btf))
+		return;
+	cnt = btf__type_cnt(btf);
+	all = malloc(cnt * sizeof(*all));
+	CHECK(all != NULL);
+	for (uint32_t id = 1; all && id < cnt; id++) {
+		const struct btf_type *bt = btf__type_by_id(btf, id);
+		int kind = btf_kind(bt);
+		const char *name = btf__name_by_offset(btf, bt->name_off);
+
+		if ((kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION ||
+		     kind == BTF_KIND_ENUM || kind == BTF_KIND_TYPEDEF) && name && *name)
+			all[nr++] = (struct named){ kind, name, id };
+	}
+	qsort(all, nr, sizeof(*all), named_cmp);
+	for (size_t i = 0, j; i < nr; i = j) {
+		static const char *const prefix[] = {
+			[BTF_KIND_STRUCT] = "struct ", [BTF_KIND_UNION] = "union ",
+			[BTF_KIND_ENUM] = "enum ", [BTF_KIND_TYPEDEF] = "",
+		};
+		long want = btf__resolve_size(btf, all[i].id);
+		char query[300];
+		uint64_t got = 0;
+		struct oc_error *err;
+
+		for (j = i + 1; j < nr && all[j].kind == all[i].kind &&
+		     !strcmp(all[j].name, all[i].name); j++)
+			shared += btf__resolve_size(btf, all[j].id) != want;
+		if (want < 0 || strlen(all[i].name) > 250)
+			continue;
+		snprintf(query, sizeof(query), "%s%s", prefix[all[i].kind], all[i].name);
+		err = oc_types_size(t, query, &got);
+		if (err || got != (uint64_t)want) {
+			if (bad++ < 5)
+				FAIL_AT("%s: %s %" PRIu64 ", the first type (id %u) %ld",
+					query, err ? err->message : "size", got,
+					all[i].id, want);
+			oc_error_destroy(err);
+		}
+		checked++;
+	}
+	printf("  %zu names: the first type's size for each; %zu later types of a shared name differ\n",
+	       checked, shared);
+	CHECK(checked > 1000);
+	free(all);
+	btf__free(btf);
+}
+
 static void run_one(const char *vmlinux)
 {
 	struct oc_types *t = NULL;
@@ -259,6 +344,8 @@ static void run_one(const char *vmlinux)
 		return;
 	}
 	CHECK_OK(oc_btf_types_create(data, len, &t));
+	if (t)
+		check_first_ids(data, len, t);
 	/* the types must not point into the caller's buffer */
 	memset(data, 0xa5, len);
 	free(data);
