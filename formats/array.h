@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 /*
  * Room for @more elements of @size bytes after the @nr used in @p, which
@@ -39,6 +40,31 @@ static inline void *oc_array_grow(void *p, size_t nr, size_t more,
 	if (q)
 		*cap = n;
 	return q;
+}
+
+/*
+ * An array of megabytes filled whole at once (a table read from a file):
+ * malloc'd memory as usual (free() frees it), but from 2 MB on aligned
+ * to 2 MB and advised MADV_HUGEPAGE, so that filling it faults once per
+ * 2 MB instead of once per 4 KB page where transparent huge pages are
+ * enabled.  src/heap.c does the same for the program's main heap; this
+ * serves the arrays a thread fills (threads have heaps of their own) and
+ * the crash extension.
+ */
+static inline void *oc_malloc_big(size_t size)
+{
+	const size_t huge = 2 << 20;
+	size_t round;
+	void *p;
+
+	if (size < huge || size > SIZE_MAX - huge)
+		return malloc(size);
+	round = (size + huge - 1) & ~(huge - 1);
+	p = aligned_alloc(huge, round);
+	if (!p)
+		return malloc(size);
+	madvise(p, round, MADV_HUGEPAGE);
+	return p;
 }
 
 #endif /* OC_FORMATS_ARRAY_H */

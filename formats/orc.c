@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "orc.h"
 #include "orc_abi.h"
 #include "strutil.h"
@@ -275,7 +276,7 @@ struct oc_error *oc_orc_table_parse(struct oc_orc_table *tab,
 	tab->version = version;
 	if (!nr)
 		return NULL;
-	tab->ips = malloc(nr * sizeof(*tab->ips));
+	tab->ips = oc_malloc_big(nr * sizeof(*tab->ips));
 	if (!tab->ips)
 		return &oc_enomem;
 	tab->nr = nr;
@@ -288,7 +289,7 @@ struct oc_error *oc_orc_table_parse(struct oc_orc_table *tab,
 	}
 	if (sorted) {
 		/* decoded on lookup (oc_orc_table_entry()) */
-		tab->raw = malloc(orc_len);
+		tab->raw = oc_malloc_big(orc_len);
 		if (!tab->raw) {
 			oc_orc_table_deinit(tab);
 			return &oc_enomem;
