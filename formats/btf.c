@@ -36,11 +36,13 @@ enum {
  * btf__find_by_name_kind() answers by a linear scan of every type
  * (~100,000 in a vmlinux's BTF, up to 7 kinds tried for a bare name,
  * ~100 names asked at each open).  Made when the BTF is read (so that
- * lookups from several threads only read it), in one pass over the ids
- * from 1 (a split BTF's base's types first, as libbpf's
- * scan meets them), keeping the lowest id of each name and kind; open
- * addressing, a slot holding id + 1 (0: empty) and the key's hash.  Only
- * the kinds find_type() asks for are indexed; another kind is scanned.
+ * lookups from several threads only read it), in one pass over the
+ * BTF's own ids, keeping the lowest id of each name and kind; open
+ * addressing, a slot holding id + 1 (0: empty) and the key's hash.  A
+ * module's split BTF indexes its own types only and asks its base's
+ * index first: the base's ids are the lower, as libbpf's scan from id 1
+ * meets them.  Only the kinds find_type() asks for are indexed; another
+ * kind is scanned.
  */
 struct name_slot {
 	uint32_t id_1, hash;
@@ -48,6 +50,8 @@ struct name_slot {
 
 struct btf_types {
 	struct btf *btf;
+	const struct btf_types *base;	/* a split BTF's; else NULL */
+	uint32_t first_id;		/* the first of its own ids */
 	struct name_slot *index;	/* NULL (out of memory): scan */
 	size_t index_size;		/* a power of two */
 };
@@ -74,12 +78,32 @@ static uint32_t name_hash(const char *name, int kind)
 	return (h ^ (uint32_t)kind) * 16777619u;
 }
 
+/* The slot of @name and @kind (hash @h) in @bt's index, or the empty
+ * slot where it would go. */
+static size_t index_slot(const struct btf_types *bt, const char *name,
+			 int kind, uint32_t h)
+{
+	size_t slot = h & (bt->index_size - 1);
+
+	for (; bt->index[slot].id_1; slot = (slot + 1) & (bt->index_size - 1)) {
+		const struct btf_type *t;
+
+		if (bt->index[slot].hash != h)
+			continue;
+		t = btf__type_by_id(bt->btf, bt->index[slot].id_1 - 1);
+		if (btf_kind(t) == kind &&
+		    !strcmp(btf__name_by_offset(bt->btf, t->name_off), name))
+			break;
+	}
+	return slot;
+}
+
 static void make_index(struct btf_types *bt)
 {
 	uint32_t nr = btf__type_cnt(bt->btf), named = 0;
 	size_t size = 16;
 
-	for (uint32_t id = 1; id < nr; id++) {
+	for (uint32_t id = bt->first_id; id < nr; id++) {
 		const struct btf_type *t = btf__type_by_id(bt->btf, id);
 
 		named += t && t->name_off && indexed_kind(btf_kind(t));
@@ -90,7 +114,7 @@ static void make_index(struct btf_types *bt)
 	if (!bt->index)
 		return;
 	bt->index_size = size;
-	for (uint32_t id = 1; id < nr; id++) {
+	for (uint32_t id = bt->first_id; id < nr; id++) {
 		const struct btf_type *t = btf__type_by_id(bt->btf, id);
 		const char *name;
 		uint32_t h;
@@ -102,44 +126,30 @@ static void make_index(struct btf_types *bt)
 		if (!name)
 			continue;
 		h = name_hash(name, btf_kind(t));
-		for (slot = h & (size - 1); bt->index[slot].id_1;
-		     slot = (slot + 1) & (size - 1)) {
-			const struct btf_type *o;
-
-			if (bt->index[slot].hash != h)
-				continue;
-			o = btf__type_by_id(bt->btf, bt->index[slot].id_1 - 1);
-			if (btf_kind(o) == btf_kind(t) &&
-			    !strcmp(btf__name_by_offset(bt->btf, o->name_off), name))
-				break;	/* a lower id has it already */
-		}
+		slot = index_slot(bt, name, btf_kind(t), h);
+		/* taken: a lower id has the name already */
 		if (!bt->index[slot].id_1)
 			bt->index[slot] = (struct name_slot){ id + 1, h };
 	}
 }
 
 /* What btf__find_by_name_kind() answers: the id, or < 0 for none. */
-static int32_t find_by_name_kind(struct btf_types *bt, const char *name,
+static int32_t find_by_name_kind(const struct btf_types *bt, const char *name,
 				 int kind)
 {
 	uint32_t h;
+	size_t slot;
 
-	if (!indexed_kind(kind) || !bt->index)
+	if (!indexed_kind(kind) || !bt->index || (bt->base && !bt->base->index))
 		return btf__find_by_name_kind(bt->btf, name, kind);
 	h = name_hash(name, kind);
-	for (size_t slot = h & (bt->index_size - 1); bt->index[slot].id_1;
-	     slot = (slot + 1) & (bt->index_size - 1)) {
-		uint32_t id = bt->index[slot].id_1 - 1;
-		const struct btf_type *t;
-
-		if (bt->index[slot].hash != h)
-			continue;
-		t = btf__type_by_id(bt->btf, id);
-		if (btf_kind(t) == kind &&
-		    !strcmp(btf__name_by_offset(bt->btf, t->name_off), name))
-			return (int32_t)id;
+	if (bt->base) {
+		slot = index_slot(bt->base, name, kind, h);
+		if (bt->base->index[slot].id_1)
+			return (int32_t)bt->base->index[slot].id_1 - 1;
 	}
-	return -ENOENT;
+	slot = index_slot(bt, name, kind, h);
+	return bt->index[slot].id_1 ? (int32_t)bt->index[slot].id_1 - 1 : -ENOENT;
 }
 
 /* Follow typedefs and modifiers to the type that has a layout. */
@@ -1040,8 +1050,10 @@ static const struct oc_types_ops btf_types_ops = {
 	.destroy = btf_types_destroy,
 };
 
-/* Wraps @btf (taken; NULL or an error pointer: libbpf failed). */
-static struct oc_error *wrap(struct btf *btf, struct oc_types **ret)
+/* Wraps @btf (taken; NULL or an error pointer: libbpf failed), split
+ * over @base's types or not (NULL). */
+static struct oc_error *wrap(struct btf *btf, const struct btf_types *base,
+			     struct oc_types **ret)
 {
 	struct btf_types *bt;
 	struct oc_types *types;
@@ -1061,6 +1073,8 @@ static struct oc_error *wrap(struct btf *btf, struct oc_types **ret)
 		return &oc_enomem;
 	}
 	bt->btf = btf;
+	bt->base = base;
+	bt->first_id = base ? btf__type_cnt(base->btf) : 1;
 	make_index(bt);
 	types->ops = &btf_types_ops;
 	types->arg = bt;
@@ -1075,7 +1089,7 @@ struct oc_error *oc_btf_types_create(const void *data, size_t len,
 		return oc_error_format(OC_ERR_FORMAT, "BTF of %zu bytes", len);
 	/* btf__new() copies the data and checks it */
 	errno = 0;
-	return wrap(btf__new(data, (uint32_t)len), ret);
+	return wrap(btf__new(data, (uint32_t)len), NULL, ret);
 }
 
 /*
@@ -1117,9 +1131,12 @@ struct oc_error *oc_btf_types_create_split(const void *data, size_t len,
 					   const struct oc_types *base,
 					   struct oc_types **ret)
 {
+	const struct btf_types *bb;
+
 	if (!base || base->ops != &btf_types_ops)
 		return oc_error_format(OC_ERR_INVALID, "split BTF without the kernel's BTF as its base");
 	if (len < 24 || len > UINT32_MAX)
 		return oc_error_format(OC_ERR_FORMAT, "BTF of %zu bytes", len);
-	return wrap(new_split(data, len, ((const struct btf_types *)base->arg)->btf), ret);
+	bb = base->arg;
+	return wrap(new_split(data, len, bb->btf), bb, ret);
 }
