@@ -157,25 +157,20 @@ void oc_flat_index_deinit(struct oc_flat_index *index)
 	memset(index, 0, sizeof(*index));
 }
 
-/* All of @len bytes at @offset, read or written, EINTR retried; the end
- * of the file or a write of nothing is an error. */
-static struct oc_error *pio_all(int fd, char *p, size_t len, uint64_t offset,
-				bool write)
+/* All of @len bytes at @offset, EINTR retried; the end of the file is
+ * an error. */
+static struct oc_error *pread_all(int fd, char *p, size_t len, uint64_t offset)
 {
 	while (len) {
-		ssize_t n = write ? pwrite(fd, p, len, (off_t)offset) :
-				    pread(fd, p, len, (off_t)offset);
+		ssize_t n = pread(fd, p, len, (off_t)offset);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return oc_error_os(errno, NULL, "%s at %llu",
-					   write ? "writing the reassembled dump" :
-					   "pread", (unsigned long long)offset);
+			return oc_error_os(errno, NULL, "pread at %llu",
+					   (unsigned long long)offset);
 		if (n == 0)
-			return oc_error_format(OC_ERR_FORMAT, "%s at offset %llu",
-					       write ? "no room to write" :
-					       "unexpected end of file",
+			return oc_error_format(OC_ERR_FORMAT, "unexpected end of file at offset %llu",
 					       (unsigned long long)offset);
 		p += n;
 		len -= n;
@@ -187,7 +182,7 @@ static struct oc_error *pio_all(int fd, char *p, size_t len, uint64_t offset,
 struct oc_error *oc_flat_read_fd(void *arg, uint64_t offset, void *buf,
 				 size_t len)
 {
-	return pio_all(*(int *)arg, buf, len, offset, false);
+	return pread_all(*(int *)arg, buf, len, offset);
 }
 
 /* All of @iov[0..@nr) written at @offset, EINTR and short writes retried
@@ -280,10 +275,11 @@ struct oc_error *oc_flat_reassemble(int src_fd, const struct oc_flat_index *inde
 			wstart = wend = 0;
 			for (uint64_t done = 0; done < r->size && !err;) {
 				size_t n = r->size - done < WINDOW ? r->size - done : WINDOW;
+				struct iovec v = { buf, n };
 
 				err = oc_flat_read_fd(&src_fd, r->src + done, buf, n);
 				if (!err)
-					err = pio_all(dst_fd, buf, n, r->dst + done, true);
+					err = pwritev_all(dst_fd, &v, 1, r->dst + done);
 				done += n;
 			}
 			continue;
