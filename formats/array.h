@@ -51,9 +51,12 @@ static inline void *oc_array_grow(void *p, size_t nr, size_t more,
  * serves the arrays a thread fills (threads have heaps of their own) and
  * the crash extension.
  */
+/* x86-64's transparent huge page (a PMD's 2 MB) */
+enum { OC_HUGE_PAGE = 2 << 20 };
+
 static inline void *oc_malloc_big(size_t size)
 {
-	const size_t huge = 2 << 20;
+	const size_t huge = OC_HUGE_PAGE;
 	size_t round;
 	void *p;
 

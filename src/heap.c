@@ -35,13 +35,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "heap.h"
 
 enum {
 	HEAP_STEP = 64 << 20,
 	HEAP_MMAP_THRESHOLD = 32 << 20,
 	HEAP_TRIM_THRESHOLD = 256 << 20,
-	HUGE_PAGE = 2 << 20,
 };
 
 void oc_heap_setup(void)
@@ -59,8 +59,8 @@ void oc_heap_setup(void)
 	free(grow);
 	if (start == (uintptr_t)-1 || end == (uintptr_t)-1)
 		return;
-	start = (start + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-	end &= ~(uintptr_t)(HUGE_PAGE - 1);
+	start = (start + OC_HUGE_PAGE - 1) & ~(uintptr_t)(OC_HUGE_PAGE - 1);
+	end &= ~(uintptr_t)(OC_HUGE_PAGE - 1);
 	if (end > start)
 		madvise((void *)start, end - start, MADV_HUGEPAGE);
 }
