@@ -611,6 +611,21 @@ static void reader_deinit(struct task_reader *r)
 	r->idle_ptr = NULL;
 }
 
+/*
+ * @r empty again for a reading of the whole list (its layout, buffers,
+ * per-CPU idle pointers and step budget kept): what a reading fills,
+ * the tasks seen and the counts and notes of the ones that failed; its
+ * tasks were installed.
+ */
+static void reader_restart(struct task_reader *r)
+{
+	free(r->seen.slots);
+	r->seen = (struct addr_set){ 0 };
+	r->bad = r->not_tasks = r->partial = 0;
+	r->nr_notes = 0;
+	r->incomplete = false;
+}
+
 /* What a reading needs of the model, read in the model's own thread. */
 static struct oc_error *reader_init(struct oc_kernel *k, struct task_reader *r,
 				    size_t max_tasks)
@@ -832,9 +847,7 @@ struct oc_error *oc_kmodel_read_tasks(struct oc_kernel *k, size_t max_tasks,
 			return err;
 		}
 		install(k, &r, false);
-		free(r.seen.slots);
-		r.seen = (struct addr_set){ 0 };
-		r.bad = r.not_tasks = r.partial = 0;
+		reader_restart(&r);
 		if (job_start(k, &r))
 			return NULL;
 	}
