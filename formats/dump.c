@@ -60,10 +60,10 @@ struct oc_dump {
 	/* a second reader made by oc_dump_clone(): hdr is the first's */
 	bool clone;
 	/*
-	 * Pages libkdumpfile could not read, never asked for again:
-	 * libkdumpfile 0.5.1 corrupts its page cache when the same excluded
-	 * page of a kdump-compressed file is read repeatedly (every later
-	 * read then fails with "Decompresion failed: error -2").
+	 * The last pages found missing: excluded by the kdump file's
+	 * bitmap (never asked of libkdumpfile, see fill_page()), or pages
+	 * libkdumpfile could not read, never asked for again.  Read by
+	 * oc_kmodel_explain_missing() through oc_dump_missing_pfns().
 	 */
 	uint64_t bad_pfn[NR_BAD_PFN];
 	unsigned int nr_bad_pfn;
@@ -87,12 +87,21 @@ static struct oc_error *kdump_error(struct oc_dump *dump, const char *call)
 /* ------------------------------------------------------------------ */
 /* Physical reads: libkdumpfile's, behind formats/pcache.c             */
 
+/* Remember @pfn as missing (once): oc_dump_missing_pfns() */
+static void add_bad_pfn(struct oc_dump *dump, uint64_t pfn)
+{
+	for (unsigned int i = 0; i < dump->nr_bad_pfn && i < NR_BAD_PFN; i++)
+		if (dump->bad_pfn[i] == pfn)
+			return;
+	dump->bad_pfn[dump->nr_bad_pfn++ % NR_BAD_PFN] = pfn;
+}
+
 static struct oc_error *fill_page(void *arg, uint64_t pfn,
 				  unsigned char *page)
 {
 	struct oc_dump *dump = arg;
 	uint64_t paddr = pfn * PAGE_SIZE;
-	const char *missing = oc_dump_hdr_page_missing(&dump->hdr, paddr);
+	const char *missing = oc_dump_hdr_elf_page_missing(&dump->hdr, paddr);
 	size_t len = PAGE_SIZE;
 	struct oc_error *err;
 
@@ -100,6 +109,23 @@ static struct oc_error *fill_page(void *arg, uint64_t pfn,
 		return oc_error_fault(paddr,
 				      "physical address 0x%" PRIx64 " not in the dump (%s)",
 				      paddr, missing);
+	/*
+	 * A page the kdump file's bitmap leaves out is never asked of
+	 * libkdumpfile: in 0.5.1 a read of an excluded page ("Excluded
+	 * page") leaves its page cache in a state in which later reads of
+	 * pages that are in the file fail ("Decompresion failed: error
+	 * -2"), so what a reader could read depended on what it had read
+	 * before (seen on the 7.2 bench dump made by makedumpfile -d 31:
+	 * init_task's stack unreadable after the open's reads, readable in
+	 * a fresh process).
+	 */
+	missing = oc_dump_hdr_kdump_page_missing(&dump->hdr, paddr);
+	if (missing) {
+		add_bad_pfn(dump, pfn);
+		return oc_error_fault(paddr,
+				      "physical address 0x%" PRIx64 " not in the dump (%s)",
+				      paddr, missing);
+	}
 	for (unsigned int i = 0; i < dump->nr_bad_pfn && i < NR_BAD_PFN; i++)
 		if (dump->bad_pfn[i] == pfn)
 			return oc_error_fault(paddr,
@@ -111,7 +137,7 @@ static struct oc_error *fill_page(void *arg, uint64_t pfn,
 	err = oc_error_fault(paddr + len,
 			     "physical address 0x%" PRIx64 " not in the dump (kdump_read: %s)",
 			     paddr + len, kdump_get_err(dump->ctx));
-	dump->bad_pfn[dump->nr_bad_pfn++ % NR_BAD_PFN] = pfn;
+	add_bad_pfn(dump, pfn);
 	kdump_clear_err(dump->ctx);
 	return err;
 }
@@ -392,8 +418,10 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	 * this once and 75833b1 undid it: a failed read of an excluded page
 	 * of a kdump-compressed file left a cache slot behind that made later
 	 * reads of good pages fail ("Decompresion failed: error -2",
-	 * libkdumpfile 0.5.1, the 6.12 real-kdump sample); bad_pfn[] now
-	 * keeps any excluded page from being asked for twice.  At its default
+	 * libkdumpfile 0.5.1, the 6.12 real-kdump sample); bad_pfn[] then
+	 * kept an excluded page from being asked for twice, which was not
+	 * enough (once each still broke it), and now the kdump file's own
+	 * bitmap keeps every excluded page from it (fill_page()).  At its default
 	 * size the cache failed good reads on the 8-CPU 4 GB real kdump
 	 * (docs/benchmarks.md).  Only a speed setting: go on if this
 	 * libkdumpfile does not know it.

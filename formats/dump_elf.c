@@ -178,8 +178,8 @@ static bool past_eof(const struct oc_dump_hdr *h, uint64_t paddr)
 	return false;
 }
 
-const char *oc_dump_hdr_page_missing(const struct oc_dump_hdr *h,
-				     uint64_t paddr)
+const char *oc_dump_hdr_elf_page_missing(const struct oc_dump_hdr *h,
+					 uint64_t paddr)
 {
 	if (!h->nr_loads)
 		return NULL;

@@ -63,42 +63,56 @@ static bool in_file(uint64_t off, uint64_t size, uint64_t file_size)
 }
 
 /*
+ * The dump bitmap (the second of the two) is kept, one bit per page
+ * frame, up to this size (8 TiB of RAM): fill_page() in formats/dump.c
+ * asks it before libkdumpfile, which is never asked for an excluded page
+ * (why: formats/dump.c).  A larger one is only counted.
+ */
+#define KDUMP_BITMAP_KEEP_MAX (256u << 20)
+
+/*
  * How long a kdump-compressed file should be: its page descriptors
  * follow the bitmaps, one per page set in the second (dump) bitmap, and
  * makedumpfile writes the pages' data in pfn order behind them, so the
  * last descriptor's data ends the page data.  libkdumpfile fails reads
  * past the end of a cut file by itself; this only lets the report say
  * that the file was cut.  Best effort: 0 if anything is unreadable.
+ * The bitmap read on the way is kept in h->bitmap when it fits.
  */
 static uint64_t needed_size(struct oc_dump_hdr *h, uint64_t bitmap_off,
 			    uint64_t bitmap_len, uint64_t nbits,
 			    uint64_t desc_off)
 {
-	unsigned char buf[65536];
+	unsigned char buf[65536], *keep = NULL;
 	uint64_t pages = 0, len = (nbits + 7) / 8, end, data_off;
 	uint32_t data_size;
 	struct oc_error *err;
 
 	if (len > bitmap_len)
 		len = bitmap_len;
+	if (len && len <= KDUMP_BITMAP_KEEP_MAX)
+		keep = malloc(len);	/* NULL: only counted */
 	for (uint64_t done = 0; done < len;) {
 		size_t n = len - done < sizeof(buf) ? (size_t)(len - done) :
 			   sizeof(buf);
+		unsigned char *at = keep ? keep + done : buf;
 
-		err = oc_dump_hdr_pread(h, buf, n, bitmap_off + done, "bitmap");
+		err = oc_dump_hdr_pread(h, at, n, bitmap_off + done, "bitmap");
 		if (err) {
 			oc_error_destroy(err);
+			free(keep);
 			return 0;
 		}
-		for (size_t i = 0; i < n; i++) {
-			unsigned char b = buf[i];
-
-			/* bits past max_mapnr in the last byte */
-			if (done + i == len - 1 && nbits % 8)
-				b &= (unsigned char)((1u << (nbits % 8)) - 1);
-			pages += (uint64_t)__builtin_popcount(b);
-		}
+		/* bits past max_mapnr in the last byte */
+		if (done + n == len && nbits % 8 && nbits / 8 < len)
+			at[n - 1] &= (unsigned char)((1u << (nbits % 8)) - 1);
+		for (size_t i = 0; i < n; i++)
+			pages += (uint64_t)__builtin_popcount(at[i]);
 		done += n;
+	}
+	if (keep) {
+		h->bitmap = keep;
+		h->bitmap_bits = len * 8 < nbits ? len * 8 : nbits;
 	}
 	end = desc_off + pages * KDUMP_PAGE_DESC_SIZE;
 	if (!pages || end > h->file_size)
@@ -135,6 +149,19 @@ static uint64_t needed_size(struct oc_dump_hdr *h, uint64_t bitmap_off,
 	return end;
 }
 
+const char *oc_dump_hdr_kdump_page_missing(const struct oc_dump_hdr *h,
+					   uint64_t paddr)
+{
+	uint64_t pfn = paddr / 4096;
+
+	if (!h->bitmap)
+		return NULL;
+	if (pfn >= h->bitmap_bits)
+		return "past the kdump file's last page frame";
+	if (!(h->bitmap[pfn / 8] & (1u << (pfn % 8))))
+		return "excluded from the kdump file";
+	return NULL;
+}
 
 /* Check what libkdumpfile 0.5.1 would trust, then read the notes. */
 struct oc_error *oc_dump_hdr_read_kdump(struct oc_dump_hdr *h)

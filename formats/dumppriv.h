@@ -46,6 +46,9 @@ struct oc_dump_hdr {
 	struct oc_vmcoreinfo *vmcoreinfo;	/* NULL if none found */
 	struct oc_dump_load *loads;		/* ELF only */
 	size_t nr_loads;
+	/* kdump only: the dump bitmap, a bit per page frame in the file */
+	unsigned char *bitmap;			/* NULL if not kept */
+	uint64_t bitmap_bits;
 };
 
 void oc_dump_hdr_deinit(struct oc_dump_hdr *h);
@@ -58,13 +61,17 @@ struct oc_error *oc_dump_hdr_pread(const struct oc_dump_hdr *h, void *buf,
 struct oc_error *oc_dump_hdr_read_elf(struct oc_dump_hdr *h);
 /* Why physical page @paddr is not in the ELF dump, or NULL if it is
  * (or the dump is not ELF). */
-const char *oc_dump_hdr_page_missing(const struct oc_dump_hdr *h,
-				     uint64_t paddr);
+const char *oc_dump_hdr_elf_page_missing(const struct oc_dump_hdr *h,
+					 uint64_t paddr);
 /* phys_base from a PT_LOAD of the kernel-text mapping; false if none. */
 bool oc_dump_hdr_phys_base(const struct oc_dump_hdr *h, uint64_t *ret);
 
 /* formats/dump_kdump.c: a kdump-compressed file's headers and notes. */
 struct oc_error *oc_dump_hdr_read_kdump(struct oc_dump_hdr *h);
+/* Why physical page @paddr is not in the kdump-compressed file (its
+ * dump bitmap's bit is clear), or NULL if it is or no bitmap was kept. */
+const char *oc_dump_hdr_kdump_page_missing(const struct oc_dump_hdr *h,
+					   uint64_t paddr);
 
 /* formats/dump_notes.c: a note area at @off (CPU registers, VMCOREINFO,
  * the QEMU note). */

@@ -101,13 +101,18 @@ tst_first_of_scenario() {
 
 # tst_each_large FUNCTION: FUNCTION NAME VMCORE VMLINUX for each of the
 # bench's large dumps (10,000 tasks; make bench-large) made with its
-# kernel's vmlinux in the cache, NAME being REL/large/kdump-real
+# kernel's vmlinux in the cache, NAME being REL/large/kdump-real, that
+# ORCCRASH_TEST_SAMPLES and ORCCRASH_TEST_RELEASES select as they select
+# the samples (tests/run-tests.sh): make check-tsan and check-asan see
+# only the 6.1 kernel's
 tst_each_large() {
 	local core rel
 
 	for core in "$cache"/bench/*/large/vmcore.kdump-real; do
 		rel=${core#"$cache"/bench/}; rel=${rel%%/*}
 		[ -r "$core" ] && [ -r "$cache/kernels/$rel/vmlinux" ] || continue
+		[[ $rel =~ ${ORCCRASH_TEST_RELEASES:-} ]] &&
+			[[ $rel/large/kdump-real =~ ${ORCCRASH_TEST_SAMPLES:-} ]] || continue
 		"$1" "$rel/large/kdump-real" "$core" "$cache/kernels/$rel/vmlinux"
 	done
 }

@@ -1,21 +1,64 @@
 #!/usr/bin/env python3
-"""Hold orccrash's explanation of missing pages to drgn: every page a
-report's WARNINGs name as "not in the dump" is looked up by drgn (its
+"""Hold orccrash's missing pages to the file and to drgn.  Every page a
+report's WARNINGs name as "not in the dump" of a kdump-compressed file
+must be left out by the file's own dump bitmap (makedumpfile's
+diskdump_mod.h layout, read here apart from orccrash): a page the
+bitmap has was misread (libkdumpfile 0.5.1 failed good reads after
+reads of excluded pages, formats/dump.c fill_page()).  And each such
+page is looked up by drgn (its
 struct page's page_type, PGTY_slab from the kernel's own enum pagetype,
 6.10+); when drgn finds slab pages among them, the report must say that
 makedumpfile dropped slab pages, counting at least as many; when it finds
 none, the report must not say so.
-usage: missing_pages.py NAME ORCCRASH_JSON VMCORE VMLINUX"""
+usage: missing_pages.py [--bitmap-only] NAME ORCCRASH_JSON VMCORE VMLINUX
+(--bitmap-only: the file's bitmap, not drgn)"""
 import json
 import re
+import struct
 import sys
 
-name, path, core, vml = sys.argv[1:5]
+args = sys.argv[1:]
+bitmap_only = args[:1] == ["--bitmap-only"]
+if bitmap_only:
+    args = args[1:]
+name, path, core, vml = args[:4]
 r = json.load(open(path))
 warnings = r["kernel"].get("warnings", [])
 pfns = sorted({int(m, 16) >> 12 for w in warnings
                for m in re.findall(r"physical page (0x[0-9a-f]+) is not in the dump", w)})
 said = [w for w in warnings if re.search(r"missing pages are slab pages", w)]
+
+
+def kdump_has_pages(core, pfns):
+    """The pfns of @pfns that the kdump-compressed file @core holds (its
+    second bitmap's bit set); None if @core is not one."""
+    with open(core, "rb") as f:
+        hdr = f.read(464)
+        if len(hdr) < 464 or hdr[:8] not in (b"KDUMP   ", b"DISKDUMP"):
+            return None
+        block_size, sub_hdr_size, bitmap_blocks = struct.unpack_from("<iiI", hdr, 428)
+        half = bitmap_blocks * block_size // 2
+        dump_bitmap = (1 + sub_hdr_size) * block_size + half
+        held = []
+        for pfn in pfns:
+            if pfn // 8 >= half:
+                continue
+            f.seek(dump_bitmap + pfn // 8)
+            byte = f.read(1)
+            if byte and byte[0] & (1 << (pfn % 8)):
+                held.append(pfn)
+        return held
+
+
+held = kdump_has_pages(core, pfns) if pfns else None
+if held:
+    print("FAIL %s: the report says %d pages are not in the dump that the file's bitmap holds: %s"
+          % (name, len(held), ", ".join(hex(p << 12) for p in held[:4])))
+elif held is not None:
+    print("PASS %s: the %d pages the report says are not in the dump are left out by the file's bitmap"
+          % (name, len(pfns)))
+if bitmap_only:
+    sys.exit(0)
 if not pfns:
     if said:
         print("FAIL %s: a slab-page explanation with no missing page named: %s" % (name, said[0]))
