@@ -595,23 +595,46 @@ struct oc_kernel_reader {
  * Debian 12's makedumpfile 1.7.2 ("The kernel version is not supported"
  * for 6.12) drops such pages under -d 31 and under -d 15 alike (seen on
  * 6.12.118: every page it dropped that a task needed has page_type
- * 0xf5000000).  The struct page is read through the vmemmap
- * (SYMBOL(vmemmap), SIZE(page), OFFSET(page._mapcount)).  One WARNING,
- * which replaces the last when the list is full: it explains the others.
+ * 0xf5000000).  Failing that, a page whose struct page's mapping has
+ * PAGE_MAPPING_ANON (bit 0) set is what makedumpfile's isAnon()
+ * (makedumpfile.h) takes for a user page, dropped under -d 8: seen on
+ * 7.2.13, whose struct page (memdesc_flags_t, a separate struct slab)
+ * Debian 12's makedumpfile 1.7.2 reads as a 6.x one, so that the pages
+ * of task_structs it dropped have page_type 0xffffffff and mapping
+ * 0xffffffff (6.12's dropped slab pages have the bit too: the slab type
+ * says more, so it is named first).  The struct page is read through
+ * the vmemmap (SYMBOL(vmemmap), SIZE(page), OFFSET(page._mapcount),
+ * OFFSET(page.mapping)).  One WARNING, which replaces the last when the
+ * list is full: it explains the others.
  */
+/* include/linux/page-flags.h: bit 0 of page->mapping, an anon page */
+#define PAGE_MAPPING_ANON 0x1
+
 void oc_kmodel_explain_missing(struct oc_kernel *k,
 			       const struct oc_kernel_reader *other)
 {
 	const struct oc_vmcoreinfo *vi = oc_dump_vmcoreinfo(k->dump);
-	uint64_t pfns[128], vmemmap, size, off;
-	int64_t slab;
-	size_t n, nr_slab = 0;
+	uint64_t pfns[128], vmemmap, size, off = 0, map_off = 0;
+	int64_t slab = 0;
+	size_t n, nr_slab = 0, nr_anon = 0;
+	bool have_slab, have_mapping;
 
 	n = oc_dump_missing_pfns(k->dump, pfns, sizeof(pfns) / sizeof(pfns[0]) / 2);
 	if (other) {
 		size_t m = oc_dump_missing_pfns(other->dump, pfns + n,
 						sizeof(pfns) / sizeof(pfns[0]) / 2);
 		size_t all = n;
+
+		/*
+		 * The list's reader found a ring full of missing pages: those
+		 * alone, the last a plain open's one reader would have kept
+		 * too (it reads the list last), so that the counts are the same
+		 */
+		if (m == sizeof(pfns) / sizeof(pfns[0]) / 2) {
+			memmove(pfns, pfns + n, m * sizeof(pfns[0]));
+			n = all = m;
+			m = 0;
+		}
 
 		/* a page both missed counts once */
 		for (size_t i = n; i < n + m; i++) {
@@ -625,29 +648,41 @@ void oc_kmodel_explain_missing(struct oc_kernel *k,
 		n = all;
 	}
 	if (!n || !vi ||
-	    !oc_ok(oc_vmcoreinfo_number(vi, "PAGE_SLAB_MAPCOUNT_VALUE", &slab)) ||
 	    !oc_ok(oc_vmcoreinfo_symbol(vi, "vmemmap", &vmemmap)) ||
 	    !oc_ok(oc_vmcoreinfo_size(vi, "page", &size)) ||
-	    !oc_ok(oc_vmcoreinfo_offset(vi, "page", "_mapcount", &off)) ||
-	    !size || size > 4096 || off + 4 > size)
+	    !size || size > 4096)
 		return;
+	have_slab = oc_ok(oc_vmcoreinfo_number(vi, "PAGE_SLAB_MAPCOUNT_VALUE", &slab)) &&
+		    oc_ok(oc_vmcoreinfo_offset(vi, "page", "_mapcount", &off)) &&
+		    off + 4 <= size;
+	have_mapping = oc_ok(oc_vmcoreinfo_offset(vi, "page", "mapping", &map_off)) &&
+		       map_off + 8 <= size;
 	for (size_t i = 0; i < n; i++) {
+		uint64_t page = vmemmap + pfns[i] * size, mapping;
 		uint32_t type;
 
-		if (pfns[i] > UINT64_MAX / size ||
-		    !oc_ok(oc_mem_read_u32(&k->mem, vmemmap + pfns[i] * size + off,
-					   &type)))
+		if (pfns[i] > UINT64_MAX / size)
 			continue;
-		if (type >> 24 == (uint32_t)slab >> 24)
+		if (have_slab && oc_ok(oc_mem_read_u32(&k->mem, page + off, &type)) &&
+		    type >> 24 == (uint32_t)slab >> 24)
 			nr_slab++;
+		else if (have_mapping &&
+			 oc_ok(oc_mem_read_u64(&k->mem, page + map_off, &mapping)) &&
+			 (mapping & PAGE_MAPPING_ANON))
+			nr_anon++;
 	}
-	if (!nr_slab)
+	if (!nr_slab && !nr_anon)
 		return;
 	if (k->nr_warnings == sizeof(k->warnings) / sizeof(k->warnings[0]))
 		k->nr_warnings--;
-	oc_kernel_warn(k, "%zu of the %zu missing pages are slab pages (their struct page says so): "
-		       "makedumpfile misjudged them (1.7.2 does on 6.10+, which it does not support)",
-		       nr_slab, n);
+	if (nr_slab)
+		oc_kernel_warn(k, "%zu of the %zu missing pages are slab pages (their struct page says so): "
+			       "makedumpfile misjudged them (1.7.2 does on 6.10+, which it does not support)",
+			       nr_slab, n);
+	else
+		oc_kernel_warn(k, "%zu of the %zu missing pages have PAGE_MAPPING_ANON in their struct page's mapping: "
+			       "makedumpfile took them for user data (-d 8), misreading this kernel's struct page",
+			       nr_anon, n);
 }
 
 struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,

@@ -9,19 +9,17 @@ page is looked up by drgn (its
 struct page's page_type, PGTY_slab from the kernel's own enum pagetype,
 6.10+); when drgn finds slab pages among them, the report must say that
 makedumpfile dropped slab pages, counting at least as many; when it finds
-none, the report must not say so.
-usage: missing_pages.py [--bitmap-only] NAME ORCCRASH_JSON VMCORE VMLINUX
-(--bitmap-only: the file's bitmap, not drgn)"""
+none, the report must not say so.  Without slab pages, the same for the
+pages whose struct page's mapping has PAGE_MAPPING_ANON (what
+makedumpfile's isAnon() takes for a user page: 7.2's task_struct pages,
+Debian 12's makedumpfile).
+usage: missing_pages.py NAME ORCCRASH_JSON VMCORE VMLINUX"""
 import json
 import re
 import struct
 import sys
 
-args = sys.argv[1:]
-bitmap_only = args[:1] == ["--bitmap-only"]
-if bitmap_only:
-    args = args[1:]
-name, path, core, vml = args[:4]
+name, path, core, vml = sys.argv[1:5]
 r = json.load(open(path))
 warnings = r["kernel"].get("warnings", [])
 pfns = sorted({int(m, 16) >> 12 for w in warnings
@@ -57,8 +55,6 @@ if held:
 elif held is not None:
     print("PASS %s: the %d pages the report says are not in the dump are left out by the file's bitmap"
           % (name, len(pfns)))
-if bitmap_only:
-    sys.exit(0)
 if not pfns:
     if said:
         print("FAIL %s: a slab-page explanation with no missing page named: %s" % (name, said[0]))
@@ -100,3 +96,29 @@ elif said:
 else:
     print("PASS %s: none of the %d missing pages is a slab page, and the report does not say so"
           % (name, len(pfns)))
+# Failing that, pages makedumpfile's isAnon() (mapping & PAGE_MAPPING_ANON)
+# took for user pages: the report says so exactly when drgn sees the bit.
+if not slab:
+    said_anon = [w for w in warnings if "have PAGE_MAPPING_ANON" in w]
+    anon = []
+    try:
+        off = drgn.offsetof(prog.type("struct page"), "mapping")
+    except (LookupError, ValueError):
+        off = None
+    for pfn in pfns:
+        if off is None:
+            break
+        try:
+            if prog.read_u64(pfn_to_page(prog, pfn).value_() + off) & 1:
+                anon.append(pfn)
+        except drgn.FaultError:
+            pass
+    if anon and said_anon:
+        print("PASS %s: the report says makedumpfile took the pages for user data (drgn: %d of the %d named have PAGE_MAPPING_ANON)"
+              % (name, len(anon), len(pfns)))
+    elif anon:
+        print("FAIL %s: drgn finds PAGE_MAPPING_ANON on %d of the %d missing pages (%s), the report does not say so"
+              % (name, len(anon), len(pfns), ", ".join(hex(p) for p in anon[:4])))
+    elif said_anon:
+        print("FAIL %s: the report says the missing pages have PAGE_MAPPING_ANON, drgn finds none of %d: %s"
+              % (name, len(pfns), said_anon[0]))
