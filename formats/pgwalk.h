@@ -55,4 +55,8 @@ struct oc_error *oc_pgwalk_translate(struct oc_pgwalk *walk, uint64_t vaddr,
 /* The kernel-text mapping: phys = vaddr - START_KERNEL_MAP + phys_base. */
 static const uint64_t OC_START_KERNEL_MAP = 0xffffffff80000000ULL;
 
+/* x86-64: no kernel address lies below this (5-level paging's kernel
+ * half starts here, Documentation/arch/x86/x86_64/mm.rst) */
+#define OC_KERNEL_HALF 0xff00000000000000ULL
+
 #endif /* OC_FORMATS_PGWALK_H */

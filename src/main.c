@@ -601,7 +601,13 @@ int main(int argc, char **argv)
 		batch_stdout();
 		err = oc_report_triage(argv + optind, (size_t)(argc - optind),
 				       &ko, stdout, &rc);
-		return err ? print_error(err) : rc;
+		if (err)
+			return print_error(err);
+		if (fflush(stdout) || ferror(stdout)) {
+			fprintf(stderr, "orccrash: error writing the report\n");
+			return OC_EXIT_ERROR;
+		}
+		return rc;
 	}
 	rc = positional_args(argc - optind, argv + optind, &vmcore, &vmlinux);
 	if (!rc && (ncmds || shell) &&

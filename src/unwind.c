@@ -382,7 +382,7 @@ bool oc_unwind_check_ret(struct walk *w, uint64_t ip, uint64_t ip_p)
 	 * column of "0x0" frames.  Nor is an address on a stack (no
 	 * __kernel_text_address() holds one).
 	 */
-	if (ip < KERNEL_HALF)
+	if (ip < OC_KERNEL_HALF)
 		return oc_unwind_fail(w, "return address 0x%llx at 0x%llx is not a kernel address",
 				      (unsigned long long)ip,
 				      (unsigned long long)ip_p);

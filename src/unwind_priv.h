@@ -9,6 +9,7 @@
 #ifndef OC_UNWIND_PRIV_H
 #define OC_UNWIND_PRIV_H
 
+#include "pgwalk.h"
 #include "unwind.h"
 
 enum {
@@ -16,8 +17,6 @@ enum {
 	DEFAULT_MAX_FRAMES = 256,
 };
 
-/* x86-64: no kernel address lies below this (5-level paging starts here) */
-#define KERNEL_HALF 0xff00000000000000ULL
 
 /* the kernel's struct unwind_state, with register contents copied */
 struct walk {

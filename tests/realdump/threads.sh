@@ -91,9 +91,15 @@ done <"$index"
 py=/usr/bin/python3
 [ -x "$py" ] || py=python3
 large() {
+	local rc
 	check "$@"
-	ORCCRASH_THREADS=1 "$bin" --json --all-tasks "$2" "$3" >"$tmp/large.json" 2>/dev/null
-	"$py" "$here/missing_pages.py" "$1" "$tmp/large.json" "$2" "$3"
+	ORCCRASH_THREADS=1 "$bin" --json --all-tasks "$2" "$3" >"$tmp/large.json" 2>"$tmp/large.err"
+	rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 3 ]; then
+		fail "$1 missing pages: orccrash --json exited $rc: $(head -c 200 "$tmp/large.err")"
+	elif ! "$py" "$here/missing_pages.py" "$1" "$tmp/large.json" "$2" "$3"; then
+		fail "$1 missing pages: missing_pages.py failed"
+	fi
 }
 tst_each_large large
 exit 0

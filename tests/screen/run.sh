@@ -1111,13 +1111,14 @@ if [ -r "$top/samples/default/vmcore" ]; then
 	ran=$((ran + 1))
 fi
 # the bench's large dumps (10,000 tasks; make bench-large), where made,
-# selected as the samples are (SCREEN_ONLY, and ORCCRASH_TEST_SAMPLES as
-# tests/lib.sh's tst_each_large)
+# selected as the samples are (SCREEN_ONLY, and ORCCRASH_TEST_SAMPLES and
+# ORCCRASH_TEST_RELEASES as tests/lib.sh's tst_each_large)
 for core in "$cache"/bench/*/large/vmcore.kdump-real; do
 	rel=${core#"$cache"/bench/}; rel=${rel%%/*}
 	[ -r "$core" ] && [ -r "$cache/kernels/$rel/vmlinux" ] || continue
 	[[ $rel/large/kdump-real =~ ${SCREEN_ONLY:-} ]] &&
-		[[ $rel/large/kdump-real =~ ${ORCCRASH_TEST_SAMPLES:-} ]] || continue
+		[[ $rel/large/kdump-real =~ ${ORCCRASH_TEST_SAMPLES:-} ]] &&
+		[[ $rel =~ ${ORCCRASH_TEST_RELEASES:-} ]] || continue
 	check_tasks_later "$rel/large/kdump-real" "$core" "$cache/kernels/$rel/vmlinux"
 	ran=$((ran + 1))
 done

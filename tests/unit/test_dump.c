@@ -688,6 +688,39 @@ TEST(dump_kdump_excluded_page)
 }
 
 /*
+ * A version 5 header (no max_mapnr_64) whose max_mapnr, 13, ends inside
+ * a bitmap byte: the bits past it are not pages of the file, whatever
+ * the byte holds, and pages below it read.
+ */
+TEST(dump_kdump_max_mapnr_mid_byte)
+{
+	struct oc_dump *dump = NULL;
+	const char *p = oc_test_tmp_path("v5.kdump");
+	struct oc_error *err;
+	int32_t i32;
+	uint64_t v;
+	struct buf k;
+
+	build_kdump(&k, NPAGES);
+	i32 = 5;
+	memcpy(k.p + 8, &i32, 4);			/* header_version */
+	i32 = 13;
+	memcpy(k.p + 440, &i32, 4);			/* max_mapnr */
+	oc_test_write_file(p, k.p, k.len);
+	CHECK_OK(oc_dump_open(p, &dump));
+	if (dump) {
+		CHECK_OK(oc_dump_read_phys(dump, 12 * 4096 + 8, &v, 8));
+		CHECK_EQ(v, 12ULL << 32 | 8);
+		err = oc_dump_read_phys(dump, 14 * 4096, &v, 8);
+		CHECK(err && err->code == OC_ERR_FAULT &&
+		      strstr(err->message, "past the kdump file's last page frame"));
+		oc_error_destroy(err);
+		oc_dump_close(dump);
+	}
+	free(k.p);
+}
+
+/*
  * @b with byte @off set to @v, written to @path and opened: 1 when the
  * dump opens (its reads then fail cleanly or succeed, its CPU notes are
  * there), 0 when the open refuses it, -1 when the byte already is @v.
