@@ -87,13 +87,19 @@ static struct oc_error *kdump_error(struct oc_dump *dump, const char *call)
 /* ------------------------------------------------------------------ */
 /* Physical reads: libkdumpfile's, behind formats/pcache.c             */
 
-/* Remember @pfn as missing (once): oc_dump_missing_pfns() */
-static void add_bad_pfn(struct oc_dump *dump, uint64_t pfn)
+static bool is_bad_pfn(const struct oc_dump *dump, uint64_t pfn)
 {
 	for (unsigned int i = 0; i < dump->nr_bad_pfn && i < NR_BAD_PFN; i++)
 		if (dump->bad_pfn[i] == pfn)
-			return;
-	dump->bad_pfn[dump->nr_bad_pfn++ % NR_BAD_PFN] = pfn;
+			return true;
+	return false;
+}
+
+/* Remember @pfn as missing (once): oc_dump_missing_pfns() */
+static void add_bad_pfn(struct oc_dump *dump, uint64_t pfn)
+{
+	if (!is_bad_pfn(dump, pfn))
+		dump->bad_pfn[dump->nr_bad_pfn++ % NR_BAD_PFN] = pfn;
 }
 
 static struct oc_error *fill_page(void *arg, uint64_t pfn,
@@ -105,10 +111,6 @@ static struct oc_error *fill_page(void *arg, uint64_t pfn,
 	size_t len = PAGE_SIZE;
 	struct oc_error *err;
 
-	if (missing)
-		return oc_error_fault(paddr,
-				      "physical address 0x%" PRIx64 " not in the dump (%s)",
-				      paddr, missing);
 	/*
 	 * A page the kdump file's bitmap leaves out is never asked of
 	 * libkdumpfile: in 0.5.1 a read of an excluded page ("Excluded
@@ -119,18 +121,16 @@ static struct oc_error *fill_page(void *arg, uint64_t pfn,
 	 * init_task's stack unreadable after the open's reads, readable in
 	 * a fresh process).
 	 */
-	missing = oc_dump_hdr_kdump_page_missing(&dump->hdr, paddr);
-	if (missing) {
+	if (!missing && (missing = oc_dump_hdr_kdump_page_missing(&dump->hdr, paddr)))
 		add_bad_pfn(dump, pfn);
+	if (missing)
 		return oc_error_fault(paddr,
 				      "physical address 0x%" PRIx64 " not in the dump (%s)",
 				      paddr, missing);
-	}
-	for (unsigned int i = 0; i < dump->nr_bad_pfn && i < NR_BAD_PFN; i++)
-		if (dump->bad_pfn[i] == pfn)
-			return oc_error_fault(paddr,
-					      "physical address 0x%" PRIx64 " not in the dump",
-					      paddr);
+	if (is_bad_pfn(dump, pfn))
+		return oc_error_fault(paddr,
+				      "physical address 0x%" PRIx64 " not in the dump",
+				      paddr);
 	if (kdump_read(dump->ctx, KDUMP_KPHYSADDR, paddr, page, &len) ==
 	    KDUMP_OK)
 		return NULL;

@@ -420,6 +420,16 @@ static void batch_stdout(void)
 		(void)fcntl(STDOUT_FILENO, F_SETPIPE_SZ, (int)sizeof(buf));
 }
 
+/* @rc, once what stdout holds is written; a write error is exit 1 */
+static int flush_stdout(int rc, const char *what)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "orccrash: error writing the %s\n", what);
+		return OC_EXIT_ERROR;
+	}
+	return rc;
+}
+
 /*
  * -e: each command in order; the first that fails prints its one line
  * and ends the run with exit 1.
@@ -603,11 +613,7 @@ int main(int argc, char **argv)
 				       &ko, stdout, &rc);
 		if (err)
 			return print_error(err);
-		if (fflush(stdout) || ferror(stdout)) {
-			fprintf(stderr, "orccrash: error writing the report\n");
-			return OC_EXIT_ERROR;
-		}
-		return rc;
+		return flush_stdout(rc, "report");
 	}
 	rc = positional_args(argc - optind, argv + optind, &vmcore, &vmlinux);
 	if (!rc && (ncmds || shell) &&
@@ -650,11 +656,7 @@ int main(int argc, char **argv)
 		if (ro.lines)
 			oc_lines_close(ro.lines);
 		oc_kernel_close(k);
-		if (fflush(stdout) || ferror(stdout)) {
-			fprintf(stderr, "orccrash: error writing the output\n");
-			return OC_EXIT_ERROR;
-		}
-		return rc;
+		return flush_stdout(rc, "output");
 	}
 	if (k->elf && !no_lines)
 		open_lines(k, vmlinux, modules_dir, &ro);
@@ -715,9 +717,5 @@ int main(int argc, char **argv)
 	}
 	oc_kernel_close(k);
 	free(which);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "orccrash: error writing the report\n");
-		return OC_EXIT_ERROR;
-	}
-	return rc;
+	return flush_stdout(rc, "report");
 }

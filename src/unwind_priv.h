@@ -17,7 +17,6 @@ enum {
 	DEFAULT_MAX_FRAMES = 256,
 };
 
-
 /* the kernel's struct unwind_state, with register contents copied */
 struct walk {
 	const struct oc_unwind_target *t;

@@ -1,8 +1,9 @@
 # shellcheck shell=bash disable=SC2034
 # Sourced (not run) by the test drivers that take a build directory
 # (tests/realdump/*.sh, tests/orcdump/run.sh, tests/golden/cli.sh,
-# tests/package/run.sh, tests/commands/run.sh, tests/crash/run.sh): what
-# each starts with, in one place (tests/tstlib.py is the Python checks').
+# tests/package/run.sh, tests/commands/run.sh, tests/crash/run.sh; the
+# screen tier for tst_each_large alone): what each starts with, in one
+# place (tests/tstlib.py is the Python checks').
 #   . "$(dirname "$0")/../lib.sh"
 #   tst_init NAME "${1:-build}"
 # sets

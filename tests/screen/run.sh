@@ -19,6 +19,8 @@ top=$(cd "$here/../.." && pwd)
 BIN=$top/$O/orccrash
 [ -x "$O/orccrash" ] && BIN=$(cd "$O" && pwd)/orccrash
 cache=${ORCCRASH_CACHE:-$HOME/.cache/orccrash}
+# tst_each_large; its pass/fail/skip are replaced by this tier's below
+. "$here/../lib.sh"
 passed=0 failed=0
 sock=orccrash-screen-$$
 T() { tmux -L "$sock" -f /dev/null "$@"; }
@@ -1111,17 +1113,13 @@ if [ -r "$top/samples/default/vmcore" ]; then
 	ran=$((ran + 1))
 fi
 # the bench's large dumps (10,000 tasks; make bench-large), where made,
-# selected as the samples are (SCREEN_ONLY, and ORCCRASH_TEST_SAMPLES and
-# ORCCRASH_TEST_RELEASES as tests/lib.sh's tst_each_large)
-for core in "$cache"/bench/*/large/vmcore.kdump-real; do
-	rel=${core#"$cache"/bench/}; rel=${rel%%/*}
-	[ -r "$core" ] && [ -r "$cache/kernels/$rel/vmlinux" ] || continue
-	[[ $rel/large/kdump-real =~ ${SCREEN_ONLY:-} ]] &&
-		[[ $rel/large/kdump-real =~ ${ORCCRASH_TEST_SAMPLES:-} ]] &&
-		[[ $rel =~ ${ORCCRASH_TEST_RELEASES:-} ]] || continue
-	check_tasks_later "$rel/large/kdump-real" "$core" "$cache/kernels/$rel/vmlinux"
+# as tests/lib.sh's tst_each_large selects them, and by SCREEN_ONLY
+large_tasks_later() {
+	[[ $1 =~ ${SCREEN_ONLY:-} ]] || return 0
+	check_tasks_later "$@"
 	ran=$((ran + 1))
-done
+}
+tst_each_large large_tasks_later
 [ "$ran" -gt 0 ] || skip screen "no sample dump (make samples)"
 
 echo "$passed passed, $failed failed"
