@@ -59,6 +59,7 @@ struct oc_dump {
 	struct oc_pcache *pcache;
 	/* a second reader made by oc_dump_clone(): hdr is the first's */
 	bool clone;
+	bool elf_own_reads;	/* oc_dump_hdr_elf_reads_own() */
 	/*
 	 * The last pages found missing: excluded by the kdump file's
 	 * bitmap (never asked of libkdumpfile, see fill_page()), or pages
@@ -85,7 +86,8 @@ static struct oc_error *kdump_error(struct oc_dump *dump, const char *call)
 }
 
 /* ------------------------------------------------------------------ */
-/* Physical reads: libkdumpfile's, behind formats/pcache.c             */
+/* Physical reads, behind formats/pcache.c: an ELF file's segments     */
+/* (formats/dump_elf.c), libkdumpfile for a kdump-compressed file     */
 
 static bool is_bad_pfn(const struct oc_dump *dump, uint64_t pfn)
 {
@@ -131,6 +133,17 @@ static struct oc_error *fill_page(void *arg, uint64_t pfn,
 		return oc_error_fault(paddr,
 				      "physical address 0x%" PRIx64 " not in the dump",
 				      paddr);
+	if (dump->elf_own_reads) {
+		char why[256];
+
+		err = oc_dump_hdr_elf_read_page(&dump->hdr, paddr, page);
+		if (!err)
+			return NULL;
+		add_bad_pfn(dump, pfn);
+		return oc_error_fault(paddr,
+				      "physical address 0x%" PRIx64 " not in the dump (%s)",
+				      paddr, oc_error_take(err, why, sizeof(why)));
+	}
 	if (kdump_read(dump->ctx, KDUMP_KPHYSADDR, paddr, page, &len) ==
 	    KDUMP_OK)
 		return NULL;
@@ -582,6 +595,7 @@ struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret)
 		/* makedumpfile -E -F flattens ELF output too */
 		dump->format = dump->view_fd >= 0 ? "flattened elf" : "elf";
 		err = oc_dump_hdr_read_elf(&dump->hdr);
+		dump->elf_own_reads = oc_dump_hdr_elf_reads_own(&dump->hdr);
 	} else {
 		dump->format = dump->view_fd >= 0 ? "flattened kdump-compressed"
 						  : "kdump-compressed";
@@ -624,6 +638,7 @@ struct oc_error *oc_dump_clone(struct oc_dump *dump, struct oc_dump **ret)
 	c->clone = true;
 	c->hdr = dump->hdr;
 	c->format = dump->format;
+	c->elf_own_reads = dump->elf_own_reads;
 	c->path = strdup(dump->path);
 	err = c->path ? oc_pcache_create(PCACHE_PAGES, fill_page, c, &c->pcache)
 		      : &oc_enomem;

@@ -78,7 +78,10 @@ static struct oc_error *add_load(struct oc_dump_hdr *h, const Elf64_Phdr *ph)
 	h->loads = r;
 	r = &h->loads[h->nr_loads++];
 	*r = (struct oc_dump_load){ ph->p_paddr, ph->p_paddr + ph->p_memsz,
-				    ph->p_vaddr, ph->p_paddr + ph->p_memsz };
+				    ph->p_vaddr, ph->p_paddr + ph->p_memsz,
+				    ph->p_offset,
+				    ph->p_filesz < ph->p_memsz ? ph->p_filesz :
+				    ph->p_memsz };
 	/* p_filesz bytes at p_offset; the rest of p_memsz is zeros by
 	 * definition */
 	if (ph->p_filesz <= ph->p_memsz &&
@@ -187,6 +190,89 @@ const char *oc_dump_hdr_elf_page_missing(const struct oc_dump_hdr *h,
 		return "no ELF segment";
 	if (past_eof(h, paddr))
 		return "past the end of the truncated file";
+	return NULL;
+}
+
+/*
+ * The segment libkdumpfile's find_closest_load() takes for @addr, with
+ * @dist bytes of the page left: of the segments whose file part ends
+ * past @addr and that start before @addr + @dist, the one that starts
+ * first (the first in its list sorted by p_paddr).  Its file part, not
+ * p_memsz: libkdumpfile 0.5.1 reads a page past a segment's p_filesz as
+ * "Page not found" (QEMU writes p_filesz 0 for memory it did not save),
+ * which tests/unit/test_dump.c holds it to.
+ */
+static const struct oc_dump_load *closest_load(const struct oc_dump_hdr *h,
+					       uint64_t addr, uint64_t dist)
+{
+	const struct oc_dump_load *best = NULL;
+
+	for (size_t i = 0; i < h->nr_loads; i++) {
+		const struct oc_dump_load *r = &h->loads[i];
+
+		if (addr >= r->start && addr - r->start >= r->filesz)
+			continue;	/* its file part ends at or before @addr */
+		if (r->start > addr && r->start - addr >= dist)
+			continue;
+		if (!best || r->start < best->start)
+			best = r;
+	}
+	return best;
+}
+
+bool oc_dump_hdr_elf_reads_own(const struct oc_dump_hdr *h)
+{
+	/* libkdumpfile's open_common(): segments that all say physical
+	 * address 0 have no usable one (it then reads by virtual address
+	 * only); such a file stays libkdumpfile's */
+	for (size_t i = 0; i < h->nr_loads; i++)
+		if (h->loads[i].start)
+			return true;
+	return h->nr_loads == 1;
+}
+
+/*
+ * As libkdumpfile 0.5.1's elf_get_page() and elf_read_page()
+ * (src/kdumpfile/elfdump.c) fill a physical page, from the file without
+ * its page cache: a page no segment's file part reaches is not in the
+ * dump; the others get each byte from the segment that covers it and
+ * zeros where none does.  Asking libkdumpfile cost a copy through its
+ * cache and a page fault for each page of that cache on every run
+ * (docs/benchmarks.md).
+ */
+struct oc_error *oc_dump_hdr_elf_read_page(const struct oc_dump_hdr *h,
+					   uint64_t paddr, unsigned char *page)
+{
+	uint64_t addr = paddr, end = paddr + PAGE_SIZE;
+	unsigned char *p = page;
+
+	if (!closest_load(h, addr, PAGE_SIZE))
+		return oc_error_format(OC_ERR_FAULT,
+				       "past its ELF segment's file data");
+	while (addr < end) {
+		const struct oc_dump_load *r = closest_load(h, addr, end - addr);
+		struct oc_error *err;
+		uint64_t n;
+
+		if (!r) {
+			memset(p, 0, end - addr);
+			break;
+		}
+		if (r->start > addr) {
+			memset(p, 0, r->start - addr);
+			p += r->start - addr;
+			addr = r->start;
+		}
+		n = r->filesz - (addr - r->start);
+		if (n > end - addr)
+			n = end - addr;
+		err = oc_dump_hdr_pread(h, p, n, r->offset + (addr - r->start),
+					"page data");
+		if (err)
+			return err;
+		p += n;
+		addr += n;
+	}
 	return NULL;
 }
 

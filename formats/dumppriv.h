@@ -3,7 +3,8 @@
  * What the files of a dump share (private to formats/dump*.c), in
  * libkdumpfile's per-format split: formats/dump.c opens the file, hands
  * it to libkdumpfile and reads pages through formats/pcache.c and the
- * page walk; before that, formats/dump_elf.c (an ELF vmcore's headers)
+ * page walk (an ELF file's pages from its segments, dump_elf.c; a
+ * kdump-compressed file's through libkdumpfile); before that, formats/dump_elf.c (an ELF vmcore's headers)
  * or formats/dump_kdump.c (a kdump-compressed file's headers) read
  * what we take from the headers ourselves, with formats/dump_notes.c
  * for the notes both carry.  All of that lands in struct oc_dump_hdr.
@@ -28,9 +29,11 @@ enum {
 };
 
 /* An ELF PT_LOAD's physical range; [cut, end) lies past the end of a
- * truncated file (cut == end: all there). */
+ * truncated file (cut == end: all there).  Its first @filesz bytes are
+ * in the file at @offset, the rest of it is zeros. */
 struct oc_dump_load {
 	uint64_t start, end, vaddr, cut;
+	uint64_t offset, filesz;
 };
 
 struct oc_dump_hdr {
@@ -63,6 +66,14 @@ struct oc_error *oc_dump_hdr_read_elf(struct oc_dump_hdr *h);
  * (or the dump is not ELF). */
 const char *oc_dump_hdr_elf_page_missing(const struct oc_dump_hdr *h,
 					 uint64_t paddr);
+/* Whether an ELF dump's pages are read by oc_dump_hdr_elf_read_page()
+ * (false: not ELF, or no usable physical addresses: libkdumpfile's). */
+bool oc_dump_hdr_elf_reads_own(const struct oc_dump_hdr *h);
+/* Physical page @paddr of an ELF dump into @page, from the file's
+ * segments as libkdumpfile 0.5.1 reads it; the caller has asked
+ * oc_dump_hdr_elf_page_missing() first. */
+struct oc_error *oc_dump_hdr_elf_read_page(const struct oc_dump_hdr *h,
+					   uint64_t paddr, unsigned char *page);
 /* phys_base from a PT_LOAD of the kernel-text mapping; false if none. */
 bool oc_dump_hdr_phys_base(const struct oc_dump_hdr *h, uint64_t *ret);
 
