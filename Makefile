@@ -31,7 +31,7 @@ override CFLAGS += -std=gnu11 -D_GNU_SOURCE -fPIC $(WARN) -MMD -MP -Isrc -Iforma
 # binutils-dev's libopcodes (formats/disasm.c; no .pc file), linked only
 # where the dis command is: not into the crash extension, whose host has
 # its own bfd and opcodes (gdb's) exported under the same names
-LDLIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -ldwarf -lz -lpthread \
+LDLIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -ldwarf -lz -llzo2 -lsnappy -lzstd -lpthread \
 	-Wl,--as-needed -lopcodes -lbfd -Wl,--no-as-needed
 
 ifeq ($(V),1)

@@ -60,6 +60,8 @@ struct oc_dump {
 	/* a second reader made by oc_dump_clone(): hdr is the first's */
 	bool clone;
 	bool elf_own_reads;	/* oc_dump_hdr_elf_reads_own() */
+	/* a kdump-compressed file's pages, when hdr.rank is set */
+	struct oc_kdump_pager *pager;
 	/*
 	 * The last pages found missing: excluded by the kdump file's
 	 * bitmap (never asked of libkdumpfile, see fill_page()), or pages
@@ -86,8 +88,9 @@ static struct oc_error *kdump_error(struct oc_dump *dump, const char *call)
 }
 
 /* ------------------------------------------------------------------ */
-/* Physical reads, behind formats/pcache.c: an ELF file's segments     */
-/* (formats/dump_elf.c), libkdumpfile for a kdump-compressed file     */
+/* Physical reads, behind formats/pcache.c: from an ELF file's         */
+/* segments or a kdump file's descriptors (dump_elf.c, dump_kdump.c),  */
+/* else libkdumpfile's                                                  */
 
 static bool is_bad_pfn(const struct oc_dump *dump, uint64_t pfn)
 {
@@ -137,6 +140,18 @@ static struct oc_error *fill_page(void *arg, uint64_t pfn,
 		char why[256];
 
 		err = oc_dump_hdr_elf_read_page(&dump->hdr, paddr, page);
+		if (!err)
+			return NULL;
+		add_bad_pfn(dump, pfn);
+		return oc_error_fault(paddr,
+				      "physical address 0x%" PRIx64 " not in the dump (%s)",
+				      paddr, oc_error_take(err, why, sizeof(why)));
+	}
+	if (dump->pager) {
+		char why[256];
+
+		err = oc_dump_hdr_kdump_read_page(&dump->hdr, dump->pager,
+						  paddr, page);
 		if (!err)
 			return NULL;
 		add_bad_pfn(dump, pfn);
@@ -600,6 +615,8 @@ struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret)
 		dump->format = dump->view_fd >= 0 ? "flattened kdump-compressed"
 						  : "kdump-compressed";
 		err = oc_dump_hdr_read_kdump(&dump->hdr);
+		if (!err && dump->hdr.rank)
+			err = oc_kdump_pager_create(&dump->pager);
 	}
 	if (err)
 		goto fail;
@@ -639,6 +656,11 @@ struct oc_error *oc_dump_clone(struct oc_dump *dump, struct oc_dump **ret)
 	c->hdr = dump->hdr;
 	c->format = dump->format;
 	c->elf_own_reads = dump->elf_own_reads;
+	if (dump->pager) {
+		err = oc_kdump_pager_create(&c->pager);
+		if (err)
+			goto fail;
+	}
 	c->path = strdup(dump->path);
 	err = c->path ? oc_pcache_create(PCACHE_PAGES, fill_page, c, &c->pcache)
 		      : &oc_enomem;
@@ -674,6 +696,7 @@ void oc_dump_close(struct oc_dump *dump)
 	if (dump->fd >= 0)
 		close(dump->fd);
 	oc_pcache_destroy(dump->pcache);
+	oc_kdump_pager_destroy(dump->pager);
 	if (!dump->clone)
 		oc_dump_hdr_deinit(&dump->hdr);
 	free(dump->path);

@@ -8,8 +8,12 @@
  * same.
  */
 #include <inttypes.h>
+#include <lzo/lzo1x.h>
+#include <snappy-c.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include "cursor.h"
 #include "dumppriv.h"
@@ -40,6 +44,16 @@ enum {
 	KDUMP_DH_COMPRESSED_INCOMPLETE = 0x8,
 	/* struct page_desc: off, size, flags, page_flags */
 	KDUMP_PAGE_DESC_SIZE = 24,
+	/* page_desc.flags (makedumpfile's diskdump_mod.h) */
+	KDUMP_COMPRESSED_ZLIB = 0x1,
+	KDUMP_COMPRESSED_LZO = 0x2,
+	KDUMP_COMPRESSED_SNAPPY = 0x4,
+	KDUMP_COMPRESSED_ZSTD = 0x20,
+	KDUMP_COMPRESSED = KDUMP_COMPRESSED_ZLIB | KDUMP_COMPRESSED_LZO |
+			   KDUMP_COMPRESSED_SNAPPY | KDUMP_COMPRESSED_ZSTD,
+	KDUMP_PAGE = 4096,
+	/* a page's rank: set bits counted before each block of this many */
+	KDUMP_RANK_BITS = 4096,
 };
 
 /* The @n-byte little-endian field at @off of a header or descriptor
@@ -69,6 +83,24 @@ static bool in_file(uint64_t off, uint64_t size, uint64_t file_size)
  * (why: formats/dump.c).  A larger one is only counted.
  */
 #define KDUMP_BITMAP_KEEP_MAX (256u << 20)
+
+/* The dump bitmap's set bits before each KDUMP_RANK_BITS-bit block. */
+static uint64_t *make_rank(const unsigned char *bitmap, uint64_t len)
+{
+	const uint64_t block = KDUMP_RANK_BITS / 8;
+	uint64_t n = (len + block - 1) / block, sum = 0;
+	uint64_t *rank = malloc(((size_t)n + 1) * sizeof(*rank));
+
+	if (!rank)
+		return NULL;
+	for (uint64_t b = 0; b < n; b++) {
+		rank[b] = sum;
+		for (uint64_t i = b * block; i < len && i < (b + 1) * block; i++)
+			sum += (uint64_t)__builtin_popcount(bitmap[i]);
+	}
+	rank[n] = sum;
+	return rank;
+}
 
 /*
  * How long a kdump-compressed file should be: its page descriptors
@@ -113,6 +145,8 @@ static uint64_t needed_size(struct oc_dump_hdr *h, uint64_t bitmap_off,
 	if (keep) {
 		h->bitmap = keep;
 		h->bitmap_bits = len * 8 < nbits ? len * 8 : nbits;
+		h->rank = make_rank(keep, len);	/* NULL: libkdumpfile reads */
+		h->desc_off = desc_off;
 	}
 	end = desc_off + pages * KDUMP_PAGE_DESC_SIZE;
 	if (!pages || end > h->file_size)
@@ -160,6 +194,207 @@ const char *oc_dump_hdr_kdump_page_missing(const struct oc_dump_hdr *h,
 		return "past the kdump file's last page frame";
 	if (!(h->bitmap[pfn / 8] & (1u << (pfn % 8))))
 		return "excluded from the kdump file";
+	return NULL;
+}
+
+/*
+ * A window on the file: a pread of many KB serves the next reads near
+ * it (descriptors are read in pfn order, and makedumpfile writes the
+ * pages' data in pfn order too: a stack's pages are neighbours).
+ */
+struct window {
+	uint64_t off;
+	size_t len;
+	size_t cap;
+	unsigned char *buf;
+};
+
+struct oc_kdump_pager {
+	z_stream z;
+	bool z_ready;
+	ZSTD_DCtx *zstd;
+	struct window desc, data;
+};
+
+enum {
+	DESC_WINDOW = 16 << 10,
+	DATA_WINDOW = 64 << 10,
+	/* a compressed page's size at most: makedumpfile and QEMU store a
+	 * page compressed only when that makes it smaller */
+	MAX_COMPRESSED = KDUMP_PAGE,
+};
+
+/* @len bytes at @off of the file, from @w (read again around @off if
+ * they are not in it); NULL and *err if the file has not them. */
+static const unsigned char *window_at(const struct oc_dump_hdr *h,
+				      struct window *w, uint64_t off,
+				      size_t len, const char *what,
+				      struct oc_error **err)
+{
+	size_t n;
+
+	if (off >= w->off && len <= w->len && off - w->off <= w->len - len)
+		return w->buf + (off - w->off);
+	if (off > h->file_size || len > h->file_size - off) {
+		*err = oc_error_file(OC_ERR_FORMAT, h->path,
+				     "truncated %s (%zu bytes at %" PRIu64 ")",
+				     what, len, off);
+		return NULL;
+	}
+	n = h->file_size - off < w->cap ? (size_t)(h->file_size - off) : w->cap;
+	w->len = 0;
+	*err = oc_dump_hdr_pread(h, w->buf, n, off, what);
+	if (*err)
+		return NULL;
+	w->off = off;
+	w->len = n;
+	return w->buf;
+}
+
+struct oc_error *oc_kdump_pager_create(struct oc_kdump_pager **ret)
+{
+	struct oc_kdump_pager *pg = calloc(1, sizeof(*pg));
+
+	if (!pg)
+		return &oc_enomem;
+	pg->desc.cap = DESC_WINDOW;
+	pg->data.cap = DATA_WINDOW;
+	pg->desc.buf = malloc(DESC_WINDOW);
+	pg->data.buf = malloc(DATA_WINDOW);
+	if (!pg->desc.buf || !pg->data.buf) {
+		oc_kdump_pager_destroy(pg);
+		return &oc_enomem;
+	}
+	*ret = pg;
+	return NULL;
+}
+
+void oc_kdump_pager_destroy(struct oc_kdump_pager *pg)
+{
+	if (!pg)
+		return;
+	if (pg->z_ready)
+		inflateEnd(&pg->z);
+	ZSTD_freeDCtx(pg->zstd);
+	free(pg->desc.buf);
+	free(pg->data.buf);
+	free(pg);
+}
+
+/* zlib, as makedumpfile's compress2() wrote it: one whole stream */
+static const char *inflate_page(struct oc_kdump_pager *pg,
+				const unsigned char *in, size_t size,
+				unsigned char *page)
+{
+	int rc;
+
+	if (!pg->z_ready) {
+		if (inflateInit(&pg->z) != Z_OK)
+			return "zlib: inflateInit failed";
+		pg->z_ready = true;
+	} else if (inflateReset(&pg->z) != Z_OK) {
+		return "zlib: inflateReset failed";
+	}
+	pg->z.next_in = (unsigned char *)in;	/* zlib's API: not written */
+	pg->z.avail_in = (uInt)size;
+	pg->z.next_out = page;
+	pg->z.avail_out = KDUMP_PAGE;
+	rc = inflate(&pg->z, Z_FINISH);
+	if (rc != Z_STREAM_END)
+		return "zlib: decompression failed";
+	return pg->z.total_out == KDUMP_PAGE ? NULL :
+	       "zlib: wrong uncompressed size";
+}
+
+/* One compressed page, @size bytes at @in, into @page; NULL or why not. */
+static const char *decompress(struct oc_kdump_pager *pg, uint32_t flags,
+			      const unsigned char *in, size_t size,
+			      unsigned char *page)
+{
+	if (flags & KDUMP_COMPRESSED_ZLIB)
+		return inflate_page(pg, in, size, page);
+	if (flags & KDUMP_COMPRESSED_LZO) {
+		lzo_uint n = KDUMP_PAGE;
+
+		if (lzo1x_decompress_safe(in, size, page, &n, NULL) != LZO_E_OK)
+			return "lzo: decompression failed";
+		return n == KDUMP_PAGE ? NULL : "lzo: wrong uncompressed size";
+	}
+	if (flags & KDUMP_COMPRESSED_SNAPPY) {
+		size_t n = KDUMP_PAGE;
+
+		if (snappy_uncompress((const char *)in, size, (char *)page,
+				      &n) != SNAPPY_OK)
+			return "snappy: decompression failed";
+		return n == KDUMP_PAGE ? NULL : "snappy: wrong uncompressed size";
+	}
+	{
+		size_t n;
+
+		if (!pg->zstd && !(pg->zstd = ZSTD_createDCtx()))
+			return "zstd: out of memory";
+		n = ZSTD_decompressDCtx(pg->zstd, page, KDUMP_PAGE, in, size);
+		if (ZSTD_isError(n))
+			return "zstd: decompression failed";
+		return n == KDUMP_PAGE ? NULL : "zstd: wrong uncompressed size";
+	}
+}
+
+/*
+ * As libkdumpfile 0.5.1's diskdump_read_page() (src/kdumpfile/
+ * diskdump.c) reads a page the dump bitmap has: its descriptor is the
+ * one after as many as the bitmap has set bits before it; its data is
+ * pd.size bytes at pd.offset, compressed by the method its flags name
+ * (zlib first, then lzo, snappy, zstd: the order libkdumpfile tests
+ * them in), else exactly a page.  Without libkdumpfile's page cache
+ * (a linear search, a copy, and an inflateInit() for each page): a
+ * third of a sample's run (docs/benchmarks.md).
+ */
+struct oc_error *oc_dump_hdr_kdump_read_page(const struct oc_dump_hdr *h,
+					     struct oc_kdump_pager *pg,
+					     uint64_t paddr,
+					     unsigned char *page)
+{
+	uint64_t pfn = paddr / KDUMP_PAGE, idx, at;
+	const uint64_t block = KDUMP_RANK_BITS / 8;
+	const unsigned char *pd, *data;
+	uint64_t data_off;
+	uint32_t size, flags;
+	const char *why;
+	struct oc_error *err;
+
+	idx = h->rank[pfn / KDUMP_RANK_BITS];
+	for (uint64_t i = pfn / KDUMP_RANK_BITS * block; i < pfn / 8; i++)
+		idx += (uint64_t)__builtin_popcount(h->bitmap[i]);
+	idx += (uint64_t)__builtin_popcount(h->bitmap[pfn / 8] &
+					    ((1u << (pfn % 8)) - 1));
+	at = h->desc_off + idx * KDUMP_PAGE_DESC_SIZE;
+	pd = window_at(h, &pg->desc, at, KDUMP_PAGE_DESC_SIZE,
+		       "page descriptor", &err);
+	if (!pd)
+		return err;
+	data_off = field(pd, KDUMP_PAGE_DESC_SIZE, 0, 8);
+	size = (uint32_t)field(pd, KDUMP_PAGE_DESC_SIZE, 8, 4);
+	flags = (uint32_t)field(pd, KDUMP_PAGE_DESC_SIZE, 12, 4);
+	if (!(flags & KDUMP_COMPRESSED) && size != KDUMP_PAGE)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "page descriptor at %" PRIu64 ": wrong page size %" PRIu32,
+				       at, size);
+	if (size > MAX_COMPRESSED)
+		return oc_error_format(OC_ERR_FORMAT,
+				       "page descriptor at %" PRIu64 ": compressed size %" PRIu32,
+				       at, size);
+	data = window_at(h, &pg->data, data_off, size, "page data", &err);
+	if (!data)
+		return err;
+	if (!(flags & KDUMP_COMPRESSED)) {
+		memcpy(page, data, KDUMP_PAGE);
+		return NULL;
+	}
+	why = decompress(pg, flags, data, size, page);
+	if (why)
+		return oc_error_format(OC_ERR_FORMAT, "page data at %" PRIu64 ": %s",
+				       data_off, why);
 	return NULL;
 }
 
@@ -214,6 +449,10 @@ struct oc_error *oc_dump_hdr_read_kdump(struct oc_dump_hdr *h)
 			nbits = max_mapnr;
 		h->file_needed = needed_size(h, bitmap_off + half, half, nbits,
 					     bitmap_off + 2 * half);
+		if (block_size != KDUMP_PAGE) {	/* not a 4 KB page each */
+			free(h->rank);
+			h->rank = NULL;
+		}
 	}
 	if (version < 3)
 		return NULL;	/* no VMCOREINFO before version 3, no notes before 4 */

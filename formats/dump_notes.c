@@ -18,6 +18,7 @@ void oc_dump_hdr_deinit(struct oc_dump_hdr *h)
 	free(h->notes);
 	free(h->loads);
 	free(h->bitmap);
+	free(h->rank);
 	oc_vmcoreinfo_destroy(h->vmcoreinfo);
 	memset(h, 0, sizeof(*h));
 	h->fd = -1;

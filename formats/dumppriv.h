@@ -52,6 +52,12 @@ struct oc_dump_hdr {
 	/* kdump only: the dump bitmap, a bit per page frame in the file */
 	unsigned char *bitmap;			/* NULL if not kept */
 	uint64_t bitmap_bits;
+	/* kdump only, with the bitmap and 4 KB blocks: set bits before
+	 * each 4096-bit block (the rank that indexes a page frame's
+	 * descriptor) and where the descriptors start; NULL: libkdumpfile
+	 * reads the pages */
+	uint64_t *rank;
+	uint64_t desc_off;
 };
 
 void oc_dump_hdr_deinit(struct oc_dump_hdr *h);
@@ -83,6 +89,19 @@ struct oc_error *oc_dump_hdr_read_kdump(struct oc_dump_hdr *h);
  * dump bitmap's bit is clear), or NULL if it is or no bitmap was kept. */
 const char *oc_dump_hdr_kdump_page_missing(const struct oc_dump_hdr *h,
 					   uint64_t paddr);
+
+/* A kdump-compressed file's pages read without libkdumpfile (h->rank
+ * set): one reader's decompression state (zlib, zstd), per thread. */
+struct oc_kdump_pager;
+struct oc_error *oc_kdump_pager_create(struct oc_kdump_pager **ret);
+void oc_kdump_pager_destroy(struct oc_kdump_pager *pg);
+/* Page @paddr, in the file by oc_dump_hdr_kdump_page_missing(), into
+ * @page from its page descriptor, as libkdumpfile 0.5.1's
+ * diskdump_read_page() reads it. */
+struct oc_error *oc_dump_hdr_kdump_read_page(const struct oc_dump_hdr *h,
+					     struct oc_kdump_pager *pg,
+					     uint64_t paddr,
+					     unsigned char *page);
 
 /* formats/dump_notes.c: a note area at @off (CPU registers, VMCOREINFO,
  * the QEMU note). */

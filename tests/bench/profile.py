@@ -10,8 +10,8 @@ browser in a 200x50 pty until its first screen, then Q) N times under
 dwarf`, and prints each phase's inclusive share of the samples and that
 share of the median CPU time.  The phases are functions of the model
 (src/kernel*.c), the formats, the reports and the libraries under them
-(libkdumpfile's kdump_read, zlib's inflate, libbpf's btf__new, the kernel's
-page-fault path); inclusive shares overlap (kdump_read is inside the task
+(formats/dump.c's fill_page, zlib's inflate, libbpf's btf__new, the kernel's
+page-fault path); inclusive shares overlap (fill_page is inside the task
 list, the task list inside oc_kernel_open).  A build with frame pointers
 and little inlining names the static functions:
   make O=build-prof CFLAGS="-O2 -g -fno-omit-frame-pointer \\
@@ -63,7 +63,7 @@ PHASES = [
     ("browser (oc_ui_run)", ["oc_ui_run"]),
     ("lines cache written (oc_lines_close)", ["oc_lines_close"]),
     ("model freed (oc_kernel_close)", ["oc_kernel_close"]),
-    ("across phases: page reads (kdump_read)", ["kdump_read"]),
+    ("across phases: page reads (fill_page)", ["fill_page"]),
     ("across phases: zlib inflate", ["inflate"]),
     ("across phases: page faults", ["asm_exc_page_fault"]),
     ("across phases: qsort", ["__GI___qsort_r", "qsort_r"]),

@@ -8,9 +8,13 @@
 #include <endian.h>
 #include <fcntl.h>
 #include <libkdumpfile/kdumpfile.h>
+#include <lzo/lzo1x.h>
+#include <snappy-c.h>
 #include <stdbool.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
 
 #include "dump.h"
 #include "flat.h"
@@ -636,7 +640,51 @@ TEST(dump_without_page_walk_info)
  * (NPAGES: none) is left out, as makedumpfile excludes a page: its bit
  * clear in the second bitmap, no descriptor.
  */
+/* makedumpfile's page_desc.flags: how a page is compressed (0: raw) */
+static const uint32_t COMPRESSION[] = { 0, 0x1, 0x2, 0x4, 0x20 };
+
+/* @page compressed by @flags (one of COMPRESSION) into @out, as
+ * makedumpfile does; 0 if that is not smaller (then stored raw). */
+static size_t compress_page(uint32_t flags, const unsigned char *page,
+			    unsigned char *out, size_t cap)
+{
+	static unsigned char lzo_mem[LZO1X_1_MEM_COMPRESS];
+	uLongf zn = cap;
+	lzo_uint ln = cap;
+	size_t n = cap;
+
+	switch (flags) {
+	case 0x1:
+		n = compress2(out, &zn, page, 4096, 1) == Z_OK ? zn : 0;
+		break;
+	case 0x2:
+		n = lzo_init() == LZO_E_OK &&
+		    lzo1x_1_compress(page, 4096, out, &ln, lzo_mem) == LZO_E_OK ? ln : 0;
+		break;
+	case 0x4:
+		if (snappy_compress((const char *)page, 4096, (char *)out, &n) != SNAPPY_OK)
+			n = 0;
+		break;
+	case 0x20:
+		n = ZSTD_compress(out, cap, page, 4096, 1);
+		if (ZSTD_isError(n))
+			n = 0;
+		break;
+	default:
+		n = 0;
+	}
+	return n < 4096 ? n : 0;
+}
+
+static void build_kdump_methods(struct buf *k, unsigned int skip, bool mixed);
+
 static void build_kdump(struct buf *k, unsigned int skip)
+{
+	build_kdump_methods(k, skip, false);
+}
+
+/* @mixed: page frame N compressed by COMPRESSION[N % 5] */
+static void build_kdump_methods(struct buf *k, unsigned int skip, bool mixed)
 {
 	struct buf e;
 	Elf64_Phdr note;
@@ -691,14 +739,21 @@ static void build_kdump(struct buf *k, unsigned int skip)
 		put(k, (2 + bm) * 4096 + 4095, "", 1);
 	}
 	/* descriptors of the dumped pages, in pfn order: offset, size,
-	 * flags (0: stored raw), page_flags */
-	for (uint64_t pfn = 0, n = 0; pfn < NPAGES; pfn++) {
-		uint64_t desc[3] = { 5 * 4096 + n * 4096, 4096, 0 };
+	 * flags (0: stored raw), page_flags; the data in pfn order */
+	for (uint64_t pfn = 0, n = 0, at = 5 * 4096; pfn < NPAGES; pfn++) {
+		const unsigned char *page = e.p + LOAD_OFFSET + pfn * 4096;
+		unsigned char z[8192];
+		uint32_t flags = mixed ? COMPRESSION[pfn % 5] : 0;
+		size_t size = compress_page(flags, page, z, sizeof(z));
+		uint32_t desc[6] = { (uint32_t)at, (uint32_t)(at >> 32),
+				     size ? (uint32_t)size : 4096,
+				     size ? flags : 0, 0, 0 };
 
 		if (pfn == skip)
 			continue;
 		put(k, 4 * 4096 + n * 24, desc, 24);
-		put(k, 5 * 4096 + n * 4096, e.p + LOAD_OFFSET + pfn * 4096, 4096);
+		put(k, at, size ? z : page, size ? size : 4096);
+		at += size ? size : 4096;
 		n++;
 	}
 	free(e.p);
@@ -757,6 +812,88 @@ TEST(dump_kdump_compressed)
 	check_opens(pf, "flattened kdump-compressed");
 	free(k.p);
 	free(f.p);
+}
+
+/*
+ * A kdump-compressed file's pages are read from their descriptors by
+ * formats/dump_kdump.c, as libkdumpfile 0.5.1 reads them: held to
+ * libkdumpfile itself on pages stored raw and compressed by each of
+ * makedumpfile's methods (zlib, lzo, snappy, zstd), one page excluded,
+ * and on a page whose compressed data is garbage.
+ */
+TEST(dump_kdump_pages_as_libkdumpfile)
+{
+	const char *p = oc_test_tmp_path("methods.kdump");
+	unsigned char ours[4096], theirs[4096];
+	struct oc_dump *dump = NULL;
+	kdump_ctx_t *ctx = NULL;
+	unsigned int methods = 0;
+	struct buf k;
+	int fd = -1;
+
+	build_kdump_methods(&k, 11, true);
+	/* every method made it into the file, not only raw pages */
+	for (unsigned int n = 0; n < NPAGES - 1; n++) {
+		uint32_t flags;
+
+		memcpy(&flags, k.p + 4 * 4096 + n * 24 + 12, 4);
+		methods |= flags;
+	}
+	CHECK_EQ(methods, 0x1u | 0x2 | 0x4 | 0x20);
+	oc_test_write_file(p, k.p, k.len);
+	CHECK_OK(oc_dump_open(p, &dump));
+	ctx = kdump_new();
+	fd = open(p, O_RDONLY);
+	CHECK(ctx && fd >= 0);
+	if (!dump || !ctx || fd < 0)
+		goto out;
+	CHECK(kdump_set_number_attr(ctx, KDUMP_ATTR_FILE_FD, fd) == KDUMP_OK);
+	for (uint64_t pfn = 0; pfn < NPAGES; pfn++) {
+		size_t len = sizeof(theirs);
+		kdump_status st = kdump_read(ctx, KDUMP_MACHPHYSADDR, pfn * 4096,
+					     theirs, &len);
+		struct oc_error *err = oc_dump_read_phys(dump, pfn * 4096, ours,
+							 sizeof(ours));
+
+		CHECK((st == KDUMP_OK) == !err);
+		CHECK(!err == (pfn != 11));
+		if (st == KDUMP_OK && !err)
+			CHECK(!memcmp(ours, theirs, sizeof(ours)));
+		oc_error_destroy(err);
+		kdump_clear_err(ctx);
+	}
+	check_reads(dump);
+	oc_dump_close(dump);
+	dump = NULL;
+
+	/* pfn 6 is zlib's (6 % 5): garbage in its data is an error */
+	{
+		uint64_t off;
+		uint32_t size;
+		struct oc_error *err;
+
+		memcpy(&off, k.p + 4 * 4096 + 6 * 24, 8);
+		memcpy(&size, k.p + 4 * 4096 + 6 * 24 + 8, 4);
+		memset(k.p + off, 0x5a, size);
+		oc_test_write_file(p, k.p, k.len);
+		CHECK_OK(oc_dump_open(p, &dump));
+		if (!dump)
+			goto out;
+		err = oc_dump_read_phys(dump, 6 * 4096, ours, 8);
+		CHECK(err && err->code == OC_ERR_FAULT &&
+		      strstr(err->message, "not in the dump") &&
+		      strstr(err->message, "zlib"));
+		oc_error_destroy(err);
+		/* its neighbours still read */
+		CHECK_OK(oc_dump_read_phys(dump, 7 * 4096, ours, 8));
+	}
+out:
+	if (ctx)
+		kdump_free(ctx);
+	if (fd >= 0)
+		close(fd);
+	oc_dump_close(dump);
+	free(k.p);
 }
 
 /*
