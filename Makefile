@@ -28,11 +28,14 @@ WARN += -Werror
 endif
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -fPIC $(WARN) -MMD -MP -Isrc -Iformats -Iui \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS)) -I/usr/include/libdwarf
-# binutils-dev's libopcodes (formats/disasm.c; no .pc file), linked only
-# where the dis command is: not into the crash extension, whose host has
-# its own bfd and opcodes (gdb's) exported under the same names
-LDLIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -ldwarf -lz -llzo2 -lsnappy -lzstd -lpthread \
-	-Wl,--as-needed -lopcodes -lbfd -Wl,--no-as-needed
+# binutils-dev's libopcodes (formats/disasm.c; no .pc file) is opened
+# with dlopen() by the SONAME of the one built against, on the first
+# disassembly only (not in the crash extension, whose host has its own
+# bfd and opcodes: src/crash/disasm_none.c)
+OPCODES_SONAME := $(shell objdump -p "$$($(CC) -print-file-name=libopcodes.so)" 2>/dev/null | \
+	awk '$$1 == "SONAME" { print $$2 }')
+override CFLAGS += $(if $(OPCODES_SONAME),-DOC_OPCODES_SONAME='"$(OPCODES_SONAME)"')
+LDLIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -ldwarf -lz -llzo2 -lsnappy -lzstd -lpthread -ldl
 
 ifeq ($(V),1)
 Q :=

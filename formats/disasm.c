@@ -15,11 +15,65 @@
  * after a dis_style_comment_start "#"), which tells them apart.
  */
 #include <dis-asm.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "disasm.h"
+
+/*
+ * libopcodes is opened on the first disassembly, not linked: with
+ * libbfd (and libsframe, libstdc++ behind it) it was a third of the
+ * shared libraries every run mapped and relocated at startup, ~2-3 ms
+ * of a sample's 40 ms `--all-tasks` that never disassembles
+ * (docs/benchmarks.md).  OC_OPCODES_SONAME, from the Makefile, is the
+ * SONAME of the libopcodes it was built against (binutils' SONAMEs carry
+ * their version: libopcodes-2.40-system.so); debian/control depends on
+ * its package as dpkg-shlibdeps would have.
+ */
+#ifndef OC_OPCODES_SONAME
+#define OC_OPCODES_SONAME "libopcodes.so"
+#endif
+
+static struct {
+	__typeof__(disassembler) *disassembler;
+	__typeof__(init_disassemble_info) *init;
+	__typeof__(disassemble_init_for_target) *init_target;
+	__typeof__(disassemble_free_target) *free_target;
+	__typeof__(buffer_read_memory) *read_memory;
+	char error[256];
+} op;
+static pthread_once_t op_once = PTHREAD_ONCE_INIT;
+
+static void *sym(void *h, const char *name)
+{
+	void *p = dlsym(h, name);
+
+	if (!p && !op.error[0])
+		snprintf(op.error, sizeof(op.error), "%s has no %s",
+			 OC_OPCODES_SONAME, name);
+	return p;
+}
+
+static void load_opcodes(void)
+{
+	void *h = dlopen(OC_OPCODES_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		const char *e = dlerror();
+
+		snprintf(op.error, sizeof(op.error), "%s", e ? e : OC_OPCODES_SONAME);
+		return;
+	}
+	op.disassembler = (__typeof__(op.disassembler))sym(h, "disassembler");
+	op.init = (__typeof__(op.init))sym(h, "init_disassemble_info");
+	op.init_target = (__typeof__(op.init_target))sym(h, "disassemble_init_for_target");
+	op.free_target = (__typeof__(op.free_target))sym(h, "disassemble_free_target");
+	op.read_memory = (__typeof__(op.read_memory))sym(h, "buffer_read_memory");
+	/* kept open: the program's lifetime */
+}
 
 struct dis_buf {
 	struct oc_insn *in;
@@ -113,19 +167,23 @@ struct oc_error *oc_disasm(const uint8_t *code, size_t len, uint64_t addr,
 	uint64_t at = addr;
 	struct dis_buf b;
 
-	dis = disassembler(bfd_arch_i386, false, bfd_mach_x86_64, NULL);
+	pthread_once(&op_once, load_opcodes);
+	if (op.error[0])
+		return oc_error_format(OC_ERR_UNSUPPORTED, "no disassembler: %s",
+				       op.error);
+	dis = op.disassembler(bfd_arch_i386, false, bfd_mach_x86_64, NULL);
 	if (!dis)
 		return oc_error_format(OC_ERR_FORMAT, "libopcodes: no x86-64 disassembler");
-	init_disassemble_info(&info, &b, plain, styled);
+	op.init(&info, &b, plain, styled);
 	info.arch = bfd_arch_i386;
 	info.mach = bfd_mach_x86_64;
 	info.disassembler_options = "intel";
 	info.buffer = (bfd_byte *)code;
 	info.buffer_length = len;
 	info.buffer_vma = addr;
-	info.read_memory_func = buffer_read_memory;
+	info.read_memory_func = op.read_memory;
 	info.print_address_func = print_address;
-	disassemble_init_for_target(&info);
+	op.init_target(&info);
 	for (size_t n = 0; n < max && at < addr + len; n++) {
 		struct oc_insn in = { .addr = at };
 		int size;
@@ -157,7 +215,7 @@ struct oc_error *oc_disasm(const uint8_t *code, size_t len, uint64_t addr,
 		if (!fn(arg, &in))
 			break;
 	}
-	disassemble_free_target(&info);
+	op.free_target(&info);
 	*stopped_at = at;
 	return NULL;
 }

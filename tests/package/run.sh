@@ -133,6 +133,14 @@ else
 	fail "lintian: $nbad errors or warnings (exit $lrc)"
 	grep -E '^[EW]: ' "$tmp/lintian.txt" | head -n 20 | sed 's/^/  /'
 fi
+# libopcodes is dlopen()ed (formats/disasm.c): its package by hand
+odeps=$(dpkg-deb -f "$tmp"/orccrash_*.deb Depends)
+want=$(sed -n 's/^libopcodes [^ ]* //p' "$(dpkg-query --control-path libbinutils shlibs)")
+if [ -n "$want" ] && grep -qF "$want" <<<"$odeps"; then
+	pass "orccrash depends on libopcodes' package, which it opens with dlopen(): $want"
+else
+	fail "orccrash: Depends lacks libopcodes' package (${want:-no shlibs entry}): $odeps"
+fi
 deps=$(dpkg-deb -f "$tmp"/crash-orccrash_*.deb Depends)
 cver=$(dpkg-query -W -f='${Version}' crash | sed -e 's/^[0-9]*://' -e 's/-[^-]*$//')
 if grep -qF "crash (>= $cver)" <<<"$deps" && grep -qF "crash (<< $cver.0~)" <<<"$deps"; then
