@@ -53,7 +53,7 @@ struct oc_dump_hdr {
 	unsigned char *bitmap;			/* NULL if not kept */
 	uint64_t bitmap_bits;
 	/* kdump only, with the bitmap and 4 KB blocks: set bits before
-	 * each 4096-bit block (the rank that indexes a page frame's
+	 * each 1024-bit block (the rank that indexes a page frame's
 	 * descriptor) and where the descriptors start; NULL: libkdumpfile
 	 * reads the pages */
 	uint64_t *rank;
