@@ -239,11 +239,38 @@ static struct oc_error *sort_table(struct oc_orc_table *tab)
 	return NULL;
 }
 
+static struct oc_error *parse(struct oc_orc_table *tab,
+			      enum oc_orc_version version, uint64_t ip_addr,
+			      const void *ip_data, size_t ip_len,
+			      const void *orc_data, size_t orc_len,
+			      bool borrow);
+
 struct oc_error *oc_orc_table_parse(struct oc_orc_table *tab,
 				    enum oc_orc_version version,
 				    uint64_t ip_addr, const void *ip_data,
 				    size_t ip_len, const void *orc_data,
 				    size_t orc_len)
+{
+	return parse(tab, version, ip_addr, ip_data, ip_len, orc_data,
+		     orc_len, false);
+}
+
+struct oc_error *oc_orc_table_parse_borrowed(struct oc_orc_table *tab,
+					     enum oc_orc_version version,
+					     uint64_t ip_addr,
+					     const void *ip_data, size_t ip_len,
+					     const void *orc_data,
+					     size_t orc_len)
+{
+	return parse(tab, version, ip_addr, ip_data, ip_len, orc_data,
+		     orc_len, true);
+}
+
+static struct oc_error *parse(struct oc_orc_table *tab,
+			      enum oc_orc_version version, uint64_t ip_addr,
+			      const void *ip_data, size_t ip_len,
+			      const void *orc_data, size_t orc_len,
+			      bool borrow)
 {
 	size_t nr;
 	bool sorted = true;
@@ -287,14 +314,17 @@ struct oc_error *oc_orc_table_parse(struct oc_orc_table *tab,
 		if (i && tab->ips[i] < tab->ips[i - 1])
 			sorted = false;
 	}
-	if (sorted) {
-		/* decoded on lookup (oc_orc_table_entry()) */
-		tab->raw = oc_malloc_big(orc_len);
-		if (!tab->raw) {
+	if (sorted && borrow) {
+		/* decoded on lookup (oc_orc_table_entry()), where they are */
+		tab->raw = orc_data;
+	} else if (sorted) {
+		tab->raw_owned = oc_malloc_big(orc_len);
+		if (!tab->raw_owned) {
 			oc_orc_table_deinit(tab);
 			return &oc_enomem;
 		}
-		memcpy(tab->raw, orc_data, orc_len);
+		memcpy(tab->raw_owned, orc_data, orc_len);
+		tab->raw = tab->raw_owned;
 	} else {
 		tab->entries = malloc(nr * sizeof(*tab->entries));
 		if (!tab->entries) {

@@ -421,10 +421,13 @@ struct orc_job {
 static void *orc_parse(void *arg)
 {
 	struct orc_job *j = arg;
-	struct oc_error *err = oc_orc_table_parse(&j->k->orc, j->k->orc_version,
-						  j->ip.addr, j->ip.data,
-						  j->ip.size, j->orc.data,
-						  j->orc.size);
+	/* .orc_unwind stays where libelf mapped it: k->elf is closed
+	 * after k->orc (oc_kernel_close()) */
+	struct oc_error *err = oc_orc_table_parse_borrowed(&j->k->orc,
+							   j->k->orc_version,
+							   j->ip.addr, j->ip.data,
+							   j->ip.size, j->orc.data,
+							   j->orc.size);
 
 	j->err = err ? oc_error_set_path(err, oc_elf_path(j->k->elf)) : NULL;
 	return NULL;

@@ -25,7 +25,7 @@ void oc_orc_table_deinit(struct oc_orc_table *tab)
 {
 	free(tab->ips);
 	free(tab->entries);
-	free(tab->raw);
+	free(tab->raw_owned);
 	free(tab->lookup);
 	oc_orc_table_init(tab);
 }

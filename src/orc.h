@@ -77,7 +77,8 @@ struct oc_orc_table {
 	 * their on-disk bytes, ORC_ABI_ENTRY_SIZE each, decoded on lookup:
 	 * a lookup touches a few of the ~400,000, an open decoded them all */
 	struct oc_orc_entry *entries;
-	uint8_t *raw;
+	const uint8_t *raw;
+	uint8_t *raw_owned;	/* raw, when it is the table's copy */
 	size_t nr;
 	enum oc_orc_version version;
 	/* direct index over [lookup_start, lookup_end), LOOKUP_BLOCK_SIZE */
@@ -110,6 +111,15 @@ struct oc_error *oc_orc_table_parse(struct oc_orc_table *tab,
 				    uint64_t ip_addr, const void *ip_data,
 				    size_t ip_len, const void *orc_data,
 				    size_t orc_len);
+/* The same, but a sorted table's entries stay at @orc_data, not copied:
+ * the caller keeps them until oc_orc_table_deinit() (the vmlinux's
+ * .orc_unwind, mapped by libelf while the model lives). */
+struct oc_error *oc_orc_table_parse_borrowed(struct oc_orc_table *tab,
+					     enum oc_orc_version version,
+					     uint64_t ip_addr,
+					     const void *ip_data, size_t ip_len,
+					     const void *orc_data,
+					     size_t orc_len);
 /* Add @delta to every ip (KASLR); rebuilds the lookup index. */
 void oc_orc_table_relocate(struct oc_orc_table *tab, uint64_t delta);
 /*

@@ -698,9 +698,10 @@ TEST(unwind_ax_register_only_where_defined)
 					 .type = ORC_ABI_TYPE_CALL };
 
 		orc_abi_encode(&e, ORC_ABI_LAYOUT_6_4, raw);
-		/* the world's table is sorted: its entries stay raw */
-		CHECK(w->tab.raw != NULL);
-		memcpy(w->tab.raw + 13 * ORC_ABI_ENTRY_SIZE, raw, sizeof(raw));	/* F_AX */
+		/* the world's table is sorted: its entries stay raw (its
+		 * own copy, oc_orc_table_parse()) */
+		CHECK(w->tab.raw != NULL && w->tab.raw == w->tab.raw_owned);
+		memcpy(w->tab.raw_owned + 13 * ORC_ABI_ENTRY_SIZE, raw, sizeof(raw));	/* F_AX */
 	}
 	CHECK_STR(run_regs(w, &r, NULL),
 		  "error: unknown SP base reg 10 at 0xffffffff81000d04");
