@@ -136,22 +136,13 @@ static struct oc_error *fill_page(void *arg, uint64_t pfn,
 		return oc_error_fault(paddr,
 				      "physical address 0x%" PRIx64 " not in the dump",
 				      paddr);
-	if (dump->elf_own_reads) {
+	if (dump->elf_own_reads || dump->pager) {
 		char why[256];
 
-		err = oc_dump_hdr_elf_read_page(&dump->hdr, paddr, page);
-		if (!err)
-			return NULL;
-		add_bad_pfn(dump, pfn);
-		return oc_error_fault(paddr,
-				      "physical address 0x%" PRIx64 " not in the dump (%s)",
-				      paddr, oc_error_take(err, why, sizeof(why)));
-	}
-	if (dump->pager) {
-		char why[256];
-
-		err = oc_dump_hdr_kdump_read_page(&dump->hdr, dump->pager,
-						  paddr, page);
+		err = dump->pager ?
+		      oc_dump_hdr_kdump_read_page(&dump->hdr, dump->pager,
+						  paddr, page) :
+		      oc_dump_hdr_elf_read_page(&dump->hdr, paddr, page);
 		if (!err)
 			return NULL;
 		add_bad_pfn(dump, pfn);

@@ -76,23 +76,11 @@ static unsigned int idx(uint64_t va, unsigned int level)
 	return (va >> (12 + 9 * (level - 1))) & 0x1ff;
 }
 
-/*
- * Physical memory: page 1 PML4, 2 PDPT (kernel text), 3 PD, 4 PT,
- * 5 PDPT (direct map), data in pages 6..14, 15 PD (direct map).  KTEXT page 0 -> phys
- * page 8, KTEXT page 1 -> phys page 6 (not contiguous), KTEXT page 2
- * not present; DIRECT maps the first 2M with one large page.
- */
-static void build_elf_phdrs(struct buf *b, const char *vmcoreinfo,
-			    bool text_segment)
+/* An x86-64 ELF core's header, @phnum program headers right behind it */
+static Elf64_Ehdr core_ehdr(unsigned int phnum)
 {
 	Elf64_Ehdr eh = { 0 };
-	Elf64_Phdr ph[3] = { { 0 } };
-	unsigned char prstatus[336] = { 0 };
-	size_t notes = 0x200, end;
-	uint64_t v;
 
-	b->p = NULL;
-	b->len = 0;
 	memcpy(eh.e_ident, ELFMAG, SELFMAG);
 	eh.e_ident[EI_CLASS] = ELFCLASS64;
 	eh.e_ident[EI_DATA] = ELFDATA2LSB;
@@ -103,7 +91,27 @@ static void build_elf_phdrs(struct buf *b, const char *vmcoreinfo,
 	eh.e_phoff = sizeof(eh);
 	eh.e_ehsize = sizeof(eh);
 	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = text_segment ? 3 : 2;
+	eh.e_phnum = (Elf64_Half)phnum;
+	return eh;
+}
+
+/*
+ * Physical memory: page 1 PML4, 2 PDPT (kernel text), 3 PD, 4 PT,
+ * 5 PDPT (direct map), data in pages 6..14, 15 PD (direct map).  KTEXT page 0 -> phys
+ * page 8, KTEXT page 1 -> phys page 6 (not contiguous), KTEXT page 2
+ * not present; DIRECT maps the first 2M with one large page.
+ */
+static void build_elf_phdrs(struct buf *b, const char *vmcoreinfo,
+			    bool text_segment)
+{
+	Elf64_Ehdr eh = core_ehdr(text_segment ? 3 : 2);
+	Elf64_Phdr ph[3] = { { 0 } };
+	unsigned char prstatus[336] = { 0 };
+	size_t notes = 0x200, end;
+	uint64_t v;
+
+	b->p = NULL;
+	b->len = 0;
 
 	/* two CPUs, QEMU style: pid = CPU + 1; ip is pt_regs slot 16 */
 	end = notes;
@@ -485,6 +493,31 @@ TEST(dump_phys_base_from_segments)
 	}
 }
 
+/* libkdumpfile on @path, the oracle of the page readers' tests (*@fd:
+ * its file, -1 if none, closed by the caller); NULL if it cannot. */
+static kdump_ctx_t *oracle_open(const char *path, int *fd)
+{
+	kdump_ctx_t *ctx = kdump_new();
+
+	*fd = open(path, O_RDONLY);
+	CHECK(ctx && *fd >= 0);
+	if (ctx && *fd >= 0 &&
+	    kdump_set_number_attr(ctx, KDUMP_ATTR_FILE_FD, *fd) == KDUMP_OK)
+		return ctx;
+	CHECK(!"libkdumpfile opens the file");
+	if (ctx)
+		kdump_free(ctx);
+	return NULL;
+}
+
+static void oracle_close(kdump_ctx_t *ctx, int fd)
+{
+	if (ctx)
+		kdump_free(ctx);
+	if (fd >= 0)
+		close(fd);
+}
+
 /*
  * An ELF dump's pages are read from its segments by formats/dump_elf.c,
  * as libkdumpfile 0.5.1's elf_read_page() reads them: held to
@@ -505,7 +538,7 @@ TEST(dump_elf_pages_as_libkdumpfile)
 	};
 	enum { NSEG = sizeof(seg) / sizeof(seg[0]), DATA = 0x1000 };
 	const char *p = oc_test_tmp_path("segments.elf");
-	Elf64_Ehdr eh = { 0 };
+	Elf64_Ehdr eh = core_ehdr(NSEG + 1);
 	Elf64_Phdr ph[NSEG + 1] = { { 0 } };
 	unsigned char prstatus[336] = { 0 }, ours[4096], theirs[4096];
 	struct oc_dump *dump = NULL;
@@ -514,17 +547,6 @@ TEST(dump_elf_pages_as_libkdumpfile)
 	size_t notes = 0x200, end, off = DATA;
 	int fd;
 
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS64;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_type = ET_CORE;
-	eh.e_machine = EM_X86_64;
-	eh.e_version = EV_CURRENT;
-	eh.e_phoff = sizeof(eh);
-	eh.e_ehsize = sizeof(eh);
-	eh.e_phentsize = sizeof(Elf64_Phdr);
-	eh.e_phnum = NSEG + 1;
 	end = put_note(&b, notes, "CORE", NT_PRSTATUS, prstatus, sizeof(prstatus));
 	end = put_note(&b, end, "VMCOREINFO", 0, VMCOREINFO, strlen(VMCOREINFO));
 	ph[0].p_type = PT_NOTE;
@@ -550,12 +572,9 @@ TEST(dump_elf_pages_as_libkdumpfile)
 	free(b.p);
 
 	CHECK_OK(oc_dump_open(p, &dump));
-	ctx = kdump_new();
-	fd = open(p, O_RDONLY);
-	CHECK(ctx && fd >= 0);
-	if (!dump || !ctx || fd < 0)
+	ctx = oracle_open(p, &fd);
+	if (!dump || !ctx)
 		goto out;
-	CHECK(kdump_set_number_attr(ctx, KDUMP_ATTR_FILE_FD, fd) == KDUMP_OK);
 	for (uint64_t pa = 0; pa < 0xa000; pa += 4096) {
 		size_t len = sizeof(theirs);
 		kdump_status st = kdump_read(ctx, KDUMP_MACHPHYSADDR, pa, theirs, &len);
@@ -589,10 +608,7 @@ TEST(dump_elf_pages_as_libkdumpfile)
 	CHECK_OK(oc_dump_read_phys(dump, 0x4000, ours, sizeof(ours)));
 	CHECK(ours[0x7ff] == 3 && ours[0x800] == 0);
 out:
-	if (ctx)
-		kdump_free(ctx);
-	if (fd >= 0)
-		close(fd);
+	oracle_close(ctx, fd);
 	oc_dump_close(dump);
 }
 
@@ -842,12 +858,9 @@ TEST(dump_kdump_pages_as_libkdumpfile)
 	CHECK_EQ(methods, 0x1u | 0x2 | 0x4 | 0x20);
 	oc_test_write_file(p, k.p, k.len);
 	CHECK_OK(oc_dump_open(p, &dump));
-	ctx = kdump_new();
-	fd = open(p, O_RDONLY);
-	CHECK(ctx && fd >= 0);
-	if (!dump || !ctx || fd < 0)
+	ctx = oracle_open(p, &fd);
+	if (!dump || !ctx)
 		goto out;
-	CHECK(kdump_set_number_attr(ctx, KDUMP_ATTR_FILE_FD, fd) == KDUMP_OK);
 	for (uint64_t pfn = 0; pfn < NPAGES; pfn++) {
 		size_t len = sizeof(theirs);
 		kdump_status st = kdump_read(ctx, KDUMP_MACHPHYSADDR, pfn * 4096,
@@ -888,10 +901,7 @@ TEST(dump_kdump_pages_as_libkdumpfile)
 		CHECK_OK(oc_dump_read_phys(dump, 7 * 4096, ours, 8));
 	}
 out:
-	if (ctx)
-		kdump_free(ctx);
-	if (fd >= 0)
-		close(fd);
+	oracle_close(ctx, fd);
 	oc_dump_close(dump);
 	free(k.p);
 }
