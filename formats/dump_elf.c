@@ -210,8 +210,8 @@ static const struct oc_dump_load *closest_load(const struct oc_dump_hdr *h,
 	for (size_t i = 0; i < h->nr_loads; i++) {
 		const struct oc_dump_load *r = &h->loads[i];
 
-		if (addr >= r->start && addr - r->start >= r->filesz)
-			continue;	/* its file part ends at or before @addr */
+		if (!r->filesz || (addr >= r->start && addr - r->start >= r->filesz))
+			continue;	/* no file part, or it ends before @addr */
 		if (r->start > addr && r->start - addr >= dist)
 			continue;
 		if (!best || r->start < best->start)
@@ -236,7 +236,10 @@ bool oc_dump_hdr_elf_reads_own(const struct oc_dump_hdr *h)
  * (src/kdumpfile/elfdump.c) fill a physical page, from the file without
  * its page cache: a page no segment's file part reaches is not in the
  * dump; the others get each byte from the segment that covers it and
- * zeros where none does.  Asking libkdumpfile cost a copy through its
+ * zeros where none does.  Where segments overlap, the one that starts
+ * first gives the bytes (0.5.1's choice there depends on the segment it
+ * used last; a vmcore's overlapping segments, the kernel text's and its
+ * RAM's, hold the same bytes).  Asking libkdumpfile cost a copy through its
  * cache and a page fault for each page of that cache on every run
  * (docs/benchmarks.md).
  */

@@ -32,6 +32,7 @@ enum {
 	KDUMP_HDR_MAX_MAPNR = 440,	/* unsigned int max_mapnr */
 	KDUMP_HDR_MIN = OC_DUMP_KDUMP_HDR_MIN,
 	/* struct kdump_sub_header */
+	KDUMP_SUB_SPLIT = 12,			/* int split, version >= 2 */
 	KDUMP_SUB_OFFSET_VMCOREINFO = 32,	/* version >= 3 */
 	KDUMP_SUB_SIZE_VMCOREINFO = 40,
 	KDUMP_SUB_OFFSET_NOTE = 48,		/* version >= 4 */
@@ -471,10 +472,12 @@ struct oc_error *oc_dump_hdr_read_kdump(struct oc_dump_hdr *h)
 			nbits = max_mapnr;
 		h->file_needed = needed_size(h, bitmap_off + half, half, nbits,
 					     bitmap_off + 2 * half);
-		if (block_size != KDUMP_PAGE) {	/* not a 4 KB page each */
-			free(h->rank);
-			h->rank = NULL;
-		}
+	}
+	if (version < 3 || block_size != KDUMP_PAGE) {
+		/* libkdumpfile reads the pages of old files (the split
+		 * field below is not read for them) and of other page sizes */
+		free(h->rank);
+		h->rank = NULL;
 	}
 	if (version < 3)
 		return NULL;	/* no VMCOREINFO before version 3, no notes before 4 */
@@ -493,6 +496,16 @@ struct oc_error *oc_dump_hdr_read_kdump(struct oc_dump_hdr *h)
 	off_erase = field(sub, sizeof(sub), KDUMP_SUB_OFFSET_ERASEINFO, 8);
 	size_erase = field(sub, sizeof(sub), KDUMP_SUB_SIZE_ERASEINFO, 8);
 	max_mapnr_64 = field(sub, sizeof(sub), KDUMP_SUB_MAX_MAPNR_64, 8);
+	/*
+	 * One file of makedumpfile --split: its bitmap is the whole dump's
+	 * but it holds only the descriptors of [start_pfn, end_pfn), which
+	 * libkdumpfile 0.5.1 counts from start_pfn; its pages stay
+	 * libkdumpfile's (our rank counts from pfn 0).
+	 */
+	if (field(sub, sizeof(sub), KDUMP_SUB_SPLIT, 4)) {
+		free(h->rank);
+		h->rank = NULL;
+	}
 	if (!in_file(off_vmci, size_vmci, file_size) ||
 	    size_vmci > OC_DUMP_MAX_NOTES_SIZE)
 		return oc_error_file(OC_ERR_FORMAT, h->path,

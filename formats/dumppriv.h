@@ -3,11 +3,12 @@
  * What the files of a dump share (private to formats/dump*.c), in
  * libkdumpfile's per-format split: formats/dump.c opens the file, hands
  * it to libkdumpfile and reads pages through formats/pcache.c and the
- * page walk (an ELF file's pages from its segments, dump_elf.c; a
- * kdump-compressed file's through libkdumpfile); before that, formats/dump_elf.c (an ELF vmcore's headers)
- * or formats/dump_kdump.c (a kdump-compressed file's headers) read
- * what we take from the headers ourselves, with formats/dump_notes.c
- * for the notes both carry.  All of that lands in struct oc_dump_hdr.
+ * page walk.  Before that, formats/dump_elf.c (an ELF vmcore's headers
+ * and segments) or formats/dump_kdump.c (a kdump-compressed file's
+ * headers, bitmap and descriptors) read what we take from the headers
+ * ourselves, with formats/dump_notes.c for the notes both carry; the
+ * same two read the pages (libkdumpfile where they cannot: see
+ * docs/design.md).  All of that lands in struct oc_dump_hdr.
  */
 #ifndef OC_FORMATS_DUMPPRIV_H
 #define OC_FORMATS_DUMPPRIV_H

@@ -648,14 +648,6 @@ TEST(dump_without_page_walk_info)
 	oc_dump_close(dump);
 }
 
-/*
- * The same memory and notes as a kdump-compressed file (makedumpfile's
- * diskdump_mod.h layout, header version 6, uncompressed pages): block 0
- * header, block 1 sub-header + notes + VMCOREINFO, blocks 2-3 the two
- * bitmaps, block 4 page descriptors, then the pages.  Page frame @skip
- * (NPAGES: none) is left out, as makedumpfile excludes a page: its bit
- * clear in the second bitmap, no descriptor.
- */
 /* makedumpfile's page_desc.flags: how a page is compressed (0: raw) */
 static const uint32_t COMPRESSION[] = { 0, 0x1, 0x2, 0x4, 0x20 };
 
@@ -692,19 +684,24 @@ static size_t compress_page(uint32_t flags, const unsigned char *page,
 	return n < 4096 ? n : 0;
 }
 
-static void build_kdump_methods(struct buf *k, unsigned int skip, bool mixed);
+/*
+ * A kdump-compressed file of the page frames @pfns (ascending, @n of
+ * them, at most 170: one block of descriptors) out of @max_mapnr (at
+ * most 32,768: one block a bitmap); a frame below NPAGES holds that
+ * page of build_elf()'s memory, a higher one its own tags (frame
+ * number, then offset).  @mixed: frame N compressed by
+ * COMPRESSION[N % 5].  @split_from (NO_SPLIT: none): one file of
+ * makedumpfile --split, for frames from there to @max_mapnr: the whole
+ * bitmap, the descriptors and pages of its frames only.
+ */
+enum { NO_SPLIT = -1 };
 
-static void build_kdump(struct buf *k, unsigned int skip)
-{
-	build_kdump_methods(k, skip, false);
-}
-
-/* @mixed: page frame N compressed by COMPRESSION[N % 5] */
-static void build_kdump_methods(struct buf *k, unsigned int skip, bool mixed)
+static void build_kdump_pfns(struct buf *k, const uint64_t *pfns, size_t n,
+			     uint32_t max_mapnr, bool mixed, int split_from)
 {
 	struct buf e;
 	Elf64_Phdr note;
-	unsigned char hdr[4096] = "KDUMP   ";
+	unsigned char hdr[4096] = "KDUMP   ", bitmap[4096] = { 0 };
 	int32_t i32;
 	uint64_t u64;
 	size_t notes_at = 4096 + 0x100, vmci_at;
@@ -722,8 +719,7 @@ static void build_kdump_methods(struct buf *k, unsigned int skip, bool mixed)
 	memcpy(hdr + 432, &i32, 4);			/* sub_hdr_size */
 	i32 = 2;
 	memcpy(hdr + 436, &i32, 4);			/* bitmap_blocks */
-	i32 = NPAGES;
-	memcpy(hdr + 440, &i32, 4);			/* max_mapnr */
+	memcpy(hdr + 440, &max_mapnr, 4);		/* max_mapnr */
 	i32 = 2;
 	memcpy(hdr + 460, &i32, 4);			/* nr_cpus */
 	put(k, 0, hdr, sizeof(hdr));
@@ -734,6 +730,15 @@ static void build_kdump_methods(struct buf *k, unsigned int skip, bool mixed)
 	put(k, vmci_at, VMCOREINFO, strlen(VMCOREINFO));
 	i32 = 1;
 	put(k, 4096 + 8, &i32, 4);			/* dump_level */
+	if (split_from != NO_SPLIT) {
+		put(k, 4096 + 12, &i32, 4);		/* split */
+		u64 = (uint64_t)split_from;
+		put(k, 4096 + 16, &u64, 8);		/* start_pfn */
+		put(k, 4096 + 80, &u64, 8);		/* start_pfn_64 */
+		u64 = max_mapnr;
+		put(k, 4096 + 24, &u64, 8);		/* end_pfn */
+		put(k, 4096 + 88, &u64, 8);		/* end_pfn_64 */
+	}
 	u64 = vmci_at;
 	put(k, 4096 + 32, &u64, 8);
 	u64 = strlen(VMCOREINFO);
@@ -742,37 +747,70 @@ static void build_kdump_methods(struct buf *k, unsigned int skip, bool mixed)
 	put(k, 4096 + 48, &u64, 8);
 	u64 = note.p_filesz;
 	put(k, 4096 + 56, &u64, 8);
-	u64 = NPAGES;
+	u64 = max_mapnr;
 	put(k, 4096 + 96, &u64, 8);			/* max_mapnr_64 */
 
-	/* pfns 0..NPAGES-1 present (first bitmap) and dumped (second) */
-	for (int bm = 0; bm < 2; bm++) {
-		uint16_t bits = (1u << NPAGES) - 1;
-
-		if (bm == 1 && skip < NPAGES)
-			bits &= (uint16_t)~(1u << skip);
-		put(k, (2 + bm) * 4096, &bits, 2);
-		put(k, (2 + bm) * 4096 + 4095, "", 1);
-	}
+	/* every frame below max_mapnr present (first bitmap), @pfns dumped
+	 * (second) */
+	for (uint32_t pfn = 0; pfn < max_mapnr; pfn++)
+		bitmap[pfn / 8] |= (unsigned char)(1u << (pfn % 8));
+	put(k, 2 * 4096, bitmap, sizeof(bitmap));
+	memset(bitmap, 0, sizeof(bitmap));
+	for (size_t i = 0; i < n; i++)
+		bitmap[pfns[i] / 8] |= (unsigned char)(1u << (pfns[i] % 8));
+	put(k, 3 * 4096, bitmap, sizeof(bitmap));
 	/* descriptors of the dumped pages, in pfn order: offset, size,
 	 * flags (0: stored raw), page_flags; the data in pfn order */
-	for (uint64_t pfn = 0, n = 0, at = 5 * 4096; pfn < NPAGES; pfn++) {
-		const unsigned char *page = e.p + LOAD_OFFSET + pfn * 4096;
+	for (uint64_t i = 0, d = 0, at = 5 * 4096; i < n; i++) {
+		uint64_t pfn = pfns[i], tags[512];
+		const unsigned char *page = (const unsigned char *)tags;
 		unsigned char z[8192];
 		uint32_t flags = mixed ? COMPRESSION[pfn % 5] : 0;
-		size_t size = compress_page(flags, page, z, sizeof(z));
-		uint32_t desc[6] = { (uint32_t)at, (uint32_t)(at >> 32),
-				     size ? (uint32_t)size : 4096,
-				     size ? flags : 0, 0, 0 };
+		size_t size;
+		uint32_t desc[6];
 
-		if (pfn == skip)
+		if (split_from != NO_SPLIT && pfn < (uint64_t)split_from)
 			continue;
-		put(k, 4 * 4096 + n * 24, desc, 24);
+		if (pfn < NPAGES)
+			page = e.p + LOAD_OFFSET + pfn * 4096;
+		else
+			for (unsigned int off = 0; off < 4096; off += 8)
+				tags[off / 8] = pfn << 32 | off;
+		size = compress_page(flags, page, z, sizeof(z));
+		desc[0] = (uint32_t)at;
+		desc[1] = (uint32_t)(at >> 32);
+		desc[2] = size ? (uint32_t)size : 4096;
+		desc[3] = size ? flags : 0;
+		desc[4] = desc[5] = 0;
+		put(k, 4 * 4096 + d++ * 24, desc, 24);
 		put(k, at, size ? z : page, size ? size : 4096);
 		at += size ? size : 4096;
-		n++;
 	}
 	free(e.p);
+}
+
+/*
+ * The same memory and notes as a kdump-compressed file (makedumpfile's
+ * diskdump_mod.h layout, header version 6): block 0 header, block 1
+ * sub-header + notes + VMCOREINFO, blocks 2-3 the two bitmaps, block 4
+ * page descriptors, then the pages (raw, or by each method: @mixed).
+ * Page frame @skip (NPAGES: none) is left out, as makedumpfile excludes
+ * a page: its bit clear in the second bitmap, no descriptor.
+ */
+static void build_kdump_methods(struct buf *k, unsigned int skip, bool mixed)
+{
+	uint64_t pfns[NPAGES];
+	size_t n = 0;
+
+	for (uint64_t pfn = 0; pfn < NPAGES; pfn++)
+		if (pfn != skip)
+			pfns[n++] = pfn;
+	build_kdump_pfns(k, pfns, n, NPAGES, mixed, NO_SPLIT);
+}
+
+static void build_kdump(struct buf *k, unsigned int skip)
+{
+	build_kdump_methods(k, skip, false);
 }
 
 static void flatten(const struct buf *in, struct buf *out, size_t chunk)
@@ -904,6 +942,72 @@ out:
 	oracle_close(ctx, fd);
 	oc_dump_close(dump);
 	free(k.p);
+}
+
+/*
+ * A descriptor's index is the count of the dump bitmap's set bits
+ * before its page frame: frames around the 1,024-frame blocks the
+ * counts are kept for, after long runs of excluded frames, read as
+ * libkdumpfile reads them, every frame of 4,096 asked.  Then one file
+ * of makedumpfile --split (frames from 1,017 on): its descriptors start
+ * at its first frame, and libkdumpfile reads its pages
+ * (formats/dump_kdump.c); the frames before are not in it.
+ */
+TEST(dump_kdump_sparse_frames)
+{
+	static const uint64_t ranges[][2] = {
+		{ 0, 16 }, { 1017, 1031 }, { 2047, 2049 }, { 3000, 3004 },
+		{ 4095, 4096 },
+	};
+	const char *p = oc_test_tmp_path("sparse.kdump");
+	unsigned char ours[4096], theirs[4096];
+	uint64_t pfns[64];
+	size_t n = 0;
+
+	for (size_t r = 0; r < sizeof(ranges) / sizeof(ranges[0]); r++)
+		for (uint64_t pfn = ranges[r][0]; pfn < ranges[r][1]; pfn++)
+			pfns[n++] = pfn;
+	for (int split = 0; split < 2; split++) {
+		int from = split ? 1017 : NO_SPLIT;
+		struct oc_dump *dump = NULL;
+		kdump_ctx_t *ctx;
+		size_t in = 0, read = 0, at = 0;
+		struct buf k;
+		int fd;
+
+		build_kdump_pfns(&k, pfns, n, 4096, true, from);
+		oc_test_write_file(p, k.p, k.len);
+		free(k.p);
+		CHECK_OK(oc_dump_open(p, &dump));
+		ctx = oracle_open(p, &fd);
+		for (uint64_t pfn = 0; dump && ctx && pfn < 4096; pfn++) {
+			size_t len = sizeof(theirs);
+			kdump_status st = kdump_read(ctx, KDUMP_MACHPHYSADDR,
+						     pfn * 4096, theirs, &len);
+			struct oc_error *err = oc_dump_read_phys(dump, pfn * 4096,
+								 ours, sizeof(ours));
+
+			while (at < n && pfns[at] < pfn)
+				at++;
+			in += at < n && pfns[at] == pfn && (!split || pfn >= 1017);
+			read += !err;
+			CHECK((st == KDUMP_OK) == !err);
+			if (!err && st == KDUMP_OK)
+				CHECK(!memcmp(ours, theirs, sizeof(ours)));
+			if (!err && pfn >= NPAGES) {
+				uint64_t tag;
+
+				memcpy(&tag, ours + 0x48, 8);
+				CHECK_EQ(tag, pfn << 32 | 0x48);
+			}
+			oc_error_destroy(err);
+			kdump_clear_err(ctx);
+		}
+		CHECK_EQ(in, (split ? n - 16 : n));
+		CHECK_EQ(read, in);
+		oracle_close(ctx, fd);
+		oc_dump_close(dump);
+	}
 }
 
 /*
