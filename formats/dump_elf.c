@@ -247,20 +247,16 @@ struct oc_error *oc_dump_hdr_elf_read_page(const struct oc_dump_hdr *h,
 					   uint64_t paddr, unsigned char *page)
 {
 	uint64_t addr = paddr, end = paddr + PAGE_SIZE;
+	const struct oc_dump_load *r = closest_load(h, addr, PAGE_SIZE);
 	unsigned char *p = page;
 
-	if (!closest_load(h, addr, PAGE_SIZE))
+	if (!r)
 		return oc_error_format(OC_ERR_FAULT,
 				       "past its ELF segment's file data");
-	while (addr < end) {
-		const struct oc_dump_load *r = closest_load(h, addr, end - addr);
+	do {
 		struct oc_error *err;
 		uint64_t n;
 
-		if (!r) {
-			memset(p, 0, end - addr);
-			break;
-		}
 		if (r->start > addr) {
 			memset(p, 0, r->start - addr);
 			p += r->start - addr;
@@ -275,7 +271,8 @@ struct oc_error *oc_dump_hdr_elf_read_page(const struct oc_dump_hdr *h,
 			return err;
 		p += n;
 		addr += n;
-	}
+	} while (addr < end && (r = closest_load(h, addr, end - addr)));
+	memset(p, 0, end - addr);	/* no segment for the rest */
 	return NULL;
 }
 

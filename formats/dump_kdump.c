@@ -107,24 +107,6 @@ static uint64_t popcount_bytes(const unsigned char *p, size_t n)
 	return sum;
 }
 
-/* The dump bitmap's set bits before each KDUMP_RANK_BITS-bit block. */
-static uint64_t *make_rank(const unsigned char *bitmap, uint64_t len)
-{
-	const uint64_t block = KDUMP_RANK_BITS / 8;
-	uint64_t n = (len + block - 1) / block, sum = 0;
-	uint64_t *rank = malloc(((size_t)n + 1) * sizeof(*rank));
-
-	if (!rank)
-		return NULL;
-	for (uint64_t b = 0; b < n; b++) {
-		rank[b] = sum;
-		sum += popcount_bytes(bitmap + b * block,
-				      len - b * block < block ? len - b * block : block);
-	}
-	rank[n] = sum;
-	return rank;
-}
-
 /*
  * How long a kdump-compressed file should be: its page descriptors
  * follow the bitmaps, one per page set in the second (dump) bitmap, and
@@ -138,15 +120,21 @@ static uint64_t needed_size(struct oc_dump_hdr *h, uint64_t bitmap_off,
 			    uint64_t bitmap_len, uint64_t nbits,
 			    uint64_t desc_off)
 {
+	/* 64 KB: a whole number of KDUMP_RANK_BITS blocks */
 	unsigned char buf[65536], *keep = NULL;
-	uint64_t pages = 0, len = (nbits + 7) / 8, end, data_off;
+	const uint64_t block = KDUMP_RANK_BITS / 8;
+	uint64_t pages = 0, len = (nbits + 7) / 8, end, data_off, *rank = NULL;
 	uint32_t data_size;
 	struct oc_error *err;
 
 	if (len > bitmap_len)
 		len = bitmap_len;
-	if (len && len <= KDUMP_BITMAP_KEEP_MAX)
+	if (len && len <= KDUMP_BITMAP_KEEP_MAX) {
 		keep = malloc(len);	/* NULL: only counted */
+		/* the set bits before each block (NULL: libkdumpfile reads) */
+		rank = keep ? malloc(((size_t)((len + block - 1) / block) + 1) *
+				     sizeof(*rank)) : NULL;
+	}
 	for (uint64_t done = 0; done < len;) {
 		size_t n = len - done < sizeof(buf) ? (size_t)(len - done) :
 			   sizeof(buf);
@@ -156,18 +144,25 @@ static uint64_t needed_size(struct oc_dump_hdr *h, uint64_t bitmap_off,
 		if (err) {
 			oc_error_destroy(err);
 			free(keep);
+			free(rank);
 			return 0;
 		}
 		/* bits past max_mapnr in the last byte */
 		if (done + n == len && nbits % 8 && nbits / 8 < len)
 			at[n - 1] &= (unsigned char)((1u << (nbits % 8)) - 1);
-		pages += popcount_bytes(at, n);
+		for (size_t i = 0; i < n; i += block) {
+			if (rank)
+				rank[(done + i) / block] = pages;
+			pages += popcount_bytes(at + i, n - i < block ? n - i : block);
+		}
 		done += n;
 	}
+	if (rank)
+		rank[(len + block - 1) / block] = pages;
 	if (keep) {
 		h->bitmap = keep;
 		h->bitmap_bits = len * 8 < nbits ? len * 8 : nbits;
-		h->rank = make_rank(keep, len);	/* NULL: libkdumpfile reads */
+		h->rank = rank;
 		h->desc_off = desc_off;
 	}
 	end = desc_off + pages * KDUMP_PAGE_DESC_SIZE;
@@ -208,7 +203,7 @@ static uint64_t needed_size(struct oc_dump_hdr *h, uint64_t bitmap_off,
 const char *oc_dump_hdr_kdump_page_missing(const struct oc_dump_hdr *h,
 					   uint64_t paddr)
 {
-	uint64_t pfn = paddr / 4096;
+	uint64_t pfn = paddr / KDUMP_PAGE;
 
 	if (!h->bitmap)
 		return NULL;
