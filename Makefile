@@ -28,14 +28,29 @@ WARN += -Werror
 endif
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -fPIC $(WARN) -MMD -MP -Isrc -Iformats -Iui \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS)) -I/usr/include/libdwarf
-# binutils-dev's libopcodes (formats/disasm.c; no .pc file) is opened
-# with dlopen() by the SONAME of the one built against, on the first
-# disassembly only (not in the crash extension, whose host has its own
-# bfd and opcodes: src/crash/disasm_none.c)
-OPCODES_SONAME := $(shell objdump -p "$$($(CC) -print-file-name=libopcodes.so)" 2>/dev/null | \
+# The SONAME of the shared library $(1) (libfoo.so) as linked against:
+# formats/dl.h opens such a library with dlopen() on its first use
+soname = $(shell objdump -p "$$($(CC) -print-file-name=$(1))" 2>/dev/null | \
 	awk '$$1 == "SONAME" { print $$2 }')
-override CFLAGS += $(if $(OPCODES_SONAME),-DOC_OPCODES_SONAME='"$(OPCODES_SONAME)"')
-LDLIBS := $(shell $(PKG_CONFIG) --libs $(PKGS)) -ldwarf -lz -llzo2 -lsnappy -lzstd -lpthread -ldl
+# binutils-dev's libopcodes (formats/disasm.c; no .pc file), on the first
+# disassembly only (not in the crash extension, whose host has its own
+# bfd and opcodes: src/crash/disasm_none.c); libkdumpfile (formats/dump.c)
+# for the dumps our own readers leave to it; libsnappy (dump_kdump.c) on
+# the first snappy-compressed page; libedit (src/shell.c) for a shell on a
+# terminal
+OPCODES_SONAME := $(call soname,libopcodes.so)
+KDUMPFILE_SONAME := $(call soname,libkdumpfile.so)
+SNAPPY_SONAME := $(call soname,libsnappy.so)
+EDIT_SONAME := $(call soname,libedit.so)
+DLOPEN_SONAMES := $(OPCODES_SONAME) $(KDUMPFILE_SONAME) $(SNAPPY_SONAME) $(EDIT_SONAME)
+override CFLAGS += $(if $(OPCODES_SONAME),-DOC_OPCODES_SONAME='"$(OPCODES_SONAME)"') \
+	$(if $(KDUMPFILE_SONAME),-DOC_KDUMPFILE_SONAME='"$(KDUMPFILE_SONAME)"') \
+	$(if $(SNAPPY_SONAME),-DOC_SNAPPY_SONAME='"$(SNAPPY_SONAME)"')
+# What orccrash links: not libkdumpfile nor libsnappy (above); the tests'
+# and tools' LDLIBS add them, for those that call them directly (oracles).
+RUN_LDLIBS := $(shell $(PKG_CONFIG) --libs libelf libbpf ncursesw json-c) \
+	-ldwarf -lz -llzo2 -lzstd -lpthread -ldl
+LDLIBS := $(RUN_LDLIBS) $(shell $(PKG_CONFIG) --libs libkdumpfile libaddrxlat) -lsnappy
 
 ifeq ($(V),1)
 Q :=
@@ -46,9 +61,10 @@ msg = @printf '  %-6s %s\n' $(1) $(2);
 endif
 
 # The line editor of --shell (libedit), for the orccrash binary only:
-# the crash extension links the core, not the shell.
-EDIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags libedit)
-EDIT_LIBS := $(shell $(PKG_CONFIG) --libs libedit)
+# the crash extension links the core, not the shell; opened with dlopen()
+# when a shell starts on a terminal (src/shell.c)
+EDIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags libedit) \
+	$(if $(EDIT_SONAME),-DOC_EDIT_SONAME='"$(EDIT_SONAME)"')
 
 # The core: everything but the front ends.
 FRONT_SRC := src/main.c src/shell.c src/heap.c
@@ -86,7 +102,7 @@ $(O)/src/main.o: override CPPFLAGS += -DOC_DATADIR='"$(DATADIR)"'
 $(O)/src/shell.o: override CFLAGS += $(EDIT_CFLAGS)
 
 $(O)/orccrash: $(O)/src/main.o $(O)/src/shell.o $(O)/src/heap.o $(UI_LIB) $(LIB)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(EDIT_LIBS)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(RUN_LDLIBS)
 
 $(O)/tests/%: $(O)/tests/unit/%.o $(O)/tests/unit/harness.o $(UI_LIB) $(LIB)
 	@mkdir -p $(dir $@)
@@ -196,7 +212,12 @@ uninstall:
 clean:
 	rm -rf $(O) build-asan build-tsan
 
-.PHONY: all test check check-unit check-asan check-asan-quick check-tsan samples install uninstall clean deps deps-test run FORCE
+# The SONAMEs orccrash opens with dlopen(): debian/rules makes its
+# Depends from them (debian/dlopen-depends)
+print-dlopen-sonames:
+	@echo $(DLOPEN_SONAMES)
+
+.PHONY: print-dlopen-sonames all test check check-unit check-asan check-asan-quick check-tsan samples install uninstall clean deps deps-test run FORCE
 .SECONDARY:
 
 # Fragments: the crash extension and the test drivers.

@@ -15,13 +15,12 @@
  * after a dis_style_comment_start "#"), which tells them apart.
  */
 #include <dis-asm.h>
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "disasm.h"
+#include "dl.h"
 
 /*
  * libopcodes is opened on the first disassembly, not linked: with
@@ -37,43 +36,13 @@
 #define OC_OPCODES_SONAME "libopcodes.so"
 #endif
 
-static struct {
-	__typeof__(disassembler) *disassembler;
-	__typeof__(init_disassemble_info) *init;
-	__typeof__(disassemble_init_for_target) *init_target;
-	__typeof__(disassemble_free_target) *free_target;
-	__typeof__(buffer_read_memory) *read_memory;
-	char error[256];
-} op;
-static pthread_once_t op_once = PTHREAD_ONCE_INIT;
-
-static void *sym(void *h, const char *name)
-{
-	void *p = dlsym(h, name);
-
-	if (!p && !op.error[0])
-		snprintf(op.error, sizeof(op.error), "%s has no %s",
-			 OC_OPCODES_SONAME, name);
-	return p;
-}
-
-static void load_opcodes(void)
-{
-	void *h = dlopen(OC_OPCODES_SONAME, RTLD_NOW | RTLD_LOCAL);
-
-	if (!h) {
-		const char *e = dlerror();
-
-		snprintf(op.error, sizeof(op.error), "%s", e ? e : OC_OPCODES_SONAME);
-		return;
-	}
-	op.disassembler = (__typeof__(op.disassembler))sym(h, "disassembler");
-	op.init = (__typeof__(op.init))sym(h, "init_disassemble_info");
-	op.init_target = (__typeof__(op.init_target))sym(h, "disassemble_init_for_target");
-	op.free_target = (__typeof__(op.free_target))sym(h, "disassemble_free_target");
-	op.read_memory = (__typeof__(op.read_memory))sym(h, "buffer_read_memory");
-	/* kept open: the program's lifetime */
-}
+#define OPCODES_FNS(X)							\
+	X(disassembler) X(init_disassemble_info)			\
+	X(disassemble_init_for_target) X(disassemble_free_target)	\
+	X(buffer_read_memory)
+static struct { OPCODES_FNS(OC_DL_FN) } op;
+static const char *const op_names[] = { OPCODES_FNS(OC_DL_NAME) };
+static struct oc_dl op_dl = OC_DL_INIT(OC_OPCODES_SONAME, op_names, op);
 
 struct dis_buf {
 	struct oc_insn *in;
@@ -167,23 +136,24 @@ struct oc_error *oc_disasm(const uint8_t *code, size_t len, uint64_t addr,
 	uint64_t at = addr;
 	struct dis_buf b;
 
-	pthread_once(&op_once, load_opcodes);
-	if (op.error[0])
+	const char *why = oc_dl_load(&op_dl);
+
+	if (why)
 		return oc_error_format(OC_ERR_UNSUPPORTED, "no disassembler: %s",
-				       op.error);
+				       why);
 	dis = op.disassembler(bfd_arch_i386, false, bfd_mach_x86_64, NULL);
 	if (!dis)
 		return oc_error_format(OC_ERR_FORMAT, "libopcodes: no x86-64 disassembler");
-	op.init(&info, &b, plain, styled);
+	op.init_disassemble_info(&info, &b, plain, styled);
 	info.arch = bfd_arch_i386;
 	info.mach = bfd_mach_x86_64;
 	info.disassembler_options = "intel";
 	info.buffer = (bfd_byte *)code;
 	info.buffer_length = len;
 	info.buffer_vma = addr;
-	info.read_memory_func = op.read_memory;
+	info.read_memory_func = op.buffer_read_memory;
 	info.print_address_func = print_address;
-	op.init_target(&info);
+	op.disassemble_init_for_target(&info);
 	for (size_t n = 0; n < max && at < addr + len; n++) {
 		struct oc_insn in = { .addr = at };
 		int size;
@@ -215,7 +185,7 @@ struct oc_error *oc_disasm(const uint8_t *code, size_t len, uint64_t addr,
 		if (!fn(arg, &in))
 			break;
 	}
-	op.free_target(&info);
+	op.disassemble_free_target(&info);
 	*stopped_at = at;
 	return NULL;
 }

@@ -4,13 +4,20 @@
  * kdump-compressed files and makedumpfile's flattened format, which we
  * reassemble into an anonymous file first (formats/flat.c).
  *
- * This file opens the dump and reads it: libkdumpfile gives us physical
- * pages (kept in formats/pcache.c), kernel virtual addresses go through
- * our own page-table walk (formats/pgwalk.c) from VMCOREINFO's
- * init_top_pgt and phys_base; libkdumpfile's own KVADDR translation is
- * only the fallback.  What we take from the headers ourselves (notes in
- * file order, the ELF segments, a cut or incomplete file) comes from
- * formats/dump_elf.c and formats/dump_kdump.c first (dumppriv.h).
+ * This file opens the dump and reads it: physical pages (kept in
+ * formats/pcache.c) come from an ELF file's segments or a kdump file's
+ * page descriptors (formats/dump_elf.c, formats/dump_kdump.c), kernel
+ * virtual addresses go through our own page-table walk (formats/pgwalk.c)
+ * from VMCOREINFO's init_top_pgt and phys_base.  What we take from the
+ * headers ourselves (notes in file order, the ELF segments, a cut or
+ * incomplete file) comes from those files first (dumppriv.h).
+ *
+ * libkdumpfile is the fallback for the rest: files our readers leave to
+ * it (need_kdumpfile()), notes or VMCOREINFO we did not find, KVADDR
+ * reads without the page walk.  It is opened with dlopen() (formats/dl.h)
+ * only then: with libaddrxlat, libsnappy and libstdc++ behind it, it was
+ * half of what ld.so mapped and relocated at every start, ~3.5 ms of a
+ * sample's 35 ms --all-tasks (docs/benchmarks.md).
  */
 #include <elf.h>
 #include <errno.h>
@@ -26,6 +33,7 @@
 #include <libkdumpfile/kdumpfile.h>
 
 #include "cursor.h"
+#include "dl.h"
 #include "dump.h"
 #include "fileopen.h"
 #include "dumppriv.h"
@@ -46,8 +54,10 @@ struct oc_dump {
 	char *path;
 	int fd;			/* the file we were given */
 	int view_fd;		/* the reassembled flattened dump, or -1 */
-	kdump_ctx_t *ctx;
+	kdump_ctx_t *ctx;	/* libkdumpfile's, NULL until needed */
 	bool ctx_broken;	/* see kdump_error(): never kdump_free()d */
+	/* the open of libkdumpfile's context after ours failed: why */
+	char ctx_failed[256];
 	const char *format;
 	struct oc_dump_hdr hdr;
 
@@ -72,6 +82,62 @@ struct oc_dump {
 	unsigned int nr_bad_pfn;
 };
 
+#ifndef OC_KDUMPFILE_SONAME
+#define OC_KDUMPFILE_SONAME "libkdumpfile.so"
+#endif
+
+/* the static inline ones of <libkdumpfile/kdumpfile.h> (kdump_open_fd,
+ * kdump_set_number_attr, ...) call these: see the wrappers below.
+ * dlsym() finds libaddrxlat's through libkdumpfile's dependencies. */
+#define KDUMPFILE_FNS(X)						\
+	X(kdump_new) X(kdump_free) X(kdump_open_fdset) X(kdump_set_attr)	\
+	X(kdump_get_typed_attr) X(kdump_read) X(kdump_get_err)		\
+	X(kdump_clear_err) X(kdump_vmcoreinfo_raw) X(kdump_blob_pin)	\
+	X(kdump_blob_unpin) X(kdump_blob_size) X(kdump_get_addrxlat)	\
+	X(addrxlat_fulladdr_conv) X(addrxlat_ctx_get_err)		\
+	X(addrxlat_ctx_decref) X(addrxlat_sys_decref)
+static struct { KDUMPFILE_FNS(OC_DL_FN) } kf;
+static const char *const kf_names[] = { KDUMPFILE_FNS(OC_DL_NAME) };
+static struct oc_dl kf_dl = OC_DL_INIT(OC_KDUMPFILE_SONAME, kf_names, kf);
+
+static kdump_status set_number(kdump_ctx_t *ctx, const char *key,
+			       kdump_num_t num)
+{
+	kdump_attr_t attr = { .type = KDUMP_NUMBER, .val.number = num };
+
+	return kf.kdump_set_attr(ctx, key, &attr);
+}
+
+static kdump_status set_string(kdump_ctx_t *ctx, const char *key,
+			       const char *str)
+{
+	kdump_attr_t attr = { .type = KDUMP_STRING, .val.string = str };
+
+	return kf.kdump_set_attr(ctx, key, &attr);
+}
+
+static kdump_status get_number(kdump_ctx_t *ctx, const char *key,
+			       kdump_num_t *num)
+{
+	kdump_attr_t attr = { .type = KDUMP_NUMBER };
+	kdump_status st = kf.kdump_get_typed_attr(ctx, key, &attr);
+
+	if (st == KDUMP_OK)
+		*num = attr.val.number;
+	return st;
+}
+
+static kdump_status get_string(kdump_ctx_t *ctx, const char *key,
+			       const char **str)
+{
+	kdump_attr_t attr = { .type = KDUMP_STRING };
+	kdump_status st = kf.kdump_get_typed_attr(ctx, key, &attr);
+
+	if (st == KDUMP_OK)
+		*str = attr.val.string;
+	return st;
+}
+
 static struct oc_error *kdump_error(struct oc_dump *dump, const char *call)
 {
 	/*
@@ -84,7 +150,7 @@ static struct oc_error *kdump_error(struct oc_dump *dump, const char *call)
 		return &oc_enomem;
 	}
 	return oc_error_file(OC_ERR_FORMAT, dump->path, "%s: %s", call,
-			     kdump_get_err(dump->ctx));
+			     kf.kdump_get_err(dump->ctx));
 }
 
 /* ------------------------------------------------------------------ */
@@ -106,6 +172,8 @@ static void add_bad_pfn(struct oc_dump *dump, uint64_t pfn)
 	if (!is_bad_pfn(dump, pfn))
 		dump->bad_pfn[dump->nr_bad_pfn++ % NR_BAD_PFN] = pfn;
 }
+
+static struct oc_error *ctx_ready(struct oc_dump *dump);
 
 static struct oc_error *fill_page(void *arg, uint64_t pfn,
 				  unsigned char *page)
@@ -150,14 +218,16 @@ static struct oc_error *fill_page(void *arg, uint64_t pfn,
 				      "physical address 0x%" PRIx64 " not in the dump (%s)",
 				      paddr, oc_error_take(err, why, sizeof(why)));
 	}
-	if (kdump_read(dump->ctx, KDUMP_KPHYSADDR, paddr, page, &len) ==
+	if ((err = ctx_ready(dump)))
+		return err;
+	if (kf.kdump_read(dump->ctx, KDUMP_KPHYSADDR, paddr, page, &len) ==
 	    KDUMP_OK)
 		return NULL;
 	err = oc_error_fault(paddr + len,
 			     "physical address 0x%" PRIx64 " not in the dump (kdump_read: %s)",
-			     paddr + len, kdump_get_err(dump->ctx));
+			     paddr + len, kf.kdump_get_err(dump->ctx));
 	add_bad_pfn(dump, pfn);
-	kdump_clear_err(dump->ctx);
+	kf.kdump_clear_err(dump->ctx);
 	return err;
 }
 
@@ -219,21 +289,23 @@ struct oc_error *oc_dump_virt_to_phys_kdump(struct oc_dump *dump,
 	addrxlat_ctx_t *actx = NULL;
 	addrxlat_sys_t *asys = NULL;
 	addrxlat_fulladdr_t fa = { .addr = vaddr, .as = ADDRXLAT_KVADDR };
-	struct oc_error *err = NULL;
+	struct oc_error *err = ctx_ready(dump);
 
-	if (kdump_get_addrxlat(dump->ctx, &actx, &asys) != KDUMP_OK) {
+	if (err)
+		return err;
+	if (kf.kdump_get_addrxlat(dump->ctx, &actx, &asys) != KDUMP_OK) {
 		err = kdump_error(dump, "kdump_get_addrxlat");
-		kdump_clear_err(dump->ctx);
+		kf.kdump_clear_err(dump->ctx);
 		return err;
 	}
-	if (addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, actx, asys) !=
+	if (kf.addrxlat_fulladdr_conv(&fa, ADDRXLAT_KPHYSADDR, actx, asys) !=
 	    ADDRXLAT_OK)
 		err = oc_error_fault(vaddr, "addrxlat_fulladdr_conv(0x%" PRIx64 "): %s",
-				     vaddr, addrxlat_ctx_get_err(actx));
+				     vaddr, kf.addrxlat_ctx_get_err(actx));
 	else
 		*paddr_ret = fa.addr;
-	addrxlat_ctx_decref(actx);
-	addrxlat_sys_decref(asys);
+	kf.addrxlat_ctx_decref(actx);
+	kf.addrxlat_sys_decref(asys);
 	return err;
 }
 
@@ -241,11 +313,15 @@ static struct oc_error *read_kvaddr_kdump(struct oc_dump *dump, uint64_t addr,
 					  void *buf, size_t len)
 {
 	size_t got = len;
-	kdump_status st = kdump_read(dump->ctx, KDUMP_KVADDR, addr, buf, &got);
+	struct oc_error *err = ctx_ready(dump);
+	kdump_status st;
 
+	if (err)
+		return err;
+	st = kf.kdump_read(dump->ctx, KDUMP_KVADDR, addr, buf, &got);
 	if (st != KDUMP_OK)
 		return oc_error_fault(addr + got, "kdump_read(0x%" PRIx64 "): %s",
-				      addr + got, kdump_get_err(dump->ctx));
+				      addr + got, kf.kdump_get_err(dump->ctx));
 	return NULL;
 }
 
@@ -401,11 +477,16 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	kdump_status st;
 	const char *arch = NULL;
 	kdump_num_t page_size;
+	const char *why = oc_dl_load(&kf_dl);
 
-	dump->ctx = kdump_new();
+	if (why)
+		return oc_error_file(OC_ERR_UNSUPPORTED, dump->path,
+				     "reading this dump needs libkdumpfile: %s",
+				     why);
+	dump->ctx = kf.kdump_new();
 	if (!dump->ctx)
 		return &oc_enomem;
-	st = kdump_set_string_attr(dump->ctx, KDUMP_ATTR_OSTYPE, "linux");
+	st = set_string(dump->ctx, KDUMP_ATTR_OSTYPE, "linux");
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_set_attr(addrxlat.ostype)");
 	/*
@@ -414,7 +495,7 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	 * ELF file with kernel-text segments but no
 	 * NUMBER(pgtable_l5_enabled).  48 bits is only its fallback.
 	 */
-	st = kdump_set_number_attr(dump->ctx, KDUMP_ATTR_XLAT_DEFAULT ".virt_bits",
+	st = set_number(dump->ctx, KDUMP_ATTR_XLAT_DEFAULT ".virt_bits",
 				   48);
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_set_attr(addrxlat.default.virt_bits)");
@@ -422,11 +503,11 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	 * read(2), not mmap(2): a segment that runs past the end of a
 	 * truncated or corrupted file must be a failed read, not SIGBUS.
 	 */
-	st = kdump_set_number_attr(dump->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
+	st = set_number(dump->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
 				   KDUMP_MMAP_NEVER);
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_set_attr(file.mmap_policy)");
-	st = kdump_open_fd(dump->ctx, fd);
+	st = kf.kdump_open_fdset(dump->ctx, 1, &fd);
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_open");
 	/*
@@ -445,13 +526,13 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	 * (docs/benchmarks.md).  Only a speed setting: go on if this
 	 * libkdumpfile does not know it.
 	 */
-	if (kdump_set_number_attr(dump->ctx, "cache.size", 64) != KDUMP_OK)
-		kdump_clear_err(dump->ctx);
+	if (set_number(dump->ctx, "cache.size", 64) != KDUMP_OK)
+		kf.kdump_clear_err(dump->ctx);
 	/* QEMU's kdump-compressed files may not name the architecture */
-	if (kdump_get_string_attr(dump->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
+	if (get_string(dump->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
 	    KDUMP_OK || !arch) {
-		kdump_clear_err(dump->ctx);
-		st = kdump_set_string_attr(dump->ctx, KDUMP_ATTR_ARCH_NAME,
+		kf.kdump_clear_err(dump->ctx);
+		st = set_string(dump->ctx, KDUMP_ATTR_ARCH_NAME,
 					   "x86_64");
 		if (st != KDUMP_OK)
 			return kdump_error(dump, "kdump_set_attr(arch.name)");
@@ -459,13 +540,53 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 		return oc_error_file(OC_ERR_UNSUPPORTED, dump->path,
 				     "a %s dump; only x86_64 is supported", arch);
 	}
-	st = kdump_get_number_attr(dump->ctx, KDUMP_ATTR_PAGE_SIZE, &page_size);
+	st = get_number(dump->ctx, KDUMP_ATTR_PAGE_SIZE, &page_size);
 	if (st == KDUMP_OK && page_size != PAGE_SIZE)
 		return oc_error_file(OC_ERR_UNSUPPORTED, dump->path,
 				     "page size %llu (want 4096)",
 				     (unsigned long long)page_size);
-	kdump_clear_err(dump->ctx);
+	kf.kdump_clear_err(dump->ctx);
 	return NULL;
+}
+
+/*
+ * libkdumpfile's context for a read that only it can do, opened now when
+ * the open did without it (need_kdumpfile()).  A failed open is not
+ * tried again: every later read says why.
+ */
+static struct oc_error *ctx_ready(struct oc_dump *dump)
+{
+	struct oc_error *err;
+
+	if (dump->ctx && !dump->ctx_failed[0])
+		return NULL;
+	if (dump->ctx_failed[0])
+		return oc_error_file(OC_ERR_FORMAT, dump->path, "%s",
+				     dump->ctx_failed);
+	err = open_kdump(dump, dump->hdr.fd);
+	if (!err)
+		return NULL;
+	if (err == &oc_enomem)
+		snprintf(dump->ctx_failed, sizeof(dump->ctx_failed),
+			 "out of memory opening libkdumpfile's context");
+	else
+		oc_error_take(err, dump->ctx_failed, sizeof(dump->ctx_failed));
+	return oc_error_file(OC_ERR_FORMAT, dump->path, "%s", dump->ctx_failed);
+}
+
+/*
+ * Whether the open needs libkdumpfile: not when our own readers cover
+ * the file, that is its pages (an ELF file's segments with physical
+ * addresses, a kdump file's descriptors: dump_elf.c, dump_kdump.c), its
+ * notes and VMCOREINFO, and an x86-64 machine; then libkdumpfile is
+ * never opened unless a read asks for it (ctx_ready()).  Anything else
+ * is opened by libkdumpfile as it always was, and its checks (the
+ * architecture, the page size) stand.
+ */
+static bool need_kdumpfile(const struct oc_dump *dump)
+{
+	return !(dump->elf_own_reads || dump->pager) || !dump->hdr.vmcoreinfo ||
+	       !dump->hdr.nr_notes || dump->hdr.foreign_machine;
 }
 
 /* VMCOREINFO from libkdumpfile, when the notes we read had none. */
@@ -476,8 +597,8 @@ static struct oc_error *vmcoreinfo_from_kdump(struct oc_dump *dump)
 
 	if (dump->hdr.vmcoreinfo)
 		return NULL;
-	if (kdump_vmcoreinfo_raw(dump->ctx, &raw) != KDUMP_OK || !raw) {
-		kdump_clear_err(dump->ctx);
+	if (kf.kdump_vmcoreinfo_raw(dump->ctx, &raw) != KDUMP_OK || !raw) {
+		kf.kdump_clear_err(dump->ctx);
 		return NULL;	/* none: oc_dump_vmcoreinfo() says NULL */
 	}
 	err = oc_dump_hdr_set_vmcoreinfo(&dump->hdr, raw, strlen(raw));
@@ -491,8 +612,8 @@ static struct oc_error *notes_from_kdump(struct oc_dump *dump)
 	kdump_num_t n;
 
 	if (dump->hdr.nr_notes ||
-	    kdump_get_number_attr(dump->ctx, KDUMP_ATTR_NUM_CPUS, &n) != KDUMP_OK) {
-		kdump_clear_err(dump->ctx);
+	    get_number(dump->ctx, KDUMP_ATTR_NUM_CPUS, &n) != KDUMP_OK) {
+		kf.kdump_clear_err(dump->ctx);
 		return NULL;
 	}
 	for (kdump_num_t i = 0; i < n && i < OC_DUMP_MAX_CPU_NOTES; i++) {
@@ -503,16 +624,16 @@ static struct oc_error *notes_from_kdump(struct oc_dump *dump)
 
 		snprintf(key, sizeof(key), "cpu.%llu.PRSTATUS",
 			 (unsigned long long)i);
-		if (kdump_get_typed_attr(dump->ctx, key, &attr) != KDUMP_OK ||
+		if (kf.kdump_get_typed_attr(dump->ctx, key, &attr) != KDUMP_OK ||
 		    attr.type != KDUMP_BLOB) {
-			kdump_clear_err(dump->ctx);
+			kf.kdump_clear_err(dump->ctx);
 			continue;
 		}
-		note.desc = kdump_blob_pin(attr.val.blob);
-		note.descsz = kdump_blob_size(attr.val.blob) > UINT32_MAX ?
-			      UINT32_MAX : (uint32_t)kdump_blob_size(attr.val.blob);
+		note.desc = kf.kdump_blob_pin(attr.val.blob);
+		note.descsz = kf.kdump_blob_size(attr.val.blob) > UINT32_MAX ?
+			      UINT32_MAX : (uint32_t)kf.kdump_blob_size(attr.val.blob);
 		err = oc_dump_hdr_add_cpu(&dump->hdr, &note);
-		kdump_blob_unpin(attr.val.blob);
+		kf.kdump_blob_unpin(attr.val.blob);
 		if (err)
 			return err;
 	}
@@ -611,14 +732,19 @@ struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret)
 	}
 	if (err)
 		goto fail;
-	err = open_kdump(dump, fd);
-	if (!err)
-		err = vmcoreinfo_from_kdump(dump);
-	if (!err)
-		err = notes_from_kdump(dump);
-	if (err)
-		goto fail;
+	if (need_kdumpfile(dump)) {
+		err = open_kdump(dump, fd);
+		if (!err)
+			err = vmcoreinfo_from_kdump(dump);
+		if (!err)
+			err = notes_from_kdump(dump);
+		if (err)
+			goto fail;
+	}
 	setup_walk(dump);
+	/* without the page walk, KVADDR reads are libkdumpfile's */
+	if (!dump->use_walk && !dump->ctx && (err = open_kdump(dump, fd)))
+		goto fail;
 	*ret = dump;
 	return NULL;
 fail:
@@ -665,8 +791,8 @@ struct oc_error *oc_dump_clone(struct oc_dump *dump, struct oc_dump **ret)
 		goto fail;
 	}
 	c->hdr.fd = c->fd;
-	err = open_kdump(c, c->fd);
-	if (err)
+	/* libkdumpfile only where the first reader needed it at its open */
+	if (dump->ctx && !dump->ctx_failed[0] && (err = open_kdump(c, c->fd)))
 		goto fail;
 	setup_walk(c);
 	*ret = c;
@@ -681,7 +807,7 @@ void oc_dump_close(struct oc_dump *dump)
 	if (!dump)
 		return;
 	if (dump->ctx && !dump->ctx_broken)
-		kdump_free(dump->ctx);
+		kf.kdump_free(dump->ctx);
 	if (dump->view_fd >= 0)
 		close(dump->view_fd);
 	if (dump->fd >= 0)

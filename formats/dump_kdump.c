@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "cursor.h"
+#include "dl.h"
 #include "dumppriv.h"
 
 /*
@@ -25,6 +26,8 @@
  */
 enum {
 	KDUMP_HDR_VERSION = 8,		/* int header_version */
+	KDUMP_HDR_MACHINE = 272,	/* struct new_utsname's machine[65] */
+	KDUMP_HDR_MACHINE_LEN = 65,
 	KDUMP_HDR_STATUS = 424,		/* unsigned int status */
 	KDUMP_HDR_BLOCK_SIZE = 428,	/* int block_size */
 	KDUMP_HDR_SUB_HDR_SIZE = 432,	/* int sub_hdr_size (blocks) */
@@ -323,6 +326,19 @@ static const char *inflate_page(struct oc_kdump_pager *pg,
 	       "zlib: wrong uncompressed size";
 }
 
+/*
+ * libsnappy is opened on the first snappy page (formats/dl.h): it is
+ * C++, and libstdc++ behind it cost every start ~2 ms of ld.so's time,
+ * for a compression makedumpfile uses only with -p.
+ */
+#ifndef OC_SNAPPY_SONAME
+#define OC_SNAPPY_SONAME "libsnappy.so"
+#endif
+#define SNAPPY_FNS(X) X(snappy_uncompress)
+static struct { SNAPPY_FNS(OC_DL_FN) } sn;
+static const char *const sn_names[] = { SNAPPY_FNS(OC_DL_NAME) };
+static struct oc_dl sn_dl = OC_DL_INIT(OC_SNAPPY_SONAME, sn_names, sn);
+
 /* One compressed page, @size bytes at @in, into @page; NULL or why not. */
 static const char *decompress(struct oc_kdump_pager *pg, uint32_t flags,
 			      const unsigned char *in, size_t size,
@@ -339,8 +355,11 @@ static const char *decompress(struct oc_kdump_pager *pg, uint32_t flags,
 	}
 	if (flags & KDUMP_COMPRESSED_SNAPPY) {
 		size_t n = KDUMP_PAGE;
+		const char *why = oc_dl_load(&sn_dl);
 
-		if (snappy_uncompress((const char *)in, size, (char *)page,
+		if (why)
+			return why;
+		if (sn.snappy_uncompress((const char *)in, size, (char *)page,
 				      &n) != SNAPPY_OK)
 			return "snappy: decompression failed";
 		return n == KDUMP_PAGE ? NULL : "snappy: wrong uncompressed size";
@@ -434,6 +453,10 @@ struct oc_error *oc_dump_hdr_read_kdump(struct oc_dump_hdr *h)
 	sub_hdr_size = (int32_t)field(hdr, sizeof(hdr), KDUMP_HDR_SUB_HDR_SIZE, 4);
 	bitmap_blocks = (int32_t)field(hdr, sizeof(hdr), KDUMP_HDR_BITMAP_BLOCKS, 4);
 	max_mapnr = (uint32_t)field(hdr, sizeof(hdr), KDUMP_HDR_MAX_MAPNR, 4);
+	/* QEMU writes "x86_64" but no other utsname field */
+	h->foreign_machine = hdr[KDUMP_HDR_MACHINE] &&
+			     strncmp((const char *)hdr + KDUMP_HDR_MACHINE,
+				     "x86_64", KDUMP_HDR_MACHINE_LEN);
 	if (block_size < 512 || block_size > (1 << 20) ||
 	    (block_size & (block_size - 1)))
 		return oc_error_file(OC_ERR_FORMAT, h->path,

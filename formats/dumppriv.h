@@ -45,6 +45,9 @@ struct oc_dump_hdr {
 	uint64_t file_needed;
 	bool qemu;		/* a "QEMU" note: written by QEMU */
 	bool incomplete;	/* kdump: DUMP_DH_COMPRESSED_INCOMPLETE */
+	/* kdump: its utsname names a machine other than x86_64 (libkdumpfile
+	 * then opens it and says which: formats/dump.c need_kdumpfile()) */
+	bool foreign_machine;
 	struct oc_prstatus *notes;	/* NT_PRSTATUS, in file order */
 	size_t nr_notes;
 	struct oc_vmcoreinfo *vmcoreinfo;	/* NULL if none found */

@@ -4,6 +4,10 @@
  * libedit-dev: <editline/readline.h>): readline(), add_history(),
  * rl_attempted_completion_function.  History persists in
  * $ORCCRASH_HISTORY, else ~/.orccrash_history.
+ *
+ * libedit is opened with dlopen() when a shell starts on a terminal
+ * (formats/dl.h): with libbsd and libmd behind it, it cost every other
+ * run ~1 ms of ld.so's time.  Without it the shell reads plain lines.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -13,7 +17,22 @@
 #include <editline/readline.h>
 
 #include "cmd.h"
+#include "dl.h"
 #include "shell.h"
+
+#ifndef OC_EDIT_SONAME
+#define OC_EDIT_SONAME "libedit.so"
+#endif
+
+/* functions, and variables (a pointer to each) */
+#define EDIT_SYMS(X)							\
+	X(readline) X(using_history) X(add_history) X(read_history)	\
+	X(write_history) X(rl_completion_matches) X(rl_line_buffer)	\
+	X(rl_readline_name) X(rl_attempted_completion_function)		\
+	X(rl_attempted_completion_over) X(rl_completion_append_character)
+static struct { EDIT_SYMS(OC_DL_FN) } ed;
+static const char *const ed_names[] = { EDIT_SYMS(OC_DL_NAME) };
+static struct oc_dl ed_dl = OC_DL_INIT(OC_EDIT_SONAME, ed_names, ed);
 
 enum { MAX_MATCHES = 2000 };
 
@@ -100,10 +119,12 @@ static char *type_generator(const char *text, int state)
  * that ends at @p, options (-x) aside */
 static bool first_argument(const char *p, int start)
 {
-	while (p - rl_line_buffer < start) {
+	const char *line = *ed.rl_line_buffer;
+
+	while (p - line < start) {
 		while (*p == ' ' || *p == '\t')
 			p++;
-		if (p - rl_line_buffer >= start)
+		if (p - line >= start)
 			break;
 		if (*p != '-')
 			return false;
@@ -117,14 +138,14 @@ static char **complete(const char *text, int start, int end)
 {
 	char cmd[64];
 	size_t n = 0;
-	const char *p = rl_line_buffer;
+	const char *p = *ed.rl_line_buffer;
 
 	(void)end;
-	rl_attempted_completion_over = 1;	/* never file names */
+	*ed.rl_attempted_completion_over = 1;	/* never file names */
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (p - rl_line_buffer >= start)
-		return rl_completion_matches(text, command_generator);
+	if (p - *ed.rl_line_buffer >= start)
+		return ed.rl_completion_matches(text, command_generator);
 	while (*p && *p != ' ' && *p != '\t' && n + 1 < sizeof(cmd))
 		cmd[n++] = *p++;
 	cmd[n] = '\0';
@@ -132,14 +153,14 @@ static char **complete(const char *text, int start, int end)
 		return NULL;
 	/* struct TYPE[.MEMBER...] ADDRESS: types and members (no space
 	 * after one: a '.' and a member may follow), then symbols */
-	rl_completion_append_character = ' ';
+	*ed.rl_completion_append_character = ' ';
 	if (oc_cmd_takes_type(cmd) && first_argument(p, start)) {
-		rl_completion_append_character = '\0';
-		return rl_completion_matches(text, type_generator);
+		*ed.rl_completion_append_character = '\0';
+		return ed.rl_completion_matches(text, type_generator);
 	}
 	if (!oc_cmd_takes_symbol(cmd))
 		return NULL;
-	return rl_completion_matches(text, symbol_generator);
+	return ed.rl_completion_matches(text, symbol_generator);
 }
 
 static const char *history_path(char *buf, size_t size)
@@ -195,30 +216,34 @@ int oc_shell_run(struct oc_kernel *k, struct oc_lines *lines, bool json,
 		 FILE *in, FILE *out)
 {
 	char hbuf[PATH_MAX];
-	const char *hist;
+	const char *hist, *why;
 	char *line;
 
 	if (!isatty(fileno(in)))
 		return run_plain(k, lines, json, in, out);
+	if ((why = oc_dl_load(&ed_dl))) {
+		fprintf(stderr, "orccrash: no line editing (%s): plain lines\n", why);
+		return run_plain(k, lines, json, in, out);
+	}
 	shell_k = k;
-	rl_readline_name = "orccrash";
-	rl_attempted_completion_function = complete;
-	using_history();
+	*ed.rl_readline_name = "orccrash";
+	*ed.rl_attempted_completion_function = complete;
+	ed.using_history();
 	hist = history_path(hbuf, sizeof(hbuf));
 	if (hist)
-		read_history(hist);
-	while ((line = readline("orccrash> "))) {
+		ed.read_history(hist);
+	while ((line = ed.readline("orccrash> "))) {
 		if (is_quit(line)) {
 			free(line);
 			break;
 		}
 		if (line[strspn(line, " \t")])
-			add_history(line);
+			ed.add_history(line);
 		run_line(k, lines, line, json, out);
 		free(line);
 	}
 	if (hist)
-		write_history(hist);
+		ed.write_history(hist);
 	matches_clear();
 	return 0;
 }

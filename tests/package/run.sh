@@ -133,14 +133,20 @@ else
 	fail "lintian: $nbad errors or warnings (exit $lrc)"
 	grep -E '^[EW]: ' "$tmp/lintian.txt" | head -n 20 | sed 's/^/  /'
 fi
-# libopcodes is dlopen()ed (formats/disasm.c): its package by hand
+# libopcodes, libkdumpfile, libsnappy and libedit are dlopen()ed
+# (formats/dl.h):
+# their packages by hand (debian/dlopen-depends), each as its shlibs
+# file says
 odeps=$(dpkg-deb -f "$tmp"/orccrash_*.deb Depends)
-want=$(sed -n 's/^libopcodes [^ ]* //p' "$(dpkg-query --control-path libbinutils shlibs)")
-if [ -n "$want" ] && grep -qF "$want" <<<"$odeps"; then
-	pass "orccrash depends on libopcodes' package, which it opens with dlopen(): $want"
-else
-	fail "orccrash: Depends lacks libopcodes' package (${want:-no shlibs entry}): $odeps"
-fi
+for lib in "libopcodes libbinutils" "libkdumpfile libkdumpfile10" "libsnappy libsnappy1v5" "libedit libedit2"; do
+	set -- $lib
+	want=$(sed -n "s/^$1 [^ ]* //p" "$(dpkg-query --control-path "$2" shlibs)")
+	if [ -n "$want" ] && grep -qF "$want" <<<"$odeps"; then
+		pass "orccrash depends on $1's package, which it opens with dlopen(): $want"
+	else
+		fail "orccrash: Depends lacks $1's package (${want:-no shlibs entry}): $odeps"
+	fi
+done
 deps=$(dpkg-deb -f "$tmp"/crash-orccrash_*.deb Depends)
 cver=$(dpkg-query -W -f='${Version}' crash | sed -e 's/^[0-9]*://' -e 's/-[^-]*$//')
 if grep -qF "crash (>= $cver)" <<<"$deps" && grep -qF "crash (<< $cver.0~)" <<<"$deps"; then
@@ -182,6 +188,13 @@ fi
 root=$tmp/root
 for d in "$tmp"/orccrash_*.deb "$tmp"/crash-orccrash_*.deb; do dpkg-deb -x "$d" "$root"; done
 rbin=$root/usr/bin/orccrash
+# orccrash does not link the libraries it opens on first use: what it never uses is never loaded
+needed=$(objdump -p "$rbin" 2>/dev/null | awk '$1 == "NEEDED" { print $2 }')
+if [ -n "$needed" ] && ! grep -qE '^lib(kdumpfile|addrxlat|snappy|opcodes|stdc\+\+|edit)' <<<"$needed"; then
+	pass "orccrash links none of the libraries it opens on first use: $(echo $needed)"
+else
+	fail "orccrash links a library it should open on first use (or has no NEEDED): $(echo $needed)"
+fi
 if ! grep -qa /usr/share/orccrash "$rbin"; then
 	fail "the packaged orccrash does not look for its sample in /usr/share/orccrash"
 fi
