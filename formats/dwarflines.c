@@ -50,8 +50,15 @@ static int obj_section_info(void *obj, Dwarf_Half index,
 	ret->entrysize = sh->sh_entsize;
 	/* Hide the relocations: a linked vmlinux has them applied already
 	 * (they are there because of --emit-relocs), and applying them again
-	 * is what costs libdwarf seconds and hundreds of MB. */
-	if (sh->sh_type == SHT_RELA || sh->sh_type == SHT_REL)
+	 * is what costs libdwarf seconds and hundreds of MB.  Hide the
+	 * location lists too: formats/dwarfvars.c reads them itself
+	 * (oc_dwarf_loclist_find()), and libdwarf reads the header of every
+	 * CU's list in .debug_loclists when it first loads .debug_info
+	 * (20210528: _dwarf_load_debug_info() -> dwarf_load_loclists()), a
+	 * third of a blocked task's wait (6.1 vmlinux, 3,000 headers). */
+	if (sh->sh_type == SHT_RELA || sh->sh_type == SHT_REL ||
+	    !strcmp(sec_name(d, sh), ".debug_loclists") ||
+	    !strcmp(sec_name(d, sh), ".debug_loc"))
 		ret->name = ".orccrash.hidden";
 	else
 		ret->name = sec_name(d, sh);
