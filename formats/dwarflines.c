@@ -17,6 +17,7 @@
 #include <libdwarf/libdwarf.h>
 
 #include "array.h"
+#include "cursor.h"
 #include "dwarflines.h"
 #include "fileopen.h"
 #include "dwarfpriv.h"
@@ -51,14 +52,16 @@ static int obj_section_info(void *obj, Dwarf_Half index,
 	/* Hide the relocations: a linked vmlinux has them applied already
 	 * (they are there because of --emit-relocs), and applying them again
 	 * is what costs libdwarf seconds and hundreds of MB.  Hide the
-	 * location lists too: formats/dwarfvars.c reads them itself
-	 * (oc_dwarf_loclist_find()), and libdwarf reads the header of every
-	 * CU's list in .debug_loclists when it first loads .debug_info
-	 * (20210528: _dwarf_load_debug_info() -> dwarf_load_loclists()), a
-	 * third of a blocked task's wait (6.1 vmlinux, 3,000 headers). */
+	 * location and DWARF 5 range lists too: we read them ourselves
+	 * (oc_dwarf_loclist_find(), oc_dwarf_rnglist_each()), and libdwarf
+	 * reads the header of every CU's list when it first loads
+	 * .debug_info (20210528: _dwarf_load_debug_info() ->
+	 * dwarf_load_loclists(), dwarf_load_rnglists()), a third of a
+	 * blocked task's wait (6.1 vmlinux, 3,000 headers). */
 	if (sh->sh_type == SHT_RELA || sh->sh_type == SHT_REL ||
 	    !strcmp(sec_name(d, sh), ".debug_loclists") ||
-	    !strcmp(sec_name(d, sh), ".debug_loc"))
+	    !strcmp(sec_name(d, sh), ".debug_loc") ||
+	    !strcmp(sec_name(d, sh), ".debug_rnglists"))
 		ret->name = ".orccrash.hidden";
 	else
 		ret->name = sec_name(d, sh);
@@ -384,6 +387,9 @@ void oc_dwarf_close(struct oc_dwarf *d)
 {
 	if (!d)
 		return;
+	for (size_t i = 0; i < d->nr_views; i++)
+		oc_dwarf_close(d->views[i].d);
+	free(d->views);
 	if (d->dbg) {
 		/* dwarf_finish() frees what libdwarf allocated for us (DIEs,
 		 * line contexts, srcfiles). */
@@ -397,12 +403,15 @@ void oc_dwarf_close(struct oc_dwarf *d)
 		free(d->cus[i].rows);
 	free(d->cus);
 	free(d->ar);
-	free(d->secaddr);
-	if (d->map)
-		munmap((void *)d->map, d->size ? d->size : 1);
-	if (d->fd >= 0)
-		close(d->fd);
-	free(d->path);
+	free(d->view_shdrs);
+	if (!d->parent) {	/* a view borrows these */
+		free(d->secaddr);
+		if (d->map)
+			munmap((void *)d->map, d->size ? d->size : 1);
+		if (d->fd >= 0)
+			close(d->fd);
+		free(d->path);
+	}
 	free(d);
 }
 
@@ -631,40 +640,180 @@ static const struct dw_arange *index_find(const struct oc_dwarf *d,
  * dwarf_get_cu_die_offset_given_cu_header_offset_b() crashes when
  * .debug_info is not loaded yet.
  */
-static bool cu_die_offset(const struct oc_dwarf *d, uint64_t off,
-			  Dwarf_Off *ret)
+static bool cu_header(const struct oc_dwarf *d, uint64_t off,
+		      Dwarf_Off *die_ret, uint64_t *len_ret,
+		      uint64_t *abbrev_ret)
 {
 	const Elf64_Shdr *sh = oc_dw_find_section(d, ".debug_info");
 	const uint8_t *p;
-	uint64_t size, hdr = 4, offsz = 4, ver;
+	uint64_t size, hdr = 4, offsz = 4, ver, len, abbrev;
 
 	if (!sh || sh->sh_type == SHT_NOBITS || off >= sh->sh_size ||
 	    sh->sh_size - off < 24)
 		return false;
 	p = d->map + sh->sh_offset + off;
 	size = sh->sh_size - off;
-	if (get_le(p, 4) == 0xffffffff) {
+	len = get_le(p, 4);
+	if (len == 0xffffffff) {
 		hdr = 12;
 		offsz = 8;
+		len = get_le(p + 4, 8);
 	}
 	if (size < hdr + 2 + 2 + offsz + 8)
 		return false;
+	*len_ret = len > size - hdr ? 0 : hdr + len;	/* 0: past the end */
 	ver = get_le(p + hdr, 2);
 	if (ver >= 5) {
 		uint8_t type = p[hdr + 2];
 
+		abbrev = get_le(p + hdr + 4, offsz);
 		hdr += 2 + 2 + offsz;
 		if (type == DW_UT_skeleton || type == DW_UT_split_compile)
 			hdr += 8;
 		else if (type != DW_UT_compile && type != DW_UT_partial)
 			return false;
 	} else if (ver >= 2) {
+		abbrev = get_le(p + hdr + 2, offsz);
 		hdr += 2 + offsz + 1;
 	} else {
 		return false;
 	}
-	*ret = off + hdr;
+	*die_ret = off + hdr;
+	*abbrev_ret = abbrev;
 	return true;
+}
+
+static bool cu_die_offset(const struct oc_dwarf *d, uint64_t off,
+			  Dwarf_Off *ret)
+{
+	uint64_t len, abbrev;
+
+	return cu_header(d, off, ret, &len, &abbrev);
+}
+
+/*
+ * Whether the abbreviations at @off of .debug_abbrev (one CU's) hold a
+ * form whose DIE reference is not relative to the CU (DW_FORM_ref_addr,
+ * GNU_ref_alt, ref_sig8) or cannot be known before the DIE is read
+ * (DW_FORM_indirect); true too when the table cannot be read.
+ */
+static bool abbrevs_refer_out(const struct oc_dwarf *d, uint64_t off)
+{
+	const Elf64_Shdr *sh = oc_dw_find_section(d, ".debug_abbrev");
+	struct oc_cursor c;
+
+	if (!sh || sh->sh_type == SHT_NOBITS || off >= sh->sh_size)
+		return true;
+	oc_cursor_init(&c, d->map + sh->sh_offset + off, sh->sh_size - off,
+		       ".debug_abbrev");
+	for (;;) {
+		uint64_t code, tag, at, form;
+		int64_t konst;
+
+		if (!oc_ok(oc_cursor_uleb128(&c, &code)))
+			return true;
+		if (!code)
+			return false;	/* the table's end */
+		if (!oc_ok(oc_cursor_uleb128(&c, &tag)) ||
+		    !oc_ok(oc_cursor_skip(&c, 1)))	/* DW_CHILDREN_* */
+			return true;
+		do {
+			if (!oc_ok(oc_cursor_uleb128(&c, &at)) ||
+			    !oc_ok(oc_cursor_uleb128(&c, &form)))
+				return true;
+			if (form == DW_FORM_implicit_const &&
+			    !oc_ok(oc_cursor_sleb128(&c, &konst)))
+				return true;
+			if (form == DW_FORM_ref_addr || form == DW_FORM_GNU_ref_alt ||
+			    form == DW_FORM_ref_sig8 || form == DW_FORM_indirect)
+				return true;
+		} while (at || form);
+	}
+}
+
+/*
+ * libdwarf 20210528 reaches the DIE at a .debug_info offset by making a
+ * context for every CU before it that it has not made yet (dwarf_offdie_b()
+ * -> _dwarf_create_a_new_cu_context_record_on_list(), each reading the
+ * CU's first DIE and abbreviations): on the 6.1 vmlinux, ~1,500 CUs and
+ * ~7 ms to reach kernel/locking/mutex.c's, where a blocked task's wait is
+ * read.  A view is a second libdwarf over the same mapping whose
+ * .debug_info is that CU alone: one context.  Its DIE offsets count from
+ * the CU, which changes nothing while no DIE refers outside it; a CU
+ * whose abbreviations could (abbrevs_refer_out()) keeps the file's own
+ * libdwarf.  Debian's vmlinux (no LTO, no dwz) has no such CU.
+ */
+static struct oc_dwarf *make_view(struct oc_dwarf *d, uint64_t off,
+				  uint64_t len)
+{
+	const Elf64_Shdr *info = oc_dw_find_section(d, ".debug_info");
+	struct oc_dwarf *v = calloc(1, sizeof(*v));
+	Dwarf_Error de = NULL;
+
+	if (!v)
+		return NULL;
+	v->parent = d;
+	v->fd = -1;
+	v->path = d->path;
+	v->map = d->map;
+	v->size = d->size;
+	v->shnum = d->shnum;
+	v->shstr = d->shstr;
+	v->shstr_size = d->shstr_size;
+	v->secaddr = d->secaddr;
+	v->view_shdrs = malloc(d->shnum * sizeof(*v->view_shdrs));
+	v->ar = malloc(sizeof(*v->ar));
+	if (!v->view_shdrs || !v->ar)
+		goto fail;
+	memcpy(v->view_shdrs, d->shdrs, d->shnum * sizeof(*v->view_shdrs));
+	v->view_shdrs[info - d->shdrs].sh_offset += off;
+	v->view_shdrs[info - d->shdrs].sh_size = len;
+	v->shdrs = v->view_shdrs;
+	/* every address is the one CU's, at offset 0 */
+	v->ar[0] = (struct dw_arange){ 0, UINT64_MAX, 0 };
+	v->nr_ar = v->cap_ar = 1;
+	v->index_done = true;
+	v->obj.object = v;
+	v->obj.methods = &obj_methods;
+	if (dwarf_object_init_b(&v->obj, NULL, NULL, DW_GROUPNUMBER_ANY,
+				&v->dbg, &de) != DW_DLV_OK) {
+		if (de)
+			dwarf_dealloc(NULL, de, DW_DLA_ERROR);
+		v->dbg = NULL;
+		goto fail;
+	}
+	return v;
+fail:
+	oc_dwarf_close(v);
+	return NULL;
+}
+
+struct oc_dwarf *oc_dw_cu_view(struct oc_dwarf *d, uint64_t addr)
+{
+	const struct dw_arange *ar;
+	struct dw_view *views;
+	struct oc_dwarf *v;
+	Dwarf_Off die;
+	uint64_t len, abbrev;
+
+	if (d->rel || d->parent || (!d->index_done && !oc_ok(build_index(d))) ||
+	    d->off_is_die || !(ar = index_find(d, addr)))
+		return d;
+	for (size_t i = 0; i < d->nr_views; i++)
+		if (d->views[i].off == ar->off)
+			return d->views[i].d ? d->views[i].d : d;
+	if (d->nr_views >= DW_MAX_VIEWS)
+		return d;
+	views = oc_array_grow(d->views, d->nr_views, 1, &d->cap_views,
+			      sizeof(*views), 8);
+	if (!views)
+		return d;
+	d->views = views;
+	/* NULL (kept: not tried again): the file's own libdwarf answers */
+	v = cu_header(d, ar->off, &die, &len, &abbrev) && len &&
+	    !abbrevs_refer_out(d, abbrev) ? make_view(d, ar->off, len) : NULL;
+	d->views[d->nr_views++] = (struct dw_view){ ar->off, v };
+	return v ? v : d;
 }
 
 struct oc_error *oc_dw_find_cu(struct oc_dwarf *d, uint64_t addr,
@@ -907,54 +1056,151 @@ static const char *cu_file(const struct dw_cu *cu, uint32_t index)
 /* --- DIE ranges and names ----------------------------------------- */
 
 
-static void rnglists_ranges(struct oc_dwarf *d, Dwarf_Attribute attr,
-			    struct range_sink *sink)
+bool oc_dwarf_rnglist_each(const uint8_t *list, size_t size, uint64_t base,
+			   const uint8_t *addrs, size_t nr_addrs,
+			   bool (*fn)(void *arg, uint64_t lo, uint64_t hi),
+			   void *arg)
 {
-	Dwarf_Error de = NULL;
-	Dwarf_Half form;
-	Dwarf_Unsigned val, count, global;
-	Dwarf_Rnglists_Head head;
+	struct oc_cursor c;
 
-	if (dwarf_whatform(attr, &form, &de) != DW_DLV_OK)
-		goto out;
-	if (form == DW_FORM_rnglistx) {
-		if (dwarf_formudata(attr, &val, &de) != DW_DLV_OK)
-			goto out;
-	} else {
-		Dwarf_Off off;
+	oc_cursor_init(&c, list, size, "range list");
+	for (int n = 0; n < DW_MAX_LIST_ENTRIES; n++) {
+		uint64_t lo, hi, a, b;
+		uint8_t kind;
 
-		if (dwarf_global_formref(attr, &off, &de) != DW_DLV_OK)
-			goto out;
-		val = off;
-	}
-	if (dwarf_rnglists_get_rle_head(attr, form, val, &head, &count,
-					&global, &de) != DW_DLV_OK)
-		goto out;
-	for (Dwarf_Unsigned i = 0; i < count && !sink->found; i++) {
-		unsigned len, code;
-		Dwarf_Unsigned raw1, raw2, lo, hi;
-		Dwarf_Bool noaddr = false;
-
-		if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code,
-						      &raw1, &raw2, &noaddr,
-						      &lo, &hi, &de) != DW_DLV_OK)
-			break;
-		if (noaddr)
+		if (!oc_ok(oc_cursor_u8(&c, &kind)))
+			return false;
+		switch (kind) {	/* DWARF 5, 7.25 */
+		case DW_RLE_end_of_list:
+			return true;
+		case DW_RLE_base_addressx:
+			if (!oc_ok(oc_cursor_uleb128(&c, &a)) ||
+			    !oc_dw_addrx(addrs, nr_addrs, a, &base))
+				return false;
 			continue;
-		/* cooked: libdwarf has applied the base address */
-		switch (code) {
-		case DW_RLE_offset_pair:
 		case DW_RLE_startx_endx:
+			if (!oc_dw_uleb2(&c, &a, &b) ||
+			    !oc_dw_addrx(addrs, nr_addrs, a, &lo) ||
+			    !oc_dw_addrx(addrs, nr_addrs, b, &hi))
+				return false;
+			break;
 		case DW_RLE_startx_length:
+			if (!oc_dw_uleb2(&c, &a, &b) ||
+			    !oc_dw_addrx(addrs, nr_addrs, a, &lo))
+				return false;
+			hi = lo + b;
+			break;
+		case DW_RLE_offset_pair:
+			if (!oc_dw_uleb2(&c, &a, &b))
+				return false;
+			lo = base + a;
+			hi = base + b;
+			break;
+		case DW_RLE_base_address:
+			if (!oc_ok(oc_cursor_le64(&c, &base)))
+				return false;
+			continue;
 		case DW_RLE_start_end:
+			if (!oc_ok(oc_cursor_le64(&c, &lo)) ||
+			    !oc_ok(oc_cursor_le64(&c, &hi)))
+				return false;
+			break;
 		case DW_RLE_start_length:
-			sink_put(sink, lo, hi);
+			if (!oc_ok(oc_cursor_le64(&c, &lo)) ||
+			    !oc_ok(oc_cursor_uleb128(&c, &b)))
+				return false;
+			hi = lo + b;
 			break;
 		default:
-			break;
+			return false;
 		}
+		if (!fn(arg, lo, hi))
+			return true;
 	}
-	dwarf_dealloc_rnglists_head(head);
+	return false;
+}
+
+static bool sink_range(void *arg, uint64_t lo, uint64_t hi)
+{
+	struct range_sink *sink = arg;
+
+	sink_put(sink, lo, hi);
+	return !sink->found;
+}
+
+bool oc_dw_attr_offset(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at,
+		       Dwarf_Off *ret)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Attribute attr;
+	bool ok = false;
+
+	if (dwarf_attr(die, at, &attr, &de) == DW_DLV_OK) {
+		ok = dwarf_global_formref(attr, ret, &de) == DW_DLV_OK;
+		dwarf_dealloc_attribute(attr);
+	}
+	if (de)
+		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+	return ok;
+}
+
+/*
+ * DWARF 5 DW_AT_ranges, read from .debug_rnglists ourselves: libdwarf
+ * 20210528 reads every CU's range list header when it first loads
+ * .debug_info (_dwarf_load_debug_info() -> dwarf_load_rnglists(), ~1 ms
+ * on the 6.1 vmlinux, again for each CU view), so the section is hidden
+ * from it like the location lists.  DW_FORM_rnglistx indexes the offsets
+ * that follow the CU's list table header (DW_AT_rnglists_base), counted
+ * from there; DW_FORM_sec_offset is the list's offset in the section.
+ * The base address is the CU's DW_AT_low_pc (DWARF 5, 2.17.3).
+ */
+static void rnglists_ranges(struct oc_dwarf *d, Dwarf_Die cu_die,
+			    Dwarf_Attribute attr, struct range_sink *sink)
+{
+	const Elf64_Shdr *sh = oc_dw_find_section(d, ".debug_rnglists"),
+			 *ash = oc_dw_find_section(d, ".debug_addr");
+	Dwarf_Error de = NULL;
+	Dwarf_Half form, ver = 0, offsz = 4;
+	Dwarf_Unsigned val;
+	Dwarf_Off off, abase;
+	Dwarf_Addr base = 0;
+	const uint8_t *addrs = NULL;
+	size_t nr_addrs = 0;
+
+	if (!sh || sh->sh_type == SHT_NOBITS ||
+	    dwarf_whatform(attr, &form, &de) != DW_DLV_OK)
+		goto out;
+	if (form == DW_FORM_rnglistx) {
+		Dwarf_Off rbase;
+
+		if (dwarf_formudata(attr, &val, &de) != DW_DLV_OK ||
+		    !oc_dw_attr_offset(d, cu_die, DW_AT_rnglists_base, &rbase))
+			goto out;
+		dwarf_get_version_of_die(cu_die, &ver, &offsz);
+		if ((offsz != 4 && offsz != 8) || rbase > sh->sh_size ||
+		    val >= (sh->sh_size - rbase) / offsz)
+			goto out;
+		off = rbase + get_le(d->map + sh->sh_offset + rbase + val * offsz,
+				     offsz);
+	} else if (dwarf_global_formref(attr, &off, &de) != DW_DLV_OK) {
+		goto out;
+	}
+	if (off >= sh->sh_size)
+		goto out;
+	if (dwarf_lowpc(cu_die, &base, &de) != DW_DLV_OK) {
+		if (de)
+			dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+		de = NULL;
+		base = 0;
+	}
+	if (ash && ash->sh_type != SHT_NOBITS &&
+	    oc_dw_attr_offset(d, cu_die, DW_AT_addr_base, &abase) &&
+	    abase <= ash->sh_size) {
+		addrs = d->map + ash->sh_offset + abase;
+		nr_addrs = (ash->sh_size - abase) / 8;
+	}
+	oc_dwarf_rnglist_each(d->map + sh->sh_offset + off, sh->sh_size - off,
+			      base, addrs, nr_addrs, sink_range, sink);
 out:
 	if (de)
 		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
@@ -1024,7 +1270,7 @@ static void die_ranges(struct oc_dwarf *d, Dwarf_Half version,
 	if (res != DW_DLV_OK)
 		goto out;
 	if (version >= 5)
-		rnglists_ranges(d, attr, sink);
+		rnglists_ranges(d, cu_die, attr, sink);
 	else
 		debug_ranges(d, cu_die, die, attr, sink);
 	dwarf_dealloc_attribute(attr);

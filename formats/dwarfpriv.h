@@ -15,6 +15,7 @@
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
 
+#include "cursor.h"
 #include "dwarfcfi.h"
 #include "error.h"
 
@@ -64,8 +65,49 @@ struct dw_global {
 };
 
 /* Kept at most this many DIEs deep into a subprogram; CUs read at most
- * (the walks over every CU go on to the end without reading more). */
-enum { DW_MAX_DEPTH = 32, DW_MAX_CUS = 1 << 20 };
+ * (the walks over every CU go on to the end without reading more);
+ * CU views kept (oc_dw_cu_view()). */
+enum { DW_MAX_DEPTH = 32, DW_MAX_CUS = 1 << 20, DW_MAX_VIEWS = 64 };
+
+/* Entry @idx of .debug_addr (8-byte addresses), @nr of them at @addrs. */
+static inline bool oc_dw_addrx(const uint8_t *addrs, size_t nr, uint64_t idx,
+			       uint64_t *ret)
+{
+	struct oc_cursor c;
+
+	if (!addrs || idx >= nr)
+		return false;
+	oc_cursor_init(&c, addrs + idx * 8, 8, ".debug_addr");
+	return oc_ok(oc_cursor_le64(&c, ret));
+}
+
+/* Two ULEB128s (a DW_LLE_* or DW_RLE_* entry's operands). */
+static inline bool oc_dw_uleb2(struct oc_cursor *c, uint64_t *a, uint64_t *b)
+{
+	return oc_ok(oc_cursor_uleb128(c, a)) && oc_ok(oc_cursor_uleb128(c, b));
+}
+
+/* Entries a location or range list may have before it is called malformed */
+enum { DW_MAX_LIST_ENTRIES = 1 << 16 };
+
+/*
+ * The ranges of the DWARF 5 range list (.debug_rnglists) whose first
+ * entry is at @list, @size bytes to the section's end, each [lo, hi) to
+ * @fn until it returns false: @base is the CU's base address (its
+ * DW_AT_low_pc), @addrs/@nr_addrs its .debug_addr entries (from
+ * DW_AT_addr_base).  False when the list is malformed (the ranges before
+ * the bad entry were given).  Exported for the unit tests.
+ */
+bool oc_dwarf_rnglist_each(const uint8_t *list, size_t size, uint64_t base,
+			   const uint8_t *addrs, size_t nr_addrs,
+			   bool (*fn)(void *arg, uint64_t lo, uint64_t hi),
+			   void *arg);
+
+/* A CU's own view, by the offset of its header in .debug_info */
+struct dw_view {
+	uint64_t off;
+	struct oc_dwarf *d;
+};
 
 struct oc_dwarf {
 	char *path;
@@ -102,6 +144,15 @@ struct oc_dwarf {
 	/* .debug_frame's FDE index (formats/dwarfcfi.c), on first use */
 	bool cfi_done;
 	struct oc_cfi *cfi;
+
+	/* views of single CUs (oc_dw_cu_view()), made on first use; in a
+	 * view, parent is the file's oc_dwarf, whose path, mapping, names
+	 * and section addresses it borrows, and shdrs is view_shdrs, a copy
+	 * with .debug_info cut to the CU */
+	struct dw_view *views;
+	size_t nr_views, cap_views;
+	struct oc_dwarf *parent;
+	Elf64_Shdr *view_shdrs;
 };
 
 /*
@@ -113,6 +164,21 @@ struct oc_dwarf {
  */
 int oc_dw_next_cu(struct oc_dwarf *d, unsigned long n, Dwarf_Half *version,
 		  Dwarf_Die *die, struct oc_error **err);
+
+/*
+ * The view of the CU holding link-time address @addr: a libdwarf of its
+ * own whose .debug_info is that CU alone, so that reaching its DIEs does
+ * not make libdwarf read every CU before it.  @d itself when the CU
+ * cannot be cut out (a DIE of it may refer outside it, a .ko, no index,
+ * out of memory): the answers are the same, only slower.  Lives as long
+ * as @d.
+ */
+struct oc_dwarf *oc_dw_cu_view(struct oc_dwarf *d, uint64_t addr);
+
+/* @at's value as a section offset (a reference or sec_offset form);
+ * false when @die has none */
+bool oc_dw_attr_offset(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at,
+		       Dwarf_Off *off);
 
 /* The CU holding link-time address @addr (NULL in *ret if none). */
 struct oc_error *oc_dw_find_cu(struct oc_dwarf *d, uint64_t addr,

@@ -30,7 +30,6 @@ enum {
 	MAX_ENUMS = 8192,
 	MAX_TYPE_DEPTH = 16,
 	TYPE_LEN = 256,
-	MAX_LIST_ENTRIES = 1 << 16,
 };
 
 /* A level being built, with the abstract origins of its variables. */
@@ -101,28 +100,11 @@ static Dwarf_Unsigned die_bytesize(struct oc_dwarf *d, Dwarf_Die die)
 	return DIE_QUERY(d, Dwarf_Unsigned, dwarf_bytesize, die);
 }
 
-/* @at's value as a section offset (a reference or sec_offset form);
- * false when @die has none */
-static bool attr_offset(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at,
-			Dwarf_Off *off)
-{
-	Dwarf_Error de = NULL;
-	Dwarf_Attribute attr;
-	bool ok = false;
-
-	if (dwarf_attr(die, at, &attr, &de) == DW_DLV_OK) {
-		ok = dwarf_global_formref(attr, off, &de) == DW_DLV_OK;
-		dwarf_dealloc_attribute(attr);
-	}
-	dealloc_err(d, &de);
-	return ok;
-}
-
 static Dwarf_Off ref_off(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at)
 {
 	Dwarf_Off off;
 
-	return attr_offset(d, die, at, &off) ? off : 0;
+	return oc_dw_attr_offset(d, die, at, &off) ? off : 0;
 }
 
 static bool flag_attr(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at)
@@ -586,23 +568,6 @@ static bool describe(struct oc_dwarf *d, Dwarf_Die type, struct oc_dwvar *v)
 
 /* --- locations ---------------------------------------------------------- */
 
-/* Entry @idx of .debug_addr (8-byte addresses). */
-static bool addrx(const uint8_t *addrs, size_t nr, uint64_t idx,
-		  uint64_t *ret)
-{
-	struct oc_cursor c;
-
-	if (!addrs || idx >= nr)
-		return false;
-	oc_cursor_init(&c, addrs + idx * 8, 8, ".debug_addr");
-	return oc_ok(oc_cursor_le64(&c, ret));
-}
-
-/* Two ULEB128s (a DW_LLE_* entry's operands). */
-static bool uleb2(struct oc_cursor *c, uint64_t *a, uint64_t *b)
-{
-	return oc_ok(oc_cursor_uleb128(c, a)) && oc_ok(oc_cursor_uleb128(c, b));
-}
 
 int oc_dwarf_loclist_find(const uint8_t *list, size_t size, int version,
 			  uint64_t base, const uint8_t *addrs,
@@ -614,7 +579,7 @@ int oc_dwarf_loclist_find(const uint8_t *list, size_t size, int version,
 	size_t dflt_len = 0;
 
 	oc_cursor_init(&c, list, size, "location list");
-	for (int n = 0; n < MAX_LIST_ENTRIES; n++) {
+	for (int n = 0; n < DW_MAX_LIST_ENTRIES; n++) {
 		uint64_t lo = 0, hi = 0, a, b, len;
 		bool range = true;
 
@@ -651,23 +616,23 @@ int oc_dwarf_loclist_find(const uint8_t *list, size_t size, int version,
 				return 0;
 			case DW_LLE_base_addressx:
 				if (!oc_ok(oc_cursor_uleb128(&c, &a)) ||
-				    !addrx(addrs, nr_addrs, a, &base))
+				    !oc_dw_addrx(addrs, nr_addrs, a, &base))
 					return -1;
 				continue;
 			case DW_LLE_startx_endx:
-				if (!uleb2(&c, &a, &b) ||
-				    !addrx(addrs, nr_addrs, a, &lo) ||
-				    !addrx(addrs, nr_addrs, b, &hi))
+				if (!oc_dw_uleb2(&c, &a, &b) ||
+				    !oc_dw_addrx(addrs, nr_addrs, a, &lo) ||
+				    !oc_dw_addrx(addrs, nr_addrs, b, &hi))
 					return -1;
 				break;
 			case DW_LLE_startx_length:
-				if (!uleb2(&c, &a, &b) ||
-				    !addrx(addrs, nr_addrs, a, &lo))
+				if (!oc_dw_uleb2(&c, &a, &b) ||
+				    !oc_dw_addrx(addrs, nr_addrs, a, &lo))
 					return -1;
 				hi = lo + b;
 				break;
 			case DW_LLE_offset_pair:
-				if (!uleb2(&c, &a, &b))
+				if (!oc_dw_uleb2(&c, &a, &b))
 					return -1;
 				lo = base + a;
 				hi = base + b;
@@ -691,7 +656,7 @@ int oc_dwarf_loclist_find(const uint8_t *list, size_t size, int version,
 				hi = lo + b;
 				break;
 			case 0x09:	/* DW_LLE_GNU_view_pair: two views */
-				if (!uleb2(&c, &a, &b))
+				if (!oc_dw_uleb2(&c, &a, &b))
 					return -1;
 				continue;
 			default:
@@ -1160,9 +1125,9 @@ static void cu_attrs(struct walk *w)
 	if (dwarf_lowpc(w->cu->die, &lo, &de) == DW_DLV_OK)
 		w->cu_base = lo;
 	dealloc_err(d, &de);
-	w->have_addr_base = attr_offset(d, w->cu->die, DW_AT_addr_base,
+	w->have_addr_base = oc_dw_attr_offset(d, w->cu->die, DW_AT_addr_base,
 					&w->addr_base);
-	w->have_loclists_base = attr_offset(d, w->cu->die, DW_AT_loclists_base,
+	w->have_loclists_base = oc_dw_attr_offset(d, w->cu->die, DW_AT_loclists_base,
 					    &w->loclists_base);
 }
 
@@ -1199,6 +1164,7 @@ struct oc_error *oc_dwarf_vars(struct oc_dwarf *d, uint64_t addr,
 		free(w);
 		return &oc_enomem;
 	}
+	d = oc_dw_cu_view(d, addr);
 	w->d = d;
 	w->addr = addr;
 	w->budget = 1UL << 22;

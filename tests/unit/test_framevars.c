@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "dwarflines.h"
+#include "dwarfpriv.h"
 #include "dwarfvars.h"
 #include "dwexpr.h"
 #include "elffile.h"
@@ -637,6 +638,89 @@ TEST(loclist_dwarf4)
 	check_lookups(&l, want, sizeof(want) / sizeof(want[0]));
 	/* every cut short of the end-of-list entry (its 16 zero bytes) */
 	check_cuts(&l, 16);
+}
+
+/* --- range lists by hand (oc_dwarf_rnglist_each()) ---------------------- */
+
+struct ranges {
+	uint64_t lo[16], hi[16];
+	size_t nr, stop_after;
+};
+
+static bool put_range(void *arg, uint64_t lo, uint64_t hi)
+{
+	struct ranges *r = arg;
+
+	if (r->nr < 16) {
+		r->lo[r->nr] = lo;
+		r->hi[r->nr] = hi;
+	}
+	r->nr++;
+	return r->nr != r->stop_after;
+}
+
+TEST(rnglist_dwarf5)
+{
+	/* .debug_addr: [0] 0x1000, [1] 0x2000 */
+	static const uint8_t addrs[] = {
+		0x00, 0x10, 0, 0, 0, 0, 0, 0, 0x00, 0x20, 0, 0, 0, 0, 0, 0,
+	};
+	LIST(0x04, 0x10, 0x20,			/* offset_pair base+[0x10,0x20) */
+	     0x01, 0x01,			/* base_addressx [1] = 0x2000 */
+	     0x04, 0x00, 0x08,			/* [0x2000,0x2008) */
+	     0x03, 0x00, 0x04,			/* startx_length [0]=0x1000 +4 */
+	     0x02, 0x00, 0x01,			/* startx_endx 0x1000..0x2000 */
+	     0x05, 0x00, 0x30, 0, 0, 0, 0, 0, 0, /* base_address 0x3000 */
+	     0x04, 0x00, 0x10,			/* [0x3000,0x3010) */
+	     0x06, 0x00, 0x40, 0, 0, 0, 0, 0, 0, 0x10, 0x40, 0, 0, 0, 0, 0, 0,
+						/* start_end [0x4000,0x4010) */
+	     0x07, 0x00, 0x50, 0, 0, 0, 0, 0, 0, 0x08, /* start_length */
+	     0x00,				/* end_of_list */
+	     0x04, 0x60, 0x70);			/* past the end: not read */
+	static const uint64_t lo[] = { 0x510, 0x2000, 0x1000, 0x1000, 0x3000,
+				       0x4000, 0x5000 },
+			      hi[] = { 0x520, 0x2008, 0x1004, 0x2000, 0x3010,
+				       0x4010, 0x5008 };
+	struct ranges r = { .nr = 0 };
+
+	CHECK(oc_dwarf_rnglist_each(list, sizeof(list), 0x500, addrs, 2,
+				    put_range, &r));
+	CHECK_EQ(r.nr, 7);
+	for (size_t i = 0; i < 7 && i < r.nr; i++)
+		if (r.lo[i] != lo[i] || r.hi[i] != hi[i])
+			FAIL_AT("range %zu: [0x%llx, 0x%llx), not [0x%llx, 0x%llx)",
+				i, (unsigned long long)r.lo[i],
+				(unsigned long long)r.hi[i],
+				(unsigned long long)lo[i],
+				(unsigned long long)hi[i]);
+	/* the callback stops it */
+	r = (struct ranges){ .stop_after = 2 };
+	CHECK(oc_dwarf_rnglist_each(list, sizeof(list), 0x500, addrs, 2,
+				    put_range, &r));
+	CHECK_EQ(r.nr, 2);
+	/* an index past .debug_addr: malformed, after the first range */
+	r = (struct ranges){ .nr = 0 };
+	CHECK(!oc_dwarf_rnglist_each(list, sizeof(list), 0x500, addrs, 1,
+				     put_range, &r));
+	CHECK_EQ(r.nr, 1);
+	/* every cut short of the end_of_list: malformed, no read past it */
+	for (size_t cut = 0; cut < sizeof(list) - 4; cut++) {
+		uint8_t *copy = malloc(cut ? cut : 1);
+
+		memcpy(copy, list, cut);
+		r = (struct ranges){ .nr = 0 };
+		CHECK(!oc_dwarf_rnglist_each(copy, cut, 0x500, addrs, 2,
+					     put_range, &r));
+		free(copy);
+	}
+	/* an unknown kind (DW_RLE_* stops at 7) */
+	{
+		static const uint8_t bad[] = { 0x08, 0x00 };
+
+		r = (struct ranges){ .nr = 0 };
+		CHECK(!oc_dwarf_rnglist_each(bad, sizeof(bad), 0, NULL, 0,
+					     put_range, &r));
+	}
 }
 
 /* --- rendering ----------------------------------------------------------- */
