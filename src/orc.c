@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "orc.h"
 #include "orc_abi.h"
 
@@ -86,7 +87,8 @@ struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 	 * per block) */
 	if (blocks > max_lookup_blocks || blocks > 64 * (uint64_t)tab->nr + 65536)
 		return NULL;
-	tab->lookup = malloc(blocks * sizeof(*tab->lookup));
+	/* filled whole, in the ORC thread (src/kernel.c orc_parse()) */
+	tab->lookup = oc_malloc_big(blocks * sizeof(*tab->lookup));
 	if (!tab->lookup)
 		return &oc_enomem;
 	for (size_t i = 1; i < tab->nr; i++) {
