@@ -35,22 +35,28 @@ soname = $(shell objdump -p "$$($(CC) -print-file-name=$(1))" 2>/dev/null | \
 # binutils-dev's libopcodes (formats/disasm.c; no .pc file), on the first
 # disassembly only (not in the crash extension, whose host has its own
 # bfd and opcodes: src/crash/disasm_none.c); libkdumpfile (formats/dump.c)
-# for the dumps our own readers leave to it; libsnappy (dump_kdump.c) on
-# the first snappy-compressed page; libedit (src/shell.c) for a shell on a
+# for the dumps our own readers leave to it; libsnappy, liblzo2 and
+# libzstd (dump_kdump.c) on the first page so compressed; libedit (src/shell.c) for a shell on a
 # terminal
 OPCODES_SONAME := $(call soname,libopcodes.so)
 KDUMPFILE_SONAME := $(call soname,libkdumpfile.so)
 SNAPPY_SONAME := $(call soname,libsnappy.so)
+LZO_SONAME := $(call soname,liblzo2.so)
+ZSTD_SONAME := $(call soname,libzstd.so)
 EDIT_SONAME := $(call soname,libedit.so)
-DLOPEN_SONAMES := $(OPCODES_SONAME) $(KDUMPFILE_SONAME) $(SNAPPY_SONAME) $(EDIT_SONAME)
+DLOPEN_SONAMES := $(OPCODES_SONAME) $(KDUMPFILE_SONAME) $(SNAPPY_SONAME) \
+	$(LZO_SONAME) $(ZSTD_SONAME) $(EDIT_SONAME)
 override CFLAGS += $(if $(OPCODES_SONAME),-DOC_OPCODES_SONAME='"$(OPCODES_SONAME)"') \
 	$(if $(KDUMPFILE_SONAME),-DOC_KDUMPFILE_SONAME='"$(KDUMPFILE_SONAME)"') \
-	$(if $(SNAPPY_SONAME),-DOC_SNAPPY_SONAME='"$(SNAPPY_SONAME)"')
-# What orccrash links: not libkdumpfile nor libsnappy (above); the tests'
-# and tools' LDLIBS add them, for those that call them directly (oracles).
+	$(if $(SNAPPY_SONAME),-DOC_SNAPPY_SONAME='"$(SNAPPY_SONAME)"') \
+	$(if $(LZO_SONAME),-DOC_LZO_SONAME='"$(LZO_SONAME)"') \
+	$(if $(ZSTD_SONAME),-DOC_ZSTD_SONAME='"$(ZSTD_SONAME)"')
+# What orccrash links: not the libraries above; the tests' and tools'
+# LDLIBS add them, for those that call them directly (oracles).
 RUN_LDLIBS := $(shell $(PKG_CONFIG) --libs libelf libbpf ncursesw json-c) \
-	-ldwarf -lz -llzo2 -lzstd -lpthread -ldl
-LDLIBS := $(RUN_LDLIBS) $(shell $(PKG_CONFIG) --libs libkdumpfile libaddrxlat) -lsnappy
+	-ldwarf -lz -lpthread -ldl
+LDLIBS := $(RUN_LDLIBS) $(shell $(PKG_CONFIG) --libs libkdumpfile libaddrxlat) \
+	-lsnappy -llzo2 -lzstd
 
 ifeq ($(V),1)
 Q :=

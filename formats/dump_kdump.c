@@ -229,6 +229,36 @@ struct window {
 	unsigned char *buf;
 };
 
+/*
+ * The libraries of makedumpfile's other compressions are opened on their
+ * first page (formats/dl.h), zlib's (-c, QEMU's -z) being the one linked:
+ * libsnappy is C++, and libstdc++ behind it cost every start ~2 ms of
+ * ld.so's time; liblzo2 and libzstd ~10 page faults each (~0.1 ms).
+ */
+#ifndef OC_SNAPPY_SONAME
+#define OC_SNAPPY_SONAME "libsnappy.so"
+#endif
+#ifndef OC_LZO_SONAME
+#define OC_LZO_SONAME "liblzo2.so"
+#endif
+#ifndef OC_ZSTD_SONAME
+#define OC_ZSTD_SONAME "libzstd.so"
+#endif
+#define SNAPPY_FNS(X) X(snappy_uncompress)
+static struct { SNAPPY_FNS(OC_DL_FN) } sn;
+static const char *const sn_names[] = { SNAPPY_FNS(OC_DL_NAME) };
+static struct oc_dl sn_dl = OC_DL_INIT(OC_SNAPPY_SONAME, sn_names, sn);
+#define LZO_FNS(X) X(lzo1x_decompress_safe)
+static struct { LZO_FNS(OC_DL_FN) } lz;
+static const char *const lz_names[] = { LZO_FNS(OC_DL_NAME) };
+static struct oc_dl lz_dl = OC_DL_INIT(OC_LZO_SONAME, lz_names, lz);
+#define ZSTD_FNS(X)							\
+	X(ZSTD_createDCtx) X(ZSTD_decompressDCtx) X(ZSTD_freeDCtx)	\
+	X(ZSTD_isError)
+static struct { ZSTD_FNS(OC_DL_FN) } zs;
+static const char *const zs_names[] = { ZSTD_FNS(OC_DL_NAME) };
+static struct oc_dl zs_dl = OC_DL_INIT(OC_ZSTD_SONAME, zs_names, zs);
+
 struct oc_kdump_pager {
 	z_stream z;
 	bool z_ready;
@@ -295,7 +325,8 @@ void oc_kdump_pager_destroy(struct oc_kdump_pager *pg)
 		return;
 	if (pg->z_ready)
 		inflateEnd(&pg->z);
-	ZSTD_freeDCtx(pg->zstd);
+	if (pg->zstd)	/* then libzstd was opened */
+		zs.ZSTD_freeDCtx(pg->zstd);
 	free(pg->desc.buf);
 	free(pg->data.buf);
 	free(pg);
@@ -326,19 +357,6 @@ static const char *inflate_page(struct oc_kdump_pager *pg,
 	       "zlib: wrong uncompressed size";
 }
 
-/*
- * libsnappy is opened on the first snappy page (formats/dl.h): it is
- * C++, and libstdc++ behind it cost every start ~2 ms of ld.so's time,
- * for a compression makedumpfile uses only with -p.
- */
-#ifndef OC_SNAPPY_SONAME
-#define OC_SNAPPY_SONAME "libsnappy.so"
-#endif
-#define SNAPPY_FNS(X) X(snappy_uncompress)
-static struct { SNAPPY_FNS(OC_DL_FN) } sn;
-static const char *const sn_names[] = { SNAPPY_FNS(OC_DL_NAME) };
-static struct oc_dl sn_dl = OC_DL_INIT(OC_SNAPPY_SONAME, sn_names, sn);
-
 /* One compressed page, @size bytes at @in, into @page; NULL or why not. */
 static const char *decompress(struct oc_kdump_pager *pg, uint32_t flags,
 			      const unsigned char *in, size_t size,
@@ -348,8 +366,11 @@ static const char *decompress(struct oc_kdump_pager *pg, uint32_t flags,
 		return inflate_page(pg, in, size, page);
 	if (flags & KDUMP_COMPRESSED_LZO) {
 		lzo_uint n = KDUMP_PAGE;
+		const char *why = oc_dl_load(&lz_dl);
 
-		if (lzo1x_decompress_safe(in, size, page, &n, NULL) != LZO_E_OK)
+		if (why)
+			return why;
+		if (lz.lzo1x_decompress_safe(in, size, page, &n, NULL) != LZO_E_OK)
 			return "lzo: decompression failed";
 		return n == KDUMP_PAGE ? NULL : "lzo: wrong uncompressed size";
 	}
@@ -367,10 +388,14 @@ static const char *decompress(struct oc_kdump_pager *pg, uint32_t flags,
 	{
 		size_t n;
 
-		if (!pg->zstd && !(pg->zstd = ZSTD_createDCtx()))
+		const char *why = oc_dl_load(&zs_dl);
+
+		if (why)
+			return why;
+		if (!pg->zstd && !(pg->zstd = zs.ZSTD_createDCtx()))
 			return "zstd: out of memory";
-		n = ZSTD_decompressDCtx(pg->zstd, page, KDUMP_PAGE, in, size);
-		if (ZSTD_isError(n))
+		n = zs.ZSTD_decompressDCtx(pg->zstd, page, KDUMP_PAGE, in, size);
+		if (zs.ZSTD_isError(n))
 			return "zstd: decompression failed";
 		return n == KDUMP_PAGE ? NULL : "zstd: wrong uncompressed size";
 	}

@@ -133,12 +133,11 @@ else
 	fail "lintian: $nbad errors or warnings (exit $lrc)"
 	grep -E '^[EW]: ' "$tmp/lintian.txt" | head -n 20 | sed 's/^/  /'
 fi
-# libopcodes, libkdumpfile, libsnappy and libedit are dlopen()ed
-# (formats/dl.h):
-# their packages by hand (debian/dlopen-depends), each as its shlibs
-# file says
+# libopcodes, libkdumpfile, libsnappy, liblzo2, libzstd and libedit are
+# dlopen()ed (formats/dl.h): their packages by hand
+# (debian/dlopen-depends), each as its shlibs file says
 odeps=$(dpkg-deb -f "$tmp"/orccrash_*.deb Depends)
-for lib in "libopcodes libbinutils" "libkdumpfile libkdumpfile10" "libsnappy libsnappy1v5" "libedit libedit2"; do
+for lib in "libopcodes libbinutils" "libkdumpfile libkdumpfile10" "libsnappy libsnappy1v5" "liblzo2 liblzo2-2" "libzstd libzstd1" "libedit libedit2"; do
 	set -- $lib
 	want=$(sed -n "s/^$1 [^ ]* //p" "$(dpkg-query --control-path "$2" shlibs)")
 	if [ -n "$want" ] && grep -qF "$want" <<<"$odeps"; then
@@ -190,7 +189,7 @@ for d in "$tmp"/orccrash_*.deb "$tmp"/crash-orccrash_*.deb; do dpkg-deb -x "$d" 
 rbin=$root/usr/bin/orccrash
 # orccrash does not link the libraries it opens on first use: what it never uses is never loaded
 needed=$(objdump -p "$rbin" 2>/dev/null | awk '$1 == "NEEDED" { print $2 }')
-if [ -n "$needed" ] && ! grep -qE '^lib(kdumpfile|addrxlat|snappy|opcodes|stdc\+\+|edit)' <<<"$needed"; then
+if [ -n "$needed" ] && ! grep -qE '^lib(kdumpfile|addrxlat|snappy|opcodes|stdc\+\+|edit|lzo2|zstd)' <<<"$needed"; then
 	pass "orccrash links none of the libraries it opens on first use: $(echo $needed)"
 else
 	fail "orccrash links a library it should open on first use (or has no NEEDED): $(echo $needed)"
