@@ -32,17 +32,11 @@
  * their version: libopcodes-2.40-system.so); debian/control depends on
  * its package as dpkg-shlibdeps would have.
  */
-#ifndef OC_OPCODES_SONAME
-#define OC_OPCODES_SONAME "libopcodes.so"
-#endif
-
 #define OPCODES_FNS(X)							\
 	X(disassembler) X(init_disassemble_info)			\
 	X(disassemble_init_for_target) X(disassemble_free_target)	\
 	X(buffer_read_memory)
-static struct { OPCODES_FNS(OC_DL_FN) } op;
-static const char *const op_names[] = { OPCODES_FNS(OC_DL_NAME) };
-static struct oc_dl op_dl = OC_DL_INIT(OC_OPCODES_SONAME, op_names, op);
+OC_DL_DEFINE(op, OC_OPCODES_SONAME, OPCODES_FNS);
 
 struct dis_buf {
 	struct oc_insn *in;

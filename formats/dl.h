@@ -7,9 +7,7 @@
  * entry is a pointer to it):
  *
  *	#define FOO_FNS(X) X(foo_open) X(foo_read)
- *	static struct { FOO_FNS(OC_DL_FN) } foo;
- *	static const char *const foo_names[] = { FOO_FNS(OC_DL_NAME) };
- *	static struct oc_dl foo_dl = OC_DL_INIT(FOO_SONAME, foo_names, foo);
+ *	OC_DL_DEFINE(foo, FOO_SONAME, FOO_FNS);
  *	...
  *	if ((why = oc_dl_load(&foo_dl)))
  *		return an error saying why;
@@ -24,6 +22,30 @@
 
 #include <pthread.h>
 #include <stddef.h>
+
+/*
+ * The libraries so opened, by the SONAME the Makefile found (objdump -p
+ * of the one linked against: -DOC_..._SONAME); without it (a build by
+ * other means: tests/fuzz), the development link's name.
+ */
+#ifndef OC_OPCODES_SONAME
+#define OC_OPCODES_SONAME "libopcodes.so"
+#endif
+#ifndef OC_KDUMPFILE_SONAME
+#define OC_KDUMPFILE_SONAME "libkdumpfile.so"
+#endif
+#ifndef OC_SNAPPY_SONAME
+#define OC_SNAPPY_SONAME "libsnappy.so"
+#endif
+#ifndef OC_LZO_SONAME
+#define OC_LZO_SONAME "liblzo2.so"
+#endif
+#ifndef OC_ZSTD_SONAME
+#define OC_ZSTD_SONAME "libzstd.so"
+#endif
+#ifndef OC_EDIT_SONAME
+#define OC_EDIT_SONAME "libedit.so"
+#endif
 
 struct oc_dl {
 	const char *soname;
@@ -44,6 +66,13 @@ struct oc_dl {
 	.fns = &(fns_), .fns_size = sizeof(fns_),			\
 	.lock = PTHREAD_MUTEX_INITIALIZER,				\
 }
+
+/* The functions @var (a struct), their names @var##_names and the library
+ * @var##_dl, static to the file */
+#define OC_DL_DEFINE(var, soname, FNS)					\
+	static struct { FNS(OC_DL_FN) } var;				\
+	static const char *const var##_names[] = { FNS(OC_DL_NAME) };	\
+	static struct oc_dl var##_dl = OC_DL_INIT(soname, var##_names, var)
 
 /*
  * Opens @dl's library and looks up its functions, once (any thread);

@@ -82,10 +82,6 @@ struct oc_dump {
 	unsigned int nr_bad_pfn;
 };
 
-#ifndef OC_KDUMPFILE_SONAME
-#define OC_KDUMPFILE_SONAME "libkdumpfile.so"
-#endif
-
 /* the static inline ones of <libkdumpfile/kdumpfile.h> (kdump_open_fd,
  * kdump_set_number_attr, ...) call these: see the wrappers below.
  * dlsym() finds libaddrxlat's through libkdumpfile's dependencies. */
@@ -96,9 +92,7 @@ struct oc_dump {
 	X(kdump_blob_unpin) X(kdump_blob_size) X(kdump_get_addrxlat)	\
 	X(addrxlat_fulladdr_conv) X(addrxlat_ctx_get_err)		\
 	X(addrxlat_ctx_decref) X(addrxlat_sys_decref)
-static struct { KDUMPFILE_FNS(OC_DL_FN) } kf;
-static const char *const kf_names[] = { KDUMPFILE_FNS(OC_DL_NAME) };
-static struct oc_dl kf_dl = OC_DL_INIT(OC_KDUMPFILE_SONAME, kf_names, kf);
+OC_DL_DEFINE(kf, OC_KDUMPFILE_SONAME, KDUMPFILE_FNS);
 
 static kdump_status set_number(kdump_ctx_t *ctx, const char *key,
 			       kdump_num_t num)

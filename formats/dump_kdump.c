@@ -235,29 +235,14 @@ struct window {
  * libsnappy is C++, and libstdc++ behind it cost every start ~2 ms of
  * ld.so's time; liblzo2 and libzstd ~10 page faults each (~0.1 ms).
  */
-#ifndef OC_SNAPPY_SONAME
-#define OC_SNAPPY_SONAME "libsnappy.so"
-#endif
-#ifndef OC_LZO_SONAME
-#define OC_LZO_SONAME "liblzo2.so"
-#endif
-#ifndef OC_ZSTD_SONAME
-#define OC_ZSTD_SONAME "libzstd.so"
-#endif
 #define SNAPPY_FNS(X) X(snappy_uncompress)
-static struct { SNAPPY_FNS(OC_DL_FN) } sn;
-static const char *const sn_names[] = { SNAPPY_FNS(OC_DL_NAME) };
-static struct oc_dl sn_dl = OC_DL_INIT(OC_SNAPPY_SONAME, sn_names, sn);
+OC_DL_DEFINE(sn, OC_SNAPPY_SONAME, SNAPPY_FNS);
 #define LZO_FNS(X) X(lzo1x_decompress_safe)
-static struct { LZO_FNS(OC_DL_FN) } lz;
-static const char *const lz_names[] = { LZO_FNS(OC_DL_NAME) };
-static struct oc_dl lz_dl = OC_DL_INIT(OC_LZO_SONAME, lz_names, lz);
+OC_DL_DEFINE(lz, OC_LZO_SONAME, LZO_FNS);
 #define ZSTD_FNS(X)							\
 	X(ZSTD_createDCtx) X(ZSTD_decompressDCtx) X(ZSTD_freeDCtx)	\
 	X(ZSTD_isError)
-static struct { ZSTD_FNS(OC_DL_FN) } zs;
-static const char *const zs_names[] = { ZSTD_FNS(OC_DL_NAME) };
-static struct oc_dl zs_dl = OC_DL_INIT(OC_ZSTD_SONAME, zs_names, zs);
+OC_DL_DEFINE(zs, OC_ZSTD_SONAME, ZSTD_FNS);
 
 struct oc_kdump_pager {
 	z_stream z;

@@ -322,14 +322,33 @@ uint64_t oc_dwarf_symbol_addr(const struct oc_dwarf *d, const char *name)
 	return found;
 }
 
+/* libdwarf over @d's sections (the object-access interface above) */
+static struct oc_error *dbg_init(struct oc_dwarf *d)
+{
+	Dwarf_Error de = NULL;
+	struct oc_error *err;
+	int res;
+
+	d->obj.object = d;
+	d->obj.methods = &obj_methods;
+	res = dwarf_object_init_b(&d->obj, NULL, NULL, DW_GROUPNUMBER_ANY,
+				  &d->dbg, &de);
+	if (res == DW_DLV_OK)
+		return NULL;
+	err = oc_error_file(OC_ERR_FORMAT, d->path, "dwarf_object_init_b: %s",
+			    res == DW_DLV_ERROR ? dwarf_errmsg(de) : "no DWARF");
+	if (res == DW_DLV_ERROR)
+		dwarf_dealloc(NULL, de, DW_DLA_ERROR);
+	d->dbg = NULL;
+	return err;
+}
+
 struct oc_error *oc_dwarf_open(const char *path, struct oc_dwarf **ret)
 {
 	struct oc_dwarf *d;
 	struct oc_error *err;
 	struct stat st;
-	Dwarf_Error de = NULL;
 	void *map;
-	int res;
 
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -362,19 +381,9 @@ struct oc_error *oc_dwarf_open(const char *path, struct oc_dwarf **ret)
 		if (err)
 			goto fail;
 	}
-	d->obj.object = d;
-	d->obj.methods = &obj_methods;
-	res = dwarf_object_init_b(&d->obj, NULL, NULL, DW_GROUPNUMBER_ANY,
-				  &d->dbg, &de);
-	if (res != DW_DLV_OK) {
-		err = oc_error_file(OC_ERR_FORMAT, path, "dwarf_object_init_b: %s",
-				    res == DW_DLV_ERROR ? dwarf_errmsg(de) :
-				    "no DWARF");
-		if (res == DW_DLV_ERROR)
-			dwarf_dealloc(NULL, de, DW_DLA_ERROR);
-		d->dbg = NULL;
+	err = dbg_init(d);
+	if (err)
 		goto fail;
-	}
 	*ret = d;
 	return NULL;
 
@@ -748,7 +757,6 @@ static struct oc_dwarf *make_view(struct oc_dwarf *d, uint64_t off,
 {
 	const Elf64_Shdr *info = oc_dw_find_section(d, ".debug_info");
 	struct oc_dwarf *v = calloc(1, sizeof(*v));
-	Dwarf_Error de = NULL;
 
 	if (!v)
 		return NULL;
@@ -773,15 +781,8 @@ static struct oc_dwarf *make_view(struct oc_dwarf *d, uint64_t off,
 	v->ar[0] = (struct dw_arange){ 0, UINT64_MAX, 0 };
 	v->nr_ar = v->cap_ar = 1;
 	v->index_done = true;
-	v->obj.object = v;
-	v->obj.methods = &obj_methods;
-	if (dwarf_object_init_b(&v->obj, NULL, NULL, DW_GROUPNUMBER_ANY,
-				&v->dbg, &de) != DW_DLV_OK) {
-		if (de)
-			dwarf_dealloc(NULL, de, DW_DLA_ERROR);
-		v->dbg = NULL;
+	if (!oc_ok(dbg_init(v)))
 		goto fail;
-	}
 	return v;
 fail:
 	oc_dwarf_close(v);
@@ -1120,6 +1121,20 @@ bool oc_dwarf_rnglist_each(const uint8_t *list, size_t size, uint64_t base,
 	return false;
 }
 
+/* A CU's base address for its range lists: its DW_AT_low_pc, 0 when it
+ * has none (DWARF 5, 2.17.3) */
+static Dwarf_Addr cu_base(struct oc_dwarf *d, Dwarf_Die cu_die)
+{
+	Dwarf_Error de = NULL;
+	Dwarf_Addr base = 0;
+
+	if (dwarf_lowpc(cu_die, &base, &de) != DW_DLV_OK)
+		base = 0;
+	if (de)
+		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
+	return base;
+}
+
 static bool sink_range(void *arg, uint64_t lo, uint64_t hi)
 {
 	struct range_sink *sink = arg;
@@ -1187,12 +1202,7 @@ static void rnglists_ranges(struct oc_dwarf *d, Dwarf_Die cu_die,
 	}
 	if (off >= sh->sh_size)
 		goto out;
-	if (dwarf_lowpc(cu_die, &base, &de) != DW_DLV_OK) {
-		if (de)
-			dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
-		de = NULL;
-		base = 0;
-	}
+	base = cu_base(d, cu_die);
 	if (ash && ash->sh_type != SHT_NOBITS &&
 	    oc_dw_attr_offset(d, cu_die, DW_AT_addr_base, &abase) &&
 	    abase <= ash->sh_size) {
@@ -1219,12 +1229,7 @@ static void debug_ranges(struct oc_dwarf *d, Dwarf_Die cu_die, Dwarf_Die die,
 
 	if (dwarf_global_formref(attr, &off, &de) != DW_DLV_OK)
 		goto out;
-	if (dwarf_lowpc(cu_die, &base, &de) != DW_DLV_OK) {
-		if (de)
-			dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);
-		de = NULL;
-		base = 0;
-	}
+	base = cu_base(d, cu_die);
 	if (dwarf_get_ranges_b(d->dbg, off, die, &real, &r, &n, &bytes,
 			       &de) != DW_DLV_OK)
 		goto out;

@@ -20,19 +20,13 @@
 #include "dl.h"
 #include "shell.h"
 
-#ifndef OC_EDIT_SONAME
-#define OC_EDIT_SONAME "libedit.so"
-#endif
-
 /* functions, and variables (a pointer to each) */
 #define EDIT_SYMS(X)							\
 	X(readline) X(using_history) X(add_history) X(read_history)	\
 	X(write_history) X(rl_completion_matches) X(rl_line_buffer)	\
 	X(rl_readline_name) X(rl_attempted_completion_function)		\
 	X(rl_attempted_completion_over) X(rl_completion_append_character)
-static struct { EDIT_SYMS(OC_DL_FN) } ed;
-static const char *const ed_names[] = { EDIT_SYMS(OC_DL_NAME) };
-static struct oc_dl ed_dl = OC_DL_INIT(OC_EDIT_SONAME, ed_names, ed);
+OC_DL_DEFINE(ed, OC_EDIT_SONAME, EDIT_SYMS);
 
 enum { MAX_MATCHES = 2000 };
 

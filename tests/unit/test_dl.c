@@ -8,9 +8,7 @@
 
 /* zlib: linked into every test binary, so its SONAME is on the machine */
 #define Z_FNS(X) X(zlibVersion) X(adler32)
-static struct { Z_FNS(OC_DL_FN) } z;
-static const char *const z_names[] = { Z_FNS(OC_DL_NAME) };
-static struct oc_dl z_dl = OC_DL_INIT("libz.so.1", z_names, z);
+OC_DL_DEFINE(z, "libz.so.1", Z_FNS);
 
 TEST(dl_loads_functions_once)
 {
@@ -23,9 +21,7 @@ TEST(dl_loads_functions_once)
 
 #define MISSING_FNS(X) X(zlibVersion) X(oc_no_such_function)
 void oc_no_such_function(void);	/* never defined: only its type */
-static struct { MISSING_FNS(OC_DL_FN) } m;
-static const char *const m_names[] = { MISSING_FNS(OC_DL_NAME) };
-static struct oc_dl m_dl = OC_DL_INIT("libz.so.1", m_names, m);
+OC_DL_DEFINE(m, "libz.so.1", MISSING_FNS);
 
 TEST(dl_says_which_function_is_missing)
 {
@@ -36,12 +32,11 @@ TEST(dl_says_which_function_is_missing)
 	CHECK(oc_dl_load(&m_dl) == why);
 }
 
-static struct { Z_FNS(OC_DL_FN) } nz;
-static struct oc_dl none_dl = OC_DL_INIT("liborccrash-no-such-lib.so.9", z_names, nz);
+OC_DL_DEFINE(nz, "liborccrash-no-such-lib.so.9", Z_FNS);
 
 TEST(dl_says_why_a_library_cannot_be_opened)
 {
-	const char *why = oc_dl_load(&none_dl);
+	const char *why = oc_dl_load(&nz_dl);
 
 	CHECK(why && strstr(why, "liborccrash-no-such-lib.so.9"));
 	CHECK(!nz.zlibVersion);
