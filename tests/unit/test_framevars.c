@@ -327,6 +327,53 @@ TEST(framevars_dwarf5_views)
 		  "prog5v");
 }
 
+/*
+ * A CU's own view (formats/dwarflines.c oc_dw_cu_view()): made for a CU
+ * whose DIEs refer only inside it, kept, and the variables read through
+ * it as prog_test() checks; a CU that refers to type units by signature
+ * (DW_FORM_ref_sig8, -fdebug-types-section) keeps the file's libdwarf.
+ */
+TEST(dwarf_cu_views)
+{
+	const char *out = oc_test_tmp_path("progv");
+	const char *sig = oc_test_tmp_path("progsig");
+	struct marks m;
+	struct oc_dwarf *d = NULL, *v;
+	struct oc_dwvars *dv = NULL;
+
+	if (!build_prog(out, "-O2 -g -gdwarf-5", &m))
+		return;
+	CHECK_OK(oc_dwarf_open(out, &d));
+	if (!d)
+		return;
+	v = oc_dw_cu_view(d, m.mfunc);
+	CHECK(v != d && v->parent == d);
+	CHECK(oc_dw_cu_view(d, m.inl) == v);	/* the same CU */
+	CHECK(oc_dw_cu_view(v, m.inl) == v);	/* a view has no views */
+	CHECK(oc_dw_cu_view(d, 0x10) == d);	/* no CU there */
+	CHECK_EQ(d->nr_views, 1);
+	CHECK_OK(oc_dwarf_vars(d, m.inl, &dv));
+	CHECK(dv && dv->nr_scopes == 2 &&
+	      !strcmp(dv->scopes[1].function, "func"));
+	oc_dwvars_free(dv);
+	dv = NULL;
+	oc_dwarf_close(d);
+	d = NULL;
+
+	if (!build_prog(sig, "-O2 -g -gdwarf-4 -fdebug-types-section", &m))
+		return;
+	CHECK_OK(oc_dwarf_open(sig, &d));
+	if (!d)
+		return;
+	CHECK(oc_dw_cu_view(d, m.mfunc) == d);
+	CHECK_EQ(d->nr_views, 1);	/* tried once, remembered */
+	CHECK_OK(oc_dwarf_vars(d, m.mfunc, &dv));
+	CHECK(dv && dv->nr_scopes >= 1 &&
+	      !strcmp(dv->scopes[dv->nr_scopes - 1].function, "func"));
+	oc_dwvars_free(dv);
+	oc_dwarf_close(d);
+}
+
 TEST(framevars_no_dwarf)
 {
 	const char *out = oc_test_tmp_path("stripped");
