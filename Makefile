@@ -221,7 +221,8 @@ clean:
 # The SONAMEs orccrash opens with dlopen(): debian/rules makes its
 # Depends from them (debian/dlopen-depends)
 print-dlopen-sonames:
-	@echo $(DLOPEN_SONAMES)
+	@$(if $(word 6,$(DLOPEN_SONAMES)),echo $(DLOPEN_SONAMES),\
+		echo "Makefile: a SONAME not found (objdump -p; found: $(DLOPEN_SONAMES))" >&2; exit 1)
 
 .PHONY: print-dlopen-sonames all test check check-unit check-asan check-asan-quick check-tsan samples install uninstall clean deps deps-test run FORCE
 .SECONDARY:

@@ -44,26 +44,30 @@ static inline void *oc_array_grow(void *p, size_t nr, size_t more,
 
 /*
  * An array filled whole at once (a table read from a file, an index made
- * over one): malloc'd memory as usual (free() frees it), but from
- * OC_BIG_MIN on aligned to 2 MB, rounded up to it and advised
- * MADV_HUGEPAGE, so that filling it faults once per 2 MB instead of once
- * per 4 KB page where transparent huge pages are enabled.  src/heap.c
- * does the same for the program's main heap; this serves the arrays a
- * thread fills (threads have heaps of their own) and the crash
- * extension.  On the virtual machines measured a 4 KB fault costs ~10 us
- * and a 2 MB one (zeroing included) ~0.2-0.3 ms: a huge page pays from
- * ~128 KB on (the ORC lookup index, 480 KB on 6.1: 120 faults, 1.2 ms).
+ * over one): malloc'd memory as usual (free() frees it), but aligned to
+ * 2 MB, rounded up to it and advised MADV_HUGEPAGE, so that filling it
+ * faults once per 2 MB instead of once per 4 KB page where transparent
+ * huge pages are enabled.  src/heap.c does the same for the program's
+ * main heap; this serves the arrays a thread fills (threads have heaps
+ * of their own) and the crash extension.  On the virtual machines
+ * measured a 4 KB fault costs ~10 us and a 2 MB one (zeroing included)
+ * ~0.2-0.3 ms, so a huge page pays from ~128 KB filled on; but the rest
+ * of the 2 MB is memory too: oc_malloc_big() takes one from 2 MB on
+ * (any table), oc_malloc_huge() from the caller's own threshold (the
+ * vmlinux's ORC lookup index, 480 KB on 6.1: 120 faults, 1.2 ms; not
+ * every module's small tables).
  */
 /* x86-64's transparent huge page (a PMD's 2 MB) */
-enum { OC_HUGE_PAGE = 2 << 20, OC_BIG_MIN = 128 << 10 };
+enum { OC_HUGE_PAGE = 2 << 20 };
 
-static inline void *oc_malloc_big(size_t size)
+/* @size bytes in huge pages from @from bytes on, malloc() below */
+static inline void *oc_malloc_huge(size_t size, size_t from)
 {
 	const size_t huge = OC_HUGE_PAGE;
 	size_t round;
 	void *p;
 
-	if (size < OC_BIG_MIN || size > SIZE_MAX - huge)
+	if (size < from || size > SIZE_MAX - huge)
 		return malloc(size);
 	round = (size + huge - 1) & ~(huge - 1);
 	p = aligned_alloc(huge, round);
@@ -71,6 +75,11 @@ static inline void *oc_malloc_big(size_t size)
 		return malloc(size);
 	madvise(p, round, MADV_HUGEPAGE);
 	return p;
+}
+
+static inline void *oc_malloc_big(size_t size)
+{
+	return oc_malloc_huge(size, OC_HUGE_PAGE);
 }
 
 #endif /* OC_FORMATS_ARRAY_H */

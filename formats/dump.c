@@ -56,8 +56,11 @@ struct oc_dump {
 	int view_fd;		/* the reassembled flattened dump, or -1 */
 	kdump_ctx_t *ctx;	/* libkdumpfile's, NULL until needed */
 	bool ctx_broken;	/* see kdump_error(): never kdump_free()d */
-	/* the open of libkdumpfile's context after ours failed: why */
-	char ctx_failed[256];
+	/* the open of libkdumpfile's context after ours failed: its error's
+	 * code and message (the path is the dump's) */
+	bool ctx_failed;
+	enum oc_error_code ctx_code;
+	char ctx_why[256];
 	const char *format;
 	struct oc_dump_hdr hdr;
 
@@ -552,20 +555,19 @@ static struct oc_error *ctx_ready(struct oc_dump *dump)
 {
 	struct oc_error *err;
 
-	if (dump->ctx && !dump->ctx_failed[0])
+	if (dump->ctx && !dump->ctx_failed)
 		return NULL;
-	if (dump->ctx_failed[0])
-		return oc_error_file(OC_ERR_FORMAT, dump->path, "%s",
-				     dump->ctx_failed);
-	err = open_kdump(dump, dump->hdr.fd);
-	if (!err)
-		return NULL;
-	if (err == &oc_enomem)
-		snprintf(dump->ctx_failed, sizeof(dump->ctx_failed),
-			 "out of memory opening libkdumpfile's context");
-	else
-		oc_error_take(err, dump->ctx_failed, sizeof(dump->ctx_failed));
-	return oc_error_file(OC_ERR_FORMAT, dump->path, "%s", dump->ctx_failed);
+	if (!dump->ctx_failed) {
+		err = open_kdump(dump, dump->hdr.fd);
+		if (!err)
+			return NULL;
+		dump->ctx_failed = true;
+		dump->ctx_code = err->code;
+		snprintf(dump->ctx_why, sizeof(dump->ctx_why), "%s",
+			 err->message ? err->message : "libkdumpfile's open failed");
+		oc_error_destroy(err);
+	}
+	return oc_error_file(dump->ctx_code, dump->path, "%s", dump->ctx_why);
 }
 
 /*
@@ -786,7 +788,7 @@ struct oc_error *oc_dump_clone(struct oc_dump *dump, struct oc_dump **ret)
 	}
 	c->hdr.fd = c->fd;
 	/* libkdumpfile only where the first reader needed it at its open */
-	if (dump->ctx && !dump->ctx_failed[0] && (err = open_kdump(c, c->fd)))
+	if (dump->ctx && !dump->ctx_failed && (err = open_kdump(c, c->fd)))
 		goto fail;
 	setup_walk(c);
 	*ret = c;

@@ -44,6 +44,8 @@ enum {
 	CFI_MAX_VERSION = 4,
 	/* lookups answered by a scan of the FDEs before the index is made */
 	CFI_SCANS = 16,
+	/* the FDE array's first size at the most (oc_cfi_create()) */
+	CFI_FIRST_FDES = 1 << 20,
 };
 
 /* --- bounded readers ------------------------------------------------ */
@@ -207,8 +209,10 @@ struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
 	cfi->size = size;
 	pthread_mutex_init(&cfi->lock, NULL);
 	/* one pass along the section (entries follow each other); the
-	 * array sized from it once (an FDE takes at least 24 bytes: gcc's
-	 * ~40), not doubled from 1,024 (60,000 FDEs in a vmlinux) */
+	 * array sized once for as many FDEs as the section can hold (one
+	 * takes at least 24 bytes, gcc's ~40: memory not filled is address
+	 * space only), not doubled from 1,024 (60,000 FDEs in a vmlinux);
+	 * past CFI_FIRST_FDES (a section of 25 MB) doubled as it fills */
 	oc_cursor_init(&top.c, sec, size, ".debug_frame");
 	while (sec && oc_cursor_left(&top.c)) {
 		struct rd r;
@@ -250,7 +254,8 @@ struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
 		f.insns = (uint64_t)(r.c.pos - sec);
 		f.insns_len = oc_cursor_left(&r.c);
 		fdes = oc_array_grow(cfi->fdes, cfi->nr, 1, &cap, sizeof(f),
-				     size / 48 + 1);
+				     size / 24 < CFI_FIRST_FDES ?
+				     size / 24 + 1 : CFI_FIRST_FDES);
 		if (!fdes) {
 			oc_cfi_destroy(cfi);
 			return &oc_enomem;

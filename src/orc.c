@@ -87,8 +87,11 @@ struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 	 * per block) */
 	if (blocks > max_lookup_blocks || blocks > 64 * (uint64_t)tab->nr + 65536)
 		return NULL;
-	/* filled whole, in the ORC thread (src/kernel.c orc_parse()) */
-	tab->lookup = oc_malloc_big(blocks * sizeof(*tab->lookup));
+	/* filled whole, in the ORC thread (src/kernel.c orc_parse()): the
+	 * vmlinux's (a block per 256 bytes of 16 MB of text and more) in a
+	 * huge page, a module's (rarely that big) as it comes */
+	tab->lookup = oc_malloc_huge(blocks * sizeof(*tab->lookup),
+				     OC_ORC_LOOKUP_HUGE_MIN);
 	if (!tab->lookup)
 		return &oc_enomem;
 	for (size_t i = 1; i < tab->nr; i++) {

@@ -92,6 +92,9 @@ struct oc_orc_table {
 };
 
 enum { OC_ORC_LOOKUP_BLOCK_SIZE = 256 };	/* the kernel's LOOKUP_BLOCK_SIZE */
+/* a lookup index of this many bytes and more is put in a huge page: the
+ * vmlinux's (16 MB of text) but not a module's (src/orc.c) */
+enum { OC_ORC_LOOKUP_HUGE_MIN = 256 << 10 };
 
 const char *oc_orc_version_name(enum oc_orc_version v);
 

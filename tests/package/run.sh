@@ -139,7 +139,8 @@ fi
 odeps=$(dpkg-deb -f "$tmp"/orccrash_*.deb Depends)
 for lib in "libopcodes libbinutils" "libkdumpfile libkdumpfile10" "libsnappy libsnappy1v5" "liblzo2 liblzo2-2" "libzstd libzstd1" "libedit libedit2"; do
 	set -- $lib
-	want=$(sed -n "s/^$1 [^ ]* //p" "$(dpkg-query --control-path "$2" shlibs)")
+	want=$(sed -n "s/^$1 [^ ]* //p" \
+		"$(dpkg-query --control-path "$2:$(dpkg --print-architecture)" shlibs)")
 	if [ -n "$want" ] && grep -qF "$want" <<<"$odeps"; then
 		pass "orccrash depends on $1's package, which it opens with dlopen(): $want"
 	else
