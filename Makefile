@@ -18,7 +18,7 @@ O ?= build
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS := libkdumpfile libaddrxlat libelf libbpf ncursesw json-c
+PKGS := libkdumpfile libaddrxlat libelf libbpf ncursesw json-c libdeflate
 
 CFLAGS ?= -O2 -g
 WARN := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes \
@@ -53,7 +53,7 @@ override CFLAGS += $(if $(OPCODES_SONAME),-DOC_OPCODES_SONAME='"$(OPCODES_SONAME
 	$(if $(ZSTD_SONAME),-DOC_ZSTD_SONAME='"$(ZSTD_SONAME)"')
 # What orccrash links: not the libraries above; the tests' and tools'
 # LDLIBS add them, for those that call them directly (oracles).
-RUN_LDLIBS := $(shell $(PKG_CONFIG) --libs libelf libbpf ncursesw json-c) \
+RUN_LDLIBS := $(shell $(PKG_CONFIG) --libs libelf libbpf ncursesw json-c libdeflate) \
 	-ldwarf -lz -lpthread -ldl
 LDLIBS := $(RUN_LDLIBS) $(shell $(PKG_CONFIG) --libs libkdumpfile libaddrxlat) \
 	-lsnappy -llzo2 -lzstd

@@ -8,8 +8,8 @@
 set -euo pipefail
 what=${1:-build}
 build_pkgs="make gcc pkg-config libkdumpfile-dev libelf-dev libbpf-dev libdwarf-dev
-	libncurses-dev libjson-c-dev zlib1g-dev liblzo2-dev libsnappy-dev libzstd-dev
-	libedit-dev binutils-dev"
+	libncurses-dev libjson-c-dev zlib1g-dev libdeflate-dev liblzo2-dev libsnappy-dev
+	libzstd-dev libedit-dev binutils-dev"
 test_pkgs="python3 tmux clang crash python3-drgn graphviz binutils qemu-system-x86 busybox-static
 	cpio kexec-tools libxenmisc4.17 makedumpfile socat valgrind libclang-rt-14-dev
 	python3-lzo python3-snappy python3-zstandard time pahole elfutils
