@@ -32,31 +32,30 @@ override CFLAGS += -std=gnu11 -D_GNU_SOURCE -fPIC $(WARN) -MMD -MP -Isrc -Iforma
 # formats/dl.h opens such a library with dlopen() on its first use
 soname = $(shell objdump -p "$$($(CC) -print-file-name=$(1))" 2>/dev/null | \
 	awk '$$1 == "SONAME" { print $$2 }')
-# binutils-dev's libopcodes (formats/disasm.c; no .pc file), on the first
-# disassembly only (not in the crash extension, whose host has its own
-# bfd and opcodes: src/crash/disasm_none.c); libkdumpfile (formats/dump.c)
-# for the dumps our own readers leave to it; libsnappy, liblzo2 and
-# libzstd (dump_kdump.c) on the first page so compressed; libedit (src/shell.c) for a shell on a
-# terminal
+# Opened with dlopen() on first use (formats/dl.h), by their SONAMEs
+# (-DOC_<NAME>_SONAME): binutils-dev's libopcodes (formats/disasm.c; no
+# .pc file) on the first disassembly (not in the crash extension, whose
+# host has its own bfd and opcodes: src/crash/disasm_none.c); libkdumpfile
+# (formats/dump.c) for the dumps our own readers leave to it; libsnappy,
+# liblzo2 and libzstd (dump_kdump.c) on the first page so compressed;
+# libedit (src/shell.c) for a shell on a terminal
 OPCODES_SONAME := $(call soname,libopcodes.so)
 KDUMPFILE_SONAME := $(call soname,libkdumpfile.so)
 SNAPPY_SONAME := $(call soname,libsnappy.so)
 LZO_SONAME := $(call soname,liblzo2.so)
 ZSTD_SONAME := $(call soname,libzstd.so)
 EDIT_SONAME := $(call soname,libedit.so)
-DLOPEN_SONAMES := $(OPCODES_SONAME) $(KDUMPFILE_SONAME) $(SNAPPY_SONAME) \
-	$(LZO_SONAME) $(ZSTD_SONAME) $(EDIT_SONAME)
-override CFLAGS += $(if $(OPCODES_SONAME),-DOC_OPCODES_SONAME='"$(OPCODES_SONAME)"') \
-	$(if $(KDUMPFILE_SONAME),-DOC_KDUMPFILE_SONAME='"$(KDUMPFILE_SONAME)"') \
-	$(if $(SNAPPY_SONAME),-DOC_SNAPPY_SONAME='"$(SNAPPY_SONAME)"') \
-	$(if $(LZO_SONAME),-DOC_LZO_SONAME='"$(LZO_SONAME)"') \
-	$(if $(ZSTD_SONAME),-DOC_ZSTD_SONAME='"$(ZSTD_SONAME)"')
-# What orccrash links: not the libraries above; the tests' and tools'
+DLOPEN := OPCODES KDUMPFILE SNAPPY LZO ZSTD EDIT
+DLOPEN_SONAMES := $(foreach l,$(DLOPEN),$($(l)_SONAME))
+override CFLAGS += $(foreach l,$(DLOPEN),\
+	$(if $($(l)_SONAME),-DOC_$(l)_SONAME='"$($(l)_SONAME)"'))
+# What orccrash links: not the libraries above, nor zlib (libdeflate reads
+# the dumps' zlib pages); the tests' and tools'
 # LDLIBS add them, for those that call them directly (oracles).
 RUN_LDLIBS := $(shell $(PKG_CONFIG) --libs libelf libbpf ncursesw json-c libdeflate) \
-	-ldwarf -lz -lpthread -ldl
+	-ldwarf -lpthread -ldl
 LDLIBS := $(RUN_LDLIBS) $(shell $(PKG_CONFIG) --libs libkdumpfile libaddrxlat) \
-	-lsnappy -llzo2 -lzstd
+	-lsnappy -llzo2 -lzstd -lz
 
 ifeq ($(V),1)
 Q :=
@@ -69,8 +68,7 @@ endif
 # The line editor of --shell (libedit), for the orccrash binary only:
 # the crash extension links the core, not the shell; opened with dlopen()
 # when a shell starts on a terminal (src/shell.c)
-EDIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags libedit) \
-	$(if $(EDIT_SONAME),-DOC_EDIT_SONAME='"$(EDIT_SONAME)"')
+EDIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags libedit)
 
 # The core: everything but the front ends.
 FRONT_SRC := src/main.c src/shell.c src/heap.c
@@ -221,7 +219,7 @@ clean:
 # The SONAMEs orccrash opens with dlopen(): debian/rules makes its
 # Depends from them (debian/dlopen-depends)
 print-dlopen-sonames:
-	@$(if $(word 6,$(DLOPEN_SONAMES)),echo $(DLOPEN_SONAMES),\
+	@$(if $(filter $(words $(DLOPEN)),$(words $(DLOPEN_SONAMES))),echo $(DLOPEN_SONAMES),\
 		echo "Makefile: a SONAME not found (objdump -p; found: $(DLOPEN_SONAMES))" >&2; exit 1)
 
 .PHONY: print-dlopen-sonames all test check check-unit check-asan check-asan-quick check-tsan samples install uninstall clean deps deps-test run FORCE

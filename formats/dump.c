@@ -492,8 +492,7 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	 * ELF file with kernel-text segments but no
 	 * NUMBER(pgtable_l5_enabled).  48 bits is only its fallback.
 	 */
-	st = set_number(dump->ctx, KDUMP_ATTR_XLAT_DEFAULT ".virt_bits",
-				   48);
+	st = set_number(dump->ctx, KDUMP_ATTR_XLAT_DEFAULT ".virt_bits", 48);
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_set_attr(addrxlat.default.virt_bits)");
 	/*
@@ -501,7 +500,7 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	 * truncated or corrupted file must be a failed read, not SIGBUS.
 	 */
 	st = set_number(dump->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
-				   KDUMP_MMAP_NEVER);
+			KDUMP_MMAP_NEVER);
 	if (st != KDUMP_OK)
 		return kdump_error(dump, "kdump_set_attr(file.mmap_policy)");
 	st = kf.kdump_open_fdset(dump->ctx, 1, &fd);
@@ -529,8 +528,7 @@ static struct oc_error *open_kdump(struct oc_dump *dump, int fd)
 	if (get_string(dump->ctx, KDUMP_ATTR_ARCH_NAME, &arch) !=
 	    KDUMP_OK || !arch) {
 		kf.kdump_clear_err(dump->ctx);
-		st = set_string(dump->ctx, KDUMP_ATTR_ARCH_NAME,
-					   "x86_64");
+		st = set_string(dump->ctx, KDUMP_ATTR_ARCH_NAME, "x86_64");
 		if (st != KDUMP_OK)
 			return kdump_error(dump, "kdump_set_attr(arch.name)");
 	} else if (strcmp(arch, "x86_64")) {

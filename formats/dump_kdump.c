@@ -231,7 +231,8 @@ struct window {
 
 /*
  * The libraries of makedumpfile's other compressions are opened on their
- * first page (formats/dl.h), zlib's (-c, QEMU's -z) being the one linked:
+ * first page (formats/dl.h), zlib's format (-c, QEMU's -z: libdeflate
+ * below) being the one linked:
  * libsnappy is C++, and libstdc++ behind it cost every start ~2 ms of
  * ld.so's time; liblzo2 and libzstd ~10 page faults each (~0.1 ms).
  */
@@ -364,13 +365,12 @@ static const char *decompress(struct oc_kdump_pager *pg, uint32_t flags,
 		if (why)
 			return why;
 		if (sn.snappy_uncompress((const char *)in, size, (char *)page,
-				      &n) != SNAPPY_OK)
+					 &n) != SNAPPY_OK)
 			return "snappy: decompression failed";
 		return n == KDUMP_PAGE ? NULL : "snappy: wrong uncompressed size";
 	}
 	{
 		size_t n;
-
 		const char *why = oc_dl_load(&zs_dl);
 
 		if (why)

@@ -142,6 +142,35 @@ const Elf64_Shdr *oc_dw_find_section(const struct oc_dwarf *d,
 	return NULL;
 }
 
+const uint8_t *oc_dw_section_at(const struct oc_dwarf *d, const char *name,
+				uint64_t off, size_t *size_ret)
+{
+	const Elf64_Shdr *sh = oc_dw_find_section(d, name);
+
+	if (!sh || sh->sh_type == SHT_NOBITS || off >= sh->sh_size)
+		return NULL;
+	*size_ret = sh->sh_size - off;
+	return d->map + sh->sh_offset + off;
+}
+
+bool oc_dw_list_index(const struct oc_dwarf *d, const char *name,
+		      uint64_t base, uint64_t idx, unsigned int offsz,
+		      Dwarf_Off *off_ret)
+{
+	size_t size;
+	const uint8_t *tab = oc_dw_section_at(d, name, base, &size);
+	struct oc_cursor c;
+	uint64_t rel;
+
+	if (!tab || idx >= size / offsz)
+		return false;
+	oc_cursor_init(&c, tab + idx * offsz, offsz, name);
+	if (!oc_ok(oc_cursor_le(&c, offsz, &rel)))
+		return false;
+	*off_ret = base + rel;
+	return true;
+}
+
 static struct oc_error *check_elf(struct oc_dwarf *d)
 {
 	Elf64_Ehdr eh;
@@ -1172,18 +1201,14 @@ bool oc_dw_attr_offset(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at,
 static void rnglists_ranges(struct oc_dwarf *d, Dwarf_Die cu_die,
 			    Dwarf_Attribute attr, struct range_sink *sink)
 {
-	const Elf64_Shdr *sh = oc_dw_find_section(d, ".debug_rnglists"),
-			 *ash = oc_dw_find_section(d, ".debug_addr");
 	Dwarf_Error de = NULL;
 	Dwarf_Half form, ver = 0, offsz = 4;
 	Dwarf_Unsigned val;
 	Dwarf_Off off, abase;
-	Dwarf_Addr base = 0;
-	const uint8_t *addrs = NULL;
-	size_t nr_addrs = 0;
+	const uint8_t *list, *addrs = NULL;
+	size_t size, nr_addrs = 0;
 
-	if (!sh || sh->sh_type == SHT_NOBITS ||
-	    dwarf_whatform(attr, &form, &de) != DW_DLV_OK)
+	if (dwarf_whatform(attr, &form, &de) != DW_DLV_OK)
 		goto out;
 	if (form == DW_FORM_rnglistx) {
 		Dwarf_Off rbase;
@@ -1192,25 +1217,20 @@ static void rnglists_ranges(struct oc_dwarf *d, Dwarf_Die cu_die,
 		    !oc_dw_attr_offset(d, cu_die, DW_AT_rnglists_base, &rbase))
 			goto out;
 		dwarf_get_version_of_die(cu_die, &ver, &offsz);
-		if ((offsz != 4 && offsz != 8) || rbase > sh->sh_size ||
-		    val >= (sh->sh_size - rbase) / offsz)
+		if ((offsz != 4 && offsz != 8) ||
+		    !oc_dw_list_index(d, ".debug_rnglists", rbase, val, offsz, &off))
 			goto out;
-		off = rbase + get_le(d->map + sh->sh_offset + rbase + val * offsz,
-				     offsz);
 	} else if (dwarf_global_formref(attr, &off, &de) != DW_DLV_OK) {
 		goto out;
 	}
-	if (off >= sh->sh_size)
+	list = oc_dw_section_at(d, ".debug_rnglists", off, &size);
+	if (!list)
 		goto out;
-	base = cu_base(d, cu_die);
-	if (ash && ash->sh_type != SHT_NOBITS &&
-	    oc_dw_attr_offset(d, cu_die, DW_AT_addr_base, &abase) &&
-	    abase <= ash->sh_size) {
-		addrs = d->map + ash->sh_offset + abase;
-		nr_addrs = (ash->sh_size - abase) / 8;
-	}
-	oc_dwarf_rnglist_each(d->map + sh->sh_offset + off, sh->sh_size - off,
-			      base, addrs, nr_addrs, sink_range, sink);
+	if (oc_dw_attr_offset(d, cu_die, DW_AT_addr_base, &abase) &&
+	    (addrs = oc_dw_section_at(d, ".debug_addr", abase, &nr_addrs)))
+		nr_addrs /= 8;
+	oc_dwarf_rnglist_each(list, size, cu_base(d, cu_die), addrs, nr_addrs,
+			      sink_range, sink);
 out:
 	if (de)
 		dwarf_dealloc(d->dbg, de, DW_DLA_ERROR);

@@ -175,6 +175,20 @@ int oc_dw_next_cu(struct oc_dwarf *d, unsigned long n, Dwarf_Half *version,
  */
 struct oc_dwarf *oc_dw_cu_view(struct oc_dwarf *d, uint64_t addr);
 
+/* A section's bytes from offset @off on; NULL if out of range. */
+const uint8_t *oc_dw_section_at(const struct oc_dwarf *d, const char *name,
+				uint64_t off, size_t *size_ret);
+
+/*
+ * DWARF 5's DW_FORM_loclistx and DW_FORM_rnglistx: entry @idx of the
+ * @offsz-byte offsets at @base of section @name (those that follow a list
+ * table's header: DW_AT_loclists_base, DW_AT_rnglists_base), as an offset
+ * in the section (base + the entry); false when outside it.
+ */
+bool oc_dw_list_index(const struct oc_dwarf *d, const char *name,
+		      uint64_t base, uint64_t idx, unsigned int offsz,
+		      Dwarf_Off *off_ret);
+
 /* @at's value as a section offset (a reference or sec_offset form);
  * false when @die has none */
 bool oc_dw_attr_offset(struct oc_dwarf *d, Dwarf_Die die, Dwarf_Half at,

@@ -700,18 +700,6 @@ static bool set_bad(struct oc_dwvar *v, const char *why)
 	return v->why != NULL;
 }
 
-/* A section's bytes from offset @off on; NULL if out of range. */
-static const uint8_t *section_at(struct oc_dwarf *d, const char *name,
-				 uint64_t off, size_t *size_ret)
-{
-	const Elf64_Shdr *sh = oc_dw_find_section(d, name);
-
-	if (!sh || sh->sh_type == SHT_NOBITS || off >= sh->sh_size)
-		return NULL;
-	*size_ret = sh->sh_size - off;
-	return d->map + sh->sh_offset + off;
-}
-
 /*
  * The expression attribute @at (DW_AT_location, DW_AT_frame_base) of
  * @die gives for the walk's address, into @v (loc, expr).  False only on
@@ -775,32 +763,22 @@ static bool location(struct walk *w, Dwarf_Die die, Dwarf_Half at,
 			ok = set_bad(v, "unreadable location list offset");
 			goto out;
 		}
-		if (form == DW_FORM_loclistx) {
-			/* DWARF 5: an index into the offsets after the
-			 * list table's header (32-bit DWARF) */
-			const uint8_t *tab;
-			size_t tsize;
-			uint32_t rel = 0;
-			struct oc_cursor c;
-
-			if (!w->have_loclists_base ||
-			    !(tab = section_at(d, sec, w->loclists_base, &tsize)) ||
-			    off >= tsize / 4) {
-				ok = set_bad(v, "bad DW_FORM_loclistx");
-				goto out;
-			}
-			oc_cursor_init(&c, tab + off * 4, 4, sec);
-			oc_ok(oc_cursor_le32(&c, &rel));
-			off = w->loclists_base + rel;
+		/* DWARF 5: an index into the offsets after the list
+		 * table's header (32-bit DWARF) */
+		if (form == DW_FORM_loclistx &&
+		    (!w->have_loclists_base ||
+		     !oc_dw_list_index(d, sec, w->loclists_base, off, 4, &off))) {
+			ok = set_bad(v, "bad DW_FORM_loclistx");
+			goto out;
 		}
-		list = section_at(d, sec, off, &size);
+		list = oc_dw_section_at(d, sec, off, &size);
 		if (!list) {
 			ok = set_bad(v, "location list outside its section");
 			goto out;
 		}
 		if (w->have_addr_base) {
-			addrs = section_at(d, ".debug_addr", w->addr_base,
-					   &nr_addrs);
+			addrs = oc_dw_section_at(d, ".debug_addr", w->addr_base,
+						 &nr_addrs);
 			nr_addrs = addrs ? nr_addrs / 8 : 0;
 		}
 		res = oc_dwarf_loclist_find(list, size, v5 ? 5 : 4, w->cu_base,
