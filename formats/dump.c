@@ -712,6 +712,7 @@ struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret)
 	if (err)
 		goto fail;
 	dump->hdr.file_size = st.st_size;
+	oc_dump_hdr_map(&dump->hdr);
 	if (kind == KIND_ELF) {
 		/* makedumpfile -E -F flattens ELF output too */
 		dump->format = dump->view_fd >= 0 ? "flattened elf" : "elf";

@@ -8,8 +8,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dumppriv.h"
+#include "fileopen.h"
 #include "flat.h"
 #include "vmcoreinfo.h"
 
@@ -20,15 +22,32 @@ void oc_dump_hdr_deinit(struct oc_dump_hdr *h)
 	free(h->bitmap);
 	free(h->rank);
 	oc_vmcoreinfo_destroy(h->vmcoreinfo);
+	oc_file_unmap(h->map, h->file_size);
 	memset(h, 0, sizeof(*h));
 	h->fd = -1;
+}
+
+void oc_dump_hdr_map(struct oc_dump_hdr *h)
+{
+	struct stat st;
+
+	if (h->map || fstat(h->fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size != h->file_size || h->file_size > SIZE_MAX)
+		return;
+	h->map = oc_file_map(h->fd, h->file_size, h->path);
 }
 
 struct oc_error *oc_dump_hdr_pread(const struct oc_dump_hdr *h, void *buf,
 				   size_t len, uint64_t off, const char *what)
 {
 	int fd = h->fd;
-	struct oc_error *err = oc_flat_read_fd(&fd, off, buf, len);
+	struct oc_error *err;
+
+	if (h->map && off <= h->file_size && len <= h->file_size - off) {
+		memcpy(buf, h->map + off, len);
+		return NULL;
+	}
+	err = oc_flat_read_fd(&fd, off, buf, len);
 
 	if (err && err->code == OC_ERR_FORMAT) {
 		oc_error_destroy(err);

@@ -41,6 +41,9 @@ struct oc_dump_hdr {
 	const char *path;	/* for errors */
 	int fd;			/* the file (or the reassembled one) */
 	uint64_t file_size;
+	/* the whole file mapped read-only (a regular file), or NULL: reads
+	 * are pread()s (oc_dump_hdr_map()) */
+	const unsigned char *map;
 	/* the size the ELF segments or the last kdump page descriptor need */
 	uint64_t file_needed;
 	bool qemu;		/* a "QEMU" note: written by QEMU */
@@ -65,6 +68,11 @@ struct oc_dump_hdr {
 };
 
 void oc_dump_hdr_deinit(struct oc_dump_hdr *h);
+
+/* Map @h's file (fd and file_size set) for oc_dump_hdr_pread() and the
+ * page readers, if it is a regular file; else (or if mmap() fails) they
+ * pread() it.  oc_dump_hdr_deinit() unmaps it. */
+void oc_dump_hdr_map(struct oc_dump_hdr *h);
 
 /* Read @len bytes at @off; a short read is "truncated WHAT". */
 struct oc_error *oc_dump_hdr_pread(const struct oc_dump_hdr *h, void *buf,

@@ -401,6 +401,7 @@ struct oc_error *oc_dwarf_open(const char *path, struct oc_dwarf **ret)
 		goto fail;
 	}
 	d->map = map;
+	oc_file_map_note(map, d->size ? d->size : 1, d->path);
 	err = check_elf(d);
 	if (err)
 		goto fail;
@@ -444,8 +445,10 @@ void oc_dwarf_close(struct oc_dwarf *d)
 	free(d->view_shdrs);
 	if (!d->parent) {	/* a view borrows these */
 		free(d->secaddr);
-		if (d->map)
+		if (d->map) {
+			oc_file_map_forget(d->map);
 			munmap((void *)d->map, d->size ? d->size : 1);
+		}
 		if (d->fd >= 0)
 			close(d->fd);
 		free(d->path);

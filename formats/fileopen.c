@@ -2,8 +2,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/fs.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fileopen.h"
@@ -69,5 +71,75 @@ struct oc_error *oc_file_open(const char *path, bool allow_blockdev,
 	if (st_ret)
 		*st_ret = st;
 	*fd_ret = fd;
+	return NULL;
+}
+
+/* The mappings oc_file_mapped_at() knows: a dump (and its clones' share
+ * of it), a vmlinux's DWARF, a few debuginfo files. */
+static struct {
+	_Atomic(uintptr_t) start;	/* 0: a free slot */
+	size_t size;
+	const char *path;
+} maps[32];
+
+void oc_file_map_note(const void *map, size_t size, const char *path)
+{
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		uintptr_t free_slot = 0;
+
+		if (atomic_load(&maps[i].start))
+			continue;
+		maps[i].size = size;
+		maps[i].path = path;
+		if (atomic_compare_exchange_strong(&maps[i].start, &free_slot,
+						   (uintptr_t)map))
+			return;
+	}
+	/* a full table: a SIGBUS there is not named */
+}
+
+void oc_file_map_forget(const void *map)
+{
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		uintptr_t at = (uintptr_t)map;
+
+		if (atomic_compare_exchange_strong(&maps[i].start, &at, 0))
+			return;
+	}
+}
+
+const void *oc_file_map(int fd, size_t size, const char *path)
+{
+	void *p;
+
+	if (!size)
+		return NULL;
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	oc_file_map_note(p, size, path);
+	return p;
+}
+
+void oc_file_unmap(const void *map, size_t size)
+{
+	if (!map)
+		return;
+	oc_file_map_forget(map);
+	munmap((void *)map, size);
+}
+
+const char *oc_file_mapped_at(const void *addr, uint64_t *off)
+{
+	uintptr_t a = (uintptr_t)addr;
+
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+		uintptr_t start = atomic_load(&maps[i].start);
+
+		if (start && a >= start && a - start < maps[i].size) {
+			*off = a - start;
+			return maps[i].path;
+		}
+	}
 	return NULL;
 }

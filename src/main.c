@@ -8,15 +8,18 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 
 #include "cmd.h"
 #include "dump.h"
 #include "elffile.h"
+#include "fileopen.h"
 #include "heap.h"
 #include "kernel.h"
 #include "lines.h"
@@ -448,6 +451,47 @@ static int run_commands(struct oc_kernel *k, struct oc_lines *lines,
 	return OC_EXIT_OK;
 }
 
+/*
+ * The dump (formats/dump_notes.c oc_dump_hdr_map()) and the vmlinux's
+ * DWARF (formats/dwarflines.c) are read through mmap(2), every access
+ * checked against the file's size at its open: only a file cut short,
+ * or one the kernel cannot read (an I/O error), while orccrash runs
+ * raises SIGBUS.  One line naming the file then, not a core dump (the
+ * terminal is left as it is: endwin() is not async-signal-safe).
+ */
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	static const char head[] = "orccrash: ";
+	static const char tail[] = ": cut short or unreadable while orccrash read it (SIGBUS at offset 0x";
+	const char *path;
+	char num[17], *p = num + sizeof(num);
+	uint64_t off = 0;
+	struct iovec v[5];
+	int n = 0;
+
+	(void)sig;
+	(void)uc;
+	path = oc_file_mapped_at(si->si_addr, &off);
+	v[n++] = (struct iovec){ (void *)head, sizeof(head) - 1 };
+	if (path) {
+		v[n++] = (struct iovec){ (void *)path, strlen(path) };
+		do
+			*--p = "0123456789abcdef"[off & 15];
+		while ((off >>= 4) && p > num);
+		v[n++] = (struct iovec){ (void *)tail, sizeof(tail) - 1 };
+		v[n++] = (struct iovec){ p, (size_t)(num + sizeof(num) - p) };
+		v[n++] = (struct iovec){ (void *)")\n", 2 };
+	} else {
+		static const char what[] = "bus error (SIGBUS) outside the files orccrash maps\n";
+
+		v[n++] = (struct iovec){ (void *)what, sizeof(what) - 1 };
+	}
+	if (writev(STDERR_FILENO, v, n) < 0) {
+		/* nothing else to do */
+	}
+	_exit(OC_EXIT_ERROR);
+}
+
 int main(int argc, char **argv)
 {
 	/* static: still reachable (LeakSanitizer) on a usage error's return */
@@ -469,6 +513,12 @@ int main(int argc, char **argv)
 	int c, rc;
 
 	oc_heap_setup();
+	{
+		struct sigaction sa = { .sa_sigaction = on_sigbus,
+					.sa_flags = SA_SIGINFO };
+
+		sigaction(SIGBUS, &sa, NULL);
+	}
 	if (argc > 1 && !strcmp(argv[1], "orc-dump"))
 		return orc_dump_main(argc - 1, argv + 1);
 

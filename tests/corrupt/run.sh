@@ -88,6 +88,32 @@ if [ -r "$K" ]; then
 			fail "kdump truncated in the ${cut%%:*}: no \"the dump is truncated: ${cut#*:} of $ksz bytes\": $(grep . "$tmp/err" | tail -n 1)"
 		fi
 	done
+	# cut short while orccrash has it open (it reads the file through
+	# mmap(2): the read past the new end is a SIGBUS, which must be one
+	# line naming the file, exit 1): a shell asked for pages after the cut
+	c=$tmp/kdump-cut-later.vmcore
+	cp "$K" "$c"
+	mkfifo "$tmp/in"
+	timeout 60 "$BIN" --shell "$c" <"$tmp/in" >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	exec 9>"$tmp/in"
+	echo 'rd -p 0x1000' >&9
+	for _ in $(seq 300); do grep -q '^1000:' "$tmp/out" && break; sleep 0.1; done
+	truncate -s 4096 "$c"
+	for s in modprobe_path core_pattern init_uts_ns jiffies_64 linux_banner; do
+		(echo "rd -64 $s 4" >&9) 2>/dev/null
+	done
+	exec 9>&-
+	wait "$pid"
+	rc=$?
+	line=$(grep . "$tmp/err" | tail -n 1)
+	if [ $rc -eq 1 ] && [ "$(grep -c . "$tmp/err")" -eq 1 ] &&
+	   [[ "$line" == "orccrash: $c: cut short or unreadable while orccrash read it (SIGBUS at offset 0x"* ]]; then
+		pass "kdump cut short while open: $line"
+	else
+		fail "kdump cut short while open: exit $rc: $(head -n 3 "$tmp/err" | tr '\n' '|')"
+	fi
+	rm -f "$c" "$tmp/in"
 	c=$tmp/kdump-incomplete.vmcore
 	cp "$K" "$c"
 	# disk_dump_header.status |= DUMP_DH_COMPRESSED_INCOMPLETE
