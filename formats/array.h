@@ -42,6 +42,14 @@ static inline void *oc_array_grow(void *p, size_t nr, size_t more,
 	return q;
 }
 
+/* An array of @nr malloc'd strings (NULL ones too) and the array itself. */
+static inline void oc_strv_free(char **v, size_t nr)
+{
+	for (size_t i = 0; v && i < nr; i++)
+		free(v[i]);
+	free(v);
+}
+
 /*
  * An array filled whole at once (a table read from a file, an index made
  * over one): malloc'd memory as usual (free() frees it), but aligned to

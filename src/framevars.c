@@ -97,9 +97,7 @@ void oc_framevars_free(struct oc_framevars *fv)
 		return;
 	p = fv->priv;
 	if (p) {
-		for (size_t i = 0; i < p->nr; i++)
-			free(p->strs[i]);
-		free(p->strs);
+		oc_strv_free(p->strs, p->nr);
 		free(p);
 	}
 	for (size_t i = 0; i < fv->nr_levels; i++)

@@ -651,23 +651,17 @@ void oc_lines_close(struct oc_lines *l)
 	for (size_t i = 0; i < l->nr_mods; i++) {
 		oc_lines_close(l->mods[i].sub);
 		free(l->mods[i].name);
-		for (size_t j = 0; j < l->mods[i].nr_paths; j++)
-			free(l->mods[i].paths[j]);
-		free(l->mods[i].paths);
+		oc_strv_free(l->mods[i].paths, l->mods[i].nr_paths);
 		free(l->mods[i].why);
 	}
 	free(l->mods);
 	free(l->modules_dir);
-	for (size_t i = 0; i < l->cap_strs; i++)
-		free(l->strs[i]);
-	free(l->strs);
+	oc_strv_free(l->strs, l->cap_strs);
 	free(l->slots);
 	free(l->recs);
 	free(l->infos);
 	free(l->unavailable);
-	for (size_t i = 0; i < l->nr_debug_files; i++)
-		free(l->debug_files[i]);
-	free(l->debug_files);
+	oc_strv_free(l->debug_files, l->nr_debug_files);
 	free(l->debug_used);
 	free(l->build_id_hex);
 	free(l->cache_path);

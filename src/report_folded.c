@@ -175,9 +175,7 @@ oom:
 
 void oc_report_folded_free(char **lines, size_t n)
 {
-	for (size_t i = 0; lines && i < n; i++)
-		free(lines[i]);
-	free(lines);
+	oc_strv_free(lines, n);
 }
 
 struct oc_error *oc_report_folded(const struct oc_kernel *k,
