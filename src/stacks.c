@@ -7,42 +7,33 @@
  */
 #include "stacks.h"
 
-static const char *const stack_names[OC_STACK_NR] = {
-	[OC_STACK_UNKNOWN] = "UNKNOWN",
-	[OC_STACK_TASK] = "TASK",
-	[OC_STACK_IRQ] = "IRQ",
-	[OC_STACK_SOFTIRQ] = "SOFTIRQ",
-	[OC_STACK_ENTRY] = "ENTRY_TRAMPOLINE",
-	[OC_STACK_DF] = "#DF",
-	[OC_STACK_NMI] = "NMI",
-	[OC_STACK_DB] = "#DB",
-	[OC_STACK_MCE] = "#MC",
-	[OC_STACK_VC] = "#VC",
-	[OC_STACK_VC2] = "#VC2",
-};
-
-static const char *const json_names[OC_STACK_NR] = {
-	[OC_STACK_UNKNOWN] = "unknown",
-	[OC_STACK_TASK] = "task",
-	[OC_STACK_IRQ] = "irq",
-	[OC_STACK_SOFTIRQ] = "softirq",
-	[OC_STACK_ENTRY] = "entry",
-	[OC_STACK_DF] = "df",
-	[OC_STACK_NMI] = "nmi",
-	[OC_STACK_DB] = "db",
-	[OC_STACK_MCE] = "mc",
-	[OC_STACK_VC] = "vc",
-	[OC_STACK_VC2] = "vc2",
+/* each stack's name as the kernel prints it, and its name in JSON */
+static const struct {
+	const char *name, *json;
+} stack_names[OC_STACK_NR] = {
+	[OC_STACK_UNKNOWN] = { "UNKNOWN", "unknown" },
+	[OC_STACK_TASK] = { "TASK", "task" },
+	[OC_STACK_IRQ] = { "IRQ", "irq" },
+	[OC_STACK_SOFTIRQ] = { "SOFTIRQ", "softirq" },
+	[OC_STACK_ENTRY] = { "ENTRY_TRAMPOLINE", "entry" },
+	[OC_STACK_DF] = { "#DF", "df" },
+	[OC_STACK_NMI] = { "NMI", "nmi" },
+	[OC_STACK_DB] = { "#DB", "db" },
+	[OC_STACK_MCE] = { "#MC", "mc" },
+	[OC_STACK_VC] = { "#VC", "vc" },
+	[OC_STACK_VC2] = { "#VC2", "vc2" },
 };
 
 const char *oc_stack_name(enum oc_stack_type type)
 {
-	return (unsigned)type < OC_STACK_NR ? stack_names[type] : "UNKNOWN";
+	return (unsigned)type < OC_STACK_NR ? stack_names[type].name
+					    : "UNKNOWN";
 }
 
 const char *oc_stack_json_name(enum oc_stack_type type)
 {
-	return (unsigned)type < OC_STACK_NR ? json_names[type] : "unknown";
+	return (unsigned)type < OC_STACK_NR ? stack_names[type].json
+					    : "unknown";
 }
 
 /* in_task_stack(): [begin, end) in every version; no link. */
