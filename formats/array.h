@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 /*
@@ -40,6 +41,31 @@ static inline void *oc_array_grow(void *p, size_t nr, size_t more,
 	if (q)
 		*cap = n;
 	return q;
+}
+
+/*
+ * The binary search of every table sorted by an address: how many of the
+ * @nr elements at @base (@size bytes each, ascending by the uint64_t
+ * @off bytes into each) have that key <= @key, so the last element
+ * starting at or below @key is the one before the index returned.
+ */
+static inline size_t oc_array_upper_bound(const void *base, size_t nr,
+					  size_t size, size_t off, uint64_t key)
+{
+	const unsigned char *p = base;
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
+
+		memcpy(&k, p + mid * size + off, sizeof(k));
+		if (k <= key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* An array of @nr malloc'd strings (NULL ones too) and the array itself. */

@@ -5,6 +5,7 @@
  */
 #include <elf.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,17 +330,11 @@ static const struct cfi_fde *scan_fde(const struct oc_cfi *cfi, uint64_t pc)
 /* The one FDE covering @pc, or NULL (none, or two that overlap). */
 static const struct cfi_fde *find_fde(const struct oc_cfi *cfi, uint64_t pc)
 {
-	size_t lo = 0, hi = cfi->nr, i;
-
 	/* the last FDE starting at or before pc */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = oc_array_upper_bound(cfi->fdes, cfi->nr, sizeof(*cfi->fdes),
+					 offsetof(struct cfi_fde, start), pc);
+	size_t i;
 
-		if (cfi->fdes[mid].start <= pc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return NULL;
 	i = lo - 1;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -656,16 +657,9 @@ static struct oc_error *build_index(struct oc_dwarf *d)
 static const struct dw_arange *index_find(const struct oc_dwarf *d,
 					  uint64_t addr)
 {
-	size_t lo = 0, hi = d->nr_ar;
+	size_t lo = oc_array_upper_bound(d->ar, d->nr_ar, sizeof(*d->ar),
+					 offsetof(struct dw_arange, lo), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->ar[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t i = lo, k = 0; i-- > 0 && k < 8; k++)
 		if (addr < d->ar[i].hi)
 			return &d->ar[i];

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -321,19 +322,14 @@ struct oc_error *oc_symtab_finish(struct oc_symtab *tab)
 const struct oc_symbol *oc_symtab_lookup(const struct oc_symtab *tab,
 					 uint64_t addr)
 {
-	size_t lo = 0, hi = tab->nr;
 	const struct oc_symbol *s;
+	size_t lo;
 
 	if (!tab->nr || addr < tab->syms[0].addr)
 		return NULL;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (tab->syms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	/* the last symbol at or below addr (syms[0] is) */
+	lo = oc_array_upper_bound(tab->syms, tab->nr, sizeof(*tab->syms),
+				  offsetof(struct oc_symbol, addr), addr) - 1;
 	/* first of the aliases at this address (the preferred one) */
 	while (lo && tab->syms[lo - 1].addr == tab->syms[lo].addr)
 		lo--;
