@@ -712,7 +712,6 @@ struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret)
 	if (err)
 		goto fail;
 	dump->hdr.file_size = st.st_size;
-	oc_dump_hdr_map(&dump->hdr);
 	if (kind == KIND_ELF) {
 		/* makedumpfile -E -F flattens ELF output too */
 		dump->format = dump->view_fd >= 0 ? "flattened elf" : "elf";
@@ -724,6 +723,9 @@ struct oc_error *oc_dump_open(const char *path, struct oc_dump **ret)
 		err = oc_dump_hdr_read_kdump(&dump->hdr);
 		if (!err && dump->hdr.rank)
 			err = oc_kdump_pager_create(&dump->pager);
+		/* the pager's descriptors and data, read where they are */
+		if (!err && dump->pager)
+			oc_dump_hdr_map(&dump->hdr);
 	}
 	if (err)
 		goto fail;

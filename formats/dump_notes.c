@@ -43,10 +43,6 @@ struct oc_error *oc_dump_hdr_pread(const struct oc_dump_hdr *h, void *buf,
 	int fd = h->fd;
 	struct oc_error *err;
 
-	if (h->map && off <= h->file_size && len <= h->file_size - off) {
-		memcpy(buf, h->map + off, len);
-		return NULL;
-	}
 	err = oc_flat_read_fd(&fd, off, buf, len);
 
 	if (err && err->code == OC_ERR_FORMAT) {

@@ -452,12 +452,13 @@ static int run_commands(struct oc_kernel *k, struct oc_lines *lines,
 }
 
 /*
- * The dump (formats/dump_notes.c oc_dump_hdr_map()) and the vmlinux's
- * DWARF (formats/dwarflines.c) are read through mmap(2), every access
- * checked against the file's size at its open: only a file cut short,
- * or one the kernel cannot read (an I/O error), while orccrash runs
- * raises SIGBUS.  One line naming the file then, not a core dump (the
- * terminal is left as it is: endwin() is not async-signal-safe).
+ * A kdump-compressed dump (formats/dump_notes.c oc_dump_hdr_map()) and
+ * the vmlinux's DWARF (formats/dwarflines.c) are read through mmap(2),
+ * every access checked against the file's size at its open: only a file
+ * cut short, or one the kernel cannot read (an I/O error), while
+ * orccrash runs raises SIGBUS.  One line naming the file then, not a
+ * core dump (the terminal is left as it is: endwin() is not
+ * async-signal-safe).
  */
 static void on_sigbus(int sig, siginfo_t *si, void *uc)
 {
