@@ -231,61 +231,54 @@ def layout(tname):
     return mems
 
 
-out["located"] = []
-out["layouts"] = {}
-for line in open(sys.argv[3]).read().splitlines():
+def struct_line(line):
+    """One STRUCTS line's answer, into out; drgn's errors raised."""
     if line.startswith("layout "):
-        try:
-            out["layouts"][line[7:]] = layout(line[7:])
-        except Exception as e:
-            out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
-        continue
+        out["layouts"][line[7:]] = layout(line[7:])
+        return
     if line.startswith("disk "):
         # the object's members under the key "TYPE 0xADDRESS", which
         # tests/commands/run.sh then asks orccrash's struct for
-        try:
-            obj = disk_object(line)
-            key = "%s 0x%x" % (obj.type_.type_name(), obj.address_)
-            out["structs"][key] = top_members(obj)
-            out["located"].append(key)
-        except Exception as e:
-            out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
-        continue
+        obj = disk_object(line)
+        key = "%s 0x%x" % (obj.type_.type_name(), obj.address_)
+        out["structs"][key] = top_members(obj)
+        out["located"].append(key)
+        return
     if line.startswith("p "):
-        try:
-            obj = variable(line)
-            t = unaliased(obj.type_)
-            if t.kind in (TypeKind.STRUCT, TypeKind.UNION):
-                out["structs"][line] = top_members(obj)
-            elif t.kind == TypeKind.ARRAY and t.length is None and \
-                    unaliased(t.type).kind == TypeKind.INT and "char" in unaliased(t.type).name:
-                # an incomplete char array variable (linux_banner): its
-                # string, to the NUL
-                out["structs"][line] = {"": esc(obj.string_())}
-            elif t.kind == TypeKind.ARRAY and t.length is not None and \
-                    unaliased(t.type).kind == TypeKind.POINTER:
-                # an array of pointers: every element, "{ 0x.., 0x.. }"
-                out["structs"][line] = {"": "{ %s }" % ", ".join(
-                    member_value(obj[i]) for i in range(t.length))}
-            else:
-                out["structs"][line] = {"": member_value(obj)}
-        except Exception as e:
-            out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
-        continue
+        obj = variable(line)
+        t = unaliased(obj.type_)
+        if t.kind in (TypeKind.STRUCT, TypeKind.UNION):
+            out["structs"][line] = top_members(obj)
+        elif t.kind == TypeKind.ARRAY and t.length is None and \
+                unaliased(t.type).kind == TypeKind.INT and "char" in unaliased(t.type).name:
+            # an incomplete char array variable (linux_banner): its
+            # string, to the NUL
+            out["structs"][line] = {"": esc(obj.string_())}
+        elif t.kind == TypeKind.ARRAY and t.length is not None and \
+                unaliased(t.type).kind == TypeKind.POINTER:
+            # an array of pointers: every element, "{ 0x.., 0x.. }"
+            out["structs"][line] = {"": "{ %s }" % ", ".join(
+                member_value(obj[i]) for i in range(t.length))}
+        else:
+            out["structs"][line] = {"": member_value(obj)}
+        return
     tname, addr = line.rsplit(" ", 1)
     if "." in tname:  # a member path: its one value
         tname, path = tname.split(".", 1)
-        try:
-            v = Object(prog, tname, address=int(addr, 16))  # noqa: F821
-            for comp in path.split("."):
-                v = v.member_(comp)
-            out["structs"][line] = {"": member_value(v)}
-        except Exception as e:
-            out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
-        continue
+        v = Object(prog, tname, address=int(addr, 16))  # noqa: F821
+        for comp in path.split("."):
+            v = v.member_(comp)
+        out["structs"][line] = {"": member_value(v)}
+        return
+    obj = Object(prog, tname, address=int(addr, 16))  # noqa: F821
+    out["structs"][line] = top_members(obj)
+
+
+out["located"] = []
+out["layouts"] = {}
+for line in open(sys.argv[3]).read().splitlines():
     try:
-        obj = Object(prog, tname, address=int(addr, 16))  # noqa: F821
-        out["structs"][line] = top_members(obj)
+        struct_line(line)
     except Exception as e:  # drgn raises several types; an error is data here
         out["errors"].append("struct %s: %s: %s" % (line, type(e).__name__, e))
 
