@@ -226,11 +226,8 @@ print-dlopen-sonames:
 .SECONDARY:
 
 # Fragments: the crash extension and the test drivers.
-include src/crash/crash.mk tests/realdump/dump.mk tests/realdump/log.mk \
-	tests/realdump/lines.mk tests/orcdump/orcdump.mk tests/fuzz/fuzz.mk \
-	tests/bench/bench.mk
-TEST_BIN := $(O)/tests/dumpcat $(O)/tests/symcheck $(O)/tests/logcat $(O)/tests/linescat $(O)/tests/bugcat \
-	$(O)/tests/taskscheck \
-	$(O)/tests/lookup_check $(CRASH_TEST_BIN)
+include src/crash/crash.mk tests/realdump/dump.mk tests/orcdump/orcdump.mk \
+	tests/fuzz/fuzz.mk tests/bench/bench.mk
+TEST_BIN := $(REALDUMP_BIN) $(O)/tests/lookup_check $(CRASH_TEST_BIN)
 
 -include $(shell find $(O) -name '*.d' 2>/dev/null)

@@ -1,19 +1,16 @@
-# tests/realdump/dump.mk: the dumpcat driver for tests/realdump/dump_check.sh
-# (included by the top-level Makefile).
-$(O)/tests/dumpcat: $(O)/tests/realdump/dumpcat.o $(LIB)
-	@mkdir -p $(dir $@)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-# symcheck: the vmlinux's symbol order against the dump's own kallsyms
-# (tests/realdump/novmlinux.sh)
-$(O)/tests/symcheck: $(O)/tests/realdump/symcheck.o $(LIB)
-	@mkdir -p $(dir $@)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-# bugcat: the bug table's BUG()/WARN() sites (tests/realdump/triage.sh)
-$(O)/tests/bugcat: $(O)/tests/realdump/bugcat.o $(LIB)
-	@mkdir -p $(dir $@)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-# taskscheck: the task list read behind the browser's open against a
-# plain open's (tests/realdump/threads.sh)
-$(O)/tests/taskscheck: $(O)/tests/realdump/taskscheck.o $(LIB)
+# tests/realdump/dump.mk: the C drivers of the real-dump checks, one link
+# rule for them all (included by the top-level Makefile, whose TEST_BIN
+# has them):
+#   dumpcat     tests/realdump/dump_check.sh
+#   symcheck    the vmlinux's symbol order against the dump's own kallsyms
+#               (tests/realdump/novmlinux.sh)
+#   logcat      tests/realdump/log_check.sh
+#   linescat    tests/realdump/lines.sh
+#   bugcat      the bug table's BUG()/WARN() sites (tests/realdump/triage.sh)
+#   taskscheck  the task list read behind the browser's open against a
+#               plain open's (tests/realdump/threads.sh)
+REALDUMP_BIN := $(addprefix $(O)/tests/,dumpcat symcheck logcat linescat \
+	bugcat taskscheck)
+$(REALDUMP_BIN): $(O)/tests/%: $(O)/tests/realdump/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

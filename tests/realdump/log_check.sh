@@ -83,7 +83,7 @@ if [ ! -s "$index" ]; then
 fi
 # $LOGCAT: a logcat built elsewhere (e.g. under AddressSanitizer)
 lc=${LOGCAT:-$O/tests/logcat}
-# the top-level Makefile includes tests/realdump/log.mk
+# the top-level Makefile includes tests/realdump/dump.mk
 if [ -z "${LOGCAT:-}" ] &&
    ! make -s -C "$top" O="$O" "$O/tests/logcat" >/dev/null; then
 	fail "log_check: cannot build logcat"
