@@ -26,10 +26,12 @@ static void result(bool ok, const char *what, const char *detail)
 }
 
 /*
- * the kernel's orc_find() for vmlinux text, over the kernel's array.  Its
- * binary search (__orc_find()) repeats src/orc.c's orc_find_range() on
- * purpose: this is the oracle oc_orc_table_find() is held to, so it must
- * not run the code it checks.
+ * the kernel's orc_find() for vmlinux text, over the kernel's array: its
+ * block's entries [first, last] from orc_lookup[], then __orc_find()'s
+ * answer, the rightmost entry whose ip <= @ip (first when none is),
+ * found by a plain scan: this is the oracle oc_orc_table_find() is held
+ * to, so it must not run src/orc.c's binary search (orc_find_range(),
+ * checked against another search by tests/unit/test_orc.c).
  */
 static long kernel_find(const struct oc_orc_table *tab, const uint32_t *lk,
 			uint32_t blocks, uint64_t start, uint64_t ip)
@@ -45,18 +47,9 @@ static long kernel_find(const struct oc_orc_table *tab, const uint32_t *lk,
 	if (first >= tab->nr || last >= tab->nr)
 		return -1;
 	found = first;
-	while (first <= last) {
-		uint32_t mid = first + (last - first) / 2;
-
-		if (tab->ips[mid] <= ip) {
-			found = mid;
-			first = mid + 1;
-		} else {
-			if (!mid)
-				break;
-			last = mid - 1;
-		}
-	}
+	for (uint32_t i = first; i <= last; i++)
+		if (tab->ips[i] <= ip)
+			found = i;
 	return found;
 }
 
