@@ -881,7 +881,8 @@ size_t oc_log_format_time(uint64_t ts_nsec, char *buf, size_t size)
 	return n < 0 ? 0 : (size_t)n;
 }
 
-void oc_log_print(const struct oc_log *log, FILE *out)
+void oc_log_each_line(const struct oc_log *log, oc_log_line_fn *fn,
+		      void *arg)
 {
 	for (size_t i = 0; i < log->nr; i++) {
 		const struct oc_log_record *rec = &log->records[i];
@@ -894,12 +895,25 @@ void oc_log_print(const struct oc_log *log, FILE *out)
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			const char *eol = nl ? nl : end;
 
-			fputs(prefix, out);
-			oc_str_fput(out, p, (size_t)(eol - p), 0);
-			fputc('\n', out);
+			fn(arg, rec, prefix, p, (size_t)(eol - p));
 			p = nl ? nl + 1 : end;
 		} while (p < end);
 	}
+}
+
+static void print_line(void *arg, const struct oc_log_record *rec,
+		       const char *prefix, const char *line, size_t len)
+{
+	FILE *out = arg;
+
+	fputs(prefix, out);
+	oc_str_fput(out, line, len, 0);
+	fputc('\n', out);
+}
+
+void oc_log_print(const struct oc_log *log, FILE *out)
+{
+	oc_log_each_line(log, print_line, out);
 }
 
 /*

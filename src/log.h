@@ -95,6 +95,15 @@ void oc_log_deinit(struct oc_log *log);
 /* "[   12.345678] " like the kernel's print_time(); returns its length. */
 size_t oc_log_format_time(uint64_t ts_nsec, char *buf, size_t size);
 /*
+ * Each line of each record, split as the kernel's record_print_text()
+ * does: @fn gets the record, its oc_log_format_time() prefix and the
+ * line without its '\n' (a record's text is at least one line).
+ */
+typedef void oc_log_line_fn(void *arg, const struct oc_log_record *rec,
+			    const char *prefix, const char *line, size_t len);
+void oc_log_each_line(const struct oc_log *log, oc_log_line_fn *fn,
+		      void *arg);
+/*
  * dmesg-style text: "[   12.345678] text" for each line of each record,
  * control characters other than tab escaped as \xNN.
  */

@@ -31,24 +31,13 @@ static const char *const format_names[] = {
 	[OC_LOG_LEGACY] = "legacy",
 };
 
-static void print_levels(const struct oc_log *log)
+/* crash's "log -m": the level after the time, the text as it is */
+static void print_level_line(void *arg, const struct oc_log_record *r,
+			     const char *prefix, const char *line, size_t len)
 {
-	for (size_t i = 0; i < log->nr; i++) {
-		const struct oc_log_record *r = &log->records[i];
-		const char *p = r->text, *end = r->text + r->len;
-		char prefix[64];
-
-		oc_log_format_time(r->ts_nsec, prefix, sizeof(prefix));
-		do {
-			const char *nl = memchr(p, '\n', (size_t)(end - p));
-			const char *eol = nl ? nl : end;
-
-			printf("%s<%u>", prefix, r->level);
-			fwrite(p, 1, (size_t)(eol - p), stdout);
-			putchar('\n');
-			p = nl ? nl + 1 : end;
-		} while (p < end);
-	}
+	printf("%s<%u>", prefix, r->level);
+	fwrite(line, 1, len, stdout);
+	putchar('\n');
 }
 
 static int output(const struct oc_log *log, bool stats, bool panic,
@@ -69,7 +58,7 @@ static int output(const struct oc_log *log, bool stats, bool panic,
 		else
 			rc = 2;
 	} else if (levels) {
-		print_levels(log);
+		oc_log_each_line(log, print_level_line, NULL);
 	} else {
 		oc_log_print(log, stdout);
 	}
