@@ -32,6 +32,11 @@ struct task_layout {
 	uint64_t thread_head;	/* in struct signal_struct */
 	uint64_t children, sibling;	/* 0/0 if unknown */
 	bool have_threads;
+	/* the PID IDR (walk_pids()): &init_pid_ns.idr's xa_head, struct
+	 * xa_node's shift and slots (nr_slots of them), struct pid's
+	 * tasks[PIDTYPE_PID], task_struct's pid_links[PIDTYPE_PID];
+	 * pid_root 0 if the kernel's types lack one of them */
+	uint64_t pid_root, xa_shift, xa_slots, nr_slots, pid_tasks, pid_links;
 };
 
 static const uint64_t pf_kthread = 0x00200000;
@@ -63,6 +68,38 @@ static uint64_t member_bytes(const struct oc_member *m)
 	if (m->bit_size)
 		return (m->bit_offset + m->bit_size + 7) / 8;
 	return m->size ? m->size : 8;
+}
+
+/* What walk_pids() needs; l->pid_root stays 0 when something is not
+ * there (an older kernel's radix tree has other names: the walk is
+ * skipped). */
+static void pid_layout(struct oc_kernel *k, struct task_layout *l)
+{
+	uint64_t ns = oc_kernel_symbol_addr(k, "init_pid_ns"), root = 0;
+	struct oc_member slots;
+	struct oc_error *err;
+
+	l->pid_root = 0;
+	if (!ns)
+		return;
+	if ((err = oc_kernel_offsetof(k, "struct pid_namespace",
+				      "idr.idr_rt.xa_head", &root)) ||
+	    (err = oc_kernel_offsetof(k, "struct xa_node", "shift",
+				      &l->xa_shift)) ||
+	    (err = member(k, "struct xa_node", "slots", &slots)) ||
+	    (err = oc_kernel_offsetof(k, "struct pid", "tasks",
+				      &l->pid_tasks)) ||
+	    (err = oc_kernel_offsetof(k, "struct task_struct", "pid_links",
+				      &l->pid_links))) {
+		oc_error_destroy(err);
+		return;
+	}
+	/* XA_CHUNK_SIZE: 64, or 16 with CONFIG_BASE_SMALL */
+	if (slots.size < 8 || slots.size > 64 * 8 || slots.size % 8)
+		return;
+	l->xa_slots = slots.offset;
+	l->nr_slots = slots.size / 8;
+	l->pid_root = ns + root;
 }
 
 static struct oc_error *read_layout(struct oc_kernel *k, struct task_layout *l)
@@ -132,6 +169,7 @@ static struct oc_error *read_layout(struct oc_kernel *k, struct task_layout *l)
 	} else {
 		l->have_threads = true;
 	}
+	pid_layout(k, l);
 	l->span = 0;
 	for (size_t i = 0; i < NR_COPIED; i++) {
 		const struct oc_member *m = copied_member(l, i);
@@ -238,7 +276,12 @@ struct task_reader {
 	/* per CPU, where its runqueue's idle pointer is (0: unknown) */
 	uint64_t *idle_ptr;
 	unsigned int bad, not_tasks, partial;
-	char notes[6][192];
+	size_t from_pids;	/* tasks walk_pids() alone found */
+	unsigned int pid_holes;	/* its nodes and pids not read */
+	/* processes whose threads could not all be read: the first
+	 * MAX_THREAD_NOTES are named, the rest counted in one note */
+	unsigned int thread_errs;
+	char notes[8][192];
 	unsigned int nr_notes;
 	bool incomplete;	/* becomes k->tasks_incomplete */
 	const atomic_bool *stop;	/* the model is closing: give up */
@@ -469,6 +512,8 @@ static struct oc_error *add_threads(struct task_reader *r, uint64_t task)
  * a process already seen.  A process whose threads cannot all be read is
  * noted and passed; an unreadable list pointer ends the walk with an error.
  */
+enum { MAX_THREAD_NOTES = 3 };
+
 static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
 				       uint64_t link)
 {
@@ -487,9 +532,10 @@ static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
 				char buf[160];
 
 				oc_error_string(err, buf, sizeof(buf));
-				note(r, "threads of task 0x%llx: %s",
-				     (unsigned long long)(node - r->l.tasks.offset),
-				     buf);
+				if (r->thread_errs++ < MAX_THREAD_NOTES)
+					note(r, "threads of task 0x%llx: %s",
+					     (unsigned long long)(node - r->l.tasks.offset),
+					     buf);
 				r->incomplete = true;
 				oc_error_destroy(err);
 			}
@@ -568,6 +614,113 @@ static struct oc_error *walk_children(struct task_reader *r)
 	return NULL;
 }
 
+/* A slab object's address: in the direct map, 8-byte aligned. */
+static bool in_direct_map(const struct task_reader *r, uint64_t addr)
+{
+	return !(addr & 7) && addr >= r->dm_start && addr < r->dm_end;
+}
+
+/*
+ * One entry of the PID IDR's xarray (lib/xarray.c, include/linux/
+ * xarray.h): a node (an internal entry above 4096: xa_to_node() is the
+ * entry less 2), whose slots are walked, or a struct pid *; NULL, a
+ * value entry (low bit set) and the other internal entries (sibling,
+ * retry, XA_ZERO_ENTRY: 4096 and below) hold no pid.  @depth bounds a
+ * corrupt tree (a 64-bit index is 11 levels of 6 bits).
+ */
+static struct oc_error *walk_xa(struct task_reader *r, uint64_t entry,
+				unsigned int depth)
+{
+	const struct oc_kernel *k = r->k;
+	const struct task_layout *l = &r->l;
+	struct oc_error *err;
+	uint64_t first;
+
+	if (!step(r))
+		return over_budget(r);
+	if (!entry || (entry & 1))
+		return NULL;
+	if ((entry & 3) == 2) {
+		uint64_t node = entry - 2, slots[64];
+
+		if (entry <= 4096 || depth > 11 || !in_direct_map(r, node))
+			return NULL;
+		err = oc_mem_read(&k->mem, node + l->xa_slots, slots,
+				  l->nr_slots * 8);
+		if (err) {
+			r->pid_holes++;
+			oc_error_destroy(err);
+			return NULL;
+		}
+		for (size_t i = 0; i < l->nr_slots; i++) {
+			err = walk_xa(r, slots[i], depth + 1);
+			if (err)
+				return err;
+		}
+		return NULL;
+	}
+	if (!in_direct_map(r, entry))
+		return NULL;
+	/* pid_task(pid, PIDTYPE_PID): tasks[0].first, a task's pid_links[0] */
+	err = oc_mem_read_u64(&k->mem, entry + l->pid_tasks, &first);
+	if (err) {
+		r->pid_holes++;
+		oc_error_destroy(err);
+		return NULL;
+	}
+	if (!first || !in_direct_map(r, first - l->pid_links) ||
+	    set_has(&r->seen, first - l->pid_links))
+		return NULL;
+	err = add_task(r, first - l->pid_links);
+	if (!err)
+		r->from_pids++;
+	return err;
+}
+
+/*
+ * Every task with a PID, from the PID namespace's IDR (init_pid_ns.idr,
+ * an xarray of struct pid *: kernel/pid.c alloc_pid(), pid_task()), as
+ * crash (refresh_xarray_task_table()) and drgn (for_each_task()) list
+ * them: the tasks behind holes of the tasks list and the process tree
+ * (makedumpfile 1.7.2 -d 31 drops slab pages of 6.10+ kernels,
+ * docs/kernels.md) and any task the lists do not hold.  A task found
+ * here alone is noted and the list marked incomplete.
+ */
+static struct oc_error *walk_pids(struct task_reader *r)
+{
+	uint64_t head;
+	struct oc_error *err;
+
+	if (!r->l.pid_root)
+		return NULL;
+	err = oc_mem_read_u64(&r->k->mem, r->l.pid_root, &head);
+	if (err) {
+		note(r, "PID IDR (init_pid_ns.idr) unread: tasks the lists miss are not looked for");
+		oc_error_destroy(err);
+		return NULL;
+	}
+	err = walk_xa(r, head, 0);
+	if (err == &oc_enomem)
+		return err;
+	if (err) {
+		/* over the budget: keep what was found */
+		char buf[160];
+
+		oc_error_take(err, buf, sizeof(buf));
+		note(r, "PID IDR: %s", buf);
+	}
+	if (r->from_pids) {
+		note(r, "%zu task%s found only through the PID IDR (init_pid_ns.idr), not through the tasks list and process tree",
+		     r->from_pids, r->from_pids == 1 ? "" : "s");
+		r->incomplete = true;
+	}
+	if (r->pid_holes && r->incomplete)
+		note(r, "PID IDR: %u node%s or pid%s unreadable: tasks behind them may be missing",
+		     r->pid_holes, r->pid_holes == 1 ? "" : "s",
+		     r->pid_holes == 1 ? "" : "s");
+	return NULL;
+}
+
 /*
  * The direct map, from page_offset_base (a variable since 4.8 with
  * CONFIG_RANDOMIZE_MEMORY, arch/x86/mm/kaslr.c) and its largest size,
@@ -621,7 +774,9 @@ static void reader_restart(struct task_reader *r)
 {
 	free(r->seen.slots);
 	r->seen = (struct addr_set){ 0 };
-	r->bad = r->not_tasks = r->partial = 0;
+	r->bad = r->not_tasks = r->partial = r->pid_holes = 0;
+	r->thread_errs = 0;
+	r->from_pids = 0;
 	r->nr_notes = 0;
 	r->incomplete = false;
 }
@@ -712,8 +867,14 @@ static struct oc_error *read_list(struct task_reader *r)
 		note(r, "task list incomplete: %s", buf);
 		r->incomplete = true;
 	}
+	if (r->thread_errs > MAX_THREAD_NOTES)
+		note(r, "threads of %u more process%s unread",
+		     r->thread_errs - MAX_THREAD_NOTES,
+		     r->thread_errs - MAX_THREAD_NOTES == 1 ? "" : "es");
 	if (!err && r->incomplete)
 		err = walk_children(r);
+	if (!err)
+		err = walk_pids(r);
 	if (!err)
 		err = read_cpu_tasks(r);
 	return err;

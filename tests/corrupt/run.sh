@@ -439,6 +439,51 @@ else
 	skip "ELF incomplete task lists: no pahole or no tasks"
 fi
 
+# a process on neither the tasks list nor its parent's children list
+# (unlinked from both as list_del() would, the lists still whole): only
+# the PID IDR (init_pid_ns.idr, walked as crash and drgn list tasks)
+# holds it.  It is listed, and a WARNING says where it was found.
+sboff=$(command -v pahole >/dev/null &&
+	pahole -C task_struct "$V" 2>/dev/null | awk '$1 == "struct" && $2 == "list_head" && $3 == "sibling;" { print $(NF-2) }')
+read -r upid utask < <(python3 -c '
+import json, sys
+t = [x for x in json.load(open(sys.argv[1])).get("tasks", [])
+     if x["pid"] > 2 and x["pid"] == x["tgid"] and x["state"] != "R"]
+print(t[-1]["pid"], t[-1]["task"]) if t else None' "$tmp/tasks.json")
+unlink_at() {	# unlink_at NODE: the list_head at NODE out of its list
+	local no po nx pv
+	no=$(phys_off "$(printf '0x%x' "$1")") &&
+	nx=$($PATCH get64 "$e" "$no") && pv=$($PATCH get64 "$e" $((no + 8))) &&
+	po=$(phys_off "$pv") && echo "$po $($PATCH put64 "$e" "$po" "$nx")" >>"$tmp/restore" &&
+	po=$(phys_off "$(printf '0x%x' $((nx + 8)))") &&
+	echo "$po $($PATCH put64 "$e" "$po" "$pv")" >>"$tmp/restore"
+}
+if [ -n "$toff" ] && [ -n "$sboff" ] && [ -n "${utask:-}" ]; then
+	run_all
+	ntasks=$(tasks_count)
+	: >"$tmp/restore"
+	if unlink_at $((utask + toff)) && unlink_at $((utask + sboff)); then
+		run_all
+		if [ "${rc_last:-0}" -ne 3 ]; then
+			fail "ELF: a process only in the PID IDR: exit $rc_last, wanted 3"
+		elif [ "$(tasks_count)" != "$ntasks" ]; then
+			fail "ELF: a process only in the PID IDR: $(tasks_count) tasks, wanted $ntasks"
+		elif ! grep -q "^PID: $upid " "$tmp/out"; then
+			fail "ELF: a process only in the PID IDR: PID $upid not listed"
+		elif ! grep -q 'WARNING: 1 task found only through the PID IDR' "$tmp/out"; then
+			fail "ELF: a process only in the PID IDR: no WARNING: $(grep -m1 WARNING "$tmp/out")"
+		else
+			pass "ELF: a process only in the PID IDR: PID $upid listed, $(tasks_count) of $ntasks tasks, exit 3"
+		fi
+	else
+		fail "ELF: a process only in the PID IDR: could not unlink task $utask"
+	fi
+	tac "$tmp/restore" | while read -r o v; do $PATCH put64 "$e" "$o" "$v" >/dev/null; done
+	cmp -s "$E" "$e" || fail "ELF copy not restored after the PID IDR case"
+else
+	skip "ELF: a process only in the PID IDR: no pahole or no task"
+fi
+
 # every process's thread list loops (thread_node.next back to itself):
 # one step budget for the whole model and a loop seen at once, not
 # 2^20 steps per list (docs/hardening.md)
