@@ -689,6 +689,7 @@ static struct oc_error *walk_xa(struct task_reader *r, uint64_t entry,
 static struct oc_error *walk_pids(struct task_reader *r)
 {
 	uint64_t head;
+	size_t steps = r->steps;
 	struct oc_error *err;
 
 	if (!r->l.pid_root)
@@ -699,7 +700,11 @@ static struct oc_error *walk_pids(struct task_reader *r)
 		oc_error_destroy(err);
 		return NULL;
 	}
+	/* a budget of its own: the lists of a dump of more than half the
+	 * budget's tasks used more than half of it already */
+	r->steps = 0;
 	err = walk_xa(r, head, 0);
+	r->steps = steps;
 	if (err == &oc_enomem)
 		return err;
 	if (err) {
