@@ -33,10 +33,10 @@ struct task_layout {
 	uint64_t children, sibling;	/* 0/0 if unknown */
 	bool have_threads;
 	/* the PID IDR (walk_pids()): &init_pid_ns.idr's xa_head, struct
-	 * xa_node's shift and slots (nr_slots of them), struct pid's
+	 * xa_node's slots (nr_slots of them), struct pid's
 	 * tasks[PIDTYPE_PID], task_struct's pid_links[PIDTYPE_PID];
 	 * pid_root 0 if the kernel's types lack one of them */
-	uint64_t pid_root, xa_shift, xa_slots, nr_slots, pid_tasks, pid_links;
+	uint64_t pid_root, xa_slots, nr_slots, pid_tasks, pid_links;
 };
 
 static const uint64_t pf_kthread = 0x00200000;
@@ -84,8 +84,6 @@ static void pid_layout(struct oc_kernel *k, struct task_layout *l)
 		return;
 	if ((err = oc_kernel_offsetof(k, "struct pid_namespace",
 				      "idr.idr_rt.xa_head", &root)) ||
-	    (err = oc_kernel_offsetof(k, "struct xa_node", "shift",
-				      &l->xa_shift)) ||
 	    (err = member(k, "struct xa_node", "slots", &slots)) ||
 	    (err = oc_kernel_offsetof(k, "struct pid", "tasks",
 				      &l->pid_tasks)) ||
@@ -635,6 +633,7 @@ static struct oc_error *walk_xa(struct task_reader *r, uint64_t entry,
 	const struct task_layout *l = &r->l;
 	struct oc_error *err;
 	uint64_t first;
+	size_t nr;
 
 	if (!step(r))
 		return over_budget(r);
@@ -671,9 +670,10 @@ static struct oc_error *walk_xa(struct task_reader *r, uint64_t entry,
 	if (!first || !in_direct_map(r, first - l->pid_links) ||
 	    set_has(&r->seen, first - l->pid_links))
 		return NULL;
+	nr = r->nr_tasks;
 	err = add_task(r, first - l->pid_links);
-	if (!err)
-		r->from_pids++;
+	/* listed, not only tried (an unreadable one is counted as such) */
+	r->from_pids += r->nr_tasks - nr;
 	return err;
 }
 
