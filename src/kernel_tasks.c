@@ -504,14 +504,15 @@ static struct oc_error *add_threads(struct task_reader *r, uint64_t task)
 	return err;
 }
 
+/* processes whose thread-list errors are named (the rest are counted) */
+enum { MAX_THREAD_NOTES = 3 };
+
 /*
  * Walk the processes of the tasks list from @head, forward (@link 0:
  * list_head.next) or backward (@link 8: .prev), until back at @head or at
  * a process already seen.  A process whose threads cannot all be read is
  * noted and passed; an unreadable list pointer ends the walk with an error.
  */
-enum { MAX_THREAD_NOTES = 3 };
-
 static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
 				       uint64_t link)
 {
