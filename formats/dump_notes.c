@@ -41,9 +41,7 @@ struct oc_error *oc_dump_hdr_pread(const struct oc_dump_hdr *h, void *buf,
 				   size_t len, uint64_t off, const char *what)
 {
 	int fd = h->fd;
-	struct oc_error *err;
-
-	err = oc_flat_read_fd(&fd, off, buf, len);
+	struct oc_error *err = oc_flat_read_fd(&fd, off, buf, len);
 
 	if (err && err->code == OC_ERR_FORMAT) {
 		oc_error_destroy(err);
