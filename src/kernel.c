@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "btf.h"
 #include "dump.h"
@@ -1224,6 +1225,33 @@ void oc_kernel_reader_close(struct oc_kernel_reader *r)
 		thread_reader = NULL;
 	oc_dump_close(r->dump);
 	free(r);
+}
+
+unsigned int oc_kernel_threads(size_t nr)
+{
+	const char *env = getenv("ORCCRASH_THREADS");
+	long n;
+
+	if (env && *env) {
+		char *end;
+
+		n = strtol(env, &end, 10);
+		if (!*end && n >= 1)
+			return n > OC_KERNEL_MAX_THREADS ?
+			       OC_KERNEL_MAX_THREADS : (unsigned int)n;
+	}
+	if (nr < OC_KERNEL_MIN_TASKS)
+		return 1;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		return 1;
+	return n > OC_KERNEL_MAX_THREADS ? OC_KERNEL_MAX_THREADS
+					 : (unsigned int)n;
+}
+
+bool oc_kernel_threads_debug(void)
+{
+	return getenv("ORCCRASH_THREADS_DEBUG") != NULL;
 }
 
 /* ---- the inputs, for front ends ------------------------------------------ */

@@ -276,6 +276,19 @@ struct oc_error *oc_kernel_reader_open(const struct oc_kernel *k,
 void oc_kernel_reader_use(const struct oc_kernel_reader *r);
 void oc_kernel_reader_close(struct oc_kernel_reader *r);
 /*
+ * How many threads (the caller's among them) should share work on @nr
+ * tasks: ORCCRASH_THREADS=N in the environment (1: the caller alone;
+ * for tests and benchmarks), else one per online CPU up to
+ * OC_KERNEL_MAX_THREADS, and 1 for fewer than OC_KERNEL_MIN_TASKS tasks
+ * (a thread and a dump reader cost more than a few tasks' work).
+ * ORCCRASH_THREADS_DEBUG set: each user says on stderr what it got
+ * (tests/realdump/threads.sh).
+ */
+#define OC_KERNEL_MAX_THREADS 8
+#define OC_KERNEL_MIN_TASKS 256
+unsigned int oc_kernel_threads(size_t nr);
+bool oc_kernel_threads_debug(void);
+/*
  * Unwind a CPU from its saved registers; a kdump CPU stopped by the
  * crash NMI gets the NMI handler's frames first (<NMI> ...
  * crash_nmi_callback ... </NMI>), when a verified walk finds them.

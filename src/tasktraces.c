@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tasktraces.h"
 
@@ -114,28 +113,6 @@ static void *work(void *arg)
 	return NULL;
 }
 
-static unsigned int threads_wanted(size_t nr)
-{
-	const char *env = getenv("ORCCRASH_THREADS");
-	long n;
-
-	if (env && *env) {
-		char *end;
-
-		n = strtol(env, &end, 10);
-		if (!*end && n >= 1)
-			return n > OC_TASK_TRACES_MAX_THREADS ?
-			       OC_TASK_TRACES_MAX_THREADS : (unsigned int)n;
-	}
-	if (nr < OC_TASK_TRACES_MIN_TASKS)
-		return 1;
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		return 1;
-	return n > OC_TASK_TRACES_MAX_THREADS ? OC_TASK_TRACES_MAX_THREADS
-					      : (unsigned int)n;
-}
-
 struct oc_error *oc_task_traces_begin(const struct oc_kernel *k,
 				      const struct oc_task *const *tasks,
 				      size_t nr,
@@ -144,7 +121,7 @@ struct oc_error *oc_task_traces_begin(const struct oc_kernel *k,
 				      struct oc_task_traces **ret)
 {
 	struct oc_task_traces *tt = calloc(1, sizeof(*tt));
-	unsigned int want = threads_wanted(nr);
+	unsigned int want = oc_kernel_threads(nr);
 
 	if (!tt)
 		return &oc_enomem;
@@ -179,7 +156,7 @@ struct oc_error *oc_task_traces_begin(const struct oc_kernel *k,
 		}
 		tt->nr_workers++;
 	}
-	if (getenv("ORCCRASH_THREADS_DEBUG"))
+	if (oc_kernel_threads_debug())
 		fprintf(stderr, "orccrash: %zu tasks, %u worker threads\n", nr,
 			tt->nr_workers);
 	*ret = tt;

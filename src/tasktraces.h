@@ -7,10 +7,7 @@
  * output does not depend on the thread count: a trace is the same from
  * any reader of the same dump.
  *
- * Threads: ORCCRASH_THREADS=N in the environment (1: none; for tests and
- * benchmarks), else one per online CPU up to OC_TASK_TRACES_MAX_THREADS,
- * and none for fewer than OC_TASK_TRACES_MIN_TASKS tasks (a thread and
- * a dump reader cost more than unwinding a few tasks).
+ * Threads: oc_kernel_threads() (src/kernel.h) of the task count;
  * ORCCRASH_THREADS_DEBUG set: each use says on stderr how many workers
  * it got (tests/realdump/threads.sh).
  */
@@ -22,9 +19,6 @@
 #include <stdio.h>
 
 #include "kernel.h"
-
-#define OC_TASK_TRACES_MAX_THREADS 8
-#define OC_TASK_TRACES_MIN_TASKS 256
 
 struct oc_task_traces;
 
