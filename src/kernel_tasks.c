@@ -255,6 +255,36 @@ static bool set_has(const struct addr_set *set, uint64_t addr)
 }
 
 /*
+ * What the list walks take of one task_struct (read_task()): the model's
+ * struct oc_task but its ppid, the real_parent pointer, and the list
+ * words the walks follow, each where the read held it (known's bits).
+ * A pure function of the dump, so one read ahead in another thread
+ * (read_ahead()) is the one the walk would have made.
+ */
+enum task_read {
+	TASK_NONE,	/* not read (read ahead: given up, out of memory) */
+	TASK_READ,	/* its members read (task_copy.partial: one by one) */
+	TASK_UNREAD,	/* a member unreadable: not listed */
+	TASK_ZEROS,	/* tasks.next and .prev NULL: not a task */
+};
+
+enum { W_NEXT, W_PREV, W_SIGNAL, W_THREAD, NR_WORDS };
+
+/* what a struct pid of the IDR gives (pid_task_of()) */
+enum pid_entry { PID_NONE, PID_HOLE, PID_TASK };
+
+struct task_copy {
+	uint64_t addr;
+	enum pid_entry entry;	/* read_ahead(): what its pid gave */
+	enum task_read how;
+	bool partial;		/* the span unreadable, the members read alone */
+	uint8_t known;		/* 1 << W_*: words[] read */
+	uint64_t parent;	/* real_parent */
+	uint64_t words[NR_WORDS];
+	struct oc_task t;
+};
+
+/*
  * One reading of the task list.  It writes nothing of the model's (a
  * reading behind the open runs beside the model's owner): the tasks,
  * warnings and flags wait here until install() hands them over.
@@ -283,6 +313,18 @@ struct task_reader {
 	unsigned int nr_notes;
 	bool incomplete;	/* becomes k->tasks_incomplete */
 	const atomic_bool *stop;	/* the model is closing: give up */
+	/* the task_structs read ahead (read_ahead()), by address; a
+	 * reader of the dump for the second thread that reads them, when
+	 * the kernel has tasks enough (reader_init()) */
+	struct task_copy *ahead;
+	size_t nr_ahead;
+	struct oc_kernel_reader *helper;
+	/* the IDR's tasks in its order and its holes, as read_ahead()'s
+	 * walk found them, for walk_pids() (pids_known: it went through) */
+	uint64_t *pids;
+	size_t nr_pids, cap_pids;
+	unsigned int pids_holes;
+	bool pids_known;
 };
 
 static void note(struct task_reader *r, const char *fmt, ...)
@@ -344,21 +386,22 @@ static struct oc_error *check_link(const struct task_reader *r, uint64_t node,
 /*
  * A task_struct the dump lacks a page of (makedumpfile's -d 31 on 6.10+
  * kernels excludes some slab pages, docs/kernels.md): only the members
- * the model takes from r->buf, each read alone, the rest zeros.  false
+ * the model takes from @buf, each read alone, the rest zeros.  false
  * when one of them is missing too.
  */
-static bool read_members(struct task_reader *r, uint64_t addr)
+static bool read_members(const struct oc_kernel *k, const struct task_layout *l,
+			 uint8_t *buf, uint64_t addr)
 {
-	memset(r->buf, 0, r->l.size);
+	memset(buf, 0, l->size);
 	for (size_t i = 0; i < NR_COPIED; i++) {
-		const struct oc_member *m = copied_member(&r->l, i);
+		const struct oc_member *m = copied_member(l, i);
 		uint64_t size = member_bytes(m);
 		struct oc_error *err;
 
-		if (m->offset > r->l.size || size > r->l.size - m->offset)
+		if (m->offset > l->size || size > l->size - m->offset)
 			return false;
-		err = oc_mem_read(&r->k->mem, addr + m->offset,
-				  r->buf + m->offset, size);
+		err = oc_mem_read(&k->mem, addr + m->offset, buf + m->offset,
+				  size);
 		if (err) {
 			oc_error_destroy(err);
 			return false;
@@ -367,13 +410,136 @@ static bool read_members(struct task_reader *r, uint64_t addr)
 	return true;
 }
 
+/* A list word of @c taken from @buf, when the read held it. */
+static void copy_word(struct task_copy *c, const uint8_t *buf,
+		      const struct task_layout *l, unsigned int w,
+		      uint64_t offset, bool held)
+{
+	struct oc_member m = { .offset = offset, .size = 8 };
+
+	if (!held || offset > l->span || l->span - offset < 8)
+		return;
+	c->words[w] = get(buf, l, &m);
+	c->known |= 1u << w;
+}
+
+/*
+ * The task_struct at @addr into @c, through @buf (l->size bytes), in
+ * any thread with a reader of its own.  Only running out of memory is
+ * an error.
+ */
+static struct oc_error *read_task(const struct oc_kernel *k,
+				  const struct task_layout *l, uint8_t *buf,
+				  uint64_t addr, struct task_copy *c)
+{
+	struct oc_task *t = &c->t;
+	struct oc_error *err;
+
+	memset(c, 0, sizeof(*c));
+	c->addr = addr;
+	/* the members' bytes only (most of a task_struct is not needed to
+	 * list it: a page less to read and inflate for each task) */
+	err = oc_mem_read(&k->mem, addr, buf, l->span);
+	if (err) {
+		if (err == &oc_enomem)
+			return err;
+		oc_error_destroy(err);
+		if (!read_members(k, l, buf, addr)) {
+			c->how = TASK_UNREAD;
+			return NULL;
+		}
+		c->partial = true;
+	}
+	c->how = TASK_READ;
+	/* tasks is a copied member: read either way; signal and
+	 * thread_node only with the whole span */
+	copy_word(c, buf, l, W_NEXT, l->tasks.offset, true);
+	copy_word(c, buf, l, W_PREV, l->tasks.offset + 8, true);
+	copy_word(c, buf, l, W_SIGNAL, l->signal.offset,
+		  !c->partial && l->have_threads);
+	copy_word(c, buf, l, W_THREAD, l->thread_node.offset,
+		  !c->partial && l->have_threads);
+	/*
+	 * tasks.next and .prev are never NULL in a task_struct: init_task's
+	 * are LIST_HEAD_INIT (init/init_task.c), every other one starts as
+	 * a copy of its parent's (kernel/fork.c dup_task_struct()), and
+	 * list_del_rcu() poisons only .prev.  Both NULL is a zeroed page (a
+	 * hole a dump reads as zeros), not a task to list; one NULL pointer
+	 * is a corrupt link, which the list walks report.
+	 */
+	if (!c->words[W_NEXT] && !c->words[W_PREV])
+		c->how = TASK_ZEROS;
+	t->addr = addr;
+	t->pid = (int32_t)get(buf, l, &l->pid);
+	t->tgid = (int32_t)get(buf, l, &l->tgid);
+	memcpy(t->comm, buf + l->comm.offset,
+	       l->comm.size < OC_COMM_LEN ? l->comm.size : OC_COMM_LEN);
+	t->comm[OC_COMM_LEN] = '\0';
+	/* prctl(PR_SET_NAME) takes any bytes: the model keeps them as the
+	 * kernel has them, every renderer escapes them (formats/strutil.h) */
+	t->state_raw = (uint32_t)get(buf, l, &l->state) |
+		       (uint32_t)get(buf, l, &l->exit_state);
+	t->state = state_letter((uint32_t)get(buf, l, &l->state),
+				(uint32_t)get(buf, l, &l->exit_state));
+	t->cpu = (int)get(buf, l, &l->cpu);
+	t->running_on = -1;
+	t->kthread = get(buf, l, &l->flags) & pf_kthread;
+	t->stack = get(buf, l, &l->stack);
+	t->thread_sp = get(buf, l, &l->thread_sp);
+	c->parent = get(buf, l, &l->real_parent);
+	return NULL;
+}
+
+static int copy_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct task_copy *)a)->addr;
+	uint64_t y = ((const struct task_copy *)b)->addr;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The task_struct at @addr as read ahead, or NULL. */
+static const struct task_copy *ahead_find(const struct task_reader *r,
+					  uint64_t addr)
+{
+	size_t lo = 0, hi = r->nr_ahead;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct task_copy *c = &r->ahead[mid];
+
+		if (c->addr == addr)
+			return c->how == TASK_NONE ? NULL : c;
+		if (c->addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The list word @w of the task_struct at @task, @offset into it: as read
+ * ahead, or from the dump. */
+static struct oc_error *task_word(const struct task_reader *r, uint64_t task,
+				  unsigned int w, uint64_t offset,
+				  uint64_t *ret)
+{
+	const struct task_copy *c = ahead_find(r, task);
+
+	if (c && (c->known & 1u << w)) {
+		*ret = c->words[w];
+		return NULL;
+	}
+	return oc_mem_read_u64(&r->k->mem, task + offset, ret);
+}
+
 static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 {
-	struct oc_kernel *k = r->k;
+	const struct task_copy *c, *p;
+	struct task_copy own;
 	struct oc_task *t;
 	struct oc_error *err;
-	uint64_t parent;
-	void *p;
+	void *grown;
 
 	if (!addr || !set_add(&r->seen, addr))
 		return NULL;
@@ -381,70 +547,45 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
 		return oc_error_format(OC_ERR_FORMAT,
 				       "more than %zu tasks: task list corrupt?",
 				       r->max);
-	/* the members' bytes only (most of a task_struct is not needed to
-	 * list it: a page less to read and inflate for each task) */
-	err = oc_mem_read(&k->mem, addr, r->buf, r->l.span);
-	if (err) {
-		if (err == &oc_enomem)
+	c = ahead_find(r, addr);
+	if (!c) {
+		err = read_task(r->k, &r->l, r->buf, addr, &own);
+		if (err)
 			return err;
-		oc_error_destroy(err);
-		if (!read_members(r, addr)) {
-			r->bad++;
-			return NULL;
-		}
-		r->partial++;
+		c = &own;
 	}
-	{
-		/*
-		 * tasks.next and .prev are never NULL in a task_struct:
-		 * init_task's are LIST_HEAD_INIT (init/init_task.c), every
-		 * other one starts as a copy of its parent's (kernel/fork.c
-		 * dup_task_struct()), and list_del_rcu() poisons only .prev.
-		 * Both NULL is a zeroed page (a hole a dump reads as zeros),
-		 * not a task to list; one NULL pointer is a corrupt link,
-		 * which the list walks report.
-		 */
-		struct oc_member next = { .offset = r->l.tasks.offset, .size = 8 };
-		struct oc_member prev = { .offset = r->l.tasks.offset + 8, .size = 8 };
-
-		if (!get(r->buf, &r->l, &next) && !get(r->buf, &r->l, &prev)) {
-			r->not_tasks++;
-			return NULL;
-		}
+	if (c->how == TASK_UNREAD) {
+		r->bad++;
+		return NULL;
 	}
-	p = oc_array_grow(r->tasks, r->nr_tasks, 1, &r->cap, sizeof(*r->tasks),
-			  256);
-	if (!p)
+	r->partial += c->partial;
+	if (c->how == TASK_ZEROS) {
+		r->not_tasks++;
+		return NULL;
+	}
+	grown = oc_array_grow(r->tasks, r->nr_tasks, 1, &r->cap,
+			      sizeof(*r->tasks), 256);
+	if (!grown)
 		return &oc_enomem;
-	r->tasks = p;
+	r->tasks = grown;
 	t = &r->tasks[r->nr_tasks++];
-	memset(t, 0, sizeof(*t));
-	t->addr = addr;
-	t->pid = (int32_t)get(r->buf, &r->l, &r->l.pid);
-	t->tgid = (int32_t)get(r->buf, &r->l, &r->l.tgid);
-	memcpy(t->comm, r->buf + r->l.comm.offset,
-	       r->l.comm.size < OC_COMM_LEN ? r->l.comm.size : OC_COMM_LEN);
-	t->comm[OC_COMM_LEN] = '\0';
-	/* prctl(PR_SET_NAME) takes any bytes: the model keeps them as the
-	 * kernel has them, every renderer escapes them (formats/strutil.h) */
-	t->state_raw = (uint32_t)get(r->buf, &r->l, &r->l.state) |
-		       (uint32_t)get(r->buf, &r->l, &r->l.exit_state);
-	t->state = state_letter((uint32_t)get(r->buf, &r->l, &r->l.state),
-				(uint32_t)get(r->buf, &r->l, &r->l.exit_state));
-	t->cpu = (int)get(r->buf, &r->l, &r->l.cpu);
-	t->running_on = -1;
-	t->kthread = get(r->buf, &r->l, &r->l.flags) & pf_kthread;
-	t->stack = get(r->buf, &r->l, &r->l.stack);
-	t->thread_sp = get(r->buf, &r->l, &r->l.thread_sp);
-	parent = get(r->buf, &r->l, &r->l.real_parent);
+	*t = c->t;
 	t->ppid = 0;
-	if (parent && parent != addr) {
+	if (c->parent && c->parent != addr) {
 		uint32_t ppid = 0;
 
-		err = oc_mem_read(&k->mem, parent + r->l.pid.offset, &ppid, 4);
-		if (!err)
-			t->ppid = (int32_t)ppid;
-		oc_error_destroy(err);
+		/* an unreadable parent's pid may still be on a page the
+		 * dump has: read as before */
+		p = ahead_find(r, c->parent);
+		if (p && p->how != TASK_UNREAD) {
+			t->ppid = p->t.pid;
+		} else {
+			err = oc_mem_read(&r->k->mem, c->parent + r->l.pid.offset,
+					  &ppid, 4);
+			if (!err)
+				t->ppid = (int32_t)ppid;
+			oc_error_destroy(err);
+		}
 	}
 	return NULL;
 }
@@ -455,10 +596,10 @@ static struct oc_error *add_task(struct task_reader *r, uint64_t addr)
  * one thread list only: a task seen before is a loop or a cross-link.
  */
 static struct oc_error *walk_list(struct task_reader *r, uint64_t head,
-				  uint64_t link_off, uint64_t owner)
+				  uint64_t owner)
 {
 	struct oc_kernel *k = r->k;
-	uint64_t node, prev = head;
+	uint64_t link_off = r->l.thread_node.offset, node, prev = head;
 	struct oc_error *err;
 	bool owner_seen = false;
 
@@ -479,28 +620,26 @@ static struct oc_error *walk_list(struct task_reader *r, uint64_t head,
 		err = add_task(r, task);
 		prev = node;
 		if (!err)
-			err = oc_mem_read_u64(&k->mem, node, &node);
+			err = task_word(r, task, W_THREAD, link_off, &node);
 	}
 	return err;
 }
 
 static struct oc_error *add_threads(struct task_reader *r, uint64_t task)
 {
-	struct oc_kernel *k = r->k;
 	uint64_t sig;
 	struct oc_error *err;
 
 	if (!r->l.have_threads)
 		return add_task(r, task);
-	err = oc_mem_read_u64(&k->mem, task + r->l.signal.offset, &sig);
+	err = task_word(r, task, W_SIGNAL, r->l.signal.offset, &sig);
 	if (err || !sig) {
 		oc_error_destroy(err);
 		return add_task(r, task);
 	}
 	err = add_task(r, task);
 	if (!err)
-		err = walk_list(r, sig + r->l.thread_head, r->l.thread_node.offset,
-				task);
+		err = walk_list(r, sig + r->l.thread_head, task);
 	return err;
 }
 
@@ -516,7 +655,6 @@ enum { MAX_THREAD_NOTES = 3 };
 static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
 				       uint64_t link)
 {
-	const struct oc_kernel *k = r->k;
 	uint64_t node = head, prev;
 	struct oc_error *err;
 
@@ -542,7 +680,9 @@ static struct oc_error *walk_processes(struct task_reader *r, uint64_t head,
 				return over_budget(r);
 		}
 		prev = node;
-		err = oc_mem_read_u64(&k->mem, node + link, &node);
+		err = task_word(r, node - r->l.tasks.offset,
+				link ? W_PREV : W_NEXT, r->l.tasks.offset + link,
+				&node);
 		if (err)
 			return err;
 		if (node == head)
@@ -625,16 +765,17 @@ static bool in_direct_map(const struct task_reader *r, uint64_t addr)
  * entry less 2), whose slots are walked, or a struct pid *; NULL, a
  * value entry (low bit set) and the other internal entries (sibling,
  * retry, XA_ZERO_ENTRY: 4096 and below) hold no pid.  @depth bounds a
- * corrupt tree (a 64-bit index is 11 levels of 6 bits).
+ * corrupt tree (a 64-bit index is 11 levels of 6 bits).  @found gets
+ * each struct pid *.
  */
+typedef struct oc_error *xa_found_fn(struct task_reader *r, uint64_t pid);
+
 static struct oc_error *walk_xa(struct task_reader *r, uint64_t entry,
-				unsigned int depth)
+				unsigned int depth, xa_found_fn *found)
 {
 	const struct oc_kernel *k = r->k;
 	const struct task_layout *l = &r->l;
 	struct oc_error *err;
-	uint64_t first;
-	size_t nr;
 
 	if (!step(r))
 		return over_budget(r);
@@ -653,29 +794,61 @@ static struct oc_error *walk_xa(struct task_reader *r, uint64_t entry,
 			return NULL;
 		}
 		for (size_t i = 0; i < l->nr_slots; i++) {
-			err = walk_xa(r, slots[i], depth + 1);
+			err = walk_xa(r, slots[i], depth + 1, found);
 			if (err)
 				return err;
 		}
 		return NULL;
 	}
-	if (!in_direct_map(r, entry))
+	return found(r, entry);
+}
+
+/*
+ * The task of the struct pid at @pid, pid_task(pid, PIDTYPE_PID):
+ * tasks[0].first, a task's pid_links[0].  PID_HOLE: the pid unreadable.
+ */
+static enum pid_entry pid_task_of(const struct task_reader *r, uint64_t pid,
+				  uint64_t *task)
+{
+	uint64_t first;
+
+	if (!in_direct_map(r, pid))
+		return PID_NONE;
+	if (!oc_ok(oc_mem_read_u64(&r->k->mem, pid + r->l.pid_tasks, &first)))
+		return PID_HOLE;
+	if (!first || !in_direct_map(r, first - r->l.pid_links))
+		return PID_NONE;
+	*task = first - r->l.pid_links;
+	return PID_TASK;
+}
+
+/* walk_pids(): a task the lists did not reach */
+static struct oc_error *pid_task(struct task_reader *r, uint64_t task)
+{
+	size_t nr = r->nr_tasks;
+	struct oc_error *err;
+
+	if (set_has(&r->seen, task))
 		return NULL;
-	/* pid_task(pid, PIDTYPE_PID): tasks[0].first, a task's pid_links[0] */
-	err = oc_mem_read_u64(&k->mem, entry + l->pid_tasks, &first);
-	if (err) {
-		r->pid_holes++;
-		oc_error_destroy(err);
-		return NULL;
-	}
-	if (!first || !in_direct_map(r, first - l->pid_links) ||
-	    set_has(&r->seen, first - l->pid_links))
-		return NULL;
-	nr = r->nr_tasks;
-	err = add_task(r, first - l->pid_links);
+	err = add_task(r, task);
 	/* listed, not only tried (an unreadable one is counted as such) */
 	r->from_pids += r->nr_tasks - nr;
 	return err;
+}
+
+static struct oc_error *pid_found(struct task_reader *r, uint64_t pid)
+{
+	uint64_t task = 0;
+
+	switch (pid_task_of(r, pid, &task)) {
+	case PID_HOLE:
+		r->pid_holes++;
+		return NULL;
+	case PID_TASK:
+		return pid_task(r, task);
+	default:
+		return NULL;
+	}
 }
 
 /*
@@ -695,17 +868,25 @@ static struct oc_error *walk_pids(struct task_reader *r)
 
 	if (!r->l.pid_root)
 		return NULL;
-	err = oc_mem_read_u64(&r->k->mem, r->l.pid_root, &head);
-	if (err) {
-		note(r, "PID IDR (init_pid_ns.idr) unread: tasks the lists miss are not looked for");
-		oc_error_destroy(err);
-		return NULL;
+	if (r->pids_known) {
+		/* read_ahead() walked the same tree, within the same budget */
+		err = NULL;
+		r->pid_holes += r->pids_holes;
+		for (size_t i = 0; !err && i < r->nr_pids; i++)
+			err = pid_task(r, r->pids[i]);
+	} else {
+		err = oc_mem_read_u64(&r->k->mem, r->l.pid_root, &head);
+		if (err) {
+			note(r, "PID IDR (init_pid_ns.idr) unread: tasks the lists miss are not looked for");
+			oc_error_destroy(err);
+			return NULL;
+		}
+		/* a budget of its own: the lists of a dump of more than
+		 * half the budget's tasks used more than half of it already */
+		r->steps = 0;
+		err = walk_xa(r, head, 0, pid_found);
+		r->steps = steps;
 	}
-	/* a budget of its own: the lists of a dump of more than half the
-	 * budget's tasks used more than half of it already */
-	r->steps = 0;
-	err = walk_xa(r, head, 0);
-	r->steps = steps;
 	if (err == &oc_enomem)
 		return err;
 	if (err) {
@@ -725,6 +906,141 @@ static struct oc_error *walk_pids(struct task_reader *r)
 		     r->pid_holes, r->pid_holes == 1 ? "" : "s",
 		     r->pid_holes == 1 ? "" : "s");
 	return NULL;
+}
+
+/* ---- reading ahead ---------------------------------------------------- */
+
+/*
+ * A thread of the list reading's own: no signal is its but the faults it
+ * takes itself (SIGBUS on a cut mapped dump: src/main.c on_sigbus());
+ * SIGWINCH and SIGINT go to the UI.
+ */
+static int start_thread(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	int rc;
+
+	sigfillset(&all);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGSEGV);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	rc = pthread_create(thread, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/* read_ahead(): a struct pid of the IDR, to read */
+static struct oc_error *ahead_pid(struct task_reader *r, uint64_t pid)
+{
+	void *grown = oc_array_grow(r->pids, r->nr_pids, 1, &r->cap_pids,
+				    sizeof(*r->pids), 256);
+
+	if (!grown)
+		return &oc_enomem;
+	r->pids = grown;
+	r->pids[r->nr_pids++] = pid;
+	return NULL;
+}
+
+/* One thread's share of r->ahead, through @reader (NULL: the caller's) */
+struct ahead_part {
+	const struct task_reader *r;
+	const struct oc_kernel_reader *reader;
+	size_t from, to;
+};
+
+static void *read_part(void *arg)
+{
+	const struct ahead_part *p = arg;
+	const struct task_reader *r = p->r;
+	uint8_t *buf = malloc(r->l.size);
+
+	if (p->reader)
+		oc_kernel_reader_use(p->reader);
+	for (size_t i = p->from; buf && i < p->to; i++) {
+		struct task_copy *c = &r->ahead[i];
+		uint64_t addr = 0;
+		enum pid_entry e;
+
+		if (r->stop && atomic_load_explicit(r->stop, memory_order_relaxed))
+			break;
+		e = pid_task_of(r, r->pids[i], &addr);
+		/* out of memory: left unread (TASK_NONE), the walk reads it */
+		if (e == PID_TASK && read_task(r->k, &r->l, buf, addr, c))
+			*c = (struct task_copy){ .addr = addr };
+		c->entry = e;
+	}
+	if (p->reader)
+		oc_kernel_reader_use(NULL);
+	free(buf);
+	return NULL;
+}
+
+/*
+ * The task_structs of every task the PID IDR holds, read before the
+ * walks by two threads (this one, and one through r->helper), so the
+ * walks take them from r->ahead: they follow one pointer after the
+ * other, on one core, and listing the tasks was most of a 10,000-task
+ * report's time (docs/benchmarks.md).  The walks are unchanged: what
+ * they find read ahead is what they would have read (read_task(), a
+ * function of the dump alone), and what is not there (init_task, the
+ * idle tasks, a task the IDR lacks or a hole hides) they read as
+ * before.  Nothing here is noted or counted: walk_pids(), after the
+ * lists, takes the IDR's tasks in its order from r->pids and says what
+ * it finds.
+ */
+static void read_ahead(struct task_reader *r)
+{
+	size_t steps = r->steps, n;
+	unsigned int holes = r->pid_holes;
+	struct ahead_part mine, other;
+	struct oc_error *err;
+	pthread_t thread;
+	uint64_t head;
+	bool two;
+
+	if (!r->helper || !r->l.pid_root ||
+	    !oc_ok(oc_mem_read_u64(&r->k->mem, r->l.pid_root, &head)))
+		return;
+	r->steps = 0;
+	err = walk_xa(r, head, 0, ahead_pid);
+	r->steps = steps;
+	n = r->nr_pids;
+	if (err || !(r->ahead = calloc(n ? n : 1, sizeof(*r->ahead)))) {
+		oc_error_destroy(err);
+		r->pid_holes = holes;
+		r->nr_pids = 0;
+		return;
+	}
+	r->nr_ahead = n;
+	/* the pids and their tasks, half each */
+	mine = (struct ahead_part){ r, NULL, 0, n / 2 };
+	other = (struct ahead_part){ r, r->helper, n / 2, n };
+	two = oc_kernel_threads(n) > 1 &&
+	      !start_thread(&thread, read_part, &other);
+	read_part(&mine);
+	if (two) {
+		pthread_join(thread, NULL);
+	} else {
+		other.reader = NULL;
+		read_part(&other);
+	}
+	/* the IDR's tasks in its order, its holes (the nodes' counted by
+	 * the walk, the pids' here), for walk_pids() */
+	r->nr_pids = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (r->ahead[i].entry == PID_HOLE)
+			r->pid_holes++;
+		else if (r->ahead[i].entry == PID_TASK)
+			r->pids[r->nr_pids++] = r->ahead[i].addr;
+	}
+	r->pids_holes = r->pid_holes - holes;
+	r->pid_holes = holes;
+	r->pids_known = !(r->stop && atomic_load(r->stop));
+	qsort(r->ahead, n, sizeof(*r->ahead), copy_cmp);
+	if (oc_kernel_threads_debug())
+		fprintf(stderr, "orccrash: %zu pids and task_structs read ahead by %d threads\n",
+			n, two ? 2 : 1);
 }
 
 /*
@@ -764,6 +1080,13 @@ static void reader_deinit(struct task_reader *r)
 	free(r->seen.slots);
 	free(r->tasks);
 	free(r->idle_ptr);
+	free(r->ahead);
+	free(r->pids);
+	oc_kernel_reader_close(r->helper);
+	r->ahead = NULL;
+	r->pids = NULL;
+	r->nr_ahead = r->nr_pids = r->cap_pids = 0;
+	r->helper = NULL;
 	r->buf = NULL;
 	r->seen.slots = NULL;
 	r->tasks = NULL;
@@ -808,6 +1131,16 @@ static struct oc_error *reader_init(struct oc_kernel *k, struct task_reader *r,
 		reader_deinit(r);
 		return &oc_enomem;
 	}
+	/* a second reader for read_ahead(), opened in the model's thread,
+	 * when the kernel counts tasks enough (kernel/fork.c nr_threads) */
+	{
+		uint64_t sym = oc_kernel_symbol_addr(k, "nr_threads");
+		int32_t nr = 0;
+
+		if (sym && oc_ok(oc_mem_read(&k->mem, sym, &nr, 4)) && nr > 0 &&
+		    oc_kernel_threads((size_t)nr) > 1)
+			oc_error_destroy(oc_kernel_reader_open(k, &r->helper));
+	}
 	err = oc_kernel_offsetof(k, "struct rq", "idle", &rq_idle);
 	if (err) {
 		oc_error_destroy(err);
@@ -850,6 +1183,7 @@ static struct oc_error *read_list(struct task_reader *r)
 	uint64_t head = r->init_task + r->l.tasks.offset;
 	struct oc_error *err;
 
+	read_ahead(r);
 	/* every process, from init_task around the tasks list */
 	err = walk_processes(r, head, 0);
 	if (err && err != &oc_enomem) {
@@ -883,6 +1217,12 @@ static struct oc_error *read_list(struct task_reader *r)
 		err = walk_pids(r);
 	if (!err)
 		err = read_cpu_tasks(r);
+	free(r->ahead);
+	free(r->pids);
+	r->ahead = NULL;
+	r->pids = NULL;
+	r->nr_ahead = r->nr_pids = r->cap_pids = 0;
+	r->pids_known = false;
 	return err;
 }
 
@@ -969,8 +1309,6 @@ static bool job_start(struct oc_kernel *k, struct task_reader *r)
 {
 	struct oc_task_job *j = calloc(1, sizeof(*j));
 	struct oc_error *err;
-	sigset_t all, old;
-	int rc;
 
 	if (!j)
 		return false;
@@ -982,12 +1320,7 @@ static bool job_start(struct oc_kernel *k, struct task_reader *r)
 	}
 	j->r = *r;
 	j->r.stop = &j->stop;
-	/* no signal is the thread's: SIGWINCH and SIGINT go to the UI */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	rc = pthread_create(&j->thread, NULL, job_main, j);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (rc) {
+	if (start_thread(&j->thread, job_main, j)) {
 		oc_kernel_reader_close(j->reader);
 		free(j);
 		return false;

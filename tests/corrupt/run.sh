@@ -409,15 +409,27 @@ incomplete() {	# incomplete NAME WARNING_TEXT MIN_TASKS
 		pass "$1: exit 3, $(tasks_count) of $ntasks tasks, WARNING: $(grep -m1 -o "$2.*" "$tmp/out" | cut -c1-90)"
 	fi
 }
-run_all() { timeout 60 "$BIN" --all-tasks --no-lines "$e" "$V" >"$tmp/out" 2>"$tmp/err"; rc_last=$?; }
+# run_all WHAT: the report on one thread, and again with a second thread
+# reading the PID IDR's task_structs ahead of the walks (ORCCRASH_THREADS=4:
+# src/kernel_tasks.c read_ahead()), which must change nothing
+run_all() {
+	local rc4
+	ORCCRASH_THREADS=1 timeout 60 "$BIN" --all-tasks --no-lines "$e" "$V" >"$tmp/out" 2>"$tmp/err"
+	rc_last=$?
+	ORCCRASH_THREADS=4 timeout 60 "$BIN" --all-tasks --no-lines "$e" "$V" >"$tmp/out4" 2>"$tmp/err4"
+	rc4=$?
+	if [ $rc4 -ne $rc_last ] || ! cmp -s "$tmp/out" "$tmp/out4" || ! cmp -s "$tmp/err" "$tmp/err4"; then
+		fail "ELF: $1: read ahead, exit $rc4 and not the report of one thread (exit $rc_last): $(diff "$tmp/out" "$tmp/out4" | head -3 | tr '\n' ' ' | head -c 200)"
+	fi
+}
 if [ -n "$toff" ] && [ -n "${tb:-}" ] && noff=$(phys_off "$(printf '0x%x' $((tb + toff)))"); then
-	run_all
+	run_all "the intact list"
 	ntasks=$(tasks_count)
 	old=$($PATCH put64 "$e" "$noff" 0)
-	run_all
+	run_all "a NULL tasks.next"
 	incomplete "ELF: a NULL tasks.next" "task list incomplete: NULL pointer" "$ntasks"
 	$PATCH put64 "$e" "$noff" "$(vmci 'SYMBOL(init_top_pgt)')" >/dev/null
-	run_all
+	run_all "tasks.next into the kernel image"
 	incomplete "ELF: tasks.next into the kernel image" "outside the direct map" "$ntasks"
 	$PATCH put64 "$e" "$noff" "$old" >/dev/null
 	# the page of task $tb's tasks field as a hole read as zeros (makedumpfile
@@ -431,7 +443,7 @@ print(sum(1 for x in t if x["tgid"] == b["pid"]) or 1)' "$tmp/tasks.json" "$tb")
 	page=$(( $(phys_off "$(printf '0x%x' $((tb + toff)))") & ~4095 ))
 	dd if="$e" of="$tmp/page.orig" bs=4096 skip=$((page / 4096)) count=1 status=none
 	dd if=/dev/zero of="$e" bs=4096 seek=$((page / 4096)) count=1 conv=notrunc status=none
-	run_all
+	run_all "a task_struct's page read as zeros"
 	incomplete "ELF: a task_struct's page read as zeros" "task_structs read as zeros" $((ntasks - nthr - 1))
 	dd if="$tmp/page.orig" of="$e" bs=4096 seek=$((page / 4096)) conv=notrunc status=none
 	cmp -s "$E" "$e" || fail "ELF copy not restored after the incomplete-list cases"
@@ -459,11 +471,11 @@ unlink_at() {	# unlink_at NODE: the list_head at NODE out of its list
 	echo "$po $($PATCH put64 "$e" "$po" "$pv")" >>"$tmp/restore"
 }
 if [ -n "$toff" ] && [ -n "$sboff" ] && [ -n "${utask:-}" ]; then
-	run_all
+	run_all "the intact list (PID IDR case)"
 	ntasks=$(tasks_count)
 	: >"$tmp/restore"
 	if unlink_at $((utask + toff)) && unlink_at $((utask + sboff)); then
-		run_all
+		run_all "a process only in the PID IDR"
 		if [ "${rc_last:-0}" -ne 3 ]; then
 			fail "ELF: a process only in the PID IDR: exit $rc_last, wanted 3"
 		elif [ "$(tasks_count)" != "$ntasks" ]; then

@@ -6,11 +6,15 @@
 # however few tasks) for the text, JSON, --group, --scan and --folded
 # reports of one format of every sample scenario and the bench's large
 # dumps where made; --locals (rendered in the caller's thread) and
-# --no-vmlinux on one sample.  Each threaded run must say it had workers.
+# --no-vmlinux on one sample.  Each threaded run must say it had workers
+# and that two threads read the PID IDR's task_structs ahead of the list
+# walks (src/kernel_tasks.c read_ahead(): the walks then take what they
+# would have read from it).
 # On the large dumps, the pages a report calls missing are the ones the
 # file leaves out, for the reason it gives (tests/realdump/missing_pages.py).
 # And the task list the browser's open reads in a thread behind its first
-# screen is the list a plain open reads (tests/realdump/taskscheck.c).
+# screen is the list a plain open reads (tests/realdump/taskscheck.c), the
+# two read ahead (ORCCRASH_THREADS=4).
 # make check-tsan runs it in a ThreadSanitizer build (a race: exit 66).
 #   tests/realdump/threads.sh [BUILD_DIR]
 . "$(dirname "$0")/../lib.sh"
@@ -19,20 +23,24 @@ tst_need_index
 
 # same NAME ARGS...: the output of one thread and of four, equal
 same() {
-	local name=$1 rc1 rc4 workers
+	local name=$1 rc1 rc4 workers ahead
 	shift
 	ORCCRASH_THREADS=1 "$bin" "$@" >"$tmp/one" 2>"$tmp/one.err"
 	rc1=$?
 	ORCCRASH_THREADS=4 ORCCRASH_THREADS_DEBUG=1 "$bin" "$@" >"$tmp/four" 2>"$tmp/four.err"
 	rc4=$?
 	workers=$(sed -n 's/^orccrash: [0-9]* tasks, \([0-9]*\) worker threads$/\1/p' "$tmp/four.err" | head -1)
-	sed -i '/^orccrash: [0-9]* tasks, [0-9]* worker threads$/d' "$tmp/four.err"
+	ahead=$(sed -n 's/^orccrash: [0-9]* pids and task_structs read ahead by \([0-9]*\) threads$/\1/p' "$tmp/four.err" | head -1)
+	sed -i -e '/^orccrash: [0-9]* tasks, [0-9]* worker threads$/d' \
+		-e '/^orccrash: [0-9]* pids and task_structs read ahead by [0-9]* threads$/d' "$tmp/four.err"
 	if grep -q 'ThreadSanitizer' "$tmp/four.err"; then
 		fail "$name: $(grep -m1 -A3 'ThreadSanitizer' "$tmp/four.err" | tr '\n' ' ' | head -c 400)"
 	elif [ $rc1 -ne 0 ] && [ $rc1 -ne 3 ]; then
 		fail "$name: exited $rc1: $(head -c 200 "$tmp/one.err")"
 	elif [ -z "$workers" ] || [ "$workers" -lt 1 ]; then
 		fail "$name: ORCCRASH_THREADS=4 ran no worker thread (${workers:-no debug line})"
+	elif [ "$ahead" != 2 ]; then
+		fail "$name: ORCCRASH_THREADS=4 read no task_structs ahead in two threads (${ahead:-no debug line})"
 	elif [ $rc1 -ne $rc4 ]; then
 		fail "$name: exit $rc1 with one thread, $rc4 with four"
 	elif ! cmp -s "$tmp/one" "$tmp/four"; then
@@ -48,7 +56,7 @@ same() {
 tasks() {
 	local out rc
 
-	out=$("$O/tests/taskscheck" "$2" "$3" 2>&1)
+	out=$(ORCCRASH_THREADS=4 "$O/tests/taskscheck" "$2" "$3" 2>&1)
 	rc=$?
 	if [ ! -x "$O/tests/taskscheck" ]; then
 		fail "$1 tasks later: no $O/tests/taskscheck (make $O/tests/taskscheck)"
