@@ -239,6 +239,15 @@ size_t oc_dump_missing_pfns(const struct oc_dump *dump, uint64_t *ret,
 	return n;
 }
 
+void oc_dump_add_missing(struct oc_dump *dump, const struct oc_dump *other)
+{
+	uint64_t pfns[NR_BAD_PFN];
+	size_t n = oc_dump_missing_pfns(other, pfns, NR_BAD_PFN);
+
+	for (size_t i = 0; i < n; i++)
+		add_bad_pfn(dump, pfns[i]);
+}
+
 struct oc_error *oc_dump_read_phys(struct oc_dump *dump, uint64_t paddr,
 				   void *buf, size_t len)
 {

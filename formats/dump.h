@@ -85,6 +85,9 @@ struct oc_error *oc_dump_virt_to_phys_kdump(struct oc_dump *dump,
  */
 size_t oc_dump_missing_pfns(const struct oc_dump *dump, uint64_t *ret,
 			    size_t max);
+/* Another reader's missing page frames (oc_dump_missing_pfns()) as this
+ * reader's too, after its own. */
+void oc_dump_add_missing(struct oc_dump *dump, const struct oc_dump *other);
 /* A memory source reading kernel virtual addresses of this dump. */
 void oc_dump_mem(struct oc_dump *dump, struct oc_mem *ret);
 /* False if VMCOREINFO lacks init_top_pgt, or phys_base and the dump has

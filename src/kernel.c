@@ -1212,6 +1212,14 @@ struct oc_error *oc_kernel_reader_open(const struct oc_kernel *k,
 	return NULL;
 }
 
+void oc_kmodel_reader_add_missing(const struct oc_kernel *k,
+				  const struct oc_kernel_reader *from)
+{
+	const struct oc_kernel_reader *r = thread_reader;
+
+	oc_dump_add_missing(r && r->k == k ? r->dump : k->dump, from->dump);
+}
+
 void oc_kernel_reader_use(const struct oc_kernel_reader *r)
 {
 	thread_reader = r;

@@ -1021,6 +1021,9 @@ static void read_ahead(struct task_reader *r)
 	read_part(&mine);
 	if (two) {
 		pthread_join(thread, NULL);
+		/* what the second reader found missing, for
+		 * oc_kmodel_explain_missing() */
+		oc_kmodel_reader_add_missing(r->k, r->helper);
 	} else {
 		other.reader = NULL;
 		read_part(&other);

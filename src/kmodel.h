@@ -30,6 +30,10 @@ void oc_kmodel_tasks_stop(struct oc_kernel *k);
  * (the dump's reader and @other's, if not NULL) */
 void oc_kmodel_explain_missing(struct oc_kernel *k,
 			       const struct oc_kernel_reader *other);
+/* kernel.c: the pages @from missed as missed by the calling thread's
+ * reader (its own, or the dump's first), for the explanation above */
+void oc_kmodel_reader_add_missing(const struct oc_kernel *k,
+				  const struct oc_kernel_reader *from);
 /* kernel_modules.c */
 struct oc_error *oc_kmodel_read_modules(struct oc_kernel *k,
 					size_t max_modules,
