@@ -322,7 +322,8 @@ static bool build_index(struct oc_cfi *cfi)
 		cfi->nr = cfi->cap = 0;
 		return false;
 	}
-	qsort(cfi->fdes, cfi->nr, sizeof(*cfi->fdes), fde_cmp);
+	if (cfi->nr)
+		qsort(cfi->fdes, cfi->nr, sizeof(*cfi->fdes), fde_cmp);
 	for (size_t i = 0; i < cfi->nr; i++) {
 		uint64_t e = cfi->fdes[i].end;
 
