@@ -23,41 +23,30 @@ struct cfi_fde {
 	uint64_t insns_len;
 };
 
-/* A scan's answer for one pc (found: fde is it) */
-struct cfi_answer {
-	uint64_t pc;
-	bool found;
-	struct cfi_fde fde;
+/*
+ * The FDEs in section order; sorted, with max_end, once lookups make the
+ * index pay (a vmlinux has ~50,000 FDEs, a kdump's report looks up one
+ * or two: its panic CPU's __crash_kexec(), which has no ORC).  Lookups
+ * take the lock: threads unwinding side by side share one index.
+ */
+struct oc_cfi {
+	const uint8_t *sec;
+	size_t size;
+	struct cfi_fde *fdes;	/* sorted by start once indexed */
+	uint64_t *max_end;	/* max_end[i]: the largest end of fdes[0..i] */
+	size_t nr;
+	pthread_mutex_t lock;
+	size_t lookups;
+	bool indexed;
 };
 
 enum {
 	CFI_MAX_REMEMBER = 16,	/* DW_CFA_remember_state depth */
 	CFI_MAX_VERSION = 4,
-	/* pcs answered by a scan of the section before the index is made */
+	/* lookups answered by a scan of the FDEs before the index is made */
 	CFI_SCANS = 16,
-	/* the FDE array's first size at the most (build_index()) */
+	/* the FDE array's first size at the most (oc_cfi_create()) */
 	CFI_FIRST_FDES = 1 << 20,
-};
-
-/*
- * The first CFI_SCANS pcs are each answered by a pass along the section,
- * kept in answers[]; then the FDEs are listed, sorted, with max_end, and
- * searched: a vmlinux has ~50,000 FDEs (an array of 2 MB, 11 ms of a
- * 10,000-task report to list on this machine) and a kdump's report
- * looks up one pc, three times: its panic CPU's __crash_kexec(), which
- * has no ORC.  Lookups take the lock: threads unwinding side by side
- * share one index.
- */
-struct oc_cfi {
-	const uint8_t *sec;
-	size_t size;
-	struct cfi_fde *fdes;	/* sorted by start (indexed) */
-	uint64_t *max_end;	/* max_end[i]: the largest end of fdes[0..i] */
-	size_t nr, cap;
-	pthread_mutex_t lock;
-	struct cfi_answer answers[CFI_SCANS];
-	size_t nr_answers;
-	bool indexed;
 };
 
 /* --- bounded readers ------------------------------------------------ */
@@ -203,35 +192,43 @@ static int fde_cmp(const void *a, const void *b)
 	return x->end < y->end ? -1 : x->end > y->end;
 }
 
-/*
- * Each FDE of the section, in section order, to @fn (false: stop, out of
- * memory); the entries that cannot be read counted in *nr_bad.  FDEs of
- * no range or of a discarded section (address 0) are passed over.
- */
-static bool each_fde(const uint8_t *sec, size_t size,
-		     bool (*fn)(void *arg, const struct cfi_fde *f), void *arg,
-		     size_t *nr_bad)
+struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
+			       struct oc_cfi **ret, size_t *nr_bad_ret)
 {
+	struct oc_cfi *cfi;
+	size_t cap = 0, nr_bad = 0;
 	uint64_t last_cie = ~(uint64_t)0;
 	struct cie cie = { 0 };
 	bool cie_ok = false;
 	struct rd top = { .bad = false };
 
+	*ret = NULL;
+	cfi = calloc(1, sizeof(*cfi));
+	if (!cfi)
+		return &oc_enomem;
+	cfi->sec = sec;
+	cfi->size = size;
+	pthread_mutex_init(&cfi->lock, NULL);
+	/* one pass along the section (entries follow each other); the
+	 * array sized once for as many FDEs as the section can hold (one
+	 * takes at least 24 bytes, gcc's ~40: memory not filled is address
+	 * space only), not doubled from 1,024 (60,000 FDEs in a vmlinux);
+	 * past CFI_FIRST_FDES (a section of 25 MB) doubled as it fills */
 	oc_cursor_init(&top.c, sec, size, ".debug_frame");
 	while (sec && oc_cursor_left(&top.c)) {
 		struct rd r;
-		struct cfi_fde f;
+		struct cfi_fde f, *fdes;
 		bool is64;
 		uint64_t id, range;
 		const char *why;
 
 		if (!next_entry(&top, &r, &is64)) {
-			++*nr_bad;
+			nr_bad++;
 			break;
 		}
 		id = rd_fixed(&r, is64 ? 8 : 4);
 		if (r.bad) {
-			++*nr_bad;
+			nr_bad++;
 			continue;
 		}
 		if (id == (is64 ? ~(uint64_t)0 : 0xffffffff))
@@ -241,89 +238,45 @@ static bool each_fde(const uint8_t *sec, size_t size,
 			cie_ok = parse_cie(sec, size, id, &cie, &why);
 		}
 		if (!cie_ok) {
-			++*nr_bad;
+			nr_bad++;
 			continue;
 		}
 		f.start = rd_fixed(&r, cie.addr_size);
 		range = rd_fixed(&r, cie.addr_size);
 		if (r.bad) {
-			++*nr_bad;
+			nr_bad++;
 			continue;
 		}
+		/* no range, or a discarded section's (address 0) */
 		if (!range || !f.start || range > ~(uint64_t)0 - f.start)
 			continue;
 		f.end = f.start + range;
 		f.cie = id;
 		f.insns = (uint64_t)(r.c.pos - sec);
 		f.insns_len = oc_cursor_left(&r.c);
-		if (!fn(arg, &f))
-			return false;
+		fdes = oc_array_grow(cfi->fdes, cfi->nr, 1, &cap, sizeof(f),
+				     size / 24 < CFI_FIRST_FDES ?
+				     size / 24 + 1 : CFI_FIRST_FDES);
+		if (!fdes) {
+			oc_cfi_destroy(cfi);
+			return &oc_enomem;
+		}
+		cfi->fdes = fdes;
+		cfi->fdes[cfi->nr++] = f;
 	}
-	return true;
-}
-
-static bool count_fde(void *arg, const struct cfi_fde *f)
-{
-	(void)f;
-	++*(size_t *)arg;
-	return true;
-}
-
-struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
-			       struct oc_cfi **ret, size_t *nr_bad_ret)
-{
-	struct oc_cfi *cfi;
-	size_t nr = 0;
-
-	*ret = NULL;
-	cfi = calloc(1, sizeof(*cfi));
-	if (!cfi)
-		return &oc_enomem;
-	cfi->sec = sec;
-	cfi->size = size;
-	pthread_mutex_init(&cfi->lock, NULL);
-	if (nr_bad_ret) {
-		*nr_bad_ret = 0;
-		each_fde(sec, size, count_fde, &nr, nr_bad_ret);
-	}
+	if (nr_bad_ret)
+		*nr_bad_ret = nr_bad;
 	*ret = cfi;
 	return NULL;
 }
 
-static bool list_fde(void *arg, const struct cfi_fde *f)
-{
-	struct oc_cfi *cfi = arg;
-	/* sized once for as many FDEs as the section can hold (one takes
-	 * at least 24 bytes, gcc's ~40: memory not filled is address space
-	 * only), not doubled from 1,024 (60,000 FDEs in a vmlinux); past
-	 * CFI_FIRST_FDES (a section of 25 MB) doubled as it fills */
-	size_t first = cfi->size / 24 < CFI_FIRST_FDES ? cfi->size / 24 + 1
-						       : CFI_FIRST_FDES;
-	struct cfi_fde *fdes = oc_array_grow(cfi->fdes, cfi->nr, 1,
-					     &cfi->cap, sizeof(*f), first);
-
-	if (!fdes)
-		return false;
-	cfi->fdes = fdes;
-	cfi->fdes[cfi->nr++] = *f;
-	return true;
-}
-
-/* The FDEs listed, sorted, and max_end: false when out of memory. */
+/* The FDEs sorted, and max_end: false when out of memory. */
 static bool build_index(struct oc_cfi *cfi)
 {
-	size_t nr_bad = 0;
-
-	if (!each_fde(cfi->sec, cfi->size, list_fde, cfi, &nr_bad) ||
-	    !(cfi->max_end = malloc((cfi->nr ? cfi->nr : 1) *
-				    sizeof(*cfi->max_end)))) {
-		free(cfi->fdes);
-		cfi->fdes = NULL;
-		cfi->nr = cfi->cap = 0;
+	cfi->max_end = malloc(cfi->nr * sizeof(*cfi->max_end));
+	if (!cfi->max_end)
 		return false;
-	}
-	if (cfi->nr)
-		qsort(cfi->fdes, cfi->nr, sizeof(*cfi->fdes), fde_cmp);
+	qsort(cfi->fdes, cfi->nr, sizeof(*cfi->fdes), fde_cmp);
 	for (size_t i = 0; i < cfi->nr; i++) {
 		uint64_t e = cfi->fdes[i].end;
 
@@ -346,54 +299,32 @@ void oc_cfi_destroy(struct oc_cfi *cfi)
 
 size_t oc_cfi_nr_fdes(const struct oc_cfi *cfi)
 {
-	size_t nr = 0, nr_bad = 0;
-
-	if (cfi)
-		each_fde(cfi->sec, cfi->size, count_fde, &nr, &nr_bad);
-	return nr;
+	return cfi ? cfi->nr : 0;
 }
 
 /*
- * What find_fde() answers, from the FDEs in section order: the last FDE
- * by (start, end) that starts at or before the pc, when it is the only
- * one that covers the pc.
+ * What find_fde() answers, from the FDEs in any order: the last FDE by
+ * (start, end) that starts at or before @pc, when it is the only one
+ * that covers @pc.
  */
-struct scan {
-	uint64_t pc;
-	struct cfi_fde last, cover;
-	size_t n, last_n, cover_n, covering;
-};
-
-static bool scan_fde(void *arg, const struct cfi_fde *f)
+static const struct cfi_fde *scan_fde(const struct oc_cfi *cfi, uint64_t pc)
 {
-	struct scan *s = arg;
+	const struct cfi_fde *last = NULL, *cover = NULL;
+	size_t covering = 0;
 
-	s->n++;
-	if (f->start > s->pc)
-		return true;
-	if (!s->last_n || fde_cmp(f, &s->last) >= 0) {
-		s->last = *f;
-		s->last_n = s->n;
+	for (size_t i = 0; i < cfi->nr; i++) {
+		const struct cfi_fde *f = &cfi->fdes[i];
+
+		if (f->start > pc)
+			continue;
+		if (!last || fde_cmp(f, last) >= 0)
+			last = f;
+		if (pc < f->end) {
+			covering++;
+			cover = f;
+		}
 	}
-	if (s->pc < f->end) {
-		s->covering++;
-		s->cover = *f;
-		s->cover_n = s->n;
-	}
-	return true;
-}
-
-/* The answer for @pc, by a pass along the section. */
-static struct cfi_answer scan_section(const struct oc_cfi *cfi, uint64_t pc)
-{
-	struct scan s = { .pc = pc };
-	struct cfi_answer a = { .pc = pc };
-	size_t nr_bad = 0;
-
-	each_fde(cfi->sec, cfi->size, scan_fde, &s, &nr_bad);
-	a.found = s.covering == 1 && s.cover_n == s.last_n;
-	a.fde = s.cover;
-	return a;
+	return covering == 1 && cover == last ? cover : NULL;
 }
 
 /* The one FDE covering @pc, or NULL (none, or two that overlap). */
@@ -645,46 +576,27 @@ enum oc_cfi_status oc_cfi_find(const struct oc_cfi *cfi, uint64_t pc,
 			       struct oc_cfi_row *ret, char *why,
 			       size_t why_size)
 {
-	bool found;
-	struct cfi_fde fde = { 0 };
+	const struct cfi_fde *found;
+	struct cfi_fde fde;
 	struct machine m;
 	struct state initial;
 	struct cie cie;
 	const char *cwhy = NULL;
 
 	memset(ret, 0, sizeof(*ret));
-	if (!cfi)
+	if (!cfi || !cfi->nr)
 		return OC_CFI_NO_FDE;
 	{
-		/* the answers and the index are made on use: the lock keeps
-		 * them the callers' */
+		/* the index is made on use: the lock keeps it the callers' */
 		struct oc_cfi *c = (struct oc_cfi *)cfi;
-		const struct cfi_answer *a = NULL;
 
 		pthread_mutex_lock(&c->lock);
-		for (size_t i = 0; !c->indexed && i < c->nr_answers; i++)
-			if (c->answers[i].pc == pc)
-				a = &c->answers[i];
-		if (!a && !c->indexed && c->nr_answers == CFI_SCANS)
+		if (!c->indexed && ++c->lookups > CFI_SCANS)
 			c->indexed = build_index(c);
-		if (c->indexed) {
-			const struct cfi_fde *f = find_fde(c, pc);
-
-			found = f != NULL;
-			if (f)
-				fde = *f;
-		} else {
-			/* (out of memory for the index: scans go on) */
-			if (!a) {
-				c->answers[c->nr_answers % CFI_SCANS] =
-					scan_section(c, pc);
-				a = &c->answers[c->nr_answers % CFI_SCANS];
-				if (c->nr_answers < CFI_SCANS)
-					c->nr_answers++;
-			}
-			found = a->found;
-			fde = a->fde;
-		}
+		found = c->indexed ? find_fde(c, pc) : scan_fde(c, pc);
+		/* a copy: the index may be sorted in place after this */
+		if (found)
+			fde = *found;
 		pthread_mutex_unlock(&c->lock);
 	}
 	if (!found)

@@ -1046,6 +1046,17 @@ static void read_ahead(struct task_reader *r)
 			n, two ? 2 : 1);
 }
 
+/* What read_ahead() made, when the walks are done with it. */
+static void ahead_free(struct task_reader *r)
+{
+	free(r->ahead);
+	free(r->pids);
+	r->ahead = NULL;
+	r->pids = NULL;
+	r->nr_ahead = r->nr_pids = r->cap_pids = 0;
+	r->pids_known = false;
+}
+
 /*
  * The direct map, from page_offset_base (a variable since 4.8 with
  * CONFIG_RANDOMIZE_MEMORY, arch/x86/mm/kaslr.c) and its largest size,
@@ -1083,12 +1094,8 @@ static void reader_deinit(struct task_reader *r)
 	free(r->seen.slots);
 	free(r->tasks);
 	free(r->idle_ptr);
-	free(r->ahead);
-	free(r->pids);
+	ahead_free(r);
 	oc_kernel_reader_close(r->helper);
-	r->ahead = NULL;
-	r->pids = NULL;
-	r->nr_ahead = r->nr_pids = r->cap_pids = 0;
 	r->helper = NULL;
 	r->buf = NULL;
 	r->seen.slots = NULL;
@@ -1220,12 +1227,7 @@ static struct oc_error *read_list(struct task_reader *r)
 		err = walk_pids(r);
 	if (!err)
 		err = read_cpu_tasks(r);
-	free(r->ahead);
-	free(r->pids);
-	r->ahead = NULL;
-	r->pids = NULL;
-	r->nr_ahead = r->nr_pids = r->cap_pids = 0;
-	r->pids_known = false;
+	ahead_free(r);
 	return err;
 }
 
