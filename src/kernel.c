@@ -1167,6 +1167,12 @@ struct oc_error *oc_kernel_unwind_task(const struct oc_kernel *k,
 /* the calling thread's reader (oc_kernel_reader_use()) */
 static _Thread_local const struct oc_kernel_reader *thread_reader;
 
+/* The calling thread's own reader of @k, or NULL: the dump's first. */
+static const struct oc_kernel_reader *own_reader(const struct oc_kernel *k)
+{
+	return thread_reader && thread_reader->k == k ? thread_reader : NULL;
+}
+
 /*
  * k->mem when the model reads the dump: through the calling thread's
  * own reader when it has one for this model, else the dump's first
@@ -1177,8 +1183,8 @@ static struct oc_error *model_read(void *arg, uint64_t addr, void *buf,
 				   size_t len)
 {
 	const struct oc_kernel *k = arg;
-	const struct oc_kernel_reader *r = thread_reader;
-	const struct oc_mem *m = r && r->k == k ? &r->mem : &k->dump_mem;
+	const struct oc_kernel_reader *r = own_reader(k);
+	const struct oc_mem *m = r ? &r->mem : &k->dump_mem;
 
 	return m->read(m->arg, addr, buf, len);
 }
@@ -1215,9 +1221,9 @@ struct oc_error *oc_kernel_reader_open(const struct oc_kernel *k,
 void oc_kmodel_reader_add_missing(const struct oc_kernel *k,
 				  const struct oc_kernel_reader *from)
 {
-	const struct oc_kernel_reader *r = thread_reader;
+	const struct oc_kernel_reader *r = own_reader(k);
 
-	oc_dump_add_missing(r && r->k == k ? r->dump : k->dump, from->dump);
+	oc_dump_add_missing(r ? r->dump : k->dump, from->dump);
 }
 
 void oc_kernel_reader_use(const struct oc_kernel_reader *r)
