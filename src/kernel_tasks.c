@@ -1142,8 +1142,9 @@ static struct oc_error *reader_init(struct oc_kernel *k, struct task_reader *r,
 		return &oc_enomem;
 	}
 	/* a second reader for read_ahead(), opened in the model's thread,
-	 * when the kernel counts tasks enough (kernel/fork.c nr_threads) */
-	{
+	 * when the kernel counts tasks enough (kernel/fork.c nr_threads)
+	 * and its PID IDR can be walked */
+	if (r->l.pid_root) {
 		uint64_t sym = oc_kernel_symbol_addr(k, "nr_threads");
 		int32_t nr = 0;
 
