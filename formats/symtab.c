@@ -14,10 +14,18 @@ void oc_symtab_init(struct oc_symtab *tab)
 
 void oc_symtab_deinit(struct oc_symtab *tab)
 {
-	free(tab->syms);
-	free(tab->pool);
-	free(tab->hash);
+	if (!tab->borrowed) {
+		free(tab->syms);
+		free(tab->pool);
+		free(tab->hash);
+	}
 	memset(tab, 0, sizeof(*tab));
+}
+
+static struct oc_error *read_only(void)
+{
+	return oc_error_create(OC_ERR_INVALID,
+			       "a symbol table over a cache file is read-only");
 }
 
 /* A name's hash, eight bytes at a time (a multiplicative hash on words). */
@@ -41,6 +49,8 @@ static uint32_t name_hash(const char *s, size_t len)
 struct oc_error *oc_symtab_reserve(struct oc_symtab *tab, size_t nr,
 				   size_t pool_bytes)
 {
+	if (tab->borrowed)
+		return read_only();
 	if (nr > UINT32_MAX || pool_bytes > UINT32_MAX)
 		return NULL;	/* oc_symtab_add() says what is too big */
 	if (tab->nr + nr > tab->cap) {
@@ -91,9 +101,10 @@ struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 			       uint64_t addr, char type)
 {
 	size_t len = strlen(name) + 1;
-
 	void *p;
 
+	if (tab->borrowed)
+		return read_only();
 	p = oc_array_grow(tab->syms, tab->nr, 1, &tab->cap, sizeof(*tab->syms),
 			  1024);
 	if (!p)
@@ -119,7 +130,7 @@ struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 		}
 	}
 	tab->syms[tab->nr++] = (struct oc_symbol){
-		.addr = addr,
+		.value = addr - tab->bias,
 		.name = (uint32_t)tab->pool_len,
 		.seq = (uint32_t)(tab->nr - 1),
 		.hash = name_hash(tab->pool + tab->pool_len, len - 1),
@@ -132,8 +143,7 @@ struct oc_error *oc_symtab_add(struct oc_symtab *tab, const char *name,
 
 void oc_symtab_relocate(struct oc_symtab *tab, uint64_t delta)
 {
-	for (size_t i = 0; i < tab->nr; i++)
-		tab->syms[i].addr += delta;
+	tab->bias += delta;
 }
 
 static const struct oc_symtab *sort_tab;
@@ -178,8 +188,8 @@ static int sym_cmp(const void *a, const void *b)
 	const struct oc_symbol *x = a, *y = b;
 	int c;
 
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
 	if (sort_tab->ties == OC_SYMTAB_TIES_KALLSYMS_SCRIPT) {
 		c = kallsyms_script_cmp(x, y);
 		if (c)
@@ -207,7 +217,7 @@ static struct oc_error *sort_symbols(struct oc_symtab *tab)
 	if (n < 2)	/* nothing to sort (and syms may be NULL) */
 		return NULL;
 	for (size_t i = 1; i < n; i++)
-		diff |= a[i].addr ^ a[0].addr;
+		diff |= a[i].value ^ a[0].value;
 	b = malloc(n * sizeof(*b));
 	count = malloc(RADIX_SIZE * sizeof(*count));
 	if (!b || !count) {
@@ -222,7 +232,7 @@ static struct oc_error *sort_symbols(struct oc_symtab *tab)
 			continue;	/* one digit for all: nothing moves */
 		memset(count, 0, RADIX_SIZE * sizeof(*count));
 		for (size_t i = 0; i < n; i++)
-			count[(a[i].addr >> shift) & (RADIX_SIZE - 1)]++;
+			count[(a[i].value >> shift) & (RADIX_SIZE - 1)]++;
 		for (size_t d = 0; d < RADIX_SIZE; d++) {
 			size_t c = count[d];
 
@@ -230,7 +240,7 @@ static struct oc_error *sort_symbols(struct oc_symtab *tab)
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			b[count[(a[i].addr >> shift) & (RADIX_SIZE - 1)]++] = a[i];
+			b[count[(a[i].value >> shift) & (RADIX_SIZE - 1)]++] = a[i];
 		t = a;
 		a = b;
 		b = t;
@@ -244,7 +254,7 @@ static struct oc_error *sort_symbols(struct oc_symtab *tab)
 	/* the ties: each run of one address in the full order */
 	sort_tab = tab;
 	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && tab->syms[j].addr == tab->syms[i].addr; j++)
+		for (j = i + 1; j < n && tab->syms[j].value == tab->syms[i].value; j++)
 			;
 		if (j - i > 1)
 			qsort(tab->syms + i, j - i, sizeof(*tab->syms), sym_cmp);
@@ -258,6 +268,8 @@ struct oc_error *oc_symtab_finish(struct oc_symtab *tab)
 	struct oc_error *err;
 	size_t n = 0;
 
+	if (tab->borrowed)
+		return read_only();
 	err = sort_symbols(tab);
 	if (err)
 		return err;
@@ -268,7 +280,7 @@ struct oc_error *oc_symtab_finish(struct oc_symtab *tab)
 		 * the nearest aliases: a hostile table's pile of symbols at
 		 * one address costs no more than that) */
 		for (size_t j = n, k = 0; j-- > 0 && k < 64 &&
-		     tab->syms[j].addr == tab->syms[i].addr; k++)
+		     tab->syms[j].value == tab->syms[i].value; k++)
 			if (!strcmp(tab->pool + tab->syms[j].name,
 				    tab->pool + tab->syms[i].name)) {
 				dup = true;
@@ -282,9 +294,9 @@ struct oc_error *oc_symtab_finish(struct oc_symtab *tab)
 	for (size_t i = 0; i < n; i++) {
 		size_t j = i + 1;
 
-		while (j < n && tab->syms[j].addr == tab->syms[i].addr)
+		while (j < n && tab->syms[j].value == tab->syms[i].value)
 			j++;
-		tab->syms[i].size = j < n ? tab->syms[j].addr - tab->syms[i].addr
+		tab->syms[i].size = j < n ? tab->syms[j].value - tab->syms[i].value
 					  : 0;
 	}
 
@@ -325,16 +337,19 @@ const struct oc_symbol *oc_symtab_lookup(const struct oc_symtab *tab,
 	const struct oc_symbol *s;
 	size_t lo;
 
-	if (!tab->nr || addr < tab->syms[0].addr)
+	/* below the first address (kernel addresses do not wrap: from
+	 * there on addr - bias does not either) */
+	if (!tab->nr || addr < oc_symtab_addr(tab, &tab->syms[0]))
 		return NULL;
+	addr -= tab->bias;
 	/* the last symbol at or below addr (syms[0] is) */
 	lo = oc_array_upper_bound(tab->syms, tab->nr, sizeof(*tab->syms),
-				  offsetof(struct oc_symbol, addr), addr) - 1;
+				  offsetof(struct oc_symbol, value), addr) - 1;
 	/* first of the aliases at this address (the preferred one) */
-	while (lo && tab->syms[lo - 1].addr == tab->syms[lo].addr)
+	while (lo && tab->syms[lo - 1].value == tab->syms[lo].value)
 		lo--;
 	s = &tab->syms[lo];
-	if (!s->size || addr - s->addr >= s->size)
+	if (!s->size || addr - s->value >= s->size)
 		return NULL;
 	return s;
 }
@@ -367,24 +382,36 @@ struct symtab_head {
 	uint32_t ties, symbol_size;
 };
 
+/* the names are padded to this: the name index after them, and what
+ * follows the table, stay aligned for a view over the bytes */
+enum { POOL_ALIGN = 8 };
+
+static size_t pool_padded(uint64_t pool_len)
+{
+	return (size_t)((pool_len + POOL_ALIGN - 1) & ~(uint64_t)(POOL_ALIGN - 1));
+}
+
 struct oc_error *oc_symtab_write(const struct oc_symtab *tab, FILE *fp)
 {
+	static const char zeros[POOL_ALIGN];
 	struct symtab_head h = {
 		.nr = tab->nr, .pool_len = tab->pool_len,
 		.hash_size = tab->hash ? tab->hash_size : 0,
 		.ties = tab->ties, .symbol_size = sizeof(struct oc_symbol),
 	};
+	size_t pad = pool_padded(tab->pool_len) - tab->pool_len;
 
 	if (!tab->finished)
 		return oc_error_format(OC_ERR_INVALID, "the symbol table is not finished");
 	bool ok = fwrite(&h, sizeof(h), 1, fp) == 1;
 
-	/* field by field into zeroed copies: no padding byte unset */
+	/* field by field into zeroed copies: no padding byte unset; the
+	 * values as they are (a table is written unrelocated) */
 	for (size_t i = 0; ok && i < tab->nr; i++) {
 		struct oc_symbol s;
 
 		memset(&s, 0, sizeof(s));
-		s.addr = tab->syms[i].addr;
+		s.value = tab->syms[i].value;
 		s.size = tab->syms[i].size;
 		s.name = tab->syms[i].name;
 		s.seq = tab->syms[i].seq;
@@ -393,6 +420,7 @@ struct oc_error *oc_symtab_write(const struct oc_symtab *tab, FILE *fp)
 		ok = fwrite(&s, sizeof(s), 1, fp) == 1;
 	}
 	if (!ok || fwrite(tab->pool, 1, tab->pool_len, fp) != tab->pool_len ||
+	    fwrite(zeros, 1, pad, fp) != pad ||
 	    fwrite(tab->hash, sizeof(*tab->hash), h.hash_size, fp) != h.hash_size)
 		return oc_error_format(OC_ERR_OS, "writing a symbol table failed");
 	return NULL;
@@ -400,47 +428,51 @@ struct oc_error *oc_symtab_write(const struct oc_symtab *tab, FILE *fp)
 
 static struct oc_error *bad(struct oc_symtab *tab, const char *why)
 {
-	oc_symtab_deinit(tab);
+	oc_symtab_init(tab);
 	return oc_error_format(OC_ERR_FORMAT, "symbol table: %s", why);
 }
 
 /* Not more than a vmlinux has by far (~200,000 symbols, 5 MB of names). */
 static const uint64_t max_read_symbols = 1u << 22, max_read_pool = 1u << 28;
 
-struct oc_error *oc_symtab_read(struct oc_symtab *tab, FILE *fp)
+struct oc_error *oc_symtab_view(struct oc_symtab *tab, const void *buf,
+				size_t len, size_t *used_ret)
 {
+	const uint8_t *b = buf;
 	struct symtab_head h;
-	size_t used = 0;
+	size_t used = 0, at, need;
 
 	oc_symtab_init(tab);
-	if (fread(&h, sizeof(h), 1, fp) != 1)
+	if ((uintptr_t)buf % POOL_ALIGN)
+		return bad(tab, "misaligned");
+	if (len < sizeof(h))
 		return bad(tab, "truncated");
+	memcpy(&h, b, sizeof(h));
 	if (h.symbol_size != sizeof(struct oc_symbol) || h.nr > max_read_symbols ||
 	    h.pool_len > max_read_pool || h.hash_size > 4 * max_read_symbols ||
 	    (h.hash_size & (h.hash_size - 1)) || h.hash_size <= h.nr ||
 	    h.ties > OC_SYMTAB_TIES_KALLSYMS_SCRIPT || (!h.pool_len && h.nr))
 		return bad(tab, "implausible sizes");
-	tab->syms = malloc((h.nr ? h.nr : 1) * sizeof(*tab->syms));
-	tab->pool = malloc(h.pool_len ? h.pool_len : 1);
-	tab->hash = calloc(h.hash_size, sizeof(*tab->hash));
-	if (!tab->syms || !tab->pool || !tab->hash) {
-		oc_symtab_deinit(tab);
-		return &oc_enomem;
-	}
+	/* the limits above keep these sums far from overflowing */
+	at = sizeof(h) + h.nr * sizeof(struct oc_symbol);
+	need = at + pool_padded(h.pool_len) + h.hash_size * sizeof(*tab->hash);
+	if (len < need)
+		return bad(tab, "truncated");
+	/* the bytes are read-only (a mapped file): the table only reads */
+	tab->syms = (struct oc_symbol *)(uintptr_t)(b + sizeof(h));
+	tab->pool = (char *)(uintptr_t)(b + at);
+	tab->hash = (struct oc_symtab_slot *)(uintptr_t)(b + at + pool_padded(h.pool_len));
+	tab->borrowed = true;
 	tab->nr = tab->cap = h.nr;
 	tab->pool_len = tab->pool_cap = h.pool_len;
 	tab->hash_size = h.hash_size;
 	tab->ties = h.ties;
-	if (fread(tab->syms, sizeof(*tab->syms), h.nr, fp) != h.nr ||
-	    fread(tab->pool, 1, h.pool_len, fp) != h.pool_len ||
-	    fread(tab->hash, sizeof(*tab->hash), h.hash_size, fp) != h.hash_size)
-		return bad(tab, "truncated");
 	if (tab->pool_len && tab->pool[tab->pool_len - 1])
 		return bad(tab, "names not NUL-terminated");
 	for (size_t i = 0; i < tab->nr; i++) {
 		if (tab->syms[i].name >= tab->pool_len)
 			return bad(tab, "a name outside the pool");
-		if (i && tab->syms[i].addr < tab->syms[i - 1].addr)
+		if (i && tab->syms[i].value < tab->syms[i - 1].value)
 			return bad(tab, "symbols out of order");
 	}
 	for (size_t i = 0; i < tab->hash_size; i++) {
@@ -451,5 +483,6 @@ struct oc_error *oc_symtab_read(struct oc_symtab *tab, FILE *fp)
 	if (used >= tab->hash_size)
 		return bad(tab, "a full name index");
 	tab->finished = true;
+	*used_ret = need;
 	return NULL;
 }

@@ -19,7 +19,8 @@
 #include "error.h"
 
 struct oc_symbol {
-	uint64_t addr;
+	/* the address before the table's bias: oc_symtab_addr() */
+	uint64_t value;
 	uint64_t size;		/* kallsyms-style, set by oc_symtab_finish() */
 	uint32_t name;		/* offset into the string pool */
 	uint32_t seq;		/* the order it was added in */
@@ -47,6 +48,10 @@ enum oc_symtab_ties {
 };
 
 struct oc_symtab {
+	/* each symbol's address is its value plus the bias (KASLR's delta:
+	 * oc_symtab_relocate()), so that a table kept unrelocated, a mapped
+	 * cache file's, is used as it is, never written */
+	uint64_t bias;
 	struct oc_symbol *syms;
 	size_t nr, cap;
 	char *pool;		/* names, NUL-separated */
@@ -56,6 +61,8 @@ struct oc_symtab {
 	struct oc_symtab_slot { uint32_t idx, tag; } *hash;
 	size_t hash_size;
 	bool finished;
+	/* the arrays are borrowed (oc_symtab_view()): read-only, not freed */
+	bool borrowed;
 	enum oc_symtab_ties ties;
 };
 
@@ -69,26 +76,37 @@ struct oc_error *oc_symtab_reserve(struct oc_symtab *tab, size_t nr,
 				   size_t pool_bytes);
 /* Sort, drop exact duplicates, compute sizes, build the name index. */
 struct oc_error *oc_symtab_finish(struct oc_symtab *tab);
-/* Add @delta to every address (KASLR); before or after finishing (the
- * order and the sizes stay: kernel addresses do not wrap). */
+/* Add @delta to every address (KASLR): to the table's bias, before or
+ * after finishing (the order and the sizes stay: kernel addresses do not
+ * wrap). */
 void oc_symtab_relocate(struct oc_symtab *tab, uint64_t delta);
 
 /*
- * A finished table as bytes (its arrays as they are in memory: for a
- * cache of this build's own, src/symcache.c), and back.  Reading checks
- * what a lookup relies on: every name offset inside the pool, the pool
- * ending in a NUL, the name index's size a power of two with an empty
- * slot and each index a symbol's, the symbols in address order; a file
- * that fails is OC_ERR_FORMAT and @tab is left empty.  Reading stops at
- * the table's end (what follows is the caller's).
+ * A finished table as bytes (its arrays as they are in memory, the names
+ * padded to 8 bytes: for a cache of this build's own, src/symcache.c),
+ * and a table over such bytes, borrowed where they are (a mapped file;
+ * they must outlive the table, 8-byte aligned).  The view checks what a
+ * lookup relies on: every name offset inside the pool, the pool ending in
+ * a NUL, the name index's size a power of two with an empty slot and each
+ * index a symbol's, the symbols in order of value; bytes that fail are
+ * OC_ERR_FORMAT and @tab is left empty.  *@used_ret: the table's bytes
+ * (what follows is the caller's).  The view has bias 0.
  */
 struct oc_error *oc_symtab_write(const struct oc_symtab *tab, FILE *fp);
-struct oc_error *oc_symtab_read(struct oc_symtab *tab, FILE *fp);
+struct oc_error *oc_symtab_view(struct oc_symtab *tab, const void *buf,
+				size_t len, size_t *used_ret);
 
 static inline const char *oc_symtab_name(const struct oc_symtab *tab,
 					 const struct oc_symbol *sym)
 {
 	return tab->pool + sym->name;
+}
+
+/* @sym's address (a symbol of @tab) */
+static inline uint64_t oc_symtab_addr(const struct oc_symtab *tab,
+				      const struct oc_symbol *sym)
+{
+	return sym->value + tab->bias;
 }
 
 /*

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cachefile.h"
@@ -62,23 +63,56 @@ bool oc_cache_dir_ok(const char *path)
 	return ok;
 }
 
+/* @path open for reading when oc_cache_open_read() takes it, else -1 */
+static int open_read(const char *path, off_t max_size, struct stat *st)
+{
+	int fd;
+
+	if (!oc_cache_dir_ok(path))
+		return -1;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, st) || !S_ISREG(st->st_mode) || st->st_uid != geteuid() ||
+	    st->st_size > max_size) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 FILE *oc_cache_open_read(const char *path, off_t max_size)
 {
 	struct stat st;
 	FILE *fp;
-	int fd;
+	int fd = open_read(path, max_size, &st);
 
-	if (!oc_cache_dir_ok(path))
-		return NULL;
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    st.st_size > max_size || !(fp = fdopen(fd, "r"))) {
+	if (!(fp = fdopen(fd, "r"))) {
 		close(fd);
 		return NULL;
 	}
 	return fp;
+}
+
+void *oc_cache_map_read(const char *path, off_t max_size, size_t *len_ret)
+{
+	struct stat st;
+	void *p;
+	int fd = open_read(path, max_size, &st);
+
+	if (fd < 0)
+		return NULL;
+	/* MAP_POPULATE: the page tables made in one call, not a fault per
+	 * 64 KB (the files are read whole, and are in the page cache) */
+	p = st.st_size > 0 ? mmap(NULL, (size_t)st.st_size, PROT_READ,
+				  MAP_PRIVATE | MAP_POPULATE, fd, 0) : MAP_FAILED;
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	*len_ret = (size_t)st.st_size;
+	return p;
 }
 
 bool oc_cache_write(const char *path, bool (*write)(FILE *fp, void *arg),

@@ -31,6 +31,10 @@ bool oc_cache_dir_ok(const char *path);
  * link) of at most @max_size bytes, in a directory oc_cache_dir_ok()
  * accepts; else NULL. */
 FILE *oc_cache_open_read(const char *path, off_t max_size);
+/* The same file mapped whole, read-only (its pages the page cache's: a
+ * reader that would copy megabytes gets them for no fresh memory); NULL
+ * when it is refused as above, is empty, or cannot be mapped. */
+void *oc_cache_map_read(const char *path, off_t max_size, size_t *len_ret);
 /*
  * Write @path anew: its directories made, then @write() into a new
  * file of the user's (mkstemp(): it follows no link planted under the

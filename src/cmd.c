@@ -117,7 +117,7 @@ static struct oc_error *parse_addr(const struct cmd_ctx *c, const char *s,
 	}
 	sym = oc_kernel_find_symbol(c->k, s, &m);
 	if (sym) {
-		*ret = sym->addr + off;
+		*ret = oc_symtab_addr(oc_kernel_symtab(c->k, m), sym) + off;
 		return NULL;
 	}
 	if (!plus && parse_hex(s, ret))
@@ -230,14 +230,14 @@ static struct oc_error *sym_module(struct cmd_ctx *c, const char *name)
 		if (c->json) {
 			struct json_object *o = oc_json_chk(json_object_new_object());
 
-			oc_json_set(o, "address", oc_json_hex(sym->addr));
+			oc_json_set(o, "address", oc_json_hex(oc_symtab_addr(&m->syms, sym)));
 			oc_json_set(o, "name", oc_json_str(sname));
 			oc_json_set(o, "type", oc_json_chk(json_object_new_string_len(&sym->type, 1)));
 			oc_json_set(o, "size", oc_json_chk(json_object_new_int64((int64_t)sym->size)));
 			oc_json_push(a, o);
 			continue;
 		}
-		fprintf(c->out, "%016" PRIx64 " (%c) ", sym->addr,
+		fprintf(c->out, "%016" PRIx64 " (%c) ", oc_symtab_addr(&m->syms, sym),
 			isprint((unsigned char)sym->type) ? sym->type : '?');
 		oc_cmd_put_safe(c->out, sname);
 		fputc('\n', c->out);
@@ -262,14 +262,14 @@ static struct oc_error *cmd_sym(struct cmd_ctx *c)
 		return cmd_error(c, OC_ERR_INVALID, "usage: sym NAME|ADDRESS, sym -m MODULE");
 	sym = oc_kernel_find_symbol(c->k, c->argv[1], &m);
 	if (sym) {
-		const struct oc_symtab *tab = m ? &m->syms : &c->k->syms;
+		const struct oc_symtab *tab = oc_kernel_symtab(c->k, m);
 
 		s = (struct oc_sym_result){
 			.name = oc_symtab_name(tab, sym), .offset = 0,
 			.size = sym->size, .module = m ? m->name : NULL,
 			.type = sym->type,
 		};
-		sym_print(c, sym->addr, &s, true, false);
+		sym_print(c, oc_symtab_addr(tab, sym), &s, true, false);
 		return NULL;
 	}
 	/* a per-CPU variable: its offset in each CPU's area, as crash
@@ -280,7 +280,7 @@ static struct oc_error *cmd_sym(struct cmd_ctx *c)
 			.name = oc_symtab_name(&c->k->percpu_syms, sym),
 			.size = sym->size, .type = sym->type,
 		};
-		sym_print(c, sym->addr, &s, true, true);
+		sym_print(c, oc_symtab_addr(&c->k->percpu_syms, sym), &s, true, true);
 		return NULL;
 	}
 	if (!parse_hex(c->argv[1], &addr))
@@ -1308,7 +1308,7 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	const struct oc_symbol *sym;
 	const struct oc_module *m;
 	const char *path = NULL;
-	uint64_t addr, size = 0, offset = 0;
+	uint64_t addr, sym_addr, size = 0, offset = 0;
 	long cpu = -1;
 	char tname[320];
 	const char *why = "there is no BTF";
@@ -1342,6 +1342,7 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	}
 	if (!sym)
 		return cmd_error(c, OC_ERR_LOOKUP, "no symbol %s", name);
+	sym_addr = oc_symtab_addr(percpu ? &c->k->percpu_syms : oc_kernel_symtab(c->k, m), sym);
 	if (cpu >= 0 && !percpu)
 		return cmd_error(c, OC_ERR_INVALID, "%s: not a per-CPU variable", name);
 	snprintf(type, sizeof(type), "typeof(%s)", name);
@@ -1354,8 +1355,8 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 	 * from then a kernel address KASLR moved, like any other (kernel.c
 	 * read_vmlinux()), as sym_print() tells them apart */
 	if (c->k->types && !typed) {
-		uint64_t link = sym->addr -
-				(percpu && !is_kernel_addr(sym->addr) ? 0 : c->k->kaslr_offset);
+		uint64_t link = sym_addr -
+				(percpu && !is_kernel_addr(sym_addr) ? 0 : c->k->kaslr_offset);
 
 		if ((err = dwarf_global_type(c, name, link, sym->size, m, type, sizeof(type),
 					     &size, &why)))
@@ -1395,7 +1396,7 @@ static struct oc_error *cmd_p(struct cmd_ctx *c)
 		}
 		return NULL;
 	}
-	addr = percpu ? oc_kernel_percpu_addr(c->k, name, (unsigned int)cpu) : sym->addr;
+	addr = percpu ? oc_kernel_percpu_addr(c->k, name, (unsigned int)cpu) : sym_addr;
 	if (!addr)
 		return cmd_error(c, OC_ERR_LOOKUP, "%s: no address for CPU %ld", name, cpu);
 	if (c->json) {
@@ -1585,7 +1586,7 @@ static void ref_symbol(const struct oc_kernel *k, const struct oc_insn *in, char
 	s = oc_symtab_lookup(&k->percpu_syms, in->ref);
 	if (s)
 		symbol_text(&(struct oc_sym_result){ .name = oc_symtab_name(&k->percpu_syms, s),
-						     .offset = in->ref - s->addr },
+						     .offset = in->ref - oc_symtab_addr(&k->percpu_syms, s) },
 			    buf, size);
 }
 

@@ -109,7 +109,7 @@ uint64_t oc_kernel_symbol_addr(const struct oc_kernel *k, const char *name)
 	uint64_t v;
 
 	if (s)
-		return s->addr;
+		return oc_symtab_addr(&k->syms, s);
 	/* VMCOREINFO exports a few symbols, already relocated (none
 	 * without a dump: tests/fuzz/fuzz_model.c's model over memory alone) */
 	if (k->dump &&
@@ -122,7 +122,7 @@ static uint64_t percpu_sym(const struct oc_kernel *k, const char *name)
 {
 	const struct oc_symbol *s = oc_symtab_find(&k->percpu_syms, name);
 
-	return s ? s->addr : UINT64_MAX;
+	return s ? oc_symtab_addr(&k->percpu_syms, s) : UINT64_MAX;
 }
 
 uint64_t oc_kernel_percpu_addr(const struct oc_kernel *k, const char *name,
@@ -151,7 +151,8 @@ static struct oc_error *vmlinux_symbols(struct oc_kernel *k, unsigned int keep)
 	struct oc_error *err;
 
 	oc_elf_kallsyms_keep(k->elf, keep);
-	if (oc_symcache_load(k->elf, keep, &k->syms, &k->percpu_syms))
+	if (oc_symcache_load(k->elf, keep, &k->syms, &k->percpu_syms,
+			     &k->symcache))
 		return NULL;
 	err = oc_elf_symtabs(k->elf, &k->syms, &k->percpu_syms);
 	if (err)
@@ -253,12 +254,12 @@ static struct oc_error *check_match(struct oc_kernel *k, bool force)
 	if (!s)
 		return oc_error_file(OC_ERR_MISMATCH, oc_elf_path(k->elf),
 				     "no linux_banner symbol: not a vmlinux?");
-	err = oc_elf_read(k->elf, s->addr - k->kaslr_offset, file_banner,
+	err = oc_elf_read(k->elf, s->value, file_banner,
 			  sizeof(file_banner) - 1);
 	if (err)
 		return err;
 	file_banner[strcspn(file_banner, "\n")] = '\0';
-	err = oc_mem_read_string(&k->mem, s->addr, mem_banner,
+	err = oc_mem_read_string(&k->mem, oc_symtab_addr(&k->syms, s), mem_banner,
 				 sizeof(mem_banner));
 	mem_banner[strcspn(mem_banner, "\n")] = '\0';
 	if (err && !force) {
@@ -841,6 +842,7 @@ void oc_kernel_close(struct oc_kernel *k)
 	oc_orc_table_deinit(&k->orc);
 	oc_symtab_deinit(&k->syms);
 	oc_symtab_deinit(&k->percpu_syms);
+	oc_symcache_unmap(&k->symcache);
 	oc_types_destroy(k->types);
 	oc_cfi_destroy(k->cfi);
 	oc_elf_close(k->elf);
@@ -891,10 +893,16 @@ bool oc_kernel_symbolize_data(const struct oc_kernel *k, uint64_t addr,
 	if (!s)
 		return false;
 	ret->name = oc_symtab_name(&m->syms, s);
-	ret->offset = addr - s->addr;
+	ret->offset = addr - oc_symtab_addr(&m->syms, s);
 	ret->size = s->size;
 	ret->type = s->type;
 	return true;
+}
+
+const struct oc_symtab *oc_kernel_symtab(const struct oc_kernel *k,
+					 const struct oc_module *m)
+{
+	return m ? &m->syms : &k->syms;
 }
 
 const struct oc_symbol *oc_kernel_find_symbol(const struct oc_kernel *k,
@@ -927,7 +935,7 @@ bool oc_kernel_symbolize(const struct oc_kernel *k, uint64_t addr,
 			 struct oc_sym_result *ret)
 {
 	const struct oc_module *m = oc_kernel_module_of(k, addr);
-	const struct oc_symtab *tab = m ? &m->syms : &k->syms;
+	const struct oc_symtab *tab = oc_kernel_symtab(k, m);
 	const struct oc_symbol *s = oc_symtab_lookup(tab, addr);
 
 	memset(ret, 0, sizeof(*ret));
@@ -938,7 +946,7 @@ bool oc_kernel_symbolize(const struct oc_kernel *k, uint64_t addr,
 	if (!s || (int64_t)addr >= 0)
 		return false;
 	ret->name = oc_symtab_name(tab, s);
-	ret->offset = addr - s->addr;
+	ret->offset = addr - oc_symtab_addr(tab, s);
 	ret->size = s->size;
 	ret->type = s->type;
 	return true;
@@ -1044,9 +1052,9 @@ static bool walk_func_of(void *arg, uint64_t addr, struct oc_unwind_func *ret)
 	memcpy(base, r.name, len);
 	base[len] = 0;
 	m = oc_kernel_module_of(k, addr);
-	s = oc_symtab_find(m ? &m->syms : &k->syms, base);
+	s = oc_symtab_find(oc_kernel_symtab(k, m), base);
 	if (s)
-		ret->parent = s->addr;
+		ret->parent = oc_symtab_addr(oc_kernel_symtab(k, m), s);
 	return true;
 }
 

@@ -17,6 +17,7 @@
 #include "orc.h"
 #include "stacks.h"
 #include "symtab.h"
+#include "symcache.h"
 #include "types.h"
 #include "unwind.h"
 
@@ -111,6 +112,7 @@ struct oc_kernel {
 	struct oc_types *types;
 	struct oc_symtab syms;		/* vmlinux, relocated */
 	struct oc_symtab percpu_syms;	/* zero-based per-CPU symbols */
+	struct oc_symcache symcache;	/* the two over a cache file */
 
 	char release[65];
 	char banner[256];
@@ -247,8 +249,12 @@ const struct oc_module *oc_kernel_module_at(const struct oc_kernel *k,
  */
 bool oc_kernel_symbolize_data(const struct oc_kernel *k, uint64_t addr,
 			      struct oc_sym_result *ret);
+/* @m's symbol table; the vmlinux's for NULL */
+const struct oc_symtab *oc_kernel_symtab(const struct oc_kernel *k,
+					 const struct oc_module *m);
 /* By name: the vmlinux first, then each module in list order; *mod_ret
- * the module (NULL: vmlinux). */
+ * the module (NULL: vmlinux); the address: oc_symtab_addr() with
+ * oc_kernel_symtab(k, *mod_ret). */
 const struct oc_symbol *oc_kernel_find_symbol(const struct oc_kernel *k,
 					      const char *name,
 					      const struct oc_module **mod_ret);

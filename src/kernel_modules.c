@@ -205,11 +205,12 @@ static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
 	 */
 	for (size_t i = m->syms.nr; !err && i-- > 0 && !m->syms.syms[i].size;) {
 		struct oc_symbol *sym = &m->syms.syms[i];
+		uint64_t addr = oc_symtab_addr(&m->syms, sym);
 
 		for (unsigned int r = 0; r < m->nr_regions; r++)
-			if (sym->addr >= m->regions[r].base &&
-			    sym->addr - m->regions[r].base < m->regions[r].size)
-				sym->size = m->regions[r].base + m->regions[r].size - sym->addr;
+			if (addr >= m->regions[r].base &&
+			    addr - m->regions[r].base < m->regions[r].size)
+				sym->size = m->regions[r].base + m->regions[r].size - addr;
 	}
 	return err;
 }

@@ -37,7 +37,7 @@ static uint64_t sym_addr(const struct oc_kernel *k, const char *name)
 {
 	const struct oc_symbol *s = oc_symtab_find(&k->syms, name);
 
-	return s ? s->addr : 0;
+	return s ? oc_symtab_addr(&k->syms, s) : 0;
 }
 
 /*
@@ -120,7 +120,7 @@ static struct oc_error *check_vmcoreinfo(const struct oc_kernel *k,
 		const char *key, *value, *close;
 		const struct oc_symbol *sym;
 		char name[128];
-		uint64_t want, held;
+		uint64_t want, held, addr;
 		size_t len;
 
 		oc_vmcoreinfo_line(vi, i, &key, &value);
@@ -136,17 +136,18 @@ static struct oc_error *check_vmcoreinfo(const struct oc_kernel *k,
 		sym = oc_symtab_find(syms, name);
 		if (!sym)
 			continue;
+		addr = oc_symtab_addr(syms, sym);
 		/*
 		 * VMCOREINFO_SYMBOL_ARRAY() publishes an array's value: for
 		 * a pointer (mem_section under SPARSEMEM_EXTREME,
 		 * kernel/crash_core.c) that is what the symbol holds
 		 */
-		if (sym->addr != want &&
-		    (!oc_ok(oc_mem_read_u64(&k->mem, sym->addr, &held)) ||
+		if (addr != want &&
+		    (!oc_ok(oc_mem_read_u64(&k->mem, addr, &held)) ||
 		     held != want))
 			return oc_error_format(OC_ERR_FORMAT,
 					       "SYMBOL(%s) is 0x%" PRIx64 " in VMCOREINFO, 0x%" PRIx64 " in the table",
-					       name, want, sym->addr);
+					       name, want, addr);
 		checked++;
 		stext |= !strcmp(name, "_stext");
 		uts |= !strcmp(name, "init_uts_ns");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "cachefile.h"
@@ -12,7 +13,7 @@
 
 /* the file's own layout: a change of it or of struct oc_symbol is a
  * new magic (the symbol size is checked too, formats/symtab.c) */
-static const char magic[8] = "OCSYMS1";
+static const char magic[8] = "OCSYMS2";	/* 2: names padded to 8 bytes */
 /* a vmlinux's two tables: ~5 MB */
 static const off_t max_file = 64 << 20;
 
@@ -22,6 +23,8 @@ struct head {
 	uint8_t build_id[64];
 	uint64_t size, mtime_sec, mtime_nsec, ino, dev;
 };
+/* the tables after it are viewed where they are (8-byte aligned) */
+_Static_assert(sizeof(struct head) % 8 == 0, "symbol cache head");
 
 /* What names @elf's file as it is now; false without a build-id. */
 static bool make_head(struct oc_elf *elf, unsigned int keep, struct head *h,
@@ -52,34 +55,49 @@ static bool make_head(struct oc_elf *elf, unsigned int keep, struct head *h,
 }
 
 bool oc_symcache_load(struct oc_elf *elf, unsigned int keep,
-		      struct oc_symtab *syms, struct oc_symtab *percpu)
+		      struct oc_symtab *syms, struct oc_symtab *percpu,
+		      struct oc_symcache *map)
 {
-	struct head want, got;
-	struct oc_error *err;
+	struct head want;
+	struct oc_error *err = NULL;
+	size_t len = 0, used = 0, used2 = 0;
+	const uint8_t *b;
 	char *path;
-	FILE *fp;
 	bool ok = false;
 
+	memset(map, 0, sizeof(*map));
 	if (!make_head(elf, keep, &want, &path))
 		return false;
-	fp = oc_cache_open_read(path, max_file);
+	b = oc_cache_map_read(path, max_file, &len);
 	free(path);
-	if (!fp)
+	if (!b)
 		return false;
-	if (fread(&got, sizeof(got), 1, fp) == 1 && !memcmp(&got, &want, sizeof(got))) {
-		err = oc_symtab_read(syms, fp);
-		/* the percpu table follows the first: its read ends at EOF */
+	/* the head (8-byte aligned in size), the tables, and the percpu
+	 * table ending the file */
+	if (len >= sizeof(want) && !memcmp(b, &want, sizeof(want))) {
+		err = oc_symtab_view(syms, b + sizeof(want), len - sizeof(want), &used);
 		if (!err)
-			err = oc_symtab_read(percpu, fp);
-		ok = !err && fgetc(fp) == EOF;
+			err = oc_symtab_view(percpu, b + sizeof(want) + used,
+					     len - sizeof(want) - used, &used2);
+		ok = !err && sizeof(want) + used + used2 == len;
 		oc_error_destroy(err);
 	}
-	fclose(fp);
 	if (!ok) {
 		oc_symtab_deinit(syms);
 		oc_symtab_deinit(percpu);
+		munmap((void *)(uintptr_t)b, len);
+		return false;
 	}
-	return ok;
+	map->base = (void *)(uintptr_t)b;
+	map->len = len;
+	return true;
+}
+
+void oc_symcache_unmap(struct oc_symcache *map)
+{
+	if (map->base)
+		munmap(map->base, map->len);
+	memset(map, 0, sizeof(*map));
 }
 
 struct save {

@@ -9,19 +9,33 @@
  * (formats/elffile.h OC_ELF_KEEP_*): another file, or the same one
  * changed, is a miss, and the tables are read from the ELF again and the
  * file replaced.  Tables are kept unrelocated (KASLR differs per dump).
+ * A loaded cache is the file mapped read-only, the tables borrowing its
+ * bytes (oc_symtab_view()) and relocated by their bias: ~7 MB that a
+ * copy would take of fresh memory stay the page cache's.
  */
 #ifndef OC_SYMCACHE_H
 #define OC_SYMCACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "elffile.h"
 #include "symtab.h"
 
-/* The tables made from @elf with @keep, from the cache: false (both
- * empty) on a miss or a file that does not read back. */
+/* A mapped cache file, which the tables over it borrow. */
+struct oc_symcache {
+	void *base;
+	size_t len;
+};
+
+/* The tables made from @elf with @keep, from the cache, over its file
+ * mapped in @map: false (both empty, nothing mapped) on a miss or a file
+ * that does not read back. */
 bool oc_symcache_load(struct oc_elf *elf, unsigned int keep,
-		      struct oc_symtab *syms, struct oc_symtab *percpu);
+		      struct oc_symtab *syms, struct oc_symtab *percpu,
+		      struct oc_symcache *map);
+/* Unmap @map, once no table over it is used (both deinit'ed). */
+void oc_symcache_unmap(struct oc_symcache *map);
 /* Keep the finished tables made from @elf with @keep (quietly nothing
  * when the cache cannot be written). */
 void oc_symcache_save(struct oc_elf *elf, unsigned int keep,

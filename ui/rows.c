@@ -671,7 +671,7 @@ static bool vmlinux_data(const struct oc_kernel *k, uint64_t v, char *buf,
 	const struct oc_symbol *end = oc_symtab_find(&k->syms, "_end");
 	struct oc_sym_result s;
 
-	if (!end || v < k->text_start || v >= end->addr ||
+	if (!end || v < k->text_start || v >= oc_symtab_addr(&k->syms, end) ||
 	    !oc_kernel_symbolize(k, v, &s) || s.module)
 		return false;
 	snprintf(buf, size, "%s+0x%" PRIx64, s.name, s.offset);

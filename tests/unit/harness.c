@@ -104,7 +104,7 @@ uint64_t oc_test_sym_addr(const char *path, const char *name)
 	CHECK_OK(oc_symtab_finish(&tab));
 	s = oc_symtab_find(&tab, name);
 	if (s)
-		a = s->addr;
+		a = oc_symtab_addr(&tab, s);
 	else
 		FAIL_AT("no %s in %s", name, path);
 	oc_symtab_deinit(&tab);
