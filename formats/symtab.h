@@ -86,10 +86,11 @@ void oc_symtab_relocate(struct oc_symtab *tab, uint64_t delta);
  * padded to 8 bytes: for a cache of this build's own, src/symcache.c),
  * and a table over such bytes, borrowed where they are (a mapped file;
  * they must outlive the table, 8-byte aligned).  The view checks what a
- * lookup relies on: every name offset inside the pool, the pool ending in
- * a NUL, the name index's size a power of two with an empty slot and each
- * index a symbol's, the symbols in order of value; bytes that fail are
- * OC_ERR_FORMAT and @tab is left empty.  *@used_ret: the table's bytes
+ * lookup by address relies on: every name offset inside the pool, the
+ * pool ending in a NUL, the symbols in order of value, the name index's
+ * size a power of two; bytes that fail are OC_ERR_FORMAT and @tab is left
+ * empty.  The name index's entries are checked as a lookup by name uses
+ * them (one past the symbols, or a full index, finds nothing).  *@used_ret: the table's bytes
  * (what follows is the caller's).  The view has bias 0.
  */
 struct oc_error *oc_symtab_write(const struct oc_symtab *tab, FILE *fp);

@@ -314,8 +314,10 @@ TEST(symtab_write_view_and_refused)
 	oc_symtab_deinit(&back);	/* frees nothing of @bytes */
 
 	/* damaged: cut short; a name offset past the pool; two symbols
-	 * out of order; a name index entry past the symbols; every slot
-	 * of the name index used (a lookup would never end); misaligned */
+	 * out of order; misaligned: refused whole.  A name index entry past
+	 * the symbols, or every slot of the index used (a lookup would never
+	 * end): taken, the index checked as it is used: names not found,
+	 * addresses found as before */
 	for (int damage = 0; damage < 6; damage++) {
 		unsigned char *b = malloc(size + 8);
 		size_t head = 32, syms = head, pool = syms + tab.nr * sizeof(struct oc_symbol);
@@ -323,6 +325,7 @@ TEST(symtab_write_view_and_refused)
 		unsigned char *at = b;
 		struct oc_symbol s0;
 		struct oc_error *err;
+		bool refused = true;
 
 		if (!b)
 			break;
@@ -337,24 +340,36 @@ TEST(symtab_write_view_and_refused)
 			s0.value = UINT64_MAX;
 			memcpy(b + syms, &s0, sizeof(s0));
 		} else if (damage == 3) {
-			uint32_t idx = (uint32_t)tab.nr + 1;
-
-			memcpy(b + hash, &idx, 4);
+			memmove(b + 4, b, size);
+			at = b + 4;
 		} else if (damage == 4) {
+			for (size_t i = 0; i < tab.hash_size; i++) {
+				uint32_t past = (uint32_t)tab.nr + 1;
+
+				memcpy(b + hash + 8 * i, &past, 4);
+			}
+			refused = false;
+		} else {
 			for (size_t i = 0; i < tab.hash_size; i++) {
 				uint32_t one = 1;
 
 				memcpy(b + hash + 8 * i, &one, 4);
 			}
-		} else {
-			memmove(b + 4, b, size);
-			at = b + 4;
+			refused = false;
 		}
 		err = oc_symtab_view(&back, at, n, &used);
-		CHECK(err && err->code == OC_ERR_FORMAT);
-		CHECK_EQ(back.nr, 0);
-		CHECK(!back.borrowed);
+		if (refused) {
+			CHECK(err && err->code == OC_ERR_FORMAT);
+			CHECK_EQ(back.nr, 0);
+			CHECK(!back.borrowed);
+		} else {
+			CHECK_OK(err);
+			CHECK(!oc_symtab_find(&back, "no_such_name"));
+			CHECK(!oc_symtab_find(&back, "b_alias"));
+			CHECK(oc_symtab_lookup(&back, 0x2010));
+		}
 		oc_error_destroy(err);
+		oc_symtab_deinit(&back);
 		free(b);
 	}
 	free(bytes);
