@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "dump.h"
 #include "framevars.h"
 #include "lines.h"
@@ -595,7 +596,7 @@ static bool print_cpus(const struct oc_kernel *k,
 static void print_groups(const struct oc_kernel *k,
 			 const struct oc_report_options *opts,
 			 const struct oc_selection *sel,
-			 const struct oc_trace *traces, const size_t *group_of,
+			 const struct oc_trace *groups, const size_t *group_of,
 			 const size_t *first, size_t ngroups, FILE *out)
 {
 	struct oc_report_options shared = *opts;
@@ -618,35 +619,58 @@ static void print_groups(const struct oc_kernel *k,
 			shown++;
 		}
 		fprintf(out, "%s\n", count > shown ? " ..." : "");
-		oc_report_print_trace(k, &shared, &traces[first[g]], " ", out);
+		oc_report_print_trace(k, &shared, &groups[g], " ", out);
 	}
 }
 
-static void print_summary(const struct oc_selection *sel,
-			  const struct oc_trace *traces, FILE *out)
-{
-	size_t nbad = 0, counts[128] = {0};
+/*
+ * What the summary keeps of the traces, taken in task order: how many
+ * are unreliable, and the first SUMMARY_SHOWN of them's stop reasons
+ * (not the traces: a 10,000-task report's would be 4 MB, 428 bytes each).
+ */
+enum { SUMMARY_SHOWN = 20 };
 
-	for (size_t i = 0; i < sel->nr_tasks; i++) {
-		counts[(unsigned char)sel->tasks[i]->state & 127]++;
-		nbad += !traces[i].reliable;
+struct summary {
+	size_t nbad, nshown;
+	struct {
+		size_t task;
+		char stop[256];
+	} shown[SUMMARY_SHOWN];
+};
+
+static void summary_add(struct summary *sum, size_t i, const struct oc_trace *tr)
+{
+	if (tr->reliable)
+		return;
+	if (sum->nshown < SUMMARY_SHOWN) {
+		sum->shown[sum->nshown].task = i;
+		oc_trace_stop_string(tr, sum->shown[sum->nshown].stop,
+				     sizeof(sum->shown[0].stop));
+		sum->nshown++;
 	}
+	sum->nbad++;
+}
+
+static void print_summary(const struct oc_selection *sel,
+			  const struct summary *sum, FILE *out)
+{
+	size_t counts[128] = {0};
+
+	for (size_t i = 0; i < sel->nr_tasks; i++)
+		counts[(unsigned char)sel->tasks[i]->state & 127]++;
 	fprintf(out, "\nSummary: %zu tasks", sel->nr_tasks);
 	for (int c = 0; c < 128; c++)
 		if (counts[c])
 			fprintf(out, ", %zu %c", counts[c], c);
-	fprintf(out, "; %zu unreliable trace%s\n", nbad, nbad == 1 ? "" : "s");
-	for (size_t i = 0, shown = 0; i < sel->nr_tasks && shown < 20; i++) {
-		char buf[256], comm[128];
+	fprintf(out, "; %zu unreliable trace%s\n", sum->nbad, sum->nbad == 1 ? "" : "s");
+	for (size_t j = 0; j < sum->nshown; j++) {
+		const struct oc_task *t = sel->tasks[sum->shown[j].task];
+		char comm[128];
 
-		if (traces[i].reliable)
-			continue;
-		oc_trace_stop_string(&traces[i], buf, sizeof(buf));
-		fprintf(out, "  PID %d (%s): ", sel->tasks[i]->pid,
-			oc_esc(comm, sizeof(comm), sel->tasks[i]->comm, 0));
-		oc_str_fput(out, buf, strlen(buf), 0);
+		fprintf(out, "  PID %d (%s): ", t->pid,
+			oc_esc(comm, sizeof(comm), t->comm, 0));
+		oc_str_fput(out, sum->shown[j].stop, strlen(sum->shown[j].stop), 0);
 		fputc('\n', out);
-		shown++;
 	}
 }
 
@@ -678,12 +702,12 @@ static bool render_task(void *arg, size_t i, struct oc_trace *tr,
 }
 
 /*
- * The tasks part.  A printed trace keeps only its stop reason for the
- * summary: without the frames (32+ of 232 bytes each) a 10,000-task
- * report holds 2.5 MB of traces, not 75 MB (docs/benchmarks.md); with
- * --group, only each group's first trace keeps its frames.  Without
- * --group each task's part is made where its trace was unwound, on
- * another core when there are many (src/tasktraces.h).
+ * The tasks part.  A printed trace keeps nothing but what the summary
+ * shows (struct summary): a 10,000-task report holds no traces, where
+ * keeping them had been 75 MB with their frames (docs/benchmarks.md) and
+ * 4 MB without; with --group, each group's first trace keeps its frames.
+ * Without --group each task's part is made where its trace was unwound,
+ * on another core when there are many (src/tasktraces.h).
  */
 static struct oc_error *print_tasks(const struct oc_kernel *k,
 				     const struct oc_report_options *opts,
@@ -701,18 +725,23 @@ static struct oc_error *print_tasks(const struct oc_kernel *k,
 	struct oc_task_render render = {
 		.fn = render_task, .arg = &tr_arg, .serial = opts->locals,
 	};
-	size_t n = sel->nr_tasks ? sel->nr_tasks : 1, ngroups = 0;
-	struct oc_trace *traces = calloc(n, sizeof(*traces));
-	size_t *group_of = calloc(n, sizeof(*group_of));
-	size_t *first = calloc(n, sizeof(*first));
+	size_t n = sel->nr_tasks ? sel->nr_tasks : 1, ngroups = 0, cap = 0;
+	/* --group: each group's first trace, and which group a task is in */
+	struct oc_trace *groups = NULL;
+	size_t *group_of = NULL, *first = NULL;
+	struct summary *sum = calloc(1, sizeof(*sum));
 	struct oc_task_traces *tt = NULL;
 	bool oom = false;
 
 	oc_triage_sched_clock(k, &clk);
-	if (!traces || !group_of || !first ||
+	if (opts->group) {
+		group_of = calloc(n, sizeof(*group_of));
+		first = calloc(n, sizeof(*first));
+	}
+	if (!sum || (opts->group && (!group_of || !first)) ||
 	    oc_task_traces_begin(k, sel->tasks, sel->nr_tasks, &uo,
 				 opts->group ? NULL : &render, &tt)) {
-		free(traces);
+		free(sum);
 		free(group_of);
 		free(first);
 		return &oc_enomem;
@@ -720,46 +749,54 @@ static struct oc_error *print_tasks(const struct oc_kernel *k,
 	part_break(out, no_part_yet);
 	fprintf(out, "Tasks:\n");
 	for (size_t i = 0; i < sel->nr_tasks; i++) {
-		struct oc_trace *tr = &traces[i];
 		struct oc_task_result res;
+		struct oc_trace *tr = &res.trace;
 		size_t g;
 
 		if (tty && i % 64 == 0)
 			fprintf(stderr, "\rorccrash: %zu/%zu tasks", i, sel->nr_tasks);
 		oc_task_traces_next(tt, &res);
-		*tr = res.trace;
 		trace_take_error(tr, res.err);
 		if (!tr->reliable)
 			*reliable = false;
+		summary_add(sum, i, tr);
 		if (opts->group) {
 			for (g = 0; g < ngroups; g++)
-				if (oc_report_same_trace(&traces[first[g]], tr))
+				if (oc_report_same_trace(&groups[g], tr))
 					break;
-			if (g == ngroups)
-				first[ngroups++] = i;
 			group_of[i] = g;
-			if (first[g] == i)
-				continue;
+			if (g == ngroups) {
+				struct oc_trace *p = oc_array_grow(groups, ngroups, 1, &cap,
+								   sizeof(*groups), 16);
+
+				if (p) {
+					groups = p;
+					first[ngroups] = i;
+					groups[ngroups++] = *tr;
+					continue;	/* its frames kept */
+				}
+				oom = true;
+				group_of[i] = SIZE_MAX;	/* in no group */
+			}
 		} else if (res.text) {
 			fwrite(res.text, 1, res.len, out);
 			free(res.text);
 		} else {
 			oom = true;
 		}
-		free(tr->frames);
-		tr->frames = NULL;
-		tr->nr = tr->cap = 0;
+		oc_trace_deinit(tr);
 	}
 	oc_task_traces_end(tt);
 	if (tty)
 		fprintf(stderr, "\r%40s\r", "");
-	print_groups(k, opts, sel, traces, group_of, first, ngroups, out);
-	print_summary(sel, traces, out);
-	for (size_t i = 0; i < sel->nr_tasks; i++)
-		oc_trace_deinit(&traces[i]);
-	free(traces);
+	print_groups(k, opts, sel, groups, group_of, first, ngroups, out);
+	print_summary(sel, sum, out);
+	for (size_t g = 0; g < ngroups; g++)
+		oc_trace_deinit(&groups[g]);
+	free(groups);
 	free(group_of);
 	free(first);
+	free(sum);
 	return oom ? &oc_enomem : NULL;
 }
 
