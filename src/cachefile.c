@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "cachefile.h"
+#include "elffile.h"
+#include "strutil.h"
 
 char *oc_cache_path(const char *kind, const char *name)
 {
@@ -149,4 +151,32 @@ bool oc_cache_write(const char *path, bool (*write)(FILE *fp, void *arg),
 	}
 	free(tmp);
 	return ok;
+}
+
+bool oc_cache_head_of(struct oc_elf *elf, const char *kind,
+		      const char magic[8], uint32_t keep,
+		      struct oc_cache_head *h, char **path_ret)
+{
+	size_t len;
+	const uint8_t *id = oc_elf_build_id(elf, &len);
+	char hex[2 * 64 + 1];
+	struct stat st;
+
+	*path_ret = NULL;
+	if (!id || !len || len > sizeof(h->build_id) ||
+	    stat(oc_elf_path(elf), &st))
+		return false;
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, magic, sizeof(h->magic));
+	h->keep = keep;
+	h->build_id_len = (uint32_t)len;
+	memcpy(h->build_id, id, len);
+	h->size = (uint64_t)st.st_size;
+	h->mtime_sec = (uint64_t)st.st_mtim.tv_sec;
+	h->mtime_nsec = (uint64_t)st.st_mtim.tv_nsec;
+	h->ino = (uint64_t)st.st_ino;
+	h->dev = (uint64_t)st.st_dev;
+	oc_hex_string(id, len, hex, sizeof(hex));
+	*path_ret = oc_cache_path(kind, hex);
+	return *path_ret != NULL;
 }

@@ -12,8 +12,11 @@
 #define OC_CACHEFILE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+struct oc_elf;
 
 /*
  * $ORCCRASH_CACHE/KIND/NAME, else $XDG_CACHE_HOME/orccrash/KIND/NAME
@@ -43,5 +46,25 @@ void *oc_cache_map_read(const char *path, off_t max_size, size_t *len_ret);
  */
 bool oc_cache_write(const char *path, bool (*write)(FILE *fp, void *arg),
 		    void *arg);
+
+/*
+ * The head of a cache file made from a vmlinux: what names the file as it
+ * is now (its GNU build-id, size, modification time, inode and device),
+ * the cache's own @magic (its layout) and a @keep of the caller's; a
+ * cache file whose head differs is a miss.  The symbol cache and the
+ * types memo (src/symcache.c, src/typecache.c) start with one.
+ */
+struct oc_cache_head {
+	char magic[8];
+	uint32_t keep, build_id_len;
+	uint8_t build_id[64];
+	uint64_t size, mtime_sec, mtime_nsec, ino, dev;
+};
+
+/* @elf's head, and its cache file's path ($cache/@kind/BUILD-ID,
+ * malloc'd); false when @elf has no build-id or is gone. */
+bool oc_cache_head_of(struct oc_elf *elf, const char *kind,
+		      const char magic[8], uint32_t keep,
+		      struct oc_cache_head *ret, char **path_ret);
 
 #endif /* OC_CACHEFILE_H */

@@ -24,6 +24,7 @@
 #include "pgwalk.h"
 #include "strutil.h"
 #include "symcache.h"
+#include "typecache.h"
 #include "vmcoreinfo.h"
 
 /* Caps on everything that follows a pointer in dump memory. */
@@ -387,15 +388,49 @@ static struct oc_error *check_release(struct oc_kernel *k, bool force)
 	return NULL;
 }
 
+/* The vmlinux's BTF itself: the types memo's backend (read_btf()). */
+static struct oc_error *load_vmlinux_btf(void *arg, struct oc_types **ret)
+{
+	struct oc_kernel *k = arg;
+	struct oc_elf_section sec;
+	struct oc_error *err = oc_elf_section(k->elf, ".BTF", &sec);
+
+	if (err)
+		return err;
+	if (!sec.data)
+		return oc_error_file(OC_ERR_FORMAT, oc_elf_path(k->elf), "no .BTF data");
+	return oc_btf_types_create(sec.data, sec.size, ret);
+}
+
+/*
+ * The kernel's types: the vmlinux's BTF behind a memo of the answers
+ * (src/typecache.c): kept from the last run over this vmlinux, the BTF
+ * is opened only for a question the memo lacks; else opened now, as it
+ * always was, and the memo written at the close.  Without a vmlinux,
+ * the BTF in the dump's memory.
+ */
 static struct oc_error *read_btf(struct oc_kernel *k)
 {
 	struct oc_elf_section sec;
+	struct oc_types *btf;
 	struct oc_error *err;
 
 	if (k->elf) {
 		err = oc_elf_section(k->elf, ".BTF", &sec);
-		if (!err && sec.data)
-			return oc_btf_types_create(sec.data, sec.size, &k->types);
+		if (!err && sec.data) {
+			k->btf_size = sec.size;
+			if (oc_typecache_load(k->elf, sec.size, load_vmlinux_btf, k,
+					      &k->types))
+				return NULL;
+			err = oc_btf_types_create(sec.data, sec.size, &btf);
+			if (!err) {
+				err = oc_types_memo_create(btf, NULL, NULL, NULL, 0,
+							   &k->types);
+				if (err)
+					oc_types_destroy(btf);
+			}
+			return err;
+		}
 		oc_error_destroy(err);
 	}
 	return oc_kmodel_btf_from_memory(k);
@@ -843,6 +878,9 @@ void oc_kernel_close(struct oc_kernel *k)
 	oc_symtab_deinit(&k->syms);
 	oc_symtab_deinit(&k->percpu_syms);
 	oc_symcache_unmap(&k->symcache);
+	/* the answers this run added, for the next (src/typecache.c) */
+	if (k->elf && k->btf_size)
+		oc_typecache_save(k->elf, k->btf_size, k->types);
 	oc_types_destroy(k->types);
 	oc_cfi_destroy(k->cfi);
 	oc_elf_close(k->elf);

@@ -109,7 +109,8 @@ struct oc_kernel {
 	 * thread's own (oc_kernel_reader_use()), or opts->mem */
 	struct oc_mem mem;
 	struct oc_mem dump_mem;		/* the dump's first reader */
-	struct oc_types *types;
+	struct oc_types *types;		/* a memo over the BTF (read_btf()) */
+	uint64_t btf_size;		/* the vmlinux's .BTF, for its memo */
 	struct oc_symtab syms;		/* vmlinux, relocated */
 	struct oc_symtab percpu_syms;	/* zero-based per-CPU symbols */
 	struct oc_symcache symcache;	/* the two over a cache file */

@@ -32,6 +32,7 @@
 #include "btf.h"
 #include "kernel.h"
 #include "kmodel.h"
+#include "typememo.h"
 
 enum {
 	MAX_MODULE_BTF = 64 << 20,	/* bytes: the largest in Debian's 7.2 is ~1.5 MiB */
@@ -54,8 +55,14 @@ static struct oc_error *read_module_btf(struct oc_kernel *k, uint64_t btf,
 	if (!(buf = malloc(size)))
 		return &oc_enomem;
 	err = oc_mem_read(&k->mem, data, buf, size);
-	if (!err)
-		err = oc_btf_types_create_split(buf, size, k->types, ret);
+	if (!err) {
+		struct oc_types *base;
+
+		/* over the kernel's BTF itself, not its memo (typememo.h) */
+		err = oc_types_memo_backend(k->types, &base);
+		if (!err)
+			err = oc_btf_types_create_split(buf, size, base, ret);
+	}
 	free(buf);
 	return err;
 }
