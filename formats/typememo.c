@@ -47,6 +47,7 @@ struct memo {
 	uint32_t *slots;		/* entry index + 1; 0: empty */
 	size_t nslots;			/* a power of two, > 2 * nr */
 	bool changed;
+	size_t answered, asked;		/* oc_types_memo_stats() */
 };
 
 static const struct oc_types_ops memo_ops;
@@ -219,6 +220,7 @@ static struct oc_error *ask(struct memo *m, uint8_t op, const char *type,
 	pthread_mutex_lock(&m->lock);
 	e = lookup(m, op, type, path);
 	if (e) {
+		m->answered++;
 		err = answer(e, v);
 		pthread_mutex_unlock(&m->lock);
 		return err;
@@ -228,6 +230,7 @@ static struct oc_error *ask(struct memo *m, uint8_t op, const char *type,
 		struct oc_member mb;
 		int64_t value;
 
+		m->asked++;
 		memset(v, 0, 4 * sizeof(*v));
 		switch (op) {
 		case MEMO_SIZE:
@@ -500,6 +503,23 @@ bool oc_types_memo_changed(const struct oc_types *types)
 	changed = m->changed;
 	pthread_mutex_unlock(&m->lock);
 	return changed;
+}
+
+void oc_types_memo_stats(const struct oc_types *types, size_t *answered_ret,
+			 size_t *asked_ret, bool *loaded_ret)
+{
+	struct memo *m;
+
+	*answered_ret = *asked_ret = 0;
+	*loaded_ret = false;
+	if (!oc_types_is_memo(types))
+		return;
+	m = types->arg;
+	pthread_mutex_lock(&m->lock);
+	*answered_ret = m->answered;
+	*asked_ret = m->asked;
+	*loaded_ret = m->backend != NULL;
+	pthread_mutex_unlock(&m->lock);
 }
 
 static bool put(FILE *fp, uint64_t v, size_t n)

@@ -44,6 +44,10 @@ struct oc_error *oc_types_memo_backend(struct oc_types *types,
 				       struct oc_types **ret);
 /* Answers were added since the memo was made: worth writing. */
 bool oc_types_memo_changed(const struct oc_types *types);
+/* How many questions the memo answered, how many went to the backend,
+ * and whether the backend was made (for a debug line). */
+void oc_types_memo_stats(const struct oc_types *types, size_t *answered_ret,
+			 size_t *asked_ret, bool *loaded_ret);
 /* The memo's answers as bytes, for oc_types_memo_create(). */
 struct oc_error *oc_types_memo_write(const struct oc_types *types, FILE *fp);
 

@@ -879,8 +879,17 @@ void oc_kernel_close(struct oc_kernel *k)
 	oc_symtab_deinit(&k->percpu_syms);
 	oc_symcache_unmap(&k->symcache);
 	/* the answers this run added, for the next (src/typecache.c) */
-	if (k->elf && k->btf_size)
+	if (k->elf && k->btf_size) {
+		if (getenv("ORCCRASH_TYPES_DEBUG")) {
+			size_t answered, asked;
+			bool loaded;
+
+			oc_types_memo_stats(k->types, &answered, &asked, &loaded);
+			fprintf(stderr, "orccrash: types memo: %zu answers kept, %zu asked of the BTF (%s)\n",
+				answered, asked, loaded ? "opened" : "not opened");
+		}
 		oc_typecache_save(k->elf, k->btf_size, k->types);
+	}
 	oc_types_destroy(k->types);
 	oc_cfi_destroy(k->cfi);
 	oc_elf_close(k->elf);

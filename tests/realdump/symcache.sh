@@ -9,6 +9,11 @@
 # and the vmlinux another file of the same build (a copy): never a
 # crash, the same report where the damage is found, and a file cut short
 # is made anew.
+# The same for the types memo (src/typecache.c, ~/.cache/orccrash/types/):
+# the warm report is made without opening the BTF (its debug line says so),
+# a memo a narrower run made (--log asks fewer questions) opens the BTF for
+# the rest and gives the same report, a memo cut short is made anew, one
+# with flipped bits never crashes.
 #   tests/realdump/symcache.sh [BUILD_DIR]
 . "$(dirname "$0")/../lib.sh"
 tst_init symcache "${1:-build}"
@@ -36,6 +41,19 @@ same() {
 	fi
 }
 
+# flip FILE SEED: 64 bits of FILE flipped, where SEED says
+flip() {
+	python3 - "$1" "$2" <<'EOF'
+import random, sys
+p, seed = sys.argv[1], int(sys.argv[2])
+b = bytearray(open(p, "rb").read())
+r = random.Random(seed)
+for _ in range(64):
+    b[r.randrange(len(b))] ^= 1 << r.randrange(8)
+open(p, "wb").write(b)
+EOF
+}
+
 declare -A rel_seen
 while tst_next_dump; do
 	[ -z "${rel_seen[$rel]:-}" ] && [ -r "$vml" ] || continue
@@ -56,8 +74,50 @@ while tst_next_dump; do
 	fi
 	pass "$name: the cold run kept $(basename "$file") ($(stat -c %s "$file") bytes)"
 	cp "$file" "$tmp/good"
-	run "$tmp/warm" "$c" "$core" "$vml"
+	types=$(find "$c/types" -type f 2>/dev/null | head -n 1)
+	if [ -z "$types" ] || [ ! -s "$types" ]; then
+		fail "$name: no types memo under $c/types"
+		continue
+	fi
+	cp "$types" "$tmp/types.good"
+	ORCCRASH_TYPES_DEBUG=1 run "$tmp/warm" "$c" "$core" "$vml"
 	same "$name: the report from the kept symbols is the ELF's" "$tmp/warm"
+	if grep -q '^orccrash: types memo: [0-9]* answers kept, 0 asked of the BTF (not opened)$' "$tmp/warm.err"; then
+		pass "$name: the warm report opened no BTF ($(grep -o '[0-9]* answers kept' "$tmp/warm.err"))"
+	else
+		fail "$name: the warm report's types memo: $(grep 'types memo' "$tmp/warm.err" || echo 'no debug line')"
+	fi
+	# a memo of a narrower run: the BTF opened for the rest
+	mkdir -p "$tmp/narrow"
+	ORCCRASH_CACHE=$tmp/narrow "$bin" --log --no-lines "$core" "$vml" >/dev/null 2>&1
+	ORCCRASH_TYPES_DEBUG=1 run "$tmp/narrow.out" "$tmp/narrow" "$core" "$vml"
+	if grep -q 'asked of the BTF (opened)$' "$tmp/narrow.out.err"; then
+		same "$name: a narrower run's memo, the BTF opened for the rest: the same report" "$tmp/narrow.out"
+	else
+		fail "$name: a narrower run's memo: $(grep 'types memo' "$tmp/narrow.out.err" || echo 'no debug line')"
+	fi
+	rm -rf "$tmp/narrow"
+	# the memo cut short: refused, the BTF read, the file made anew
+	head -c "$(( $(stat -c %s "$tmp/types.good") / 2 ))" "$tmp/types.good" >"$types"
+	run "$tmp/tcut" "$c" "$core" "$vml"
+	same "$name: a types memo cut short is refused" "$tmp/tcut"
+	if cmp -s "$types" "$tmp/types.good"; then
+		pass "$name: the types memo cut short is made anew"
+	else
+		fail "$name: the types memo cut short was not made anew"
+	fi
+	bad=0
+	for seed in 1 2 3 4 5 6; do
+		cp "$tmp/types.good" "$types"
+		flip "$types" "$seed"
+		run "$tmp/tflip" "$c" "$core" "$vml"
+		if [ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 1 ]; }; then
+			fail "$name: a types memo's flipped bytes (seed $seed): exit $rc: $(tail -c 300 "$tmp/tflip.err")"
+			bad=1
+		fi
+	done
+	cp "$tmp/types.good" "$types"
+	[ "$bad" -ne 0 ] || pass "$name: 6 types memos of 64 flipped bits each: no crash"
 	# a cache directory others can write: no file kept or read
 	mkdir -p "$tmp/open/syms"
 	chmod 0777 "$tmp/open/syms"
@@ -88,15 +148,7 @@ while tst_next_dump; do
 	cp "$tmp/good" "$file"
 	bad=0
 	for seed in 1 2 3 4 5 6; do
-		python3 - "$file" "$seed" <<'EOF'
-import random, sys
-p, seed = sys.argv[1], int(sys.argv[2])
-b = bytearray(open(p, "rb").read())
-r = random.Random(seed)
-for _ in range(64):
-    b[r.randrange(len(b))] ^= 1 << r.randrange(8)
-open(p, "wb").write(b)
-EOF
+		flip "$file" "$seed"
 		run "$tmp/flip" "$c" "$core" "$vml"
 		if [ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 1 ]; }; then
 			fail "$name: flipped bytes (seed $seed): exit $rc: $(tail -c 300 "$tmp/flip.err")"
