@@ -119,8 +119,8 @@ while tst_next_dump; do
 	cp "$tmp/types.good" "$types"
 	[ "$bad" -ne 0 ] || pass "$name: 6 types memos of 64 flipped bits each: no crash"
 	# a cache directory others can write: no file kept or read
-	mkdir -p "$tmp/open/syms"
-	chmod 0777 "$tmp/open/syms"
+	mkdir -p "$tmp/open/syms" "$tmp/open/types"
+	chmod 0777 "$tmp/open/syms" "$tmp/open/types"
 	run "$tmp/open.out" "$tmp/open" "$core" "$vml"
 	if [ -n "$(find "$tmp/open" -type f)" ]; then
 		fail "$name: a file kept in a directory others can write"
