@@ -85,12 +85,13 @@ void oc_symtab_relocate(struct oc_symtab *tab, uint64_t delta);
  * A finished table as bytes (its arrays as they are in memory, the names
  * padded to 8 bytes: for a cache of this build's own, src/symcache.c),
  * and a table over such bytes, borrowed where they are (a mapped file;
- * they must outlive the table, 8-byte aligned).  The view checks what a
- * lookup by address relies on: every name offset inside the pool, the
- * pool ending in a NUL, the symbols in order of value, the name index's
- * size a power of two; bytes that fail are OC_ERR_FORMAT and @tab is left
- * empty.  The name index's entries are checked as a lookup by name uses
- * them (one past the symbols, or a full index, finds nothing).  *@used_ret: the table's bytes
+ * they must outlive the table, 8-byte aligned).  The view checks the
+ * sizes (every array inside the bytes, the name index's size a power of
+ * two) and that the pool ends in a NUL; bytes that fail are OC_ERR_FORMAT
+ * and @tab is left empty.  The arrays themselves are not read (megabytes
+ * of a vmlinux's): a name offset outside the pool reads "?", a name
+ * index entry past the symbols or a full index finds nothing, symbols
+ * out of order only answer wrong.  *@used_ret: the table's bytes
  * (what follows is the caller's).  The view has bias 0.
  */
 struct oc_error *oc_symtab_write(const struct oc_symtab *tab, FILE *fp);
@@ -100,7 +101,9 @@ struct oc_error *oc_symtab_view(struct oc_symtab *tab, const void *buf,
 static inline const char *oc_symtab_name(const struct oc_symtab *tab,
 					 const struct oc_symbol *sym)
 {
-	return tab->pool + sym->name;
+	/* a view's offsets are checked here (oc_symtab_view()); the pool
+	 * ends in a NUL */
+	return sym->name < tab->pool_len ? tab->pool + sym->name : "?";
 }
 
 /* @sym's address (a symbol of @tab) */

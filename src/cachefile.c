@@ -154,12 +154,12 @@ bool oc_cache_write(const char *path, bool (*write)(FILE *fp, void *arg),
 }
 
 bool oc_cache_head_of(struct oc_elf *elf, const char *kind,
-		      const char magic[8], uint32_t keep,
+		      const char *suffix, const char magic[8], uint32_t keep,
 		      struct oc_cache_head *h, char **path_ret)
 {
 	size_t len;
 	const uint8_t *id = oc_elf_build_id(elf, &len);
-	char hex[2 * 64 + 1];
+	char hex[2 * 64 + 1 + 64 + 1];
 	struct stat st;
 
 	*path_ret = NULL;
@@ -177,6 +177,8 @@ bool oc_cache_head_of(struct oc_elf *elf, const char *kind,
 	h->ino = (uint64_t)st.st_ino;
 	h->dev = (uint64_t)st.st_dev;
 	oc_hex_string(id, len, hex, sizeof(hex));
+	if (suffix)
+		snprintf(hex + strlen(hex), sizeof(hex) - strlen(hex), "-%.64s", suffix);
 	*path_ret = oc_cache_path(kind, hex);
 	return *path_ret != NULL;
 }

@@ -61,10 +61,11 @@ struct oc_cache_head {
 	uint64_t size, mtime_sec, mtime_nsec, ino, dev;
 };
 
-/* @elf's head, and its cache file's path ($cache/@kind/BUILD-ID,
- * malloc'd); false when @elf has no build-id or is gone. */
+/* @elf's head, and its cache file's path ($cache/@kind/BUILD-ID, and
+ * -@suffix when not NULL; malloc'd); false when @elf has no build-id or
+ * is gone. */
 bool oc_cache_head_of(struct oc_elf *elf, const char *kind,
-		      const char magic[8], uint32_t keep,
+		      const char *suffix, const char magic[8], uint32_t keep,
 		      struct oc_cache_head *ret, char **path_ret);
 
 #endif /* OC_CACHEFILE_H */

@@ -32,7 +32,7 @@ bool oc_symcache_load(struct oc_elf *elf, unsigned int keep,
 	bool ok = false;
 
 	memset(map, 0, sizeof(*map));
-	if (!oc_cache_head_of(elf, "syms", magic, keep, &want, &path))
+	if (!oc_cache_head_of(elf, "syms", NULL, magic, keep, &want, &path))
 		return false;
 	b = oc_cache_map_read(path, max_file, &len);
 	free(path);
@@ -96,7 +96,7 @@ void oc_symcache_save(struct oc_elf *elf, unsigned int keep,
 	struct save s = { .h = &h, .syms = syms, .percpu = percpu };
 	char *path;
 
-	if (!oc_cache_head_of(elf, "syms", magic, keep, &h, &path))
+	if (!oc_cache_head_of(elf, "syms", NULL, magic, keep, &h, &path))
 		return;
 	oc_cache_write(path, write_tables, &s);
 	free(path);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cachefile.h"
+#include "strutil.h"
 #include "typecache.h"
 
 static const char magic[8] = "OCTYPES";
@@ -78,6 +79,7 @@ static bool make_head(struct oc_elf *elf, uint64_t btf_size, struct head *h,
 		      char **path_ret)
 {
 	struct find_self f;
+	char prog[2 * 8 + 1];
 
 	memset(h, 0, sizeof(*h));
 	f = (struct find_self){ (uintptr_t)&make_head, h->prog_id, &h->prog_id_len };
@@ -85,7 +87,11 @@ static bool make_head(struct oc_elf *elf, uint64_t btf_size, struct head *h,
 	if (!h->prog_id_len)
 		return false;
 	h->btf_size = btf_size;
-	return oc_cache_head_of(elf, "types", magic, 0, &h->vmlinux, path_ret);
+	/* a file per orccrash build (the program and the crash extension
+	 * are two), named by the first 8 bytes of its build-id */
+	oc_hex_string(h->prog_id, h->prog_id_len < 8 ? h->prog_id_len : 8, prog,
+		      sizeof(prog));
+	return oc_cache_head_of(elf, "types", prog, magic, 0, &h->vmlinux, path_ret);
 }
 
 bool oc_typecache_load(struct oc_elf *elf, uint64_t btf_size,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The types memo (formats/typememo.h) of a vmlinux's BTF, kept per build
- * in the user's cache (~/.cache/orccrash/types/BUILD-ID): the sizes,
+ * in the user's cache (~/.cache/orccrash/types/BUILD-ID-PROGRAM, PROGRAM
+ * the first 8 bytes of orccrash's own build-id): the sizes,
  * members and enumerators the runs over this vmlinux asked, so that a
  * report over it answers them without opening the BTF.  A file names the
  * vmlinux as the symbol cache does (src/cachefile.h), the BTF section's

@@ -313,11 +313,12 @@ TEST(symtab_write_view_and_refused)
 	}
 	oc_symtab_deinit(&back);	/* frees nothing of @bytes */
 
-	/* damaged: cut short; a name offset past the pool; two symbols
-	 * out of order; misaligned: refused whole.  A name index entry past
-	 * the symbols, or every slot of the index used (a lookup would never
-	 * end): taken, the index checked as it is used: names not found,
-	 * addresses found as before */
+	/* damaged: cut short, misaligned: refused whole.  The arrays are
+	 * not read by the view, but checked where a lookup reads them: a
+	 * name offset past the pool reads "?"; two symbols out of order
+	 * answer wrong, inside the table; a name index entry past the
+	 * symbols, or every slot of the index used (a lookup would never
+	 * end): names not found, addresses found as before */
 	for (int damage = 0; damage < 6; damage++) {
 		unsigned char *b = malloc(size + 8);
 		size_t head = 32, syms = head, pool = syms + tab.nr * sizeof(struct oc_symbol);
@@ -336,9 +337,11 @@ TEST(symtab_write_view_and_refused)
 		} else if (damage == 1) {
 			s0.name = (uint32_t)tab.pool_len + 3;
 			memcpy(b + syms, &s0, sizeof(s0));
+			refused = false;
 		} else if (damage == 2) {
 			s0.value = UINT64_MAX;
 			memcpy(b + syms, &s0, sizeof(s0));
+			refused = false;
 		} else if (damage == 3) {
 			memmove(b + 4, b, size);
 			at = b + 4;
@@ -362,6 +365,19 @@ TEST(symtab_write_view_and_refused)
 			CHECK(err && err->code == OC_ERR_FORMAT);
 			CHECK_EQ(back.nr, 0);
 			CHECK(!back.borrowed);
+		} else if (damage == 1) {
+			CHECK_OK(err);
+			CHECK(back.nr && !strcmp(oc_symtab_name(&back, &back.syms[0]), "?"));
+			CHECK(oc_symtab_find(&back, "b_alias"));
+		} else if (damage == 2) {
+			const struct oc_symbol *x;
+
+			CHECK_OK(err);
+			for (uint64_t a = 0; a < 0x4000; a += 0x10) {
+				x = oc_symtab_lookup(&back, a);
+				CHECK(!x || (x >= back.syms && x < back.syms + back.nr));
+			}
+			CHECK(oc_symtab_find(&back, "b_alias"));
 		} else {
 			CHECK_OK(err);
 			CHECK(!oc_symtab_find(&back, "no_such_name"));
