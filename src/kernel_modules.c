@@ -167,6 +167,10 @@ static struct oc_error *module_syms(struct oc_kernel *k, uint64_t mod,
 		free(types);
 		types = NULL;
 	}
+	/* room for them all and names of ~24 bytes (a table's first growth
+	 * is 32 KB of symbols and 64 KB of names: many modules are smaller) */
+	if (!err)
+		err = oc_symtab_reserve(&m->syms, num, num * 24);
 	for (uint64_t i = 1; !err && i < num; i++) {
 		struct msym sym;
 		uint64_t value;
