@@ -15,26 +15,32 @@
 #include "dwarfcfi.h"
 #include "dwarfpriv.h"
 
-/* One FDE: its range and where its CIE and instructions are. */
-struct cfi_fde {
-	uint64_t start, end;
-	uint64_t cie;		/* offset of the CIE entry */
-	uint64_t insns;		/* offset of the instructions */
-	uint64_t insns_len;
-};
-
 /*
- * The FDEs in section order; sorted, with max_end, once lookups make the
- * index pay (a vmlinux has ~50,000 FDEs, a kdump's report looks up one
- * or two: its panic CPU's __crash_kexec(), which has no ORC).  Lookups
- * take the lock: threads unwinding side by side share one index.
+ * The FDEs, listed in one pass along the section when the index is
+ * created, each an entry of three words: its start, its end, and its
+ * entry's offset in the section, from which the lookup that finds it
+ * reads its CIE and instructions again.  The words are 32 bits, the
+ * addresses counted from base, when every FDE lies in the 4 GB window of
+ * the first one (a vmlinux's text at 0xffffffff81000000, a module's
+ * layout) and the section is under 4 GB; else 64 bits (wide: a hostile
+ * section).  12 bytes an FDE, a vmlinux's 46,000 in 0.55 MB: fresh
+ * memory costs 3-5 ms a 2 MB page on a virtual machine whose host took
+ * it back (docs/benchmarks.md, "Fresh memory after a peer").
+ *
+ * The first lookups scan the entries (a kdump's report makes one to
+ * three: its panic CPU's __crash_kexec(), which has no ORC; a sample's
+ * blocked tasks' waits up to ten); past CFI_SCANS they are sorted and
+ * made the index in place (build_index()).  Lookups take the lock:
+ * threads unwinding side by side share one index.
  */
 struct oc_cfi {
 	const uint8_t *sec;
 	size_t size;
-	struct cfi_fde *fdes;	/* sorted by start once indexed */
-	uint64_t *max_end;	/* max_end[i]: the largest end of fdes[0..i] */
-	size_t nr;
+	void *ents;		/* uint32_t, or uint64_t when wide */
+	size_t nr;		/* entries */
+	size_t nr_fdes;		/* FDEs listed (nr until indexed) */
+	uint64_t base;		/* what 32-bit addresses count from */
+	bool wide;
 	pthread_mutex_t lock;
 	size_t lookups;
 	bool indexed;
@@ -45,9 +51,13 @@ enum {
 	CFI_MAX_VERSION = 4,
 	/* lookups answered by a scan of the FDEs before the index is made */
 	CFI_SCANS = 16,
-	/* the FDE array's first size at the most (oc_cfi_create()) */
+	/* the FDE array's first size at the most (list_fdes()) */
 	CFI_FIRST_FDES = 1 << 20,
 };
+
+/* An entry's words: an FDE's start and end, then (indexed) the pcs it
+ * answers, lo and hi (build_index()) */
+enum { ENT_LO, ENT_HI, ENT_OFF, ENT_WORDS };
 
 /* --- bounded readers ------------------------------------------------ */
 
@@ -63,12 +73,16 @@ struct rd {
 
 static bool rd_ok(struct rd *r, struct oc_error *err)
 {
-	if (!oc_ok(err))
+	/* (no call for the reads that succeed: the listing makes five for
+	 * each of a vmlinux's 46,000 FDEs) */
+	if (__builtin_expect(err != NULL, 0)) {
+		oc_error_destroy(err);
 		r->bad = true;
+	}
 	return !r->bad;
 }
 
-static uint64_t rd_fixed(struct rd *r, size_t n)
+static inline uint64_t rd_fixed(struct rd *r, size_t n)
 {
 	uint64_t v = 0;
 
@@ -181,88 +195,200 @@ static bool parse_cie(const uint8_t *sec, size_t size, uint64_t off,
 	return true;
 }
 
-/* --- the index ------------------------------------------------------ */
+/* --- FDEs ----------------------------------------------------------- */
 
-static int fde_cmp(const void *a, const void *b)
+/* An FDE's CIE, parsed once for the run of FDEs that point to it. */
+struct cie_memo {
+	uint64_t off;		/* ~0: none yet (no CIE pointer is ~0) */
+	bool ok;
+	const char *why;	/* !ok: parse_cie()'s reason */
+	struct cie cie;
+};
+
+/* An FDE that covers some address. */
+struct cfi_fde {
+	uint64_t start, end;
+	uint64_t off;		/* the entry's offset in the section */
+	const uint8_t *insns, *insns_end;
+};
+
+enum entry_kind {
+	ENTRY_FDE,
+	ENTRY_CIE,
+	ENTRY_EMPTY,		/* an FDE of no range, or a discarded
+				 * section's (address 0) */
+	ENTRY_BAD,		/* its id, CIE or range cannot be read */
+};
+
+/*
+ * The entry whose body (after its length) is @r, of the 64-bit format
+ * when @is64, and the FDE in *ret.  The one reading of an FDE's head:
+ * for the pass that lists the FDEs and for the lookup that runs one's
+ * instructions; @memo keeps the last CIE.
+ */
+static enum entry_kind read_fde(const uint8_t *sec, size_t size,
+				struct rd *r, bool is64,
+				struct cie_memo *memo, struct cfi_fde *ret)
 {
-	const struct cfi_fde *x = a, *y = b;
+	uint64_t id = rd_fixed(r, is64 ? 8 : 4), range;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->end < y->end ? -1 : x->end > y->end;
+	if (r->bad)
+		return ENTRY_BAD;
+	if (id == (is64 ? ~(uint64_t)0 : 0xffffffff))
+		return ENTRY_CIE;
+	if (id != memo->off) {
+		memo->off = id;
+		memo->ok = parse_cie(sec, size, id, &memo->cie, &memo->why);
+	}
+	if (!memo->ok)
+		return ENTRY_BAD;
+	ret->start = rd_fixed(r, memo->cie.addr_size);
+	range = rd_fixed(r, memo->cie.addr_size);
+	if (r->bad)
+		return ENTRY_BAD;
+	if (!range || !ret->start || range > ~(uint64_t)0 - ret->start)
+		return ENTRY_EMPTY;
+	ret->end = ret->start + range;
+	ret->insns = r->c.pos;
+	ret->insns_end = r->c.end;
+	return ENTRY_FDE;
+}
+
+/* The FDE whose entry is at @off (one the listing found), its CIE in
+ * @memo: the same bytes read the same way. */
+static bool fde_at(const struct oc_cfi *cfi, uint64_t off,
+		   struct cfi_fde *ret, struct cie_memo *memo)
+{
+	struct rd r;
+	bool is64;
+
+	memo->off = ~(uint64_t)0;
+	memo->ok = false;
+	memo->why = "FDE outside the section";
+	if (!entry_at(cfi->sec, cfi->size, off, &r, &is64) ||
+	    read_fde(cfi->sec, cfi->size, &r, is64, memo, ret) != ENTRY_FDE)
+		return false;
+	ret->off = off;
+	return true;
+}
+
+/* --- the entries ---------------------------------------------------- */
+
+/* Word @w of entry @i (an address absolute) */
+static uint64_t ent_get(const struct oc_cfi *cfi, size_t i, unsigned w)
+{
+	if (cfi->wide)
+		return ((const uint64_t *)cfi->ents)[ENT_WORDS * i + w];
+	return (w == ENT_OFF ? 0 : cfi->base) +
+	       ((const uint32_t *)cfi->ents)[ENT_WORDS * i + w];
+}
+
+static void ent_set(struct oc_cfi *cfi, size_t i, unsigned w, uint64_t v)
+{
+	if (cfi->wide)
+		((uint64_t *)cfi->ents)[ENT_WORDS * i + w] = v;
+	else
+		((uint32_t *)cfi->ents)[ENT_WORDS * i + w] =
+			(uint32_t)(w == ENT_OFF ? v : v - cfi->base);
+}
+
+/* Whether @f fits a 32-bit entry (the first sets base). */
+static bool fits_narrow(struct oc_cfi *cfi, const struct cfi_fde *f)
+{
+	if (!cfi->nr)
+		cfi->base = f->start & ~(uint64_t)UINT32_MAX;
+	return f->start >= cfi->base && f->end - cfi->base <= UINT32_MAX &&
+	       f->off <= UINT32_MAX;
+}
+
+enum list_result { LIST_OK, LIST_NOMEM, LIST_TOO_WIDE };
+
+/*
+ * The FDEs in section order into cfi->ents (32-bit words unless
+ * cfi->wide), unreadable entries counted in *nr_bad.  A pass along the
+ * section: entries follow each other; a length that runs past it ends
+ * the pass.
+ */
+static enum list_result list_fdes(struct oc_cfi *cfi, size_t *nr_bad)
+{
+	size_t cap = 0, ent = ENT_WORDS * (cfi->wide ? 8 : 4);
+	/* the array sized once for as many FDEs as the section can hold
+	 * (one takes at least 24 bytes, gcc's ~50: memory not filled is
+	 * address space only, given back below), not doubled from 1,024
+	 * (46,000 FDEs in a vmlinux); past CFI_FIRST_FDES (a section of 25
+	 * MB) doubled as it fills */
+	size_t first = cfi->size / 24 < CFI_FIRST_FDES ? cfi->size / 24 + 1 :
+							 CFI_FIRST_FDES;
+	struct cie_memo memo = { .off = ~(uint64_t)0 };
+	struct rd top = { .bad = false };
+	void *p;
+
+	oc_cursor_init(&top.c, cfi->sec, cfi->size, ".debug_frame");
+	while (oc_cursor_left(&top.c)) {
+		struct cfi_fde f;
+		struct rd r;
+		bool is64;
+
+		f.off = oc_cursor_offset(&top.c);
+		if (!next_entry(&top, &r, &is64)) {
+			++*nr_bad;
+			break;
+		}
+		switch (read_fde(cfi->sec, cfi->size, &r, is64, &memo, &f)) {
+		case ENTRY_FDE:
+			break;
+		case ENTRY_BAD:
+			++*nr_bad;
+			continue;
+		case ENTRY_CIE:
+		case ENTRY_EMPTY:
+			continue;
+		}
+		if (!cfi->wide && !fits_narrow(cfi, &f))
+			return LIST_TOO_WIDE;
+		p = oc_array_grow(cfi->ents, cfi->nr, 1, &cap, ent, first);
+		if (!p)
+			return LIST_NOMEM;
+		cfi->ents = p;
+		ent_set(cfi, cfi->nr, ENT_LO, f.start);
+		ent_set(cfi, cfi->nr, ENT_HI, f.end);
+		ent_set(cfi, cfi->nr, ENT_OFF, f.off);
+		cfi->nr++;
+	}
+	/* the rest of the first size back to the heap (a shrink in place) */
+	if (cfi->nr && cfi->nr < cap && (p = realloc(cfi->ents, cfi->nr * ent)))
+		cfi->ents = p;
+	cfi->nr_fdes = cfi->nr;
+	return LIST_OK;
 }
 
 struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
 			       struct oc_cfi **ret, size_t *nr_bad_ret)
 {
 	struct oc_cfi *cfi;
-	size_t cap = 0, nr_bad = 0;
-	uint64_t last_cie = ~(uint64_t)0;
-	struct cie cie = { 0 };
-	bool cie_ok = false;
-	struct rd top = { .bad = false };
+	enum list_result res;
+	size_t nr_bad = 0;
 
 	*ret = NULL;
 	cfi = calloc(1, sizeof(*cfi));
 	if (!cfi)
 		return &oc_enomem;
 	cfi->sec = sec;
-	cfi->size = size;
+	cfi->size = sec ? size : 0;
 	pthread_mutex_init(&cfi->lock, NULL);
-	/* one pass along the section (entries follow each other); the
-	 * array sized once for as many FDEs as the section can hold (one
-	 * takes at least 24 bytes, gcc's ~40: memory not filled is address
-	 * space only), not doubled from 1,024 (60,000 FDEs in a vmlinux);
-	 * past CFI_FIRST_FDES (a section of 25 MB) doubled as it fills */
-	oc_cursor_init(&top.c, sec, size, ".debug_frame");
-	while (sec && oc_cursor_left(&top.c)) {
-		struct rd r;
-		struct cfi_fde f, *fdes;
-		bool is64;
-		uint64_t id, range;
-		const char *why;
-
-		if (!next_entry(&top, &r, &is64)) {
-			nr_bad++;
-			break;
-		}
-		id = rd_fixed(&r, is64 ? 8 : 4);
-		if (r.bad) {
-			nr_bad++;
-			continue;
-		}
-		if (id == (is64 ? ~(uint64_t)0 : 0xffffffff))
-			continue;	/* a CIE */
-		if (id != last_cie) {
-			last_cie = id;
-			cie_ok = parse_cie(sec, size, id, &cie, &why);
-		}
-		if (!cie_ok) {
-			nr_bad++;
-			continue;
-		}
-		f.start = rd_fixed(&r, cie.addr_size);
-		range = rd_fixed(&r, cie.addr_size);
-		if (r.bad) {
-			nr_bad++;
-			continue;
-		}
-		/* no range, or a discarded section's (address 0) */
-		if (!range || !f.start || range > ~(uint64_t)0 - f.start)
-			continue;
-		f.end = f.start + range;
-		f.cie = id;
-		f.insns = (uint64_t)(r.c.pos - sec);
-		f.insns_len = oc_cursor_left(&r.c);
-		fdes = oc_array_grow(cfi->fdes, cfi->nr, 1, &cap, sizeof(f),
-				     size / 24 < CFI_FIRST_FDES ?
-				     size / 24 + 1 : CFI_FIRST_FDES);
-		if (!fdes) {
-			oc_cfi_destroy(cfi);
-			return &oc_enomem;
-		}
-		cfi->fdes = fdes;
-		cfi->fdes[cfi->nr++] = f;
+	res = list_fdes(cfi, &nr_bad);
+	if (res == LIST_TOO_WIDE) {
+		/* again, in 64-bit words */
+		free(cfi->ents);
+		cfi->ents = NULL;
+		cfi->nr = 0;
+		cfi->wide = true;
+		nr_bad = 0;
+		res = list_fdes(cfi, &nr_bad);
+	}
+	if (res != LIST_OK) {
+		oc_cfi_destroy(cfi);
+		return &oc_enomem;
 	}
 	if (nr_bad_ret)
 		*nr_bad_ret = nr_bad;
@@ -270,80 +396,138 @@ struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
 	return NULL;
 }
 
-/* The FDEs sorted, and max_end: false when out of memory. */
-static bool build_index(struct oc_cfi *cfi)
-{
-	cfi->max_end = malloc(cfi->nr * sizeof(*cfi->max_end));
-	if (!cfi->max_end)
-		return false;
-	qsort(cfi->fdes, cfi->nr, sizeof(*cfi->fdes), fde_cmp);
-	for (size_t i = 0; i < cfi->nr; i++) {
-		uint64_t e = cfi->fdes[i].end;
-
-		if (i && cfi->max_end[i - 1] > e)
-			e = cfi->max_end[i - 1];
-		cfi->max_end[i] = e;
-	}
-	return true;
-}
-
 void oc_cfi_destroy(struct oc_cfi *cfi)
 {
 	if (!cfi)
 		return;
 	pthread_mutex_destroy(&cfi->lock);
-	free(cfi->fdes);
-	free(cfi->max_end);
+	free(cfi->ents);
 	free(cfi);
 }
 
 size_t oc_cfi_nr_fdes(const struct oc_cfi *cfi)
 {
-	return cfi ? cfi->nr : 0;
+	return cfi ? cfi->nr_fdes : 0;
+}
+
+/* --- the index ------------------------------------------------------ */
+
+/* (start, end) order of the entries, listed (build_index()) */
+static int ent32_cmp(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	if (x[ENT_LO] != y[ENT_LO])
+		return x[ENT_LO] < y[ENT_LO] ? -1 : 1;
+	return x[ENT_HI] < y[ENT_HI] ? -1 : x[ENT_HI] > y[ENT_HI];
+}
+
+static int ent64_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	if (x[ENT_LO] != y[ENT_LO])
+		return x[ENT_LO] < y[ENT_LO] ? -1 : 1;
+	return x[ENT_HI] < y[ENT_HI] ? -1 : x[ENT_HI] > y[ENT_HI];
 }
 
 /*
- * What find_fde() answers, from the FDEs in any order: the last FDE by
- * (start, end) that starts at or before @pc, when it is the only one
- * that covers @pc.
+ * The entries made an index, in place.  Sorted by (start, end), FDE i
+ * answers pc (find_fde()) when it is the last to start at or before pc
+ * (pc < the next one's start), covers pc, and no earlier one reaches pc
+ * (pc >= the largest end before it): for the pcs in
+ *
+ *	[max(start, the largest end before), min(end, the next start))
+ *
+ * These ranges ascend and do not overlap, so a lookup is one binary
+ * search and needs no table of the largest ends.  An FDE whose range is
+ * empty (overlapped, a duplicate) answers no pc and is left out.
  */
-static const struct cfi_fde *scan_fde(const struct oc_cfi *cfi, uint64_t pc)
+static void build_index(struct oc_cfi *cfi)
 {
-	const struct cfi_fde *last = NULL, *cover = NULL;
-	size_t covering = 0;
+	uint64_t max_end = 0;
+	size_t n = cfi->nr, k = 0;
 
-	for (size_t i = 0; i < cfi->nr; i++) {
-		const struct cfi_fde *f = &cfi->fdes[i];
+	if (!n)		/* (cfi->ents may be NULL) */
+		return;
+	if (cfi->wide)
+		qsort(cfi->ents, n, ENT_WORDS * sizeof(uint64_t), ent64_cmp);
+	else
+		qsort(cfi->ents, n, ENT_WORDS * sizeof(uint32_t), ent32_cmp);
+	/* entry k <= i is written once entry i + 1 is read */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t start = ent_get(cfi, i, ENT_LO);
+		uint64_t end = ent_get(cfi, i, ENT_HI);
+		uint64_t off = ent_get(cfi, i, ENT_OFF);
+		uint64_t next = i + 1 < n ? ent_get(cfi, i + 1, ENT_LO) :
+					    ~(uint64_t)0;
+		uint64_t lo = start > max_end ? start : max_end;
+		uint64_t hi = end < next ? end : next;
 
-		if (f->start > pc)
+		if (end > max_end)
+			max_end = end;
+		if (lo >= hi)
 			continue;
-		if (!last || fde_cmp(f, last) >= 0)
-			last = f;
-		if (pc < f->end) {
-			covering++;
-			cover = f;
-		}
+		ent_set(cfi, k, ENT_LO, lo);
+		ent_set(cfi, k, ENT_HI, hi);
+		ent_set(cfi, k, ENT_OFF, off);
+		k++;
 	}
-	return covering == 1 && cover == last ? cover : NULL;
+	cfi->nr = k;
 }
 
-/* The one FDE covering @pc, or NULL (none, or two that overlap). */
-static const struct cfi_fde *find_fde(const struct oc_cfi *cfi, uint64_t pc)
+/*
+ * What find_fde() answers, from the entries in section order: the last
+ * FDE by (start, end) that starts at or before @pc, when it is the only
+ * one that covers @pc.
+ */
+static bool scan_fde(const struct oc_cfi *cfi, uint64_t pc, uint64_t *off_ret)
 {
-	/* the last FDE starting at or before pc */
-	size_t lo = oc_array_upper_bound(cfi->fdes, cfi->nr, sizeof(*cfi->fdes),
-					 offsetof(struct cfi_fde, start), pc);
-	size_t i;
+	size_t last = SIZE_MAX, cover = SIZE_MAX, covering = 0;
+	uint64_t last_start = 0, last_end = 0;
 
-	if (!lo)
-		return NULL;
-	i = lo - 1;
-	if (pc >= cfi->fdes[i].end)
-		return NULL;
-	/* an earlier FDE reaching pc too: ambiguous, trust neither */
-	if (i && cfi->max_end[i - 1] > pc)
-		return NULL;
-	return &cfi->fdes[i];
+	for (size_t i = 0; i < cfi->nr; i++) {
+		uint64_t start = ent_get(cfi, i, ENT_LO), end;
+
+		if (start > pc)
+			continue;
+		end = ent_get(cfi, i, ENT_HI);
+		if (last == SIZE_MAX || start > last_start ||
+		    (start == last_start && end >= last_end)) {
+			last = i;
+			last_start = start;
+			last_end = end;
+		}
+		if (pc < end) {
+			covering++;
+			cover = i;
+		}
+	}
+	if (covering != 1 || cover != last)
+		return false;
+	*off_ret = ent_get(cfi, cover, ENT_OFF);
+	return true;
+}
+
+/* The FDE that answers @pc, from the index (build_index()). */
+static bool find_fde(const struct oc_cfi *cfi, uint64_t pc, uint64_t *off_ret)
+{
+	/* oc_array_upper_bound()'s search, over entries of either width:
+	 * the last entry starting at or before pc */
+	size_t lo = 0, hi = cfi->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ent_get(cfi, mid, ENT_LO) <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || pc >= ent_get(cfi, lo - 1, ENT_HI))
+		return false;
+	*off_ret = ent_get(cfi, lo - 1, ENT_OFF);
+	return true;
 }
 
 /* --- the CFA program ------------------------------------------------ */
@@ -576,42 +760,40 @@ enum oc_cfi_status oc_cfi_find(const struct oc_cfi *cfi, uint64_t pc,
 			       struct oc_cfi_row *ret, char *why,
 			       size_t why_size)
 {
-	const struct cfi_fde *found;
+	struct oc_cfi *c = (struct oc_cfi *)cfi;
 	struct cfi_fde fde;
+	struct cie_memo memo;
 	struct machine m;
 	struct state initial;
-	struct cie cie;
-	const char *cwhy = NULL;
+	uint64_t off = 0;
+	bool found;
 
 	memset(ret, 0, sizeof(*ret));
-	if (!cfi || !cfi->nr)
+	/* (nr_fdes, not nr: the index's making changes nr) */
+	if (!cfi || !cfi->nr_fdes)
 		return OC_CFI_NO_FDE;
-	{
-		/* the index is made on use: the lock keeps it the callers' */
-		struct oc_cfi *c = (struct oc_cfi *)cfi;
-
-		pthread_mutex_lock(&c->lock);
-		if (!c->indexed && ++c->lookups > CFI_SCANS)
-			c->indexed = build_index(c);
-		found = c->indexed ? find_fde(c, pc) : scan_fde(c, pc);
-		/* a copy: the index may be sorted in place after this */
-		if (found)
-			fde = *found;
-		pthread_mutex_unlock(&c->lock);
+	/* the index is made on use: the lock keeps it the callers' */
+	pthread_mutex_lock(&c->lock);
+	if (!c->indexed && ++c->lookups > CFI_SCANS) {
+		build_index(c);
+		c->indexed = true;
 	}
+	found = c->indexed ? find_fde(c, pc, &off) : scan_fde(c, pc, &off);
+	pthread_mutex_unlock(&c->lock);
 	if (!found)
 		return OC_CFI_NO_FDE;
-	if (!parse_cie(cfi->sec, cfi->size, fde.cie, &cie, &cwhy)) {
-		set_why(why, why_size, cwhy);
+	/* its CIE and instructions: the entry read again */
+	if (!fde_at(cfi, off, &fde, &memo)) {
+		set_why(why, why_size, memo.ok ? "FDE unreadable" : memo.why);
 		return OC_CFI_MALFORMED;
 	}
 	memset(&m, 0, sizeof(m));
-	m.cie = &cie;
+	m.cie = &memo.cie;
 	m.cur.cfa_kind = OC_CFI_CFA_UNDEFINED;
 	/* the CIE's initial instructions apply whatever the pc */
 	m.loc = 0;
 	m.pc = ~(uint64_t)0;
-	if (!run(&m, cie.insns, cie.insns_end)) {
+	if (!run(&m, memo.cie.insns, memo.cie.insns_end)) {
 		set_why(why, why_size, m.why);
 		return OC_CFI_MALFORMED;
 	}
@@ -620,7 +802,7 @@ enum oc_cfi_status oc_cfi_find(const struct oc_cfi *cfi, uint64_t pc,
 	m.depth = 0;
 	m.loc = fde.start;
 	m.pc = pc;
-	if (!run(&m, cfi->sec + fde.insns, cfi->sec + fde.insns + fde.insns_len)) {
+	if (!run(&m, fde.insns, fde.insns_end)) {
 		set_why(why, why_size, m.why);
 		return OC_CFI_MALFORMED;
 	}

@@ -9,11 +9,11 @@
  * formats/dwarflines.c's layout, so its FDE addresses are in that layout
  * (oc_dwarf_symbol_addr()).
  *
- * The FDEs are indexed by address once, on the first lookup (a sorted
- * table); a pc that two FDEs cover is answered "no FDE".  The CFA
- * program is run with caps on its length, its operations and the
- * remember_state stack, so hostile bytes end with "malformed", never a
- * crash or a loop.
+ * The FDEs are listed once, in 12 bytes each (formats/dwarfcfi.c), and
+ * indexed by address once lookups make it pay; a pc that two FDEs cover
+ * is answered "no FDE".  The CFA program is run with caps on its length,
+ * its operations and the remember_state stack, so hostile bytes end with
+ * "malformed", never a crash or a loop.
  */
 #ifndef OC_FORMATS_DWARFCFI_H
 #define OC_FORMATS_DWARFCFI_H
