@@ -422,6 +422,58 @@ static void check_finds(const struct buf *b, enum oc_cfi_status want,
 	check_finds(b, want, (const uint64_t[]){ __VA_ARGS__ },             \
 		    sizeof((const uint64_t[]){ __VA_ARGS__ }) / sizeof(uint64_t))
 
+/* An index past its first lookups' scans (formats/dwarfcfi.c CFI_SCANS):
+ * its lookups search the sorted index. */
+static struct oc_cfi *warm_cfi(const struct buf *b)
+{
+	struct oc_cfi *cfi = NULL;
+	struct oc_cfi_row row;
+
+	CHECK_OK(oc_cfi_create(b->b, b->n, &cfi, NULL));
+	for (int i = 0; i < 17; i++)
+		(void)oc_cfi_find(cfi, 0, &row, NULL, 0);
+	return cfi;
+}
+
+/* A pc and the FDE [lo, hi) that must answer it (hi 0: none). */
+struct want {
+	uint64_t pc, lo, hi;
+};
+
+/* Each pc asked of a fresh index (a scan) and of a warm one (the sorted
+ * index): both answer the FDE wanted. */
+static void check_wants(const struct buf *b, const struct want *w, size_t nr)
+{
+	struct oc_cfi *warm = warm_cfi(b);
+
+	for (size_t i = 0; i < nr; i++) {
+		struct oc_cfi_row a, x;
+		enum oc_cfi_status sa = find(b, w[i].pc, &a);
+		enum oc_cfi_status sx = oc_cfi_find(warm, w[i].pc, &x, NULL, 0);
+		enum oc_cfi_status want = w[i].hi ? OC_CFI_FOUND : OC_CFI_NO_FDE;
+
+		if (sa != want || sx != want ||
+		    (want == OC_CFI_FOUND &&
+		     (a.fde_start != w[i].lo || a.fde_end != w[i].hi ||
+		      x.fde_start != w[i].lo || x.fde_end != w[i].hi)))
+			FAIL_AT("pc 0x%llx: scan %d [0x%llx, 0x%llx), index %d "
+				"[0x%llx, 0x%llx), want [0x%llx, 0x%llx)",
+				(unsigned long long)w[i].pc, sa,
+				(unsigned long long)a.fde_start,
+				(unsigned long long)a.fde_end, sx,
+				(unsigned long long)x.fde_start,
+				(unsigned long long)x.fde_end,
+				(unsigned long long)w[i].lo,
+				(unsigned long long)w[i].hi);
+	}
+	oc_cfi_destroy(warm);
+}
+
+#define CHECK_WANTS(b, ...)                                                 \
+	check_wants(b, (const struct want[]){ __VA_ARGS__ },                \
+		    sizeof((const struct want[]){ __VA_ARGS__ }) /          \
+			    sizeof(struct want))
+
 /* A prologue, remember/restore around an epilogue, every rule kind. */
 static void make_fde(struct buf *b)
 {
@@ -542,8 +594,9 @@ TEST(cfi_overlap_and_64bit)
 /*
  * The first lookups scan the FDEs in section order, later ones search
  * the sorted index (formats/dwarfcfi.c CFI_SCANS): both must answer
- * alike.  Random FDEs, unsorted, overlapping, nested, duplicated, empty;
- * every pc asked of a fresh index (a scan) and of one past its scans.
+ * alike.  Random FDEs, unsorted, overlapping, nested, duplicated, empty,
+ * in 32-bit entries and (odd rounds) 64-bit ones; every pc asked of a
+ * fresh index (a scan) and of one past its scans.
  */
 TEST(cfi_scan_agrees_with_index)
 {
@@ -552,12 +605,11 @@ TEST(cfi_scan_agrees_with_index)
 	size_t differ = 0, found = 0;
 
 	for (int round = 0; round < 20; round++) {
-		struct oc_cfi *warm = NULL;
-		struct oc_cfi_row row;
+		struct oc_cfi *warm;
 
 		b.n = 0;
 		put_cie(&b);
-		/* 16 FDEs of 24 bytes: what struct buf holds */
+		/* 16 FDEs of 24 bytes (and a 17th): what struct buf holds */
 		for (int i = 0; i < 16; i++) {
 			uint64_t lo, len;
 
@@ -568,9 +620,10 @@ TEST(cfi_scan_agrees_with_index)
 			len = (seed >> 8) % 5 == 0 ? 0 : ((seed >> 16) % 12) * 0x10;
 			put_empty_fde(&b, 0, lo, len);
 		}
-		CHECK_OK(oc_cfi_create(b.b, b.n, &warm, NULL));
-		for (int i = 0; i < 17; i++)	/* past CFI_SCANS */
-			(void)oc_cfi_find(warm, 0x1000 + 0x10 * i, &row, NULL, 0);
+		/* odd rounds: an FDE 4 GB away makes the entries wide */
+		if (round & 1)
+			put_empty_fde(&b, 0, 0xffffffff81000000, 0x10);
+		warm = warm_cfi(&b);
 		for (uint64_t pc = 0xff0; pc < 0x1500; pc += 4) {
 			struct oc_cfi_row a, w;
 			enum oc_cfi_status sa = find(&b, pc, &a);
@@ -592,6 +645,87 @@ TEST(cfi_scan_agrees_with_index)
 	}
 	CHECK_EQ(differ, 0);
 	CHECK(found > 100);	/* not all ambiguous */
+}
+
+/*
+ * The FDEs' entries (formats/dwarfcfi.c): 32-bit addresses counted from
+ * the 4 GB below the first FDE, while every FDE lies in that window;
+ * 64-bit ones when one does not (a range past it, a start below it, a
+ * span wider than 4 GB).  Scan and index answer the same at the window's
+ * edges, and a pc 4 GB past an FDE is not taken for it.
+ */
+TEST(cfi_entry_widths)
+{
+	struct buf b = { .n = 0 };
+	size_t nr_bad = 9;
+	struct oc_cfi *cfi = NULL;
+
+	/* narrow: the window from 0x100000000 (the first FDE's), an FDE
+	 * at its first byte, one ending at its last */
+	put_cie(&b);
+	put_empty_fde(&b, 0, 0x100000010, 0x10);
+	put_empty_fde(&b, 0, 0x100000000, 0x10);
+	put_empty_fde(&b, 0, 0x1ffffff00, 0xff);
+	CHECK_WANTS(&b,
+		    { 0x100000000, 0x100000000, 0x100000010 },
+		    { 0x10000000f, 0x100000000, 0x100000010 },
+		    { 0x100000010, 0x100000010, 0x100000020 },
+		    { 0x10000001f, 0x100000010, 0x100000020 },
+		    { 0x1fffffffe, 0x1ffffff00, 0x1ffffffff },
+		    { 0x100000020, 0, 0 }, { 0xffffffff, 0, 0 },
+		    { 0x1ffffffff, 0, 0 }, { 0x10, 0, 0 },
+		    { 0x200000010, 0, 0 }, { 0x2ffffff00, 0, 0 });
+	CHECK_OK(oc_cfi_create(b.b, b.n, &cfi, &nr_bad));
+	CHECK_EQ(oc_cfi_nr_fdes(cfi), 3);
+	CHECK_EQ(nr_bad, 0);
+	oc_cfi_destroy(cfi);
+
+	/* a range of 4 GB, with an FDE nested in it, and one past it; an
+	 * FDE whose CIE pointer is wrong, counted once */
+	b.n = 0;
+	put_cie(&b);
+	put_empty_fde(&b, 0, 0x1000, 0x100000000);
+	put_empty_fde(&b, 0, 0x80000000, 0x10);
+	put_empty_fde(&b, 0x7777, 0x3000, 0x10);
+	put_empty_fde(&b, 0, 0x200000000, 0x10);
+	CHECK_WANTS(&b,
+		    { 0x1000, 0x1000, 0x100001000 },
+		    { 0x7fffffff, 0x1000, 0x100001000 },
+		    { 0x80000000, 0, 0 },
+		    /* past the nested one: the last to start before pc
+		     * does not cover it (find_fde()) */
+		    { 0x80000010, 0, 0 },
+		    { 0x200000000, 0x200000000, 0x200000010 },
+		    { 0xfff, 0, 0 }, { 0x100001000, 0, 0 },
+		    { 0x200000010, 0, 0 });
+	CHECK_OK(oc_cfi_create(b.b, b.n, &cfi, &nr_bad));
+	CHECK_EQ(oc_cfi_nr_fdes(cfi), 3);
+	CHECK_EQ(nr_bad, 1);
+	oc_cfi_destroy(cfi);
+
+	/* a start below the first FDE's window */
+	b.n = 0;
+	put_cie(&b);
+	put_empty_fde(&b, 0, 0x100000000, 0x10);
+	put_empty_fde(&b, 0, 0xfff0, 0x10);
+	CHECK_WANTS(&b,
+		    { 0x100000000, 0x100000000, 0x100000010 },
+		    { 0xfff0, 0xfff0, 0x10000 },
+		    { 0x10000, 0, 0 }, { 0x100000010, 0, 0 });
+
+	/* a vmlinux's text and a module layout's low addresses */
+	b.n = 0;
+	put_cie(&b);
+	put_empty_fde(&b, 0, 0xffffffff81000000, 0x100);
+	put_empty_fde(&b, 0, 0x1000, 0x100);
+	put_empty_fde(&b, 0, 0xffffffff81000080, 0x100);
+	CHECK_WANTS(&b,
+		    { 0xffffffff81000000, 0xffffffff81000000, 0xffffffff81000100 },
+		    { 0xffffffff81000100, 0xffffffff81000080, 0xffffffff81000180 },
+		    { 0xffffffff81000090, 0, 0 },
+		    { 0x1000, 0x1000, 0x1100 }, { 0x10ff, 0x1000, 0x1100 },
+		    { 0x1100, 0, 0 }, { 0xffffffff80ffffff, 0, 0 },
+		    { 0xffffffffffffffff, 0, 0 });
 }
 
 TEST(cfi_malformed)
