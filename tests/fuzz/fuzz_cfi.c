@@ -8,7 +8,8 @@
  *	then the .debug_frame section bytes
  * Invariants: a status in range; a found row covers the pc, its rule
  * kinds and register numbers in range; a reason for a malformed entry,
- * NUL-terminated; the same answer twice.
+ * NUL-terminated; the same answer twice, and from an index past its
+ * scans (the first 8 pcs are scanned for, formats/dwarfcfi.c CFI_SCANS).
  */
 #include "dwarfcfi.h"
 #include "fuzz_common.h"
@@ -25,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_in in = { data, size };
 	uint64_t pcs[32];
-	struct oc_cfi *cfi;
+	struct oc_cfi *cfi, *warm;
 	struct oc_error *err;
 	size_t n, nr_bad = 0, len;
 	const uint8_t *sec;
@@ -48,26 +49,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(copy);
 		return 0;
 	}
+	err = oc_cfi_create(copy, len, &warm, NULL);
+	if (err) {
+		FUZZ_ASSERT(err == &oc_enomem);
+		oc_cfi_destroy(cfi);
+		free(copy);
+		return 0;
+	}
+	for (int i = 0; i < 17; i++) {
+		struct oc_cfi_row r;
+
+		(void)oc_cfi_find(warm, 0, &r, NULL, 0);
+	}
 	for (size_t i = 0; i < n; i++) {
-		struct oc_cfi_row r1, r2;
-		char why1[64], why2[64];
-		enum oc_cfi_status s1, s2;
+		struct oc_cfi_row r1, r2, r3;
+		char why1[64], why2[64], why3[64];
+		enum oc_cfi_status s1, s2, s3;
 
 		memset(why1, 0x41, sizeof(why1));
 		s1 = oc_cfi_find(cfi, pcs[i], &r1, why1, sizeof(why1));
 		s2 = oc_cfi_find(cfi, pcs[i], &r2, why2, sizeof(why2));
+		s3 = oc_cfi_find(warm, pcs[i], &r3, why3, sizeof(why3));
 		FUZZ_ASSERT(s1 <= OC_CFI_MALFORMED);
-		FUZZ_ASSERT(s1 == s2);
+		FUZZ_ASSERT(s1 == s2 && s1 == s3);
 		if (s1 == OC_CFI_FOUND) {
 			check_row(&r1, pcs[i]);
 			FUZZ_ASSERT(!memcmp(&r1, &r2, sizeof(r1)));
+			FUZZ_ASSERT(!memcmp(&r1, &r3, sizeof(r1)));
 		} else if (s1 == OC_CFI_MALFORMED) {
 			FUZZ_ASSERT(memchr(why1, 0, sizeof(why1)));
 			FUZZ_ASSERT(why1[0]);
 			FUZZ_ASSERT(!strcmp(why1, why2));
+			FUZZ_ASSERT(!strcmp(why1, why3));
 		}
 	}
 	FUZZ_ASSERT(oc_cfi_nr_fdes(cfi) <= len / 8 + 1);
+	FUZZ_ASSERT(oc_cfi_nr_fdes(warm) == oc_cfi_nr_fdes(cfi));
+	oc_cfi_destroy(warm);
 	oc_cfi_destroy(cfi);
 	free(copy);
 	return 0;
