@@ -303,39 +303,52 @@ static struct oc_error *parse(struct oc_orc_table *tab,
 	tab->version = version;
 	if (!nr)
 		return NULL;
-	tab->ips = oc_malloc_big(nr * sizeof(*tab->ips));
-	if (!tab->ips)
-		return &oc_enomem;
 	tab->nr = nr;
-	for (size_t i = 0; i < nr; i++) {
-		/* orc_ip(): the s32 is relative to its own address */
-		tab->ips[i] = ip_addr + ORC_ABI_IP_SIZE * i +
-			      (uint64_t)(int64_t)orc_abi_ip_rel(ip_data, i);
-		if (i && tab->ips[i] < tab->ips[i - 1])
-			sorted = false;
+	tab->ip_raw = ip_data;
+	tab->ip_addr = ip_addr;
+	for (uint64_t i = 1, prev = oc_orc_table_ip(tab, 0); i < nr && sorted;
+	     i++) {
+		uint64_t ip = oc_orc_table_ip(tab, i);
+
+		sorted = prev <= ip;
+		prev = ip;
 	}
 	if (sorted && borrow) {
-		/* decoded on lookup (oc_orc_table_entry()), where they are */
+		/* ips and entries read on lookup (oc_orc_table_ip(),
+		 * oc_orc_table_entry()), where they are */
 		tab->raw = orc_data;
 	} else if (sorted) {
+		tab->ip_owned = malloc(ip_len);
 		tab->raw_owned = oc_malloc_big(orc_len);
-		if (!tab->raw_owned) {
+		if (!tab->ip_owned || !tab->raw_owned) {
 			oc_orc_table_deinit(tab);
 			return &oc_enomem;
 		}
+		memcpy(tab->ip_owned, ip_data, ip_len);
 		memcpy(tab->raw_owned, orc_data, orc_len);
+		tab->ip_raw = tab->ip_owned;
 		tab->raw = tab->raw_owned;
 	} else {
+		/* what the kernel sorted in place (unwind_module_init(), and
+		 * unwind_init() before 5.6), sorted here with absolute ips:
+		 * a moved entry's s32 would be relative to another slot */
+		uint64_t *ips = oc_malloc_big(nr * sizeof(*ips));
+
 		tab->entries = malloc(nr * sizeof(*tab->entries));
-		if (!tab->entries) {
+		if (!ips || !tab->entries) {
+			free(ips);
 			oc_orc_table_deinit(tab);
 			return &oc_enomem;
 		}
-		for (size_t i = 0; i < nr; i++)
+		for (size_t i = 0; i < nr; i++) {
+			ips[i] = oc_orc_table_ip(tab, i);
 			oc_orc_entry_decode(version,
 					    (const uint8_t *)orc_data +
 						    ORC_ABI_ENTRY_SIZE * i,
 					    &tab->entries[i]);
+		}
+		tab->ips = ips;
+		tab->ip_raw = NULL;
 		err = sort_table(tab);
 		if (err) {
 			oc_orc_table_deinit(tab);

@@ -25,25 +25,40 @@ void oc_orc_table_init(struct oc_orc_table *tab)
 void oc_orc_table_deinit(struct oc_orc_table *tab)
 {
 	free(tab->ips);
+	free(tab->ip_owned);
 	free(tab->entries);
 	free(tab->raw_owned);
 	free(tab->lookup);
 	oc_orc_table_init(tab);
 }
 
+/* orc_ip(): "return (unsigned long)ip + *ip;", relocated */
+static inline uint64_t table_ip(const struct oc_orc_table *tab, size_t i)
+{
+	if (tab->ips)
+		return tab->ips[i];
+	return tab->ip_addr + ORC_ABI_IP_SIZE * i +
+	       (uint64_t)(int64_t)orc_abi_ip_rel(tab->ip_raw, i);
+}
+
+uint64_t oc_orc_table_ip(const struct oc_orc_table *tab, size_t i)
+{
+	return table_ip(tab, i);
+}
+
 /*
  * __orc_find(): the rightmost entry in [first, last] whose ip <= @ip;
  * @first itself when none is (the kernel's "found = first").
  */
-static size_t orc_find_range(const uint64_t *ips, size_t first, size_t last,
-			     uint64_t ip)
+static size_t orc_find_range(const struct oc_orc_table *tab, size_t first,
+			     size_t last, uint64_t ip)
 {
 	size_t found = first;
 
 	while (first <= last) {
 		size_t mid = first + (last - first) / 2;
 
-		if (ips[mid] <= ip) {
+		if (table_ip(tab, mid) <= ip) {
 			found = mid;
 			first = mid + 1;
 		} else {
@@ -69,10 +84,11 @@ struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 		start = tab->lookup_start;
 		stop = tab->lookup_stop;
 	} else {
-		start = tab->ips[0] & ~(uint64_t)(OC_ORC_LOOKUP_BLOCK_SIZE - 1);
-		stop = tab->ips[tab->nr - 1] + 1;
+		start = table_ip(tab, 0) &
+			~(uint64_t)(OC_ORC_LOOKUP_BLOCK_SIZE - 1);
+		stop = table_ip(tab, tab->nr - 1) + 1;
 		if (!stop)
-			stop = tab->ips[tab->nr - 1];
+			stop = table_ip(tab, tab->nr - 1);
 	}
 	tab->lookup_start = start;
 	tab->lookup_stop = stop;
@@ -95,7 +111,7 @@ struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 	if (!tab->lookup)
 		return &oc_enomem;
 	for (size_t i = 1; i < tab->nr; i++) {
-		if (tab->ips[i] < tab->ips[i - 1]) {
+		if (table_ip(tab, i) < table_ip(tab, i - 1)) {
 			sorted = false;
 			break;
 		}
@@ -105,16 +121,16 @@ struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 	for (uint64_t i = 0, j = 0; sorted && i < blocks - 1; i++) {
 		uint64_t at = start + OC_ORC_LOOKUP_BLOCK_SIZE * i;
 
-		while (j + 1 < tab->nr && tab->ips[j + 1] <= at)
+		while (j + 1 < tab->nr && table_ip(tab, j + 1) <= at)
 			j++;
 		tab->lookup[i] = (uint32_t)j;
 	}
 	for (uint64_t i = 0; !sorted && i < blocks - 1; i++)
 		tab->lookup[i] = (uint32_t)orc_find_range(
-			tab->ips, 0, tab->nr - 1,
+			tab, 0, tab->nr - 1,
 			start + OC_ORC_LOOKUP_BLOCK_SIZE * i);
 	tab->lookup[blocks - 1] =
-		(uint32_t)orc_find_range(tab->ips, 0, tab->nr - 1, stop);
+		(uint32_t)orc_find_range(tab, 0, tab->nr - 1, stop);
 	tab->lookup_blocks = blocks;
 	return NULL;
 }
@@ -137,15 +153,21 @@ void oc_orc_table_relocate(struct oc_orc_table *tab, uint64_t delta)
 	 * shifted.  Otherwise (an unaligned delta moves the default range,
 	 * which is block-aligned from the first ip; an address that wraps
 	 * reorders the table) it is built again. */
+	uint64_t last = tab->nr ? table_ip(tab, tab->nr - 1) : 0;
 	bool keep = tab->nr && !(delta % OC_ORC_LOOKUP_BLOCK_SIZE) &&
-		    tab->ips[tab->nr - 1] + delta >= tab->ips[tab->nr - 1] &&
+		    last + delta >= last &&
 		    tab->lookup_start + delta >= tab->lookup_start &&
 		    tab->lookup_stop + delta >= tab->lookup_stop &&
-		    (tab->lookup_range_set ||
-		     tab->ips[tab->nr - 1] + 1 == tab->lookup_stop);
+		    (tab->lookup_range_set || last + 1 == tab->lookup_stop);
 
-	for (size_t i = 0; i < tab->nr; i++)
-		tab->ips[i] += delta;
+	/* the kernel's orc_ip() needs no relocation of its own: its
+	 * section moves with the text; ours moves by ip_addr */
+	if (tab->ips) {
+		for (size_t i = 0; i < tab->nr; i++)
+			tab->ips[i] += delta;
+	} else {
+		tab->ip_addr += delta;
+	}
 	if (tab->lookup_range_set || keep) {
 		tab->lookup_start += delta;
 		tab->lookup_stop += delta;
@@ -171,9 +193,10 @@ void oc_orc_table_entry(const struct oc_orc_table *tab, size_t i,
 bool oc_orc_table_find(const struct oc_orc_table *tab, uint64_t ip,
 		       struct oc_orc_entry *ret, uint64_t *entry_ip_ret)
 {
+	uint64_t at;
 	size_t i;
 
-	if (!tab->nr || ip < tab->ips[0])
+	if (!tab->nr || ip < table_ip(tab, 0))
 		return false;
 	if (tab->lookup && ip >= tab->lookup_start && ip < tab->lookup_stop) {
 		uint64_t idx = (ip - tab->lookup_start) /
@@ -186,15 +209,16 @@ bool oc_orc_table_find(const struct oc_orc_table *tab, uint64_t ip,
 		stop = (size_t)tab->lookup[idx + 1] + 1;
 		if (start >= tab->nr || stop > tab->nr || stop <= start)
 			return false;
-		i = orc_find_range(tab->ips, start, stop - 1, ip);
+		i = orc_find_range(tab, start, stop - 1, ip);
 	} else {
-		i = orc_find_range(tab->ips, 0, tab->nr - 1, ip);
+		i = orc_find_range(tab, 0, tab->nr - 1, ip);
 	}
-	if (tab->ips[i] > ip)
+	at = table_ip(tab, i);
+	if (at > ip)
 		return false;
 	if (ret)
 		oc_orc_table_entry(tab, i, ret);
 	if (entry_ip_ret)
-		*entry_ip_ret = tab->ips[i];
+		*entry_ip_ret = at;
 	return true;
 }

@@ -71,7 +71,22 @@ struct oc_orc_entry {
 };
 
 struct oc_orc_table {
-	uint64_t *ips;		/* absolute, sorted ascending */
+	/*
+	 * The ips, ascending (oc_orc_table_ip() reads either form).  A
+	 * table sorted as it was read (a vmlinux's since 5.6, sorted by
+	 * scripts/sorttable; a module's, sorted by the kernel at load)
+	 * keeps its .orc_unwind_ip bytes, each s32 relative to its own
+	 * address as the kernel's orc_ip() reads them: ip i is ip_addr +
+	 * 4 * i + s32 i, ip_addr the section's address plus any
+	 * relocation.  An array of 64-bit ips would be twice the bytes
+	 * (3.6 MB for the vmlinux's ~450,000 entries), all of it fresh
+	 * memory, where the section is the vmlinux file's page cache.
+	 * An unsorted table: ips, absolute, in the order it was sorted to.
+	 */
+	const uint8_t *ip_raw;
+	uint8_t *ip_owned;	/* ip_raw, when it is the table's copy */
+	uint64_t ip_addr;
+	uint64_t *ips;
 	/* the entries, decoded (oc_orc_table_entry() reads either form);
 	 * or, for a table sorted as it was read (a vmlinux's, since 5.6),
 	 * their on-disk bytes, ORC_ABI_ENTRY_SIZE each, decoded on lookup:
@@ -114,16 +129,17 @@ struct oc_error *oc_orc_table_parse(struct oc_orc_table *tab,
 				    uint64_t ip_addr, const void *ip_data,
 				    size_t ip_len, const void *orc_data,
 				    size_t orc_len);
-/* The same, but a sorted table's entries stay at @orc_data, not copied:
- * the caller keeps them until oc_orc_table_deinit() (the vmlinux's
- * .orc_unwind, mapped by libelf while the model lives). */
+/* The same, but a sorted table's ips and entries stay at @ip_data and
+ * @orc_data, not copied: the caller keeps them until
+ * oc_orc_table_deinit() (the vmlinux's .orc_unwind_ip and .orc_unwind,
+ * mapped by libelf while the model lives). */
 struct oc_error *oc_orc_table_parse_borrowed(struct oc_orc_table *tab,
 					     enum oc_orc_version version,
 					     uint64_t ip_addr,
 					     const void *ip_data, size_t ip_len,
 					     const void *orc_data,
 					     size_t orc_len);
-/* Add @delta to every ip (KASLR); rebuilds the lookup index. */
+/* Add @delta to every ip (KASLR); keeps or rebuilds the lookup index. */
 void oc_orc_table_relocate(struct oc_orc_table *tab, uint64_t delta);
 /*
  * Cover [start, stop) with the direct index, like the kernel's
@@ -144,6 +160,9 @@ void oc_orc_entry_decode(enum oc_orc_version version, const void *raw,
 /* The kernel's sort rule: "weak" section terminators sort first. */
 bool oc_orc_entry_is_weak(enum oc_orc_version version,
 			  const struct oc_orc_entry *e);
+
+/* The ip of entry @i (< tab->nr), relocated. */
+uint64_t oc_orc_table_ip(const struct oc_orc_table *tab, size_t i);
 
 /* Entry @i (< tab->nr), decoded. */
 void oc_orc_table_entry(const struct oc_orc_table *tab, size_t i,

@@ -127,11 +127,12 @@ struct oc_error *oc_orcdump_table(const struct oc_orc_table *tab,
 				  FILE *out)
 {
 	for (size_t i = 0; i < tab->nr; i++) {
+		uint64_t ip = oc_orc_table_ip(tab, i);
 		struct oc_orc_entry e;
 		char loc[256];
 
-		if (!resolve || !resolve(arg, tab->ips[i], loc, sizeof(loc)))
-			snprintf(loc, sizeof(loc), "%" PRIx64, tab->ips[i]);
+		if (!resolve || !resolve(arg, ip, loc, sizeof(loc)))
+			snprintf(loc, sizeof(loc), "%" PRIx64, ip);
 		oc_orc_table_entry(tab, i, &e);
 		oc_orcdump_entry(out, style, loc, &e);
 	}

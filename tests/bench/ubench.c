@@ -126,8 +126,9 @@ static int bench_orc(const struct oc_kernel *k, size_t lookups)
 		printf("orc_entries 0\n");
 		return 0;
 	}
-	lo = k->text_start ? k->text_start : tab->ips[0];
-	hi = k->text_end > lo ? k->text_end : tab->ips[tab->nr - 1];
+	lo = k->text_start ? k->text_start : oc_orc_table_ip(tab, 0);
+	hi = k->text_end > lo ? k->text_end :
+				oc_orc_table_ip(tab, tab->nr - 1);
 	addrs = malloc(NR_ADDRS * sizeof(*addrs));
 	ips = malloc(tab->nr * sizeof(*ips));
 	if (!addrs || !ips) {
@@ -135,7 +136,8 @@ static int bench_orc(const struct oc_kernel *k, size_t lookups)
 		free(ips);
 		return 1;
 	}
-	memcpy(ips, tab->ips, tab->nr * sizeof(*ips));
+	for (i = 0; i < tab->nr; i++)
+		ips[i] = oc_orc_table_ip(tab, i);
 	for (i = 0; i < NR_ADDRS; i++)
 		addrs[i] = lo + xorshift(&seed) % (hi - lo);
 

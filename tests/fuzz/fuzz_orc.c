@@ -21,8 +21,10 @@ static bool linear_find(const struct oc_orc_table *tab, uint64_t ip,
 	bool found = false;
 
 	for (size_t i = 0; i < tab->nr; i++) {
-		if (tab->ips[i] <= ip && (!found || tab->ips[i] >= *entry_ip_ret)) {
-			*entry_ip_ret = tab->ips[i];
+		uint64_t at = oc_orc_table_ip(tab, i);
+
+		if (at <= ip && (!found || at >= *entry_ip_ret)) {
+			*entry_ip_ret = at;
 			found = true;
 		}
 	}
@@ -134,26 +136,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	for (size_t i = 1; i < tab.nr; i++)
-		FUZZ_ASSERT(tab.ips[i - 1] <= tab.ips[i]);
+		FUZZ_ASSERT(oc_orc_table_ip(&tab, i - 1) <=
+			    oc_orc_table_ip(&tab, i));
 	/* a huge range is allowed (up to 2^24 blocks) but slow: keep the
 	 * fuzzer fast, the cap itself is read in src/orc.c */
 	if ((flags & 2) && stop - start < (1u << 20))
 		fuzz_check_error(oc_orc_table_set_lookup_range(&tab, start, stop));
 	/* the relocation contract: no ip wraps (src/kernel.c refuses a
 	 * KERNELOFFSET beyond the 1 GiB KASLR window, found here) */
-	if ((flags & 4) && tab.nr && tab.ips[tab.nr - 1] + delta >= tab.ips[0] + delta &&
-	    tab.ips[0] + delta >= delta)
-		oc_orc_table_relocate(&tab, delta);
+	if ((flags & 4) && tab.nr) {
+		uint64_t first = oc_orc_table_ip(&tab, 0);
+		uint64_t last = oc_orc_table_ip(&tab, tab.nr - 1);
+
+		if (last + delta >= first + delta && first + delta >= delta)
+			oc_orc_table_relocate(&tab, delta);
+	}
 
 	check_find(&tab, 0);
 	check_find(&tab, UINT64_MAX);
 	check_find(&tab, start);
 	check_find(&tab, stop);
 	for (size_t i = 0; i < tab.nr && i < 64; i++) {
-		check_find(&tab, tab.ips[i]);
-		check_find(&tab, tab.ips[i] - 1);
-		check_find(&tab, tab.ips[i] + 1);
-		check_find(&tab, tab.ips[i] + 300);
+		uint64_t at = oc_orc_table_ip(&tab, i);
+
+		check_find(&tab, at);
+		check_find(&tab, at - 1);
+		check_find(&tab, at + 1);
+		check_find(&tab, at + 300);
 	}
 	oc_orc_table_deinit(&tab);
 	return 0;

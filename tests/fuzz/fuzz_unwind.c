@@ -143,8 +143,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	if (w.tab.nr) {
-		w.text_begin = w.tab.ips[0];
-		w.text_end = w.tab.ips[w.tab.nr - 1] + 4096;
+		w.text_begin = oc_orc_table_ip(&w.tab, 0);
+		w.text_end = oc_orc_table_ip(&w.tab, w.tab.nr - 1) + 4096;
 	}
 
 	for (size_t i = 0; i < nr_stacks && in.left >= 13; i++) {

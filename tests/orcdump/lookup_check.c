@@ -48,7 +48,7 @@ static long kernel_find(const struct oc_orc_table *tab, const uint32_t *lk,
 		return -1;
 	found = first;
 	for (uint32_t i = first; i <= last; i++)
-		if (tab->ips[i] <= ip)
+		if (oc_orc_table_ip(tab, i) <= ip)
 			found = i;
 	return found;
 }
@@ -118,11 +118,11 @@ int main(int argc, char **argv)
 		bool got = oc_orc_table_find(&k->orc, ip, &e, &at);
 
 		checked++;
-		if (want < 0 ? got : (!got || at != k->orc.ips[want]))
+		if (want < 0 ? got : (!got || at != oc_orc_table_ip(&k->orc, want)))
 			bad++;
 	}
 	for (size_t i = 0; i < k->orc.nr; i++) {
-		uint64_t ip = k->orc.ips[i];
+		uint64_t ip = oc_orc_table_ip(&k->orc, i);
 		long want;
 		uint64_t at = 0;
 
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 		want = kernel_find(&k->orc, lk, blocks, k->text_start, ip);
 		checked++;
 		if (want < 0 || !oc_orc_table_find(&k->orc, ip, NULL, &at) ||
-		    at != k->orc.ips[want])
+		    at != oc_orc_table_ip(&k->orc, want))
 			bad++;
 	}
 	snprintf(buf, sizeof(buf), "%zu of %zu text addresses disagree", bad,

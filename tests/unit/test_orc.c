@@ -221,13 +221,15 @@ TEST(orc_parse_relative_ips_and_sort)
 				    20, orcb, 30));
 	CHECK_EQ(tab.nr, 5);
 	for (size_t i = 1; i < tab.nr; i++)
-		CHECK(tab.ips[i - 1] <= tab.ips[i]);
-	CHECK_EQ(tab.ips[0], base);
-	/* unsorted as read: every entry decoded, in the sorted order */
+		CHECK(oc_orc_table_ip(&tab, i - 1) <= oc_orc_table_ip(&tab, i));
+	CHECK_EQ(oc_orc_table_ip(&tab, 0), base);
+	/* unsorted as read: every entry decoded and every ip made absolute,
+	 * in the sorted order */
 	CHECK(tab.entries != NULL && tab.raw == NULL);
+	CHECK(tab.ips != NULL && tab.ip_raw == NULL);
 	CHECK_EQ(tab.entries[0].sp_offset, 24);
 	/* the weak entry sorts left of the real one at the same ip */
-	CHECK_EQ(tab.ips[2], base + 0x40);
+	CHECK_EQ(oc_orc_table_ip(&tab, 2), base + 0x40);
 	CHECK_EQ(tab.entries[2].type, OC_ORC_TYPE_UNDEFINED);
 	CHECK_EQ(tab.entries[3].sp_offset, 8);
 	CHECK(oc_orc_table_find(&tab, base + 0x47, &got, &at));
@@ -263,7 +265,7 @@ static long plain_find(const struct oc_orc_table *tab, uint64_t ip)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (tab->ips[mid] <= ip)
+		if (oc_orc_table_ip(tab, mid) <= ip)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -286,7 +288,7 @@ static int check_random_lookups(const struct oc_orc_table *tab,
 		bool found = oc_orc_table_find(tab, ip, &got, &at);
 
 		if (found != (want >= 0) ||
-		    (found && (at != tab->ips[want] ||
+		    (found && (at != oc_orc_table_ip(tab, want) ||
 			       got.sp_offset != (int16_t)want))) {
 			if (!bad++)
 				printf("  lookup of 0x%llx disagrees with binary search\n",
@@ -335,8 +337,11 @@ TEST(orc_lookup_agrees_with_binary_search)
 	CHECK_OK(oc_orc_table_parse(&tab, OC_ORC_V_6_4, text + 0x1000000, ipb,
 				    sizeof(ipb), orcb, sizeof(orcb)));
 	CHECK(tab.lookup != NULL);
-	/* sorted as read: the entries stay as on disk, decoded on lookup */
+	/* sorted as read: the ips and entries stay as on disk (copies: not
+	 * borrowed), read on lookup */
 	CHECK(tab.raw != NULL && tab.entries == NULL);
+	CHECK(tab.ip_raw != NULL && tab.ips == NULL);
+	CHECK(tab.ip_raw != ipb && tab.raw != orcb);
 	CHECK_EQ(check_random_lookups(&tab, text - 0x1000, ip - text + 0x4000,
 				      200000), 0);
 	/* entry ips and their neighbours */
@@ -356,6 +361,68 @@ TEST(orc_lookup_agrees_with_binary_search)
 	CHECK_EQ(check_random_lookups(&tab, text + 0x3a000000 - 0x1000,
 				      ip - text + 0x4000, 100000), 0);
 	oc_orc_table_deinit(&tab);
+}
+
+/* How many of tab's ips are not @ips[i] + @delta (the first is reported). */
+static int count_wrong_ips(const struct oc_orc_table *tab, const uint64_t *want,
+			   uint64_t delta)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < tab->nr; i++) {
+		if (oc_orc_table_ip(tab, i) != want[i] + delta && !bad++)
+			printf("  ip %zu is 0x%llx, not 0x%llx\n", i,
+			       (unsigned long long)oc_orc_table_ip(tab, i),
+			       (unsigned long long)(want[i] + delta));
+	}
+	return bad;
+}
+
+TEST(orc_sorted_table_reads_its_ip_section)
+{
+	/* the section after the text (negative s32s, as in a vmlinux) and
+	 * before it (positive) */
+	static const uint64_t at[] = { text + 0x1000000, text - 0x10000 };
+	static uint8_t saved[4 * N];
+	uint64_t ip = random_entries(ips, e, N, text, 600, true);
+
+	for (size_t a = 0; a < sizeof(at) / sizeof(at[0]); a++) {
+		struct oc_orc_table tab;
+
+		build_raw(at[a], ips, e, N, ORC_ABI_LAYOUT_6_4, ipb, orcb);
+		memcpy(saved, ipb, sizeof(ipb));
+		oc_orc_table_init(&tab);
+		CHECK_OK(oc_orc_table_parse_borrowed(&tab, OC_ORC_V_6_4, at[a],
+						     ipb, sizeof(ipb), orcb,
+						     sizeof(orcb)));
+		/* borrowed: no array of ips, nothing copied */
+		CHECK(tab.ips == NULL && tab.ip_owned == NULL);
+		CHECK(tab.ip_raw == ipb && tab.raw == orcb);
+		CHECK_EQ(count_wrong_ips(&tab, ips, 0), 0);
+		CHECK_EQ(check_random_lookups(&tab, text - 0x1000,
+					      ip - text + 0x4000, 50000), 0);
+		/* KASLR moves the ips, not the borrowed bytes */
+		oc_orc_table_relocate(&tab, 0x3a000000);
+		CHECK(tab.ip_raw == ipb && !memcmp(saved, ipb, sizeof(ipb)));
+		CHECK_EQ(count_wrong_ips(&tab, ips, 0x3a000000), 0);
+		CHECK_EQ(check_random_lookups(&tab, text + 0x3a000000 - 0x1000,
+					      ip - text + 0x4000, 50000), 0);
+		/* and again: relocations add up */
+		oc_orc_table_relocate(&tab, (uint64_t)-0x200000);
+		CHECK_EQ(count_wrong_ips(&tab, ips, 0x39e00000), 0);
+		oc_orc_table_deinit(&tab);
+
+		/* parsed from bytes the caller frees: a copy, read the same */
+		CHECK_OK(oc_orc_table_parse(&tab, OC_ORC_V_6_4, at[a], ipb,
+					    sizeof(ipb), orcb, sizeof(orcb)));
+		CHECK(tab.ips == NULL && tab.ip_owned != NULL &&
+		      tab.ip_raw == tab.ip_owned);
+		memset(ipb, 0, sizeof(ipb));
+		CHECK_EQ(count_wrong_ips(&tab, ips, 0), 0);
+		oc_orc_table_relocate(&tab, 0x200000);
+		CHECK_EQ(count_wrong_ips(&tab, ips, 0x200000), 0);
+		oc_orc_table_deinit(&tab);
+	}
 }
 
 /* The index a relocation keeps (a whole number of blocks) or rebuilds is
@@ -405,9 +472,9 @@ TEST(orc_relocate_keeps_or_rebuilds_the_index)
 				CHECK_OK(oc_orc_table_set_lookup_range(
 					&tab, text, text + (ip - text) / 2));
 			oc_orc_table_relocate(&tab, deltas[d]);
-			CHECK_EQ(tab.ips[0], ips[0] + deltas[d]);
+			CHECK_EQ(oc_orc_table_ip(&tab, 0), ips[0] + deltas[d]);
 			CHECK_EQ(check_index_as_built(&tab), 0);
-			if (at > text && tab.ips[N - 1] > tab.ips[0])	/* not wrapped */
+			if (at > text && oc_orc_table_ip(&tab, N - 1) > oc_orc_table_ip(&tab, 0))	/* not wrapped */
 				CHECK_EQ(check_random_lookups(&tab, at - 0x1000,
 							      ip - text + 0x4000,
 							      20000), 0);
