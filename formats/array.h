@@ -86,22 +86,23 @@ static inline void oc_strv_free(char **v, size_t nr)
  * of their own) and the crash extension.  On the virtual machines
  * measured a 4 KB fault costs ~10 us and a 2 MB one (zeroing included)
  * ~0.2-0.3 ms, so a huge page pays from ~128 KB filled on; but the rest
- * of the 2 MB is memory too: oc_malloc_big() takes one from 2 MB on
- * (any table), oc_malloc_huge() from the caller's own threshold (the
- * vmlinux's ORC lookup index, 480 KB on 6.1: 120 faults, 1.2 ms; not
- * every module's small tables).
+ * of the 2 MB is memory too, which a run that starts after the machine
+ * was idle pays the host's faults for (docs/benchmarks.md, "Fresh memory
+ * after a peer"): oc_malloc_big() takes huge pages from 2 MB on.  An
+ * array of which a run reads a few pages is best not filled whole at
+ * all (src/orc.c's ORC lookup index, filled on lookup).
  */
 /* x86-64's transparent huge page (a PMD's 2 MB) */
 enum { OC_HUGE_PAGE = 2 << 20 };
 
-/* @size bytes in huge pages from @from bytes on, malloc() below */
-static inline void *oc_malloc_huge(size_t size, size_t from)
+/* @size bytes in huge pages from 2 MB on, malloc() below */
+static inline void *oc_malloc_big(size_t size)
 {
 	const size_t huge = OC_HUGE_PAGE;
 	size_t round;
 	void *p;
 
-	if (size < from || size > SIZE_MAX - huge)
+	if (size < huge || size > SIZE_MAX - huge)
 		return malloc(size);
 	round = (size + huge - 1) & ~(huge - 1);
 	p = aligned_alloc(huge, round);
@@ -109,11 +110,6 @@ static inline void *oc_malloc_huge(size_t size, size_t from)
 		return malloc(size);
 	madvise(p, round, MADV_HUGEPAGE);
 	return p;
-}
-
-static inline void *oc_malloc_big(size_t size)
-{
-	return oc_malloc_huge(size, OC_HUGE_PAGE);
 }
 
 #endif /* OC_FORMATS_ARRAY_H */

@@ -9,6 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "array.h"
 #include "orc.h"
@@ -16,6 +17,61 @@
 
 /* Direct index larger than this (in blocks) is not built: hostile ranges. */
 static const uint64_t max_lookup_blocks = 1u << 24;
+
+/*
+ * The direct index is filled lazily: a block when a lookup first needs it
+ * (oc_orc_table_lookup_at()), each the way unwind_init() fills every
+ * orc_lookup[] slot, __orc_find() at the block's start.  A report needs
+ * few blocks: 6.1 mod-blocked's --all-tasks 133 of the vmlinux's 141,923
+ * (its first to last ip), the 10,000-task bench kdump's 158, in 21 of the
+ * index's 139 4 KB pages.  Filled whole at the open (in the ORC thread)
+ * it took a 2 MB huge page: fresh anonymous memory, which after a few
+ * seconds idle costs the host's faults too (virtio-balloon free page
+ * reporting gave it back; docs/benchmarks.md, "Fresh memory after a
+ * peer").  Measured against that, medians of runs after 3 s idle and of
+ * runs back to back: filled whole in 4 KB pages, or lazily, both took
+ * ~5 ms off 6.1 mod-blocked's ~60 ms cold (the two within the noise);
+ * warm, the whole fill cost 139 faults and a walk of every block, +1.2
+ * ms against the huge page, the lazy one -1.3 ms (-6 ms of the 10,000-
+ * task kdump's ~165).  So: lazily, in 4 KB pages of its own (mapped
+ * here, never advised as huge pages: an untouched page costs nothing),
+ * calloc() below a page (a module's).  Threads that unwind share a
+ * table: a slot is written whole, with the one value any of them
+ * computes (0 when not filled, else the entry + 1), relaxed atomics.
+ */
+static const size_t lookup_map_min = 4096;
+
+static size_t lookup_bytes(size_t blocks)
+{
+	return blocks * sizeof(uint32_t);
+}
+
+static uint32_t *lookup_alloc(size_t blocks)
+{
+	size_t size = lookup_bytes(blocks);
+	void *p;
+
+	if (size < lookup_map_min)
+		return calloc(blocks, sizeof(uint32_t));
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	madvise(p, size, MADV_NOHUGEPAGE);
+	return p;
+}
+
+static void lookup_free(struct oc_orc_table *tab)
+{
+	size_t size = lookup_bytes(tab->lookup_blocks);
+
+	if (tab->lookup && size >= lookup_map_min)
+		munmap(tab->lookup, size);
+	else
+		free(tab->lookup);
+	tab->lookup = NULL;
+	tab->lookup_blocks = 0;
+}
 
 void oc_orc_table_init(struct oc_orc_table *tab)
 {
@@ -28,7 +84,7 @@ void oc_orc_table_deinit(struct oc_orc_table *tab)
 	free(tab->ip_owned);
 	free(tab->entries);
 	free(tab->raw_owned);
-	free(tab->lookup);
+	lookup_free(tab);
 	oc_orc_table_init(tab);
 }
 
@@ -70,14 +126,33 @@ static size_t orc_find_range(const struct oc_orc_table *tab, size_t first,
 	return found;
 }
 
+/* the first entry of block @i's range: orc_find_range() at its start,
+ * the last block's at the range's stop */
+static uint32_t lookup_fill(const struct oc_orc_table *tab, size_t i)
+{
+	uint64_t at = i + 1 < tab->lookup_blocks ?
+		tab->lookup_start + OC_ORC_LOOKUP_BLOCK_SIZE * (uint64_t)i :
+		tab->lookup_stop;
+
+	return (uint32_t)orc_find_range(tab, 0, tab->nr - 1, at);
+}
+
+uint32_t oc_orc_table_lookup_at(const struct oc_orc_table *tab, size_t i)
+{
+	uint32_t v = __atomic_load_n(&tab->lookup[i], __ATOMIC_RELAXED);
+
+	if (!v) {
+		v = lookup_fill(tab, i) + 1;
+		__atomic_store_n(&tab->lookup[i], v, __ATOMIC_RELAXED);
+	}
+	return v - 1;
+}
+
 struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 {
 	uint64_t start, stop, blocks;
-	bool sorted = true;
 
-	free(tab->lookup);
-	tab->lookup = NULL;
-	tab->lookup_blocks = 0;
+	lookup_free(tab);
 	if (!tab->nr)
 		return NULL;
 	if (tab->lookup_range_set) {
@@ -97,40 +172,15 @@ struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab)
 	/* the kernel's orc_lookup has one block per LOOKUP_BLOCK_SIZE of
 	 * text plus the ending block */
 	blocks = (stop - start - 1) / OC_ORC_LOOKUP_BLOCK_SIZE + 2;
-	/* a few entries spread over gigabytes (a corrupt module table)
-	 * would cost a second per table: the index only pays off when
-	 * blocks and entries are of a size (the kernel's text: ~2 entries
-	 * per block) */
+	/* a few entries spread over gigabytes (a corrupt module table):
+	 * the index only pays off when blocks and entries are of a size
+	 * (the kernel's text: ~2 entries per block) */
 	if (blocks > max_lookup_blocks || blocks > 64 * (uint64_t)tab->nr + 65536)
 		return NULL;
-	/* filled whole, in the ORC thread (src/kernel.c orc_parse()): the
-	 * vmlinux's (a block per 256 bytes of 16 MB of text and more) in a
-	 * huge page, a module's (rarely that big) as it comes */
-	tab->lookup = oc_malloc_huge(blocks * sizeof(*tab->lookup),
-				     OC_ORC_LOOKUP_HUGE_MIN);
+	/* zeroes: every block to be filled on first use */
+	tab->lookup = lookup_alloc(blocks);
 	if (!tab->lookup)
 		return &oc_enomem;
-	for (size_t i = 1; i < tab->nr; i++) {
-		if (table_ip(tab, i) < table_ip(tab, i - 1)) {
-			sorted = false;
-			break;
-		}
-	}
-	/* sorted (always, but after a relocation that wrapped addresses):
-	 * one walk along the ips gives each block's orc_find_range() */
-	for (uint64_t i = 0, j = 0; sorted && i < blocks - 1; i++) {
-		uint64_t at = start + OC_ORC_LOOKUP_BLOCK_SIZE * i;
-
-		while (j + 1 < tab->nr && table_ip(tab, j + 1) <= at)
-			j++;
-		tab->lookup[i] = (uint32_t)j;
-	}
-	for (uint64_t i = 0; !sorted && i < blocks - 1; i++)
-		tab->lookup[i] = (uint32_t)orc_find_range(
-			tab, 0, tab->nr - 1,
-			start + OC_ORC_LOOKUP_BLOCK_SIZE * i);
-	tab->lookup[blocks - 1] =
-		(uint32_t)orc_find_range(tab, 0, tab->nr - 1, stop);
 	tab->lookup_blocks = blocks;
 	return NULL;
 }
@@ -152,7 +202,7 @@ void oc_orc_table_relocate(struct oc_orc_table *tab, uint64_t delta)
 	 * kernel by CONFIG_PHYSICAL_ALIGN, 2 MiB): the same index then,
 	 * shifted.  Otherwise (an unaligned delta moves the default range,
 	 * which is block-aligned from the first ip; an address that wraps
-	 * reorders the table) it is built again. */
+	 * reorders the table) it is made again, empty. */
 	uint64_t last = tab->nr ? table_ip(tab, tab->nr - 1) : 0;
 	bool keep = tab->nr && !(delta % OC_ORC_LOOKUP_BLOCK_SIZE) &&
 		    last + delta >= last &&
@@ -205,8 +255,8 @@ bool oc_orc_table_find(const struct oc_orc_table *tab, uint64_t ip,
 
 		if (idx >= tab->lookup_blocks - 1)
 			return false;
-		start = tab->lookup[idx];
-		stop = (size_t)tab->lookup[idx + 1] + 1;
+		start = oc_orc_table_lookup_at(tab, idx);
+		stop = (size_t)oc_orc_table_lookup_at(tab, idx + 1) + 1;
 		if (start >= tab->nr || stop > tab->nr || stop <= start)
 			return false;
 		i = orc_find_range(tab, start, stop - 1, ip);

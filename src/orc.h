@@ -96,7 +96,9 @@ struct oc_orc_table {
 	uint8_t *raw_owned;	/* raw, when it is the table's copy */
 	size_t nr;
 	enum oc_orc_version version;
-	/* direct index over [lookup_start, lookup_end), LOOKUP_BLOCK_SIZE */
+	/* direct index over [lookup_start, lookup_stop), a slot per
+	 * LOOKUP_BLOCK_SIZE, filled on first use (src/orc.c): read it with
+	 * oc_orc_table_lookup_at() */
 	uint32_t *lookup;
 	size_t lookup_blocks;
 	uint64_t lookup_start;
@@ -107,9 +109,6 @@ struct oc_orc_table {
 };
 
 enum { OC_ORC_LOOKUP_BLOCK_SIZE = 256 };	/* the kernel's LOOKUP_BLOCK_SIZE */
-/* a lookup index of this many bytes and more is put in a huge page: the
- * vmlinux's (16 MB of text) but not a module's (src/orc.c) */
-enum { OC_ORC_LOOKUP_HUGE_MIN = 256 << 10 };
 
 const char *oc_orc_version_name(enum oc_orc_version v);
 
@@ -150,8 +149,8 @@ void oc_orc_table_relocate(struct oc_orc_table *tab, uint64_t delta);
 struct oc_error *oc_orc_table_set_lookup_range(struct oc_orc_table *tab,
 					       uint64_t start, uint64_t stop);
 
-/* (Re)build the direct index after the ips changed; parse and relocate
- * call it. */
+/* (Re)make the direct index after the ips changed, every block to be
+ * filled on first use; parse and relocate call it. */
 struct oc_error *oc_orc_table_build_lookup(struct oc_orc_table *tab);
 
 /* Decode one raw 6-byte entry of @version into the normalised form. */
@@ -163,6 +162,11 @@ bool oc_orc_entry_is_weak(enum oc_orc_version version,
 
 /* The ip of entry @i (< tab->nr), relocated. */
 uint64_t oc_orc_table_ip(const struct oc_orc_table *tab, size_t i);
+
+/* Block @i (< tab->lookup_blocks) of the direct index: the first entry
+ * of its range, as the kernel's orc_lookup[i] (filled now if it was
+ * not; safe from several threads). */
+uint32_t oc_orc_table_lookup_at(const struct oc_orc_table *tab, size_t i);
 
 /* Entry @i (< tab->nr), decoded. */
 void oc_orc_table_entry(const struct oc_orc_table *tab, size_t i,

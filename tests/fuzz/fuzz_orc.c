@@ -99,8 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	FUZZ_ASSERT(oc_orc_version_name(version) != NULL);
 
-	/* a table whose ips span up to 4 GiB builds a direct index of up
-	 * to 2^24 blocks (the cap in src/orc.c), about a second each time:
+	/* a table whose ips span up to 4 GiB makes a direct index of up
+	 * to 2^24 blocks (the cap in src/orc.c), 64 MB mapped each time:
 	 * allowed for flags 0xff only, to keep the fuzzer fast */
 	if (flags != 0xff && in.left >= 10) {
 		int32_t lo = INT32_MAX, hi = INT32_MIN;

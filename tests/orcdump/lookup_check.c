@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 		size_t diff = 0;
 
 		for (uint32_t i = 0; i < blocks; i++)
-			diff += k->orc.lookup[i] != lk[i];
+			diff += oc_orc_table_lookup_at(&k->orc, i) != lk[i];
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
 			 ", %zu differ", diff);
 		result(!diff, "orc_lookup identical to the kernel's", buf);

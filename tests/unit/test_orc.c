@@ -425,6 +425,174 @@ TEST(orc_sorted_table_reads_its_ip_section)
 	}
 }
 
+/* The kernel's orc_lookup[] for @tab's range, from the test's own sorted
+ * @want ips by a walk: block i's rightmost entry at or below its start
+ * (0 when none is), the last block's at the range's stop. */
+static uint32_t *reference_index(const struct oc_orc_table *tab,
+				 const uint64_t *want)
+{
+	uint32_t *ref = calloc(tab->lookup_blocks, sizeof(*ref));
+
+	for (size_t b = 0, j = 0; ref && b < tab->lookup_blocks; b++) {
+		uint64_t at = b + 1 < tab->lookup_blocks ?
+			tab->lookup_start + OC_ORC_LOOKUP_BLOCK_SIZE * b :
+			tab->lookup_stop;
+
+		while (j + 1 < tab->nr && want[j + 1] <= at)
+			j++;
+		ref[b] = (uint32_t)j;
+	}
+	return ref;
+}
+
+TEST(orc_lookup_filled_on_first_use)
+{
+	struct oc_orc_table tab;
+	uint64_t ip = random_entries(ips, e, N, text + 0x37, 600, true);
+	uint64_t start;
+	uint32_t *ref;
+	size_t filled = 0;
+	int bad = 0, n;
+
+	build_raw(text + 0x1000000, ips, e, N, ORC_ABI_LAYOUT_6_4, ipb, orcb);
+	oc_orc_table_init(&tab);
+	CHECK_OK(oc_orc_table_parse_borrowed(&tab, OC_ORC_V_6_4,
+					     text + 0x1000000, ipb,
+					     sizeof(ipb), orcb, sizeof(orcb)));
+	CHECK(tab.lookup != NULL && tab.lookup_blocks > 2);
+	if (!tab.lookup)
+		goto out;
+	start = tab.lookup_start;
+	CHECK_EQ(start, ips[0] & ~(uint64_t)(OC_ORC_LOOKUP_BLOCK_SIZE - 1));
+	CHECK_EQ(tab.lookup_stop, ip + 1);
+	for (size_t b = 0; b < tab.lookup_blocks; b++)
+		filled += tab.lookup[b] != 0;
+	CHECK_EQ(filled, 0);	/* nothing until a lookup */
+	ref = reference_index(&tab, ips);
+	CHECK(ref != NULL);
+	if (!ref)
+		goto out;
+
+	/* a few blocks' edges: the last byte before, the first and the last
+	 * of the block; then the range's end (the last ip, the ending
+	 * block); only the blocks these lookups read are filled */
+	for (int k = 0; k < 64; k++) {
+		size_t b = 1 + rnd() % (tab.lookup_blocks - 3);
+		uint64_t at = start + OC_ORC_LOOKUP_BLOCK_SIZE * b;
+
+		bad += check_random_lookups(&tab, at - 1, 1, 1);
+		bad += check_random_lookups(&tab, at, 1, 1);
+		bad += check_random_lookups(&tab, at + 255, 1, 1);
+	}
+	bad += check_random_lookups(&tab, ip, 1, 1);
+	bad += check_random_lookups(&tab, start, 1, 1);
+	CHECK_EQ(bad, 0);
+	filled = 0;
+	for (size_t b = 0; b < tab.lookup_blocks; b++) {
+		uint32_t v = tab.lookup[b];
+
+		filled += v != 0;
+		if (v && v != ref[b] + 1 && !bad++)
+			printf("  block %zu filled with %u, not %u + 1\n", b, v,
+			       ref[b]);
+	}
+	CHECK_EQ(bad, 0);
+	CHECK(filled >= 2 && filled <= 3 * 64 + 4);
+	CHECK(tab.lookup[tab.lookup_blocks - 1] != 0);	/* the ending block */
+
+	/* KASLR's whole blocks keep what was filled; the rest is filled at
+	 * the new addresses */
+	oc_orc_table_relocate(&tab, 0x200000);
+	CHECK_EQ(tab.lookup_start, start + 0x200000);
+	for (size_t b = 0; b < tab.lookup_blocks; b++)
+		filled -= tab.lookup[b] != 0;
+	CHECK_EQ(filled, 0);
+	CHECK_EQ(check_random_lookups(&tab, text + 0x200000 - 0x1000,
+				      ip - text + 0x4000, 50000), 0);
+	for (size_t b = 0; b < tab.lookup_blocks; b++)
+		bad += oc_orc_table_lookup_at(&tab, b) != ref[b];
+	CHECK_EQ(bad, 0);
+	free(ref);
+
+	/* a range like _stext.._etext, entries after its end: the ending
+	 * block is the stop's, not its own start's (an entry just above
+	 * the stop, below the next block) */
+	oc_orc_table_relocate(&tab, -(uint64_t)0x200000);
+	for (n = N / 2; n + 1 < N; n++)
+		if (ips[n] > ips[n - 1] &&
+		    (ips[n] - 1 - start) % OC_ORC_LOOKUP_BLOCK_SIZE)
+			break;
+	CHECK_OK(oc_orc_table_set_lookup_range(&tab, start, ips[n] - 1));
+	ref = reference_index(&tab, ips);
+	CHECK(ref != NULL);
+	for (size_t b = 0; ref && b < tab.lookup_blocks; b++)
+		bad += oc_orc_table_lookup_at(&tab, b) != ref[b];
+	CHECK_EQ(bad, 0);
+	free(ref);
+out:
+	oc_orc_table_deinit(&tab);
+}
+
+TEST(orc_unsorted_table_lookups)
+{
+	/* distinct ips (entry i's sp_offset is its place once sorted),
+	 * stored out of order as a module's before the kernel sorts it */
+	struct oc_orc_table tab;
+	uint64_t ip = text;
+	uint64_t *shuf_ips = malloc(N * sizeof(*shuf_ips));
+	struct orc_abi_raw *shuf_e = malloc(N * sizeof(*shuf_e));
+	uint32_t *ref;
+	int bad = 0;
+
+	CHECK(shuf_ips && shuf_e);
+	if (!shuf_ips || !shuf_e)
+		goto out;
+	for (int i = 0; i < N; i++) {
+		ip += 1 + rnd() % 600;
+		ips[i] = ip;
+		e[i] = (struct orc_abi_raw){ .sp_reg = ORC_ABI_REG_SP,
+					     .sp_offset = (int16_t)i,
+					     .type = ORC_ABI_TYPE_CALL };
+	}
+	memcpy(shuf_ips, ips, N * sizeof(*ips));
+	memcpy(shuf_e, e, N * sizeof(*e));
+	for (int i = N - 1; i > 0; i--) {
+		int j = (int)(rnd() % (uint64_t)(i + 1));
+		uint64_t t = shuf_ips[i];
+		struct orc_abi_raw te = shuf_e[i];
+
+		shuf_ips[i] = shuf_ips[j];
+		shuf_ips[j] = t;
+		shuf_e[i] = shuf_e[j];
+		shuf_e[j] = te;
+	}
+	build_raw(text + 0x1000000, shuf_ips, shuf_e, N, ORC_ABI_LAYOUT_6_4,
+		  ipb, orcb);
+	oc_orc_table_init(&tab);
+	CHECK_OK(oc_orc_table_parse_borrowed(&tab, OC_ORC_V_6_4,
+					     text + 0x1000000, ipb,
+					     sizeof(ipb), orcb, sizeof(orcb)));
+	/* borrowed or not, an unsorted table is the sorted copy */
+	CHECK(tab.ips != NULL && tab.entries != NULL && tab.ip_raw == NULL);
+	CHECK_EQ(count_wrong_ips(&tab, ips, 0), 0);
+	CHECK_EQ(check_random_lookups(&tab, text - 0x1000, ip - text + 0x4000,
+				      50000), 0);
+	oc_orc_table_relocate(&tab, 0x3a000000);
+	CHECK_EQ(count_wrong_ips(&tab, ips, 0x3a000000), 0);
+	CHECK_EQ(check_random_lookups(&tab, text + 0x3a000000 - 0x1000,
+				      ip - text + 0x4000, 50000), 0);
+	ref = reference_index(&tab, tab.ips);
+	for (size_t b = 0; ref && b < tab.lookup_blocks; b++)
+		bad += oc_orc_table_lookup_at(&tab, b) != ref[b];
+	CHECK(ref != NULL);
+	CHECK_EQ(bad, 0);
+	free(ref);
+	oc_orc_table_deinit(&tab);
+out:
+	free(shuf_ips);
+	free(shuf_e);
+}
+
 /* The index a relocation keeps (a whole number of blocks) or rebuilds is
  * the one built from scratch at the new addresses. */
 static int check_index_as_built(struct oc_orc_table *tab)
@@ -438,13 +606,15 @@ static int check_index_as_built(struct oc_orc_table *tab)
 		kept = malloc(blocks * sizeof(*kept));
 		if (!kept)
 			return 1;
-		memcpy(kept, tab->lookup, blocks * sizeof(*kept));
+		for (size_t i = 0; i < blocks; i++)
+			kept[i] = oc_orc_table_lookup_at(tab, i);
 	}
 	CHECK_OK(oc_orc_table_build_lookup(tab));
 	if (!tab->lookup != !kept || tab->lookup_blocks != blocks ||
-	    tab->lookup_start != start || tab->lookup_stop != stop ||
-	    (kept && memcmp(kept, tab->lookup, blocks * sizeof(*kept))))
+	    tab->lookup_start != start || tab->lookup_stop != stop)
 		bad = 1;
+	for (size_t i = 0; kept && !bad && i < blocks; i++)
+		bad = kept[i] != oc_orc_table_lookup_at(tab, i);
 	free(kept);
 	return bad;
 }
