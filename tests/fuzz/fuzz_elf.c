@@ -43,7 +43,7 @@ static void check_elf(const char *path)
 		fuzz_check_symtab(&syms);
 		banner = oc_symtab_find(&syms, "linux_banner");
 		if (banner)
-			fuzz_check_error(oc_elf_read(elf, banner->addr, buf,
+			fuzz_check_error(oc_elf_read(elf, oc_symtab_addr(&syms, banner), buf,
 						     sizeof(buf)));
 	}
 	fuzz_check_error(err);
