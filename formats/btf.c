@@ -1140,3 +1140,9 @@ struct oc_error *oc_btf_types_create_split(const void *data, size_t len,
 	bb = base->arg;
 	return wrap(new_split(data, len, bb->btf), bb, ret);
 }
+
+const void *oc_btf_library_address(void)
+{
+	/* a function of libbpf's, as the loader mapped it */
+	return (const void *)(uintptr_t)btf__type_by_id;
+}

@@ -30,6 +30,10 @@ struct oc_error *oc_btf_types_create(const void *data, size_t len,
  * oc_btf_types_create(), which must outlive it: lookups see the base's
  * types too.  @data is copied.
  */
+/* An address inside the BTF library (libbpf), whose build names its
+ * reading of BTF: for the types memo's key (src/typecache.c). */
+const void *oc_btf_library_address(void);
+
 struct oc_error *oc_btf_types_create_split(const void *data, size_t len,
 					   const struct oc_types *base,
 					   struct oc_types **ret);

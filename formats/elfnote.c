@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ELF notes and NT_PRSTATUS (see elfnote.h). */
+#include <link.h>
 #include <string.h>
 
 #include "elfnote.h"
@@ -76,4 +77,56 @@ struct oc_error *oc_elfnote_prstatus(const struct oc_elfnote *n,
 	ret->fs_base = regs[21];
 	ret->gs_base = regs[22];
 	return NULL;
+}
+
+struct loaded_note {
+	uintptr_t addr;
+	uint8_t *id;
+	uint32_t *len;
+	bool found;
+};
+
+static int loaded_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct loaded_note *w = arg;
+	bool holds = false;
+
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum && !holds; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		holds = ph->p_type == PT_LOAD &&
+			w->addr - (info->dlpi_addr + ph->p_vaddr) < ph->p_memsz;
+	}
+	if (!holds)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum && !w->found; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		struct oc_cursor c;
+		struct oc_elfnote n;
+		bool more = true;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		oc_cursor_init(&c, (const void *)(info->dlpi_addr + ph->p_vaddr),
+			       ph->p_memsz, "PT_NOTE");
+		while (!w->found && oc_ok(oc_elfnote_next(&c, &n, &more)) && more) {
+			if (n.type == OC_NT_GNU_BUILD_ID && oc_elfnote_named(&n, "GNU") &&
+			    n.descsz && n.descsz <= 64) {
+				memcpy(w->id, n.desc, n.descsz);
+				*w->len = n.descsz;
+				w->found = true;
+			}
+		}
+	}
+	return 1;	/* the object is found, with a build-id or without */
+}
+
+bool oc_elfnote_loaded_build_id(const void *addr, uint8_t id[64],
+				uint32_t *len_ret)
+{
+	struct loaded_note w = { (uintptr_t)addr, id, len_ret, false };
+
+	dl_iterate_phdr(loaded_object, &w);
+	return w.found;
 }

@@ -69,6 +69,15 @@ enum {
 	OC_PRSTATUS_MIN = OC_PRSTATUS_REG + OC_PRSTATUS_NREGS * 8,
 };
 
+/*
+ * The GNU build-id of the loaded object (the program, a shared library)
+ * whose mapped segments hold @addr, read from its PT_NOTE segments as the
+ * loader mapped them (dl_iterate_phdr(3)): at most 64 bytes into @id;
+ * false when no object holds @addr or it has no build-id.
+ */
+bool oc_elfnote_loaded_build_id(const void *addr, uint8_t id[64],
+				uint32_t *len_ret);
+
 /* OC_ERR_FORMAT if the note is too short for pr_reg. */
 struct oc_error *oc_elfnote_prstatus(const struct oc_elfnote *n,
 				     struct oc_prstatus *ret);

@@ -342,6 +342,10 @@ const struct oc_symbol *oc_symtab_lookup(const struct oc_symtab *tab,
 	if (!tab->nr || addr < oc_symtab_addr(tab, &tab->syms[0]))
 		return NULL;
 	addr -= tab->bias;
+	/* a first value that wrapped with the bias (a corrupt cache file's):
+	 * nothing below it, and no index before the table's start */
+	if (addr < tab->syms[0].value)
+		return NULL;
 	/* the last symbol at or below addr (syms[0] is) */
 	lo = oc_array_upper_bound(tab->syms, tab->nr, sizeof(*tab->syms),
 				  offsetof(struct oc_symbol, value), addr) - 1;

@@ -18,7 +18,7 @@ enum memo_op { MEMO_SIZE = 1, MEMO_MEMBER, MEMO_ENUM };
  * in the kernel, messages as long as an error's.
  */
 enum {
-	MEMO_MAX_ENTRIES = 8192,
+	MEMO_MAX_ENTRIES = 4096,
 	MEMO_MAX_NAME = 512,
 	MEMO_MAX_MESSAGE = 1024,
 	MEMO_NO_MESSAGE = 0xffffffff,

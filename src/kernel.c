@@ -388,18 +388,14 @@ static struct oc_error *check_release(struct oc_kernel *k, bool force)
 	return NULL;
 }
 
-/* The vmlinux's BTF itself: the types memo's backend (read_btf()). */
+/* The vmlinux's BTF itself: the types memo's backend, made in any
+ * thread (the bytes found by read_btf(): libelf in the opening thread
+ * only). */
 static struct oc_error *load_vmlinux_btf(void *arg, struct oc_types **ret)
 {
-	struct oc_kernel *k = arg;
-	struct oc_elf_section sec;
-	struct oc_error *err = oc_elf_section(k->elf, ".BTF", &sec);
+	const struct oc_kernel *k = arg;
 
-	if (err)
-		return err;
-	if (!sec.data)
-		return oc_error_file(OC_ERR_FORMAT, oc_elf_path(k->elf), "no .BTF data");
-	return oc_btf_types_create(sec.data, sec.size, ret);
+	return oc_btf_types_create(k->btf_data, k->btf_size, ret);
 }
 
 /*
@@ -418,11 +414,13 @@ static struct oc_error *read_btf(struct oc_kernel *k)
 	if (k->elf) {
 		err = oc_elf_section(k->elf, ".BTF", &sec);
 		if (!err && sec.data) {
+			k->btf_data = sec.data;
 			k->btf_size = sec.size;
-			if (oc_typecache_load(k->elf, sec.size, load_vmlinux_btf, k,
+			k->typecache = oc_typecache_open(k->elf, sec.size);
+			if (oc_typecache_load(k->typecache, load_vmlinux_btf, k,
 					      &k->types))
 				return NULL;
-			err = oc_btf_types_create(sec.data, sec.size, &btf);
+			err = load_vmlinux_btf(k, &btf);
 			if (!err) {
 				err = oc_types_memo_create(btf, NULL, NULL, NULL, 0,
 							   &k->types);
@@ -879,7 +877,7 @@ void oc_kernel_close(struct oc_kernel *k)
 	oc_symtab_deinit(&k->percpu_syms);
 	oc_symcache_unmap(&k->symcache);
 	/* the answers this run added, for the next (src/typecache.c) */
-	if (k->elf && k->btf_size) {
+	if (k->btf_data) {
 		if (getenv("ORCCRASH_TYPES_DEBUG")) {
 			size_t answered, asked;
 			bool loaded;
@@ -888,7 +886,7 @@ void oc_kernel_close(struct oc_kernel *k)
 			fprintf(stderr, "orccrash: types memo: %zu answers kept, %zu asked of the BTF (%s)\n",
 				answered, asked, loaded ? "opened" : "not opened");
 		}
-		oc_typecache_save(k->elf, k->btf_size, k->types);
+		oc_typecache_close(k->typecache, k->types);
 	}
 	oc_types_destroy(k->types);
 	oc_cfi_destroy(k->cfi);

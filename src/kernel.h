@@ -110,7 +110,10 @@ struct oc_kernel {
 	struct oc_mem mem;
 	struct oc_mem dump_mem;		/* the dump's first reader */
 	struct oc_types *types;		/* a memo over the BTF (read_btf()) */
-	uint64_t btf_size;		/* the vmlinux's .BTF, for its memo */
+	/* the vmlinux's .BTF (in libelf's mapping), and the memo's file */
+	const void *btf_data;
+	uint64_t btf_size;
+	struct oc_typecache *typecache;
 	struct oc_symtab syms;		/* vmlinux, relocated */
 	struct oc_symtab percpu_syms;	/* zero-based per-CPU symbols */
 	struct oc_symcache symcache;	/* the two over a cache file */

@@ -14,6 +14,9 @@
 /* the file's own layout: a change of it or of struct oc_symbol is a
  * new magic (the symbol size is checked too, formats/symtab.c) */
 static const char magic[8] = "OCSYMS2";	/* 2: names padded to 8 bytes */
+/* a file per layout: builds of another layout (the crash extension of an
+ * older install) keep theirs instead of replacing it at each run */
+static const char file_suffix[] = "2";
 /* a vmlinux's two tables: ~5 MB */
 static const off_t max_file = 64 << 20;
 
@@ -32,7 +35,7 @@ bool oc_symcache_load(struct oc_elf *elf, unsigned int keep,
 	bool ok = false;
 
 	memset(map, 0, sizeof(*map));
-	if (!oc_cache_head_of(elf, "syms", NULL, magic, keep, &want, &path))
+	if (!oc_cache_head_of(elf, "syms", file_suffix, magic, keep, &want, &path))
 		return false;
 	b = oc_cache_map_read(path, max_file, &len);
 	free(path);
@@ -96,7 +99,7 @@ void oc_symcache_save(struct oc_elf *elf, unsigned int keep,
 	struct save s = { .h = &h, .syms = syms, .percpu = percpu };
 	char *path;
 
-	if (!oc_cache_head_of(elf, "syms", NULL, magic, keep, &h, &path))
+	if (!oc_cache_head_of(elf, "syms", file_suffix, magic, keep, &h, &path))
 		return;
 	oc_cache_write(path, write_tables, &s);
 	free(path);

@@ -378,6 +378,14 @@ TEST(symtab_write_view_and_refused)
 				CHECK(!x || (x >= back.syms && x < back.syms + back.nr));
 			}
 			CHECK(oc_symtab_find(&back, "b_alias"));
+			/* relocated, the first value wraps: every address
+			 * above it is below it once the bias is taken off */
+			oc_symtab_relocate(&back, 0x30000000);
+			for (uint64_t a = 0x2fff0000; a < 0x30010000; a += 0x100) {
+				x = oc_symtab_lookup(&back, a);
+				CHECK(!x || (x >= back.syms && x < back.syms + back.nr));
+			}
+			CHECK(!oc_symtab_lookup(&back, 0xffffffff81000000ull));
 		} else {
 			CHECK_OK(err);
 			CHECK(!oc_symtab_find(&back, "no_such_name"));
