@@ -28,22 +28,63 @@ void oc_report_options_init(struct oc_report_options *opts)
 	opts->log_tail = 10;
 }
 
+/*
+ * Text appended at *@p, never past @end, as snprintf() cuts it: a frame's
+ * symbol is made for every frame of every task, and snprintf() was a
+ * tenth of a 10,000-task report's CPU.
+ */
+static void put_str(char **p, char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > (size_t)(end - *p))
+		n = (size_t)(end - *p);
+	memcpy(*p, s, n);
+	*p += n;
+}
+
+/* @v in lowercase hex without leading zeros, as "%" PRIx64 */
+static void put_hex(char **p, char *end, uint64_t v)
+{
+	char digits[16];
+	int n = 0;
+
+	do {
+		digits[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n && *p < end)
+		*(*p)++ = digits[--n];
+}
+
 static void format_sym(const struct oc_sym_result *sr, bool found,
 		       uint64_t addr, char *buf, size_t size)
 {
 	const struct oc_sym_result s = *sr;
+	char *p = buf, *end;
 
+	if (!size)
+		return;
+	end = buf + size - 1;
 	/* symbol and module names may come from the dump (kallsyms, modules) */
 	if (found) {
 		char name[1024], mod[256];
 
-		snprintf(buf, size, "%s+0x%" PRIx64 "/0x%" PRIx64 "%s%s%s",
-			 oc_esc(name, sizeof(name), s.name, 0), s.offset,
-			 s.size, s.module ? " [" : "",
-			 s.module ? oc_esc(mod, sizeof(mod), s.module, 0) : "",
-			 s.module ? "]" : "");
-	} else
-		snprintf(buf, size, "0x%" PRIx64, addr);
+		put_str(&p, end, oc_esc(name, sizeof(name), s.name, 0));
+		put_str(&p, end, "+0x");
+		put_hex(&p, end, s.offset);
+		put_str(&p, end, "/0x");
+		put_hex(&p, end, s.size);
+		if (s.module) {
+			put_str(&p, end, " [");
+			put_str(&p, end, oc_esc(mod, sizeof(mod), s.module, 0));
+			put_str(&p, end, "]");
+		}
+	} else {
+		put_str(&p, end, "0x");
+		put_hex(&p, end, addr);
+	}
+	*p = '\0';
 }
 
 void oc_report_format_addr(const struct oc_kernel *k, uint64_t addr,
@@ -130,12 +171,15 @@ size_t oc_report_frame_lines(const struct oc_kernel *k,
 static void print_line_suffix(const struct oc_line_info *chain, size_t nr,
 			      FILE *out)
 {
-	char e[256];
+	char e[256], line[16];
 
-	if (nr && chain[nr - 1].file)
-		fprintf(out, "  %s:%u", oc_esc(e, sizeof(e),
-			oc_lines_short_file(chain[nr - 1].file), 0),
-			chain[nr - 1].line);
+	if (nr && chain[nr - 1].file) {
+		fputs("  ", out);
+		fputs(oc_esc(e, sizeof(e), oc_lines_short_file(chain[nr - 1].file), 0),
+		      out);
+		snprintf(line, sizeof(line), ":%u", chain[nr - 1].line);
+		fputs(line, out);
+	}
 }
 
 /* --locals: one level's parameters and locals, under its line. */
@@ -258,7 +302,10 @@ void oc_report_print_trace(const struct oc_kernel *k,
 			continue;
 		}
 		oc_report_format_frame(k, f, buf, sizeof(buf));
-		fprintf(out, "%s%s%s", indent, f->scanned ? "? " : "", buf);
+		fputs(indent, out);
+		if (f->scanned)
+			fputs("? ", out);
+		fputs(buf, out);
 		print_line_suffix(chain, nr, out);
 		fputc('\n', out);
 		print_frame_vars(fv, nr, indent, out);
