@@ -230,14 +230,16 @@ static struct oc_error *ask(struct memo *m, uint8_t op, const char *type,
 		struct oc_member mb;
 		int64_t value;
 
+		/* the backend as formats/types.c asks any (one without a
+		 * fallback: its own answer, or its own way of having none) */
 		m->asked++;
 		memset(v, 0, 4 * sizeof(*v));
 		switch (op) {
 		case MEMO_SIZE:
-			err = b->ops->type_size(b->arg, type, &v[0]);
+			err = oc_types_size(b, type, &v[0]);
 			break;
 		case MEMO_MEMBER:
-			err = b->ops->member(b->arg, type, path, &mb);
+			err = oc_types_member(b, type, path, &mb);
 			if (!err) {
 				v[0] = mb.offset;
 				v[1] = mb.size;
@@ -246,8 +248,7 @@ static struct oc_error *ask(struct memo *m, uint8_t op, const char *type,
 			}
 			break;
 		default:
-			err = b->ops->enum_value ? b->ops->enum_value(b->arg, type, &value)
-						 : oc_error_format(OC_ERR_LOOKUP, "no enumerator %s", type);
+			err = oc_types_enum_value(b, type, &value);
 			if (!err)
 				v[0] = (uint64_t)value;
 			break;
@@ -310,11 +311,7 @@ static struct oc_error *memo_type_name(void *arg, const char *type,
 	struct oc_types *b;
 	struct oc_error *err = the_backend(arg, &b);
 
-	if (err)
-		return err;
-	if (!b->ops->type_name)
-		return oc_error_format(OC_ERR_LOOKUP, "no type %s", type);
-	return b->ops->type_name(b->arg, type, path, buf, size);
+	return err ? err : oc_types_name(b, type, path, buf, size);
 }
 
 static struct oc_error *memo_dump(void *arg, const char *type, const char *path,
@@ -325,11 +322,8 @@ static struct oc_error *memo_dump(void *arg, const char *type, const char *path,
 	struct oc_types *b;
 	struct oc_error *err = the_backend(arg, &b);
 
-	if (err)
-		return err;
-	if (!b->ops->dump)
-		return oc_error_format(OC_ERR_LOOKUP, "no type information to print %s", type);
-	return b->ops->dump(b->arg, type, path, buf, len, flags, emit, symbol, ctx);
+	return err ? err : oc_types_dump(b, type, path, buf, len, flags, emit,
+					 symbol, ctx);
 }
 
 static void memo_complete(void *arg, const char *type, const char *path,

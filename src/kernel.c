@@ -1080,7 +1080,7 @@ static bool walk_func_of(void *arg, uint64_t addr, struct oc_unwind_func *ret)
 {
 	const struct walk_ctx *w = arg;
 	const struct oc_kernel *k = w->k;
-	const struct oc_module *m;
+	const struct oc_symtab *tab;
 	const struct oc_symbol *s;
 	struct oc_sym_result r;
 	char base[256];
@@ -1096,10 +1096,10 @@ static bool walk_func_of(void *arg, uint64_t addr, struct oc_unwind_func *ret)
 		return true;
 	memcpy(base, r.name, len);
 	base[len] = 0;
-	m = oc_kernel_module_of(k, addr);
-	s = oc_symtab_find(oc_kernel_symtab(k, m), base);
+	tab = oc_kernel_symtab(k, oc_kernel_module_of(k, addr));
+	s = oc_symtab_find(tab, base);
 	if (s)
-		ret->parent = oc_symtab_addr(oc_kernel_symtab(k, m), s);
+		ret->parent = oc_symtab_addr(tab, s);
 	return true;
 }
 
