@@ -4,6 +4,7 @@
  * the CFA program of one FDE run up to a pc (DWARF 5, section 6.4).
  */
 #include <elf.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -44,6 +45,18 @@ struct oc_cfi {
 	pthread_mutex_t lock;
 	size_t lookups;
 	bool indexed;
+	bool borrowed;		/* ents are the caller's (oc_cfi_view()) */
+};
+
+/*
+ * The index as bytes (oc_cfi_write_index(), oc_cfi_view()): this head,
+ * then the entries of build_index() as they are in memory (native byte
+ * order: the file is this machine's cache).
+ */
+struct index_head {
+	uint64_t sec_size;	/* the section's it indexes */
+	uint64_t nr, nr_fdes, base;
+	uint32_t wide, zero;
 };
 
 enum {
@@ -401,7 +414,8 @@ void oc_cfi_destroy(struct oc_cfi *cfi)
 	if (!cfi)
 		return;
 	pthread_mutex_destroy(&cfi->lock);
-	free(cfi->ents);
+	if (!cfi->borrowed)
+		free(cfi->ents);
 	free(cfi);
 }
 
@@ -787,6 +801,9 @@ enum oc_cfi_status oc_cfi_find(const struct oc_cfi *cfi, uint64_t pc,
 		set_why(why, why_size, memo.ok ? "FDE unreadable" : memo.why);
 		return OC_CFI_MALFORMED;
 	}
+	/* (always so from an index made here; a viewed one is checked) */
+	if (pc < fde.start || pc >= fde.end)
+		return OC_CFI_NO_FDE;
 	memset(&m, 0, sizeof(m));
 	m.cie = &memo.cie;
 	m.cur.cfa_kind = OC_CFI_CFA_UNDEFINED;
@@ -813,6 +830,65 @@ enum oc_cfi_status oc_cfi_find(const struct oc_cfi *cfi, uint64_t pc,
 	ret->cfa_off = m.cur.cfa_off;
 	memcpy(ret->regs, m.cur.regs, sizeof(ret->regs));
 	return OC_CFI_FOUND;
+}
+
+struct oc_error *oc_cfi_write_index(struct oc_cfi *cfi, FILE *fp)
+{
+	struct index_head h = { 0 };
+	size_t width;
+	bool ok;
+
+	pthread_mutex_lock(&cfi->lock);
+	if (!cfi->indexed) {
+		build_index(cfi);
+		cfi->indexed = true;
+	}
+	h.sec_size = cfi->size;
+	h.nr = cfi->nr;
+	h.nr_fdes = cfi->nr_fdes;
+	h.base = cfi->base;
+	h.wide = cfi->wide;
+	width = ENT_WORDS * (cfi->wide ? 8 : 4);
+	ok = fwrite(&h, sizeof(h), 1, fp) == 1 &&
+	     (!cfi->nr || fwrite(cfi->ents, width, cfi->nr, fp) == cfi->nr);
+	pthread_mutex_unlock(&cfi->lock);
+	return ok ? NULL : oc_error_os(errno, NULL, "writing a CFI index");
+}
+
+struct oc_error *oc_cfi_view(const uint8_t *sec, size_t size,
+			     const void *index, size_t len,
+			     struct oc_cfi **ret)
+{
+	struct index_head h;
+	struct oc_cfi *cfi;
+	size_t width;
+
+	*ret = NULL;
+	if (len < sizeof(h) || (uintptr_t)index % 8)
+		return oc_error_create(OC_ERR_FORMAT, "CFI index: too short or misaligned");
+	memcpy(&h, index, sizeof(h));
+	width = ENT_WORDS * (h.wide ? 8 : 4);
+	/* the section's own size; no more FDEs than it can hold (24 bytes
+	 * at the least), entries that fill the rest exactly */
+	if (!sec || h.sec_size != size || h.wide > 1 || h.zero ||
+	    h.nr > h.nr_fdes || h.nr_fdes > size / 24 + 1 ||
+	    h.nr != (len - sizeof(h)) / width || (len - sizeof(h)) % width)
+		return oc_error_create(OC_ERR_FORMAT, "CFI index: not the section's");
+	cfi = calloc(1, sizeof(*cfi));
+	if (!cfi)
+		return &oc_enomem;
+	cfi->sec = sec;
+	cfi->size = size;
+	cfi->ents = h.nr ? (void *)((uintptr_t)index + sizeof(h)) : NULL;
+	cfi->nr = h.nr;
+	cfi->nr_fdes = h.nr_fdes;
+	cfi->base = h.base;
+	cfi->wide = h.wide;
+	cfi->indexed = true;
+	cfi->borrowed = true;
+	pthread_mutex_init(&cfi->lock, NULL);
+	*ret = cfi;
+	return NULL;
 }
 
 struct oc_error *oc_dwarf_cfi_find(struct oc_dwarf *d, uint64_t pc,

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -78,6 +79,23 @@ struct oc_error *oc_cfi_create(const uint8_t *sec, size_t size,
 			       struct oc_cfi **ret, size_t *nr_bad_ret);
 void oc_cfi_destroy(struct oc_cfi *cfi);
 size_t oc_cfi_nr_fdes(const struct oc_cfi *cfi);
+
+/*
+ * The index as bytes, for oc_cfi_view() over the same section in a later
+ * run (made now if lookups had not made it yet).  Only a write fails.
+ */
+struct oc_error *oc_cfi_write_index(struct oc_cfi *cfi, FILE *fp);
+/*
+ * The index oc_cfi_write_index() wrote for @sec (@size bytes), over
+ * @index itself (8-byte aligned, @len bytes; borrowed: it must outlive
+ * the result): nothing is listed or sorted.  Bytes of another section's
+ * size, or that do not make whole entries, are OC_ERR_FORMAT.  Damaged
+ * entries cost answers, not safety: an FDE is read from the section
+ * with its bounds checked and answers only the pcs it covers.
+ */
+struct oc_error *oc_cfi_view(const uint8_t *sec, size_t size,
+			     const void *index, size_t len,
+			     struct oc_cfi **ret);
 
 /* The row at @pc.  @why, when not NULL and the status is MALFORMED, gets
  * a short reason (NUL-terminated). */

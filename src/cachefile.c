@@ -98,23 +98,33 @@ FILE *oc_cache_open_read(const char *path, off_t max_size)
 	return fp;
 }
 
-void *oc_cache_map_read(const char *path, off_t max_size, size_t *len_ret)
+bool oc_cache_map_read(const char *path, off_t max_size,
+		       struct oc_cache_map *ret)
 {
 	struct stat st;
 	void *p;
 	int fd = open_read(path, max_size, &st);
 
+	memset(ret, 0, sizeof(*ret));
 	if (fd < 0)
-		return NULL;
+		return false;
 	/* MAP_POPULATE: the page tables made in one call, not a fault per
 	 * 64 KB (the files are read whole, and are in the page cache) */
 	p = st.st_size > 0 ? mmap(NULL, (size_t)st.st_size, PROT_READ,
 				  MAP_PRIVATE | MAP_POPULATE, fd, 0) : MAP_FAILED;
 	close(fd);
 	if (p == MAP_FAILED)
-		return NULL;
-	*len_ret = (size_t)st.st_size;
-	return p;
+		return false;
+	ret->base = p;
+	ret->len = (size_t)st.st_size;
+	return true;
+}
+
+void oc_cache_unmap(struct oc_cache_map *map)
+{
+	if (map->base)
+		munmap(map->base, map->len);
+	memset(map, 0, sizeof(*map));
 }
 
 bool oc_cache_write(const char *path, bool (*write)(FILE *fp, void *arg),

@@ -6,7 +6,8 @@
  * file of the user's, not a link (docs/hardening.md); a file is written
  * whole under a temporary name and renamed into place, so a reader sees
  * the old file or the new one.  The lines cache (src/lines.c) and the
- * symbol cache (src/symcache.c) keep their files here.
+ * symbol cache (src/symcache.c), the types memo (src/typecache.c) and
+ * the CFI index (src/cficache.c) keep their files here.
  */
 #ifndef OC_CACHEFILE_H
 #define OC_CACHEFILE_H
@@ -34,10 +35,19 @@ bool oc_cache_dir_ok(const char *path);
  * link) of at most @max_size bytes, in a directory oc_cache_dir_ok()
  * accepts; else NULL. */
 FILE *oc_cache_open_read(const char *path, off_t max_size);
+/* A cache file mapped whole, read-only (oc_cache_map_read()). */
+struct oc_cache_map {
+	void *base;
+	size_t len;
+};
 /* The same file mapped whole, read-only (its pages the page cache's: a
- * reader that would copy megabytes gets them for no fresh memory); NULL
- * when it is refused as above, is empty, or cannot be mapped. */
-void *oc_cache_map_read(const char *path, off_t max_size, size_t *len_ret);
+ * reader that would copy megabytes gets them for no fresh memory); false
+ * (nothing mapped) when it is refused as above, is empty, or cannot be
+ * mapped. */
+bool oc_cache_map_read(const char *path, off_t max_size,
+		       struct oc_cache_map *ret);
+/* Unmap it (nothing when nothing is mapped), once no reader uses it. */
+void oc_cache_unmap(struct oc_cache_map *map);
 /*
  * Write @path anew: its directories made, then @write() into a new
  * file of the user's (mkstemp(): it follows no link planted under the
@@ -51,8 +61,9 @@ bool oc_cache_write(const char *path, bool (*write)(FILE *fp, void *arg),
  * The head of a cache file made from a vmlinux: what names the file as it
  * is now (its GNU build-id, size, modification time, inode and device),
  * the cache's own @magic (its layout) and a @keep of the caller's; a
- * cache file whose head differs is a miss.  The symbol cache and the
- * types memo (src/symcache.c, src/typecache.c) start with one.
+ * cache file whose head differs is a miss.  The symbol cache, the types
+ * memo and the CFI index (src/symcache.c, src/typecache.c,
+ * src/cficache.c) start with one.
  */
 struct oc_cache_head {
 	char magic[8];

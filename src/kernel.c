@@ -16,6 +16,7 @@
 
 #include "btf.h"
 #include "dump.h"
+#include "cficache.h"
 #include "dwarfcfi.h"
 #include "elffile.h"
 #include "kernel.h"
@@ -542,9 +543,10 @@ static struct oc_error *read_vmlinux_orc(struct oc_kernel *k)
 
 /*
  * The vmlinux's .debug_frame (Debian's -dbg vmlinux has one; the ET_EXEC
- * file's addresses are final): read and indexed on its first lookup,
- * which only a frame without ORC data makes (most reports never do; it
- * cost a tenth of a sample's startup when read with the model).  The
+ * file's addresses are final): indexed on its first lookup, which only a
+ * frame without ORC data makes (a kdump's panic CPU, in __crash_kexec();
+ * a sample's few non-standard frames), the index from the per-build cache
+ * (src/cficache.c), else made by listing the FDEs and then cached.  The
  * lock makes the one reading of it safe from the browser's worker or any
  * other thread that unwinds; on failure (memory) there is no CFI, as for
  * a vmlinux without .debug_frame.
@@ -561,9 +563,11 @@ static const struct oc_cfi *vmlinux_cfi(const struct oc_kernel *ck)
 	if (!k->cfi_read) {
 		k->cfi_read = true;
 		if (k->elf && oc_ok(oc_elf_section(k->elf, ".debug_frame", &sec)) &&
-		    sec.data && sec.size)
-			oc_error_destroy(oc_cfi_create(sec.data, sec.size, &k->cfi,
-						       NULL));
+		    sec.data && sec.size &&
+		    !oc_cficache_load(k->elf, sec.data, sec.size, &k->cfi,
+				      &k->cficache) &&
+		    oc_ok(oc_cfi_create(sec.data, sec.size, &k->cfi, NULL)))
+			oc_cficache_save(k->elf, k->cfi);
 	}
 	pthread_mutex_unlock(&cfi_lock);
 	return k->cfi;
@@ -875,7 +879,7 @@ void oc_kernel_close(struct oc_kernel *k)
 	oc_orc_table_deinit(&k->orc);
 	oc_symtab_deinit(&k->syms);
 	oc_symtab_deinit(&k->percpu_syms);
-	oc_symcache_unmap(&k->symcache);
+	oc_cache_unmap(&k->symcache);
 	/* the answers this run added, for the next (src/typecache.c) */
 	if (k->btf_data) {
 		if (getenv("ORCCRASH_TYPES_DEBUG")) {
@@ -890,6 +894,7 @@ void oc_kernel_close(struct oc_kernel *k)
 	}
 	oc_types_destroy(k->types);
 	oc_cfi_destroy(k->cfi);
+	oc_cache_unmap(&k->cficache);
 	oc_elf_close(k->elf);
 	oc_dump_close(k->dump);
 	free(k);

@@ -116,7 +116,7 @@ struct oc_kernel {
 	struct oc_typecache *typecache;
 	struct oc_symtab syms;		/* vmlinux, relocated */
 	struct oc_symtab percpu_syms;	/* zero-based per-CPU symbols */
-	struct oc_symcache symcache;	/* the two over a cache file */
+	struct oc_cache_map symcache;	/* the two over a cache file */
 
 	char release[65];
 	char banner[256];
@@ -146,6 +146,7 @@ struct oc_kernel {
 	/* the vmlinux's .debug_frame, for frames without ORC data; NULL
 	 * when it has none (stripped, or no vmlinux) */
 	struct oc_cfi *cfi;	/* made on first use (src/kernel.c vmlinux_cfi()) */
+	struct oc_cache_map cficache;	/* the file k->cfi is over, if any */
 	bool cfi_read;
 	struct oc_stack_map stacks;
 	uint64_t thread_size;

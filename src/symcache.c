@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "cachefile.h"
 #include "strutil.h"
@@ -24,11 +23,11 @@ _Static_assert(sizeof(struct oc_cache_head) % 8 == 0, "symbol cache head");
 
 bool oc_symcache_load(struct oc_elf *elf, unsigned int keep,
 		      struct oc_symtab *syms, struct oc_symtab *percpu,
-		      struct oc_symcache *map)
+		      struct oc_cache_map *map)
 {
 	struct oc_cache_head want;
 	struct oc_error *err = NULL;
-	size_t len = 0, used = 0, used2 = 0;
+	size_t used = 0, used2 = 0;
 	const uint8_t *b;
 	char *path;
 	bool ok = false;
@@ -36,36 +35,30 @@ bool oc_symcache_load(struct oc_elf *elf, unsigned int keep,
 	memset(map, 0, sizeof(*map));
 	if (!oc_cache_head_of(elf, "syms", file_suffix, magic, keep, &want, &path))
 		return false;
-	b = oc_cache_map_read(path, max_file, &len);
+	ok = oc_cache_map_read(path, max_file, map);
 	free(path);
-	if (!b)
+	if (!ok)
 		return false;
+	b = map->base;
 	/* the head (8-byte aligned in size), the tables, and the percpu
 	 * table ending the file */
-	if (len >= sizeof(want) && !memcmp(b, &want, sizeof(want))) {
-		err = oc_symtab_view(syms, b + sizeof(want), len - sizeof(want), &used);
+	ok = false;
+	if (map->len >= sizeof(want) && !memcmp(b, &want, sizeof(want))) {
+		size_t left = map->len - sizeof(want);
+
+		err = oc_symtab_view(syms, b + sizeof(want), left, &used);
 		if (!err)
 			err = oc_symtab_view(percpu, b + sizeof(want) + used,
-					     len - sizeof(want) - used, &used2);
-		ok = !err && sizeof(want) + used + used2 == len;
+					     left - used, &used2);
+		ok = !err && used + used2 == left;
 		oc_error_destroy(err);
 	}
 	if (!ok) {
 		oc_symtab_deinit(syms);
 		oc_symtab_deinit(percpu);
-		munmap((void *)(uintptr_t)b, len);
-		return false;
+		oc_cache_unmap(map);
 	}
-	map->base = (void *)(uintptr_t)b;
-	map->len = len;
-	return true;
-}
-
-void oc_symcache_unmap(struct oc_symcache *map)
-{
-	if (map->base)
-		munmap(map->base, map->len);
-	memset(map, 0, sizeof(*map));
+	return ok;
 }
 
 struct save {

@@ -19,23 +19,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cachefile.h"
 #include "elffile.h"
 #include "symtab.h"
 
-/* A mapped cache file, which the tables over it borrow. */
-struct oc_symcache {
-	void *base;
-	size_t len;
-};
-
 /* The tables made from @elf with @keep, from the cache, over its file
- * mapped in @map: false (both empty, nothing mapped) on a miss or a file
- * that does not read back. */
+ * mapped in @map (src/cachefile.h; unmapped with oc_cache_unmap() once
+ * both tables are deinit'ed): false (both empty, nothing mapped) on a
+ * miss or a file that does not read back. */
 bool oc_symcache_load(struct oc_elf *elf, unsigned int keep,
 		      struct oc_symtab *syms, struct oc_symtab *percpu,
-		      struct oc_symcache *map);
-/* Unmap @map, once no table over it is used (both deinit'ed). */
-void oc_symcache_unmap(struct oc_symcache *map);
+		      struct oc_cache_map *map);
 /* Keep the finished tables made from @elf with @keep (quietly nothing
  * when the cache cannot be written). */
 void oc_symcache_save(struct oc_elf *elf, unsigned int keep,

@@ -2,7 +2,6 @@
 /* The per-build types memo of the vmlinux's BTF (see typecache.h). */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "btf.h"
 #include "cachefile.h"
@@ -55,16 +54,17 @@ none:
 bool oc_typecache_load(const struct oc_typecache *tc, oc_types_load_fn load,
 		       void *arg, struct oc_types **ret)
 {
-	size_t len = 0;
+	struct oc_cache_map map;
 	const uint8_t *b;
 	bool ok;
 
-	if (!tc || !(b = oc_cache_map_read(tc->path, max_file, &len)))
+	if (!tc || !oc_cache_map_read(tc->path, max_file, &map))
 		return false;
-	ok = len >= sizeof(tc->h) && !memcmp(b, &tc->h, sizeof(tc->h)) &&
+	b = map.base;
+	ok = map.len >= sizeof(tc->h) && !memcmp(b, &tc->h, sizeof(tc->h)) &&
 	     oc_ok(oc_types_memo_create(NULL, load, arg, b + sizeof(tc->h),
-					len - sizeof(tc->h), ret));
-	munmap((void *)(uintptr_t)b, len);
+					map.len - sizeof(tc->h), ret));
+	oc_cache_unmap(&map);
 	return ok;
 }
 

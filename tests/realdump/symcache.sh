@@ -14,6 +14,11 @@
 # a memo a narrower run made (--log asks fewer questions) opens the BTF for
 # the rest and gives the same report, a memo cut short is made anew, one
 # with flipped bits never crashes.
+# The same for the CFI index (src/cficache.c, ~/.cache/orccrash/cfi/), on
+# each release's kdump-real dump (its panic CPU's __crash_kexec() has no
+# ORC: the one frame a kdump always asks the CFI for): the cold run keeps
+# the index, the warm report made over it is the same, a file cut short
+# is refused and made anew, flipped bits never crash.
 #   tests/realdump/symcache.sh [BUILD_DIR]
 . "$(dirname "$0")/../lib.sh"
 tst_init symcache "${1:-build}"
@@ -159,4 +164,53 @@ while tst_next_dump; do
 	[ "$bad" -ne 0 ] || pass "$name: 6 files of 64 flipped bits each: no crash"
 done <"$index"
 [ "${#rel_seen[@]}" -gt 0 ] || skip "symcache: no dump with its vmlinux readable"
+
+declare -A cfi_seen
+while tst_next_dump; do
+	[ "$fmt" = kdump-real ] && [ -z "${cfi_seen[$rel]:-}" ] && [ -r "$vml" ] || continue
+	cfi_seen[$rel]=1
+	c=$tmp/cfi-$rel
+	rm -rf "$c"
+	mkdir -p "$c"
+	run "$tmp/cold" "$c" "$core" "$vml"
+	rc0=$rc
+	if [ "$rc0" -ne 0 ] && [ "$rc0" -ne 3 ]; then
+		fail "$name: cold run exit $rc0: $(head -c 200 "$tmp/cold.err")"
+		continue
+	fi
+	file=$(find "$c/cfi" -type f 2>/dev/null | head -n 1)
+	if [ -z "$file" ] || [ ! -s "$file" ]; then
+		fail "$name: no CFI index under $c/cfi"
+		continue
+	fi
+	pass "$name: the cold run kept the CFI index $(basename "$file") ($(stat -c %s "$file") bytes)"
+	cp "$file" "$tmp/cfi.good"
+	run "$tmp/warm" "$c" "$core" "$vml"
+	same "$name: the report over the kept CFI index is the listed one's" "$tmp/warm"
+	if cmp -s "$file" "$tmp/cfi.good"; then
+		pass "$name: the warm run left the CFI index as it was"
+	else
+		fail "$name: the warm run changed the CFI index"
+	fi
+	head -c "$(( $(stat -c %s "$tmp/cfi.good") / 2 ))" "$tmp/cfi.good" >"$file"
+	run "$tmp/cut" "$c" "$core" "$vml"
+	same "$name: a CFI index cut short is refused" "$tmp/cut"
+	if cmp -s "$file" "$tmp/cfi.good"; then
+		pass "$name: the CFI index cut short is made anew"
+	else
+		fail "$name: the CFI index cut short was not made anew"
+	fi
+	bad=0
+	for seed in 1 2 3 4 5 6; do
+		cp "$tmp/cfi.good" "$file"
+		flip "$file" "$seed"
+		run "$tmp/cflip" "$c" "$core" "$vml"
+		if [ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 1 ]; }; then
+			fail "$name: a CFI index's flipped bytes (seed $seed): exit $rc: $(tail -c 300 "$tmp/cflip.err")"
+			bad=1
+		fi
+	done
+	[ "$bad" -ne 0 ] || pass "$name: 6 CFI indexes of 64 flipped bits each: no crash"
+done <"$index"
+[ "${#cfi_seen[@]}" -gt 0 ] || skip "symcache: no kdump-real dump with its vmlinux readable"
 exit 0

@@ -435,37 +435,82 @@ static struct oc_cfi *warm_cfi(const struct buf *b)
 	return cfi;
 }
 
+/* The bytes oc_cfi_write_index() wrote for @cfi, in @bytes (8-byte
+ * aligned: uint64_t; malloc'd), *@len_ret long. */
+static uint64_t *index_bytes(struct oc_cfi *cfi, size_t *len_ret)
+{
+	char *mem = NULL;
+	size_t len = 0;
+	uint64_t *copy;
+	FILE *fp = open_memstream(&mem, &len);
+
+	CHECK(fp != NULL);
+	CHECK_OK(oc_cfi_write_index(cfi, fp));
+	CHECK(fclose(fp) == 0);
+	copy = calloc(1, len + 8);
+	CHECK(copy != NULL);
+	memcpy(copy, mem, len);
+	free(mem);
+	*len_ret = len;
+	return copy;
+}
+
+/* The index of @b written as bytes and viewed again (its bytes in
+ * *@bytes_ret, to free once the result is destroyed): what a run whose
+ * cache holds the index uses (src/cficache.c). */
+static struct oc_cfi *viewed_cfi(const struct buf *b, uint64_t **bytes_ret)
+{
+	struct oc_cfi *made = NULL, *view = NULL;
+	size_t len;
+
+	CHECK_OK(oc_cfi_create(b->b, b->n, &made, NULL));
+	*bytes_ret = index_bytes(made, &len);
+	oc_cfi_destroy(made);
+	CHECK_OK(oc_cfi_view(b->b, b->n, *bytes_ret, len, &view));
+	return view;
+}
+
 /* A pc and the FDE [lo, hi) that must answer it (hi 0: none). */
 struct want {
 	uint64_t pc, lo, hi;
 };
 
-/* Each pc asked of a fresh index (a scan) and of a warm one (the sorted
- * index): both answer the FDE wanted. */
+/* Each pc asked of a fresh index (a scan), of a warm one (the sorted
+ * index) and of the index written and viewed again: all answer the FDE
+ * wanted. */
 static void check_wants(const struct buf *b, const struct want *w, size_t nr)
 {
 	struct oc_cfi *warm = warm_cfi(b);
+	uint64_t *bytes;
+	struct oc_cfi *view = viewed_cfi(b, &bytes);
 
 	for (size_t i = 0; i < nr; i++) {
-		struct oc_cfi_row a, x;
+		struct oc_cfi_row a, x, v;
 		enum oc_cfi_status sa = find(b, w[i].pc, &a);
 		enum oc_cfi_status sx = oc_cfi_find(warm, w[i].pc, &x, NULL, 0);
+		enum oc_cfi_status sv = oc_cfi_find(view, w[i].pc, &v, NULL, 0);
 		enum oc_cfi_status want = w[i].hi ? OC_CFI_FOUND : OC_CFI_NO_FDE;
 
-		if (sa != want || sx != want ||
+		if (sa != want || sx != want || sv != want ||
 		    (want == OC_CFI_FOUND &&
 		     (a.fde_start != w[i].lo || a.fde_end != w[i].hi ||
-		      x.fde_start != w[i].lo || x.fde_end != w[i].hi)))
+		      x.fde_start != w[i].lo || x.fde_end != w[i].hi ||
+		      memcmp(&x, &v, sizeof(x)))))
 			FAIL_AT("pc 0x%llx: scan %d [0x%llx, 0x%llx), index %d "
-				"[0x%llx, 0x%llx), want [0x%llx, 0x%llx)",
+				"[0x%llx, 0x%llx), viewed %d [0x%llx, 0x%llx), "
+				"want [0x%llx, 0x%llx)",
 				(unsigned long long)w[i].pc, sa,
 				(unsigned long long)a.fde_start,
 				(unsigned long long)a.fde_end, sx,
 				(unsigned long long)x.fde_start,
-				(unsigned long long)x.fde_end,
+				(unsigned long long)x.fde_end, sv,
+				(unsigned long long)v.fde_start,
+				(unsigned long long)v.fde_end,
 				(unsigned long long)w[i].lo,
 				(unsigned long long)w[i].hi);
 	}
+	oc_cfi_destroy(view);
+	free(bytes);
 	oc_cfi_destroy(warm);
 }
 
@@ -605,7 +650,8 @@ TEST(cfi_scan_agrees_with_index)
 	size_t differ = 0, found = 0;
 
 	for (int round = 0; round < 20; round++) {
-		struct oc_cfi *warm;
+		struct oc_cfi *warm, *view;
+		uint64_t *bytes;
 
 		b.n = 0;
 		put_cie(&b);
@@ -624,14 +670,18 @@ TEST(cfi_scan_agrees_with_index)
 		if (round & 1)
 			put_empty_fde(&b, 0, 0xffffffff81000000, 0x10);
 		warm = warm_cfi(&b);
+		view = viewed_cfi(&b, &bytes);
 		for (uint64_t pc = 0xff0; pc < 0x1500; pc += 4) {
-			struct oc_cfi_row a, w;
+			struct oc_cfi_row a, w, v;
 			enum oc_cfi_status sa = find(&b, pc, &a);
 			enum oc_cfi_status sw = oc_cfi_find(warm, pc, &w, NULL, 0);
+			enum oc_cfi_status sv = oc_cfi_find(view, pc, &v, NULL, 0);
 
 			found += sa == OC_CFI_FOUND;
-			if (sa != sw || (sa == OC_CFI_FOUND &&
-					 (a.fde_start != w.fde_start || a.fde_end != w.fde_end))) {
+			if (sa != sw || sv != sw ||
+			    (sa == OC_CFI_FOUND &&
+			     (a.fde_start != w.fde_start || a.fde_end != w.fde_end ||
+			      memcmp(&w, &v, sizeof(w))))) {
 				if (!differ++)
 					printf("  pc 0x%llx: scan %d [0x%llx, 0x%llx), index %d [0x%llx, 0x%llx)\n",
 					       (unsigned long long)pc, sa,
@@ -641,6 +691,8 @@ TEST(cfi_scan_agrees_with_index)
 					       (unsigned long long)w.fde_end);
 			}
 		}
+		oc_cfi_destroy(view);
+		free(bytes);
 		oc_cfi_destroy(warm);
 	}
 	CHECK_EQ(differ, 0);
@@ -773,6 +825,86 @@ TEST(cfi_malformed)
 			oc_cfi_destroy(cfi);
 		}
 	}
+}
+
+/*
+ * A written index viewed over bytes that are not its own (src/cficache.c
+ * reads them from the user's cache): another section's size, a cut,
+ * a misaligned copy are refused; entries flipped at random are viewed,
+ * and every row found still covers its pc (the FDE read from the
+ * section, bounds-checked).
+ */
+static void check_format_error(struct oc_error *err, const char *what)
+{
+	if (!err || err->code != OC_ERR_FORMAT)
+		FAIL_AT("%s: not refused as malformed", what);
+	oc_error_destroy(err);
+}
+
+#define CHECK_REFUSED(expr) check_format_error((expr), #expr)
+
+TEST(cfi_index_damaged)
+{
+	struct buf b = { .n = 0 };
+	struct oc_cfi *made = NULL, *view = NULL;
+	uint64_t seed = 0x2545f4914f6cdd1dull, *bytes;
+	size_t len, found = 0;
+
+	put_cie(&b);
+	put_empty_fde(&b, 0, 0x1000, 0x100);
+	put_empty_fde(&b, 0, 0x1100, 0x40);
+	put_empty_fde(&b, 0, 0x1200, 0x80);
+	CHECK_OK(oc_cfi_create(b.b, b.n, &made, NULL));
+	bytes = index_bytes(made, &len);
+	oc_cfi_destroy(made);
+	CHECK(len == 40 + 3 * 12);
+
+	CHECK_REFUSED(oc_cfi_view(b.b, b.n - 1, bytes, len, &view));
+	CHECK(view == NULL);
+	CHECK_REFUSED(oc_cfi_view(b.b, b.n, bytes, len - 1, &view));
+	CHECK_REFUSED(oc_cfi_view(b.b, b.n, bytes, len + 12, &view));
+	CHECK_REFUSED(oc_cfi_view(b.b, b.n, bytes, 39, &view));
+	CHECK_REFUSED(oc_cfi_view(b.b, b.n, (uint8_t *)bytes + 4, len - 4, &view));
+	CHECK_REFUSED(oc_cfi_view(NULL, b.n, bytes, len, &view));
+	/* the width word: 0 or 1 */
+	((uint32_t *)bytes)[8] = 2;
+	CHECK_REFUSED(oc_cfi_view(b.b, b.n, bytes, len, &view));
+	((uint32_t *)bytes)[8] = 0;
+	/* more entries than FDEs */
+	bytes[2] = 2;
+	CHECK_REFUSED(oc_cfi_view(b.b, b.n, bytes, len, &view));
+	bytes[2] = 3;
+
+	for (int iter = 0; iter < 2000; iter++) {
+		uint64_t *copy = calloc(1, len + 8);
+		uint8_t *ents;
+
+		CHECK(copy != NULL);
+		memcpy(copy, bytes, len);
+		ents = (uint8_t *)copy + 40;
+		for (int flips = 0; flips < 1 + iter % 4; flips++) {
+			uint64_t r = oc_test_rand(&seed);
+
+			ents[(r >> 8) % (len - 40)] ^= (uint8_t)(1u << (r % 8));
+		}
+		CHECK_OK(oc_cfi_view(b.b, b.n, copy, len, &view));
+		for (uint64_t pc = 0xff8; pc < 0x1290; pc += 8) {
+			struct oc_cfi_row row;
+
+			if (oc_cfi_find(view, pc, &row, NULL, 0) != OC_CFI_FOUND)
+				continue;
+			found++;
+			if (pc < row.fde_start || pc >= row.fde_end)
+				FAIL_AT("pc 0x%llx answered by [0x%llx, 0x%llx)",
+					(unsigned long long)pc,
+					(unsigned long long)row.fde_start,
+					(unsigned long long)row.fde_end);
+		}
+		oc_cfi_destroy(view);
+		free(copy);
+	}
+	CHECK(found > 0);
+	free(bytes);
 }
 
 TEST(cfi_random_bytes)

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The per-build cache of the vmlinux's CFI index (see cficache.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cficache.h"
+
+/* the file's layout: a change of it, or of formats/dwarfcfi.c's entries,
+ * is a new magic and a new suffix (a file per layout) */
+static const char magic[8] = "OCCFI1";
+static const char file_suffix[] = "1";
+/* a vmlinux's ~46,000 FDEs: ~0.55 MB (twice that when wide) */
+static const off_t max_file = 64 << 20;
+
+/* the entries after it are viewed where they are (8-byte aligned) */
+_Static_assert(sizeof(struct oc_cache_head) % 8 == 0, "CFI cache head");
+
+bool oc_cficache_load(struct oc_elf *elf, const uint8_t *sec, size_t size,
+		      struct oc_cfi **ret, struct oc_cache_map *map)
+{
+	struct oc_cache_head want;
+	const uint8_t *b;
+	char *path;
+	bool ok;
+
+	*ret = NULL;
+	memset(map, 0, sizeof(*map));
+	if (!oc_cache_head_of(elf, "cfi", file_suffix, magic, 0, &want, &path))
+		return false;
+	ok = oc_cache_map_read(path, max_file, map);
+	free(path);
+	if (!ok)
+		return false;
+	b = map->base;
+	ok = map->len >= sizeof(want) && !memcmp(b, &want, sizeof(want)) &&
+	     oc_ok(oc_cfi_view(sec, size, b + sizeof(want),
+			       map->len - sizeof(want), ret));
+	if (!ok)
+		oc_cache_unmap(map);
+	return ok;
+}
+
+struct save {
+	const struct oc_cache_head *h;
+	struct oc_cfi *cfi;
+};
+
+static bool write_index(FILE *fp, void *arg)
+{
+	const struct save *s = arg;
+
+	return fwrite(s->h, sizeof(*s->h), 1, fp) == 1 &&
+	       oc_ok(oc_cfi_write_index(s->cfi, fp));
+}
+
+void oc_cficache_save(struct oc_elf *elf, struct oc_cfi *cfi)
+{
+	struct oc_cache_head h;
+	struct save s = { .h = &h, .cfi = cfi };
+	char *path;
+
+	if (!oc_cache_head_of(elf, "cfi", file_suffix, magic, 0, &h, &path))
+		return;
+	oc_cache_write(path, write_index, &s);
+	free(path);
+}
