@@ -266,6 +266,27 @@ struct oc_error *oc_orc_table_parse_borrowed(struct oc_orc_table *tab,
 		     orc_len, true);
 }
 
+/*
+ * Whether the nr ips at @ip_data (orc_ip()'s, @ip_addr their first's
+ * address) ascend, as a table sorted at build time does (the kernel's
+ * scripts/sorttable since 5.6).  oc_orc_table_ip()'s sum inline: the
+ * check reads a vmlinux's 370,000 at every open.
+ */
+static bool ips_sorted(const void *ip_data, uint64_t ip_addr, size_t nr)
+{
+	uint64_t prev = ip_addr + (uint64_t)(int64_t)orc_abi_ip_rel(ip_data, 0);
+
+	for (size_t i = 1; i < nr; i++) {
+		uint64_t ip = ip_addr + ORC_ABI_IP_SIZE * (uint64_t)i +
+			      (uint64_t)(int64_t)orc_abi_ip_rel(ip_data, i);
+
+		if (ip < prev)
+			return false;
+		prev = ip;
+	}
+	return true;
+}
+
 static struct oc_error *parse(struct oc_orc_table *tab,
 			      enum oc_orc_version version, uint64_t ip_addr,
 			      const void *ip_data, size_t ip_len,
@@ -273,7 +294,7 @@ static struct oc_error *parse(struct oc_orc_table *tab,
 			      bool borrow)
 {
 	size_t nr;
-	bool sorted = true;
+	bool sorted;
 	struct oc_error *err;
 
 	oc_orc_table_deinit(tab);
@@ -306,13 +327,7 @@ static struct oc_error *parse(struct oc_orc_table *tab,
 	tab->nr = nr;
 	tab->ip_raw = ip_data;
 	tab->ip_addr = ip_addr;
-	for (uint64_t i = 1, prev = oc_orc_table_ip(tab, 0); i < nr && sorted;
-	     i++) {
-		uint64_t ip = oc_orc_table_ip(tab, i);
-
-		sorted = prev <= ip;
-		prev = ip;
-	}
+	sorted = ips_sorted(ip_data, ip_addr, nr);
 	if (sorted && borrow) {
 		/* ips and entries read on lookup (oc_orc_table_ip(),
 		 * oc_orc_table_entry()), where they are */
