@@ -57,6 +57,69 @@ static void put_hex(char **p, char *end, uint64_t v)
 		*(*p)++ = digits[--n];
 }
 
+/* @v in lowercase hex, @width digits with leading zeros, as "%016" PRIx64 */
+static void put_hex_width(char **p, char *end, uint64_t v, int width)
+{
+	char digits[16];
+	int n = 0;
+
+	do {
+		digits[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (width-- > n && *p < end)
+		*(*p)++ = '0';
+	while (n && *p < end)
+		*(*p)++ = digits[--n];
+}
+
+/* @v in decimal, as "%lld"; then spaces up to @width characters from
+ * where it began, as "%-WIDTHlld" (0: none) */
+static void put_dec(char **p, char *end, long long v, int width)
+{
+	char digits[24];
+	char *start = *p;
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v :
+				       (unsigned long long)v;
+	int n = 0;
+
+	do {
+		digits[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		digits[n++] = '-';
+	while (n && *p < end)
+		*(*p)++ = digits[--n];
+	while (*p - start < width && *p < end)
+		*(*p)++ = ' ';
+}
+
+/* @s escaped (strutil.h's oc_esc(), cut as it is in a buffer of @max
+ * bytes); the escape's NUL is written at *p, so *@end must be writable,
+ * as every buffer here keeps its last byte (end = buf + size - 1) */
+static void put_esc(char **p, char *end, const char *s, size_t max,
+		    unsigned int flags)
+{
+	size_t room = (size_t)(end - *p) + 1;
+
+	if (!s)
+		s = "";
+	if (max > room)
+		max = room;
+	if (!max)
+		return;
+	/* NUL-terminated in @max bytes; *p moves to the NUL */
+	oc_str_escape(*p, max, s, strlen(s), flags);
+	*p += strlen(*p);
+}
+
+/* The line made from @buf up to @p, written whole. */
+static void put_line(FILE *out, const char *buf, const char *p)
+{
+	fwrite(buf, 1, (size_t)(p - buf), out);
+}
+
 static void format_sym(const struct oc_sym_result *sr, bool found,
 		       uint64_t addr, char *buf, size_t size)
 {
@@ -111,25 +174,54 @@ void oc_report_print_regs(const struct oc_kernel *k, const struct oc_frame *f,
 	const struct oc_regs *r = &f->regs;
 	char rip[256];
 
+	/* every user task's trace ends with its registers: appended, not
+	 * printf-formatted (as format_sym()) */
+	const struct {
+		const char *name[3];
+		uint64_t v[3];
+	} rows[] = {
+		{ { "RAX", "RBX", "RCX" }, { r->ax, r->bx, r->cx } },
+		{ { "RDX", "RSI", "RDI" }, { r->dx, r->si, r->di } },
+		{ { "RBP", "R08", "R09" }, { r->bp, r->r8, r->r9 } },
+		{ { "R10", "R11", "R12" }, { r->r10, r->r11, r->r12 } },
+		{ { "R13", "R14", "R15" }, { r->r13, r->r14, r->r15 } },
+	};
+	char line[512], *p = line, *end = line + sizeof(line) - 1;
+
 	oc_report_format_addr(k, r->ip, rip, sizeof(rip));
-	fprintf(out, "%sRIP: %04x:%s\n", indent, (unsigned)(r->cs & 0xffff), rip);
-	fprintf(out, "%sRSP: %04x:%016" PRIx64 " EFLAGS: %08" PRIx64, indent,
-		(unsigned)(r->ss & 0xffff), r->sp, r->flags);
-	if (f->regs_kind == OC_REGS_FULL && r->orig_ax != UINT64_MAX)
-		fprintf(out, " ORIG_RAX: %016" PRIx64, r->orig_ax);
-	fputc('\n', out);
+	put_str(&p, end, indent);
+	put_str(&p, end, "RIP: ");
+	put_hex_width(&p, end, r->cs & 0xffff, 4);
+	put_str(&p, end, ":");
+	put_str(&p, end, rip);
+	put_str(&p, end, "\n");
+	put_str(&p, end, indent);
+	put_str(&p, end, "RSP: ");
+	put_hex_width(&p, end, r->ss & 0xffff, 4);
+	put_str(&p, end, ":");
+	put_hex_width(&p, end, r->sp, 16);
+	put_str(&p, end, " EFLAGS: ");
+	put_hex_width(&p, end, r->flags, 8);
+	if (f->regs_kind == OC_REGS_FULL && r->orig_ax != UINT64_MAX) {
+		put_str(&p, end, " ORIG_RAX: ");
+		put_hex_width(&p, end, r->orig_ax, 16);
+	}
+	put_str(&p, end, "\n");
+	put_line(out, line, p);
 	if (f->regs_kind != OC_REGS_FULL)
 		return;
-	fprintf(out, "%sRAX: %016" PRIx64 " RBX: %016" PRIx64 " RCX: %016" PRIx64 "\n",
-		indent, r->ax, r->bx, r->cx);
-	fprintf(out, "%sRDX: %016" PRIx64 " RSI: %016" PRIx64 " RDI: %016" PRIx64 "\n",
-		indent, r->dx, r->si, r->di);
-	fprintf(out, "%sRBP: %016" PRIx64 " R08: %016" PRIx64 " R09: %016" PRIx64 "\n",
-		indent, r->bp, r->r8, r->r9);
-	fprintf(out, "%sR10: %016" PRIx64 " R11: %016" PRIx64 " R12: %016" PRIx64 "\n",
-		indent, r->r10, r->r11, r->r12);
-	fprintf(out, "%sR13: %016" PRIx64 " R14: %016" PRIx64 " R15: %016" PRIx64 "\n",
-		indent, r->r13, r->r14, r->r15);
+	p = line;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		put_str(&p, end, indent);
+		for (int j = 0; j < 3; j++) {
+			put_str(&p, end, j ? " " : "");
+			put_str(&p, end, rows[i].name[j]);
+			put_str(&p, end, ": ");
+			put_hex_width(&p, end, rows[i].v[j], 16);
+		}
+		put_str(&p, end, "\n");
+	}
+	put_line(out, line, p);
 }
 
 static pthread_mutex_t lines_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -167,18 +259,15 @@ size_t oc_report_frame_lines(const struct oc_kernel *k,
 	return nr;
 }
 
-/* " file:line" of the containing function, after a frame's own line. */
-static void print_line_suffix(const struct oc_line_info *chain, size_t nr,
-			      FILE *out)
+/* "  file:line" of the containing function, after a frame's own line. */
+static void put_line_suffix(char **p, char *end,
+			    const struct oc_line_info *chain, size_t nr)
 {
-	char e[256], line[16];
-
 	if (nr && chain[nr - 1].file) {
-		fputs("  ", out);
-		fputs(oc_esc(e, sizeof(e), oc_lines_short_file(chain[nr - 1].file), 0),
-		      out);
-		snprintf(line, sizeof(line), ":%u", chain[nr - 1].line);
-		fputs(line, out);
+		put_str(p, end, "  ");
+		put_esc(p, end, oc_lines_short_file(chain[nr - 1].file), 256, 0);
+		put_str(p, end, ":");
+		put_dec(p, end, chain[nr - 1].line, 0);
 	}
 }
 
@@ -253,14 +342,18 @@ static void print_inlines(const struct oc_line_info *chain, size_t nr,
 			  const char *indent, FILE *out)
 {
 	for (size_t i = 0; i + 1 < nr; i++) {
-		char fn[256], file[256];
+		char line[1024], *p = line, *end = line + sizeof(line) - 1;
 
-		fprintf(out, "%s%s%s (inlined)  %s:%u\n", indent,
-			scanned ? "? " : "",
-			oc_esc(fn, sizeof(fn), chain[i].function ? chain[i].function : "?", 0),
-			oc_esc(file, sizeof(file), chain[i].file ?
-			       oc_lines_short_file(chain[i].file) : "?", 0),
-			chain[i].line);
+		put_str(&p, end, indent);
+		put_str(&p, end, scanned ? "? " : "");
+		put_esc(&p, end, chain[i].function ? chain[i].function : "?", 256, 0);
+		put_str(&p, end, " (inlined)  ");
+		put_esc(&p, end, chain[i].file ?
+			oc_lines_short_file(chain[i].file) : "?", 256, 0);
+		put_str(&p, end, ":");
+		put_dec(&p, end, chain[i].line, 0);
+		put_str(&p, end, "\n");
+		put_line(out, line, p);
 		print_level_vars(inline_level(fv, i, nr), indent, out);
 	}
 }
@@ -302,12 +395,16 @@ void oc_report_print_trace(const struct oc_kernel *k,
 			continue;
 		}
 		oc_report_format_frame(k, f, buf, sizeof(buf));
-		fputs(indent, out);
-		if (f->scanned)
-			fputs("? ", out);
-		fputs(buf, out);
-		print_line_suffix(chain, nr, out);
-		fputc('\n', out);
+		{
+			char line[1024], *p = line, *end = line + sizeof(line) - 1;
+
+			put_str(&p, end, indent);
+			put_str(&p, end, f->scanned ? "? " : "");
+			put_str(&p, end, buf);
+			put_line_suffix(&p, end, chain, nr);
+			put_str(&p, end, "\n");
+			put_line(out, line, p);
+		}
 		print_frame_vars(fv, nr, indent, out);
 		oc_framevars_free(fv);
 	}
@@ -361,11 +458,15 @@ static void print_crash(const struct oc_kernel *k,
 	fprintf(out, "     CRASH: %s\n", oc_esc(e, sizeof(e), c->title, 0));
 	fprintf(out, "      KIND: %s\n", oc_crash_kind_name(c->kind));
 	if (c->have_guilty) {
+		char line[1024], *p = line, *end = line + sizeof(line) - 1;
+
 		oc_report_format_frame(k, &c->guilty, buf, sizeof(buf));
-		fprintf(out, "    GUILTY: %s", buf);
 		nr = oc_report_frame_lines(k, opts, &c->guilty, chain, 16);
-		print_line_suffix(chain, nr, out);
-		fputc('\n', out);
+		put_str(&p, end, "    GUILTY: ");
+		put_str(&p, end, buf);
+		put_line_suffix(&p, end, chain, nr);
+		put_str(&p, end, "\n");
+		put_line(out, line, p);
 		fprintf(out, " SIGNATURE: %s\n", c->signature);
 	}
 	if (c->have_bug)
@@ -477,13 +578,29 @@ bool oc_report_same_trace(const struct oc_trace *a, const struct oc_trace *b)
 
 void oc_report_print_task_line(const struct oc_task *t, FILE *out)
 {
-	char comm[128];
+	char line[512], *p = line, *end = line + sizeof(line) - 1;
+	char state[2] = { t->state, 0 };
 
+	/* "PID: %-7d TGID: %-7d CPU: %-3d STATE: %c  COMM: \"%s\"  TASK:
+	 * %016" PRIx64, appended (a line per task, as format_sym()) */
+	put_str(&p, end, "PID: ");
+	put_dec(&p, end, t->pid, 7);
+	put_str(&p, end, " TGID: ");
+	put_dec(&p, end, t->tgid, 7);
+	put_str(&p, end, " CPU: ");
+	put_dec(&p, end, t->cpu, 3);
+	put_str(&p, end, " STATE: ");
+	if (state[0])
+		put_str(&p, end, state);
+	else if (p < end)
+		*p++ = 0;	/* %c of NUL writes it */
+	put_str(&p, end, "  COMM: \"");
 	/* inside the quotes a '"' or '\\' in the comm is escaped too */
-	fprintf(out, "PID: %-7d TGID: %-7d CPU: %-3d STATE: %c  COMM: \"%s\"  TASK: %016" PRIx64 "%s\n",
-		t->pid, t->tgid, t->cpu, t->state,
-		oc_esc(comm, sizeof(comm), t->comm, OC_ESC_QUOTE), t->addr,
-		t->running_on >= 0 ? "  (running)" : "");
+	put_esc(&p, end, t->comm, 128, OC_ESC_QUOTE);
+	put_str(&p, end, "\"  TASK: ");
+	put_hex_width(&p, end, t->addr, 16);
+	put_str(&p, end, t->running_on >= 0 ? "  (running)\n" : "\n");
+	put_line(out, line, p);
 }
 
 bool oc_report_print_cpu_heading(const struct oc_kernel *k, unsigned int c,
