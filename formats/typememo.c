@@ -259,15 +259,22 @@ static struct oc_error *ask(struct memo *m, uint8_t op, const char *type,
 	return err;
 }
 
-static struct oc_error *memo_type_size(void *arg, const char *type,
-				       uint64_t *ret)
+/* An answer of one word: a size, an enumerator's value. */
+static struct oc_error *ask_word(void *arg, uint8_t op, const char *name,
+				 uint64_t *ret)
 {
 	uint64_t v[4];
-	struct oc_error *err = ask(arg, MEMO_SIZE, type, NULL, v);
+	struct oc_error *err = ask(arg, op, name, NULL, v);
 
 	if (!err)
 		*ret = v[0];
 	return err;
+}
+
+static struct oc_error *memo_type_size(void *arg, const char *type,
+				       uint64_t *ret)
+{
+	return ask_word(arg, MEMO_SIZE, type, ret);
 }
 
 static struct oc_error *memo_member(void *arg, const char *type,
@@ -286,12 +293,7 @@ static struct oc_error *memo_member(void *arg, const char *type,
 static struct oc_error *memo_enum_value(void *arg, const char *name,
 					int64_t *ret)
 {
-	uint64_t v[4];
-	struct oc_error *err = ask(arg, MEMO_ENUM, name, NULL, v);
-
-	if (!err)
-		*ret = (int64_t)v[0];
-	return err;
+	return ask_word(arg, MEMO_ENUM, name, (uint64_t *)ret);
 }
 
 /* The backend's, made now (the lock only around the making). */

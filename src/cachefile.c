@@ -127,6 +127,40 @@ void oc_cache_unmap(struct oc_cache_map *map)
 	memset(map, 0, sizeof(*map));
 }
 
+bool oc_cache_map_with_head(const char *path, off_t max_size,
+			    const void *head, size_t head_len,
+			    struct oc_cache_map *ret)
+{
+	if (!oc_cache_map_read(path, max_size, ret))
+		return false;
+	if (ret->len >= head_len && !memcmp(ret->base, head, head_len))
+		return true;
+	oc_cache_unmap(ret);
+	return false;
+}
+
+bool oc_cache_map_made_of(struct oc_elf *elf, const char *kind,
+			  const char *suffix, const char magic[8],
+			  uint32_t keep, off_t max_size,
+			  struct oc_cache_map *map, const uint8_t **body_ret,
+			  size_t *len_ret)
+{
+	struct oc_cache_head want;
+	char *path;
+	bool ok;
+
+	memset(map, 0, sizeof(*map));
+	if (!oc_cache_head_of(elf, kind, suffix, magic, keep, &want, &path))
+		return false;
+	ok = oc_cache_map_with_head(path, max_size, &want, sizeof(want), map);
+	free(path);
+	if (ok) {
+		*body_ret = (const uint8_t *)map->base + sizeof(want);
+		*len_ret = map->len - sizeof(want);
+	}
+	return ok;
+}
+
 bool oc_cache_write(const char *path, bool (*write)(FILE *fp, void *arg),
 		    void *arg)
 {

@@ -48,6 +48,11 @@ bool oc_cache_map_read(const char *path, off_t max_size,
 		       struct oc_cache_map *ret);
 /* Unmap it (nothing when nothing is mapped), once no reader uses it. */
 void oc_cache_unmap(struct oc_cache_map *map);
+/* oc_cache_map_read() of a file that starts with the @head_len bytes of
+ * @head: false (nothing mapped) when it does not. */
+bool oc_cache_map_with_head(const char *path, off_t max_size,
+			    const void *head, size_t head_len,
+			    struct oc_cache_map *ret);
 /*
  * Write @path anew: its directories made, then @write() into a new
  * file of the user's (mkstemp(): it follows no link planted under the
@@ -78,5 +83,17 @@ struct oc_cache_head {
 bool oc_cache_head_of(struct oc_elf *elf, const char *kind,
 		      const char *suffix, const char magic[8], uint32_t keep,
 		      struct oc_cache_head *ret, char **path_ret);
+
+/*
+ * The cache file oc_cache_head_of() names for @elf, mapped in @map when it
+ * starts with that head: the bytes after it in *@body_ret (8-byte aligned
+ * when the file is mapped: the head's size is a multiple of 8), *@len_ret
+ * long.  false (nothing mapped) on a miss.
+ */
+bool oc_cache_map_made_of(struct oc_elf *elf, const char *kind,
+			  const char *suffix, const char magic[8],
+			  uint32_t keep, off_t max_size,
+			  struct oc_cache_map *map, const uint8_t **body_ret,
+			  size_t *len_ret);
 
 #endif /* OC_CACHEFILE_H */

@@ -18,26 +18,17 @@ _Static_assert(sizeof(struct oc_cache_head) % 8 == 0, "CFI cache head");
 bool oc_cficache_load(struct oc_elf *elf, const uint8_t *sec, size_t size,
 		      struct oc_cfi **ret, struct oc_cache_map *map)
 {
-	struct oc_cache_head want;
 	const uint8_t *b;
-	char *path;
-	bool ok;
+	size_t len;
 
 	*ret = NULL;
-	memset(map, 0, sizeof(*map));
-	if (!oc_cache_head_of(elf, "cfi", file_suffix, magic, 0, &want, &path))
+	if (!oc_cache_map_made_of(elf, "cfi", file_suffix, magic, 0, max_file,
+				  map, &b, &len))
 		return false;
-	ok = oc_cache_map_read(path, max_file, map);
-	free(path);
-	if (!ok)
-		return false;
-	b = map->base;
-	ok = map->len >= sizeof(want) && !memcmp(b, &want, sizeof(want)) &&
-	     oc_ok(oc_cfi_view(sec, size, b + sizeof(want),
-			       map->len - sizeof(want), ret));
-	if (!ok)
-		oc_cache_unmap(map);
-	return ok;
+	if (oc_ok(oc_cfi_view(sec, size, b, len, ret)))
+		return true;
+	oc_cache_unmap(map);
+	return false;
 }
 
 struct save {

@@ -25,40 +25,26 @@ bool oc_symcache_load(struct oc_elf *elf, unsigned int keep,
 		      struct oc_symtab *syms, struct oc_symtab *percpu,
 		      struct oc_cache_map *map)
 {
-	struct oc_cache_head want;
-	struct oc_error *err = NULL;
-	size_t used = 0, used2 = 0;
+	struct oc_error *err;
+	size_t used = 0, used2 = 0, len;
 	const uint8_t *b;
-	char *path;
-	bool ok = false;
+	bool ok;
 
-	memset(map, 0, sizeof(*map));
-	if (!oc_cache_head_of(elf, "syms", file_suffix, magic, keep, &want, &path))
+	if (!oc_cache_map_made_of(elf, "syms", file_suffix, magic, keep,
+				  max_file, map, &b, &len))
 		return false;
-	ok = oc_cache_map_read(path, max_file, map);
-	free(path);
-	if (!ok)
-		return false;
-	b = map->base;
-	/* the head (8-byte aligned in size), the tables, and the percpu
-	 * table ending the file */
-	ok = false;
-	if (map->len >= sizeof(want) && !memcmp(b, &want, sizeof(want))) {
-		size_t left = map->len - sizeof(want);
-
-		err = oc_symtab_view(syms, b + sizeof(want), left, &used);
-		if (!err)
-			err = oc_symtab_view(percpu, b + sizeof(want) + used,
-					     left - used, &used2);
-		ok = !err && used + used2 == left;
-		oc_error_destroy(err);
-	}
-	if (!ok) {
-		oc_symtab_deinit(syms);
-		oc_symtab_deinit(percpu);
-		oc_cache_unmap(map);
-	}
-	return ok;
+	/* the tables after the head, the percpu table ending the file */
+	err = oc_symtab_view(syms, b, len, &used);
+	if (!err)
+		err = oc_symtab_view(percpu, b + used, len - used, &used2);
+	ok = !err && used + used2 == len;
+	oc_error_destroy(err);
+	if (ok)
+		return true;
+	oc_symtab_deinit(syms);
+	oc_symtab_deinit(percpu);
+	oc_cache_unmap(map);
+	return false;
 }
 
 struct save {

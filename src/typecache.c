@@ -55,14 +55,13 @@ bool oc_typecache_load(const struct oc_typecache *tc, oc_types_load_fn load,
 		       void *arg, struct oc_types **ret)
 {
 	struct oc_cache_map map;
-	const uint8_t *b;
 	bool ok;
 
-	if (!tc || !oc_cache_map_read(tc->path, max_file, &map))
+	if (!tc || !oc_cache_map_with_head(tc->path, max_file, &tc->h,
+					   sizeof(tc->h), &map))
 		return false;
-	b = map.base;
-	ok = map.len >= sizeof(tc->h) && !memcmp(b, &tc->h, sizeof(tc->h)) &&
-	     oc_ok(oc_types_memo_create(NULL, load, arg, b + sizeof(tc->h),
+	ok = oc_ok(oc_types_memo_create(NULL, load, arg,
+					(const uint8_t *)map.base + sizeof(tc->h),
 					map.len - sizeof(tc->h), ret));
 	oc_cache_unmap(&map);
 	return ok;

@@ -59,25 +59,63 @@ open(p, "wb").write(b)
 EOF
 }
 
-declare -A rel_seen
-while tst_next_dump; do
-	[ -z "${rel_seen[$rel]:-}" ] && [ -r "$vml" ] || continue
-	rel_seen[$rel]=1
-	c=$tmp/cache-$rel
+# cut_remade NAME WHAT FILE GOOD: FILE (a copy of GOOD) cut to half: the
+# report the same, the file made anew
+cut_remade() {
+	head -c "$(( $(stat -c %s "$4") / 2 ))" "$4" >"$3"
+	run "$tmp/cut" "$c" "$core" "$vml"
+	same "$1: $2 cut short is refused" "$tmp/cut"
+	if cmp -s "$3" "$4"; then
+		pass "$1: $2 cut short is made anew"
+	else
+		fail "$1: $2 cut short was not made anew"
+	fi
+}
+
+# flips_no_crash NAME WHAT FILE GOOD: six copies of GOOD with 64 bits
+# flipped each: never a crash (what passes the checks is the user's own
+# file, trusted as the lines cache is); GOOD back in place after
+flips_no_crash() {
+	local bad=0 seed
+	for seed in 1 2 3 4 5 6; do
+		cp "$4" "$3"
+		flip "$3" "$seed"
+		run "$tmp/flip" "$c" "$core" "$vml"
+		if [ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 1 ]; }; then
+			fail "$1: $2 with flipped bytes (seed $seed): exit $rc: $(tail -c 300 "$tmp/flip.err")"
+			bad=1
+		fi
+	done
+	cp "$4" "$3"
+	[ "$bad" -ne 0 ] || pass "$1: 6 of $2 with 64 flipped bits each: no crash"
+}
+
+# cold_kept DIR SUBDIR WHAT: the cold report ($tmp/cold, its exit in
+# $rc0) made with the new cache directory DIR ($c); $file the file it kept
+# under DIR/SUBDIR; false, with a failure, when the run failed or kept none
+cold_kept() {
+	c=$1
 	rm -rf "$c"
 	mkdir -p "$c"
 	run "$tmp/cold" "$c" "$core" "$vml"
 	rc0=$rc
 	if [ "$rc0" -ne 0 ] && [ "$rc0" -ne 3 ]; then
 		fail "$name: cold run exit $rc0: $(head -c 200 "$tmp/cold.err")"
-		continue
+		return 1
 	fi
-	file=$(find "$c/syms" -type f 2>/dev/null | head -n 1)
+	file=$(find "$c/$2" -type f 2>/dev/null | head -n 1)
 	if [ -z "$file" ] || [ ! -s "$file" ]; then
-		fail "$name: no symbol cache file under $c/syms"
-		continue
+		fail "$name: no $3 under $c/$2"
+		return 1
 	fi
-	pass "$name: the cold run kept $(basename "$file") ($(stat -c %s "$file") bytes)"
+	pass "$name: the cold run kept $3 $(basename "$file") ($(stat -c %s "$file") bytes)"
+}
+
+declare -A rel_seen
+while tst_next_dump; do
+	[ -z "${rel_seen[$rel]:-}" ] && [ -r "$vml" ] || continue
+	rel_seen[$rel]=1
+	cold_kept "$tmp/cache-$rel" syms "the symbol cache" || continue
 	cp "$file" "$tmp/good"
 	types=$(find "$c/types" -type f 2>/dev/null | head -n 1)
 	if [ -z "$types" ] || [ ! -s "$types" ]; then
@@ -103,26 +141,8 @@ while tst_next_dump; do
 	fi
 	rm -rf "$tmp/narrow"
 	# the memo cut short: refused, the BTF read, the file made anew
-	head -c "$(( $(stat -c %s "$tmp/types.good") / 2 ))" "$tmp/types.good" >"$types"
-	run "$tmp/tcut" "$c" "$core" "$vml"
-	same "$name: a types memo cut short is refused" "$tmp/tcut"
-	if cmp -s "$types" "$tmp/types.good"; then
-		pass "$name: the types memo cut short is made anew"
-	else
-		fail "$name: the types memo cut short was not made anew"
-	fi
-	bad=0
-	for seed in 1 2 3 4 5 6; do
-		cp "$tmp/types.good" "$types"
-		flip "$types" "$seed"
-		run "$tmp/tflip" "$c" "$core" "$vml"
-		if [ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 1 ]; }; then
-			fail "$name: a types memo's flipped bytes (seed $seed): exit $rc: $(tail -c 300 "$tmp/tflip.err")"
-			bad=1
-		fi
-	done
-	cp "$tmp/types.good" "$types"
-	[ "$bad" -ne 0 ] || pass "$name: 6 types memos of 64 flipped bits each: no crash"
+	cut_remade "$name" "a types memo" "$types" "$tmp/types.good"
+	flips_no_crash "$name" "the types memo" "$types" "$tmp/types.good"
 	# a cache directory others can write: no file kept or read
 	mkdir -p "$tmp/open/syms" "$tmp/open/types"
 	chmod 0777 "$tmp/open/syms" "$tmp/open/types"
@@ -134,34 +154,15 @@ while tst_next_dump; do
 	fi
 	rm -rf "$tmp/open"
 	# cut short: refused, the ELF read, the file made anew
-	head -c "$(( $(stat -c %s "$tmp/good") / 2 ))" "$tmp/good" >"$file"
-	run "$tmp/cut" "$c" "$core" "$vml"
-	same "$name: a file cut short is refused" "$tmp/cut"
-	if cmp -s "$file" "$tmp/good"; then
-		pass "$name: the file cut short is made anew"
-	else
-		fail "$name: the file cut short was not made anew"
-	fi
+	cut_remade "$name" "a symbol cache" "$file" "$tmp/good"
 	# another vmlinux of the build (a copy: another inode, another
 	# mtime): a miss, its own file
 	cp "$vml" "$tmp/vmlinux"
 	run "$tmp/copy" "$c" "$core" "$tmp/vmlinux"
 	same "$name: a copy of the vmlinux reads its own symbols" "$tmp/copy"
 	rm -f "$tmp/vmlinux"
-	# bytes flipped throughout: never a crash (what passes the checks
-	# is the user's own file, trusted as the lines cache is)
-	cp "$tmp/good" "$file"
-	bad=0
-	for seed in 1 2 3 4 5 6; do
-		flip "$file" "$seed"
-		run "$tmp/flip" "$c" "$core" "$vml"
-		if [ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 1 ]; }; then
-			fail "$name: flipped bytes (seed $seed): exit $rc: $(tail -c 300 "$tmp/flip.err")"
-			bad=1
-		fi
-		cp "$tmp/good" "$file"
-	done
-	[ "$bad" -ne 0 ] || pass "$name: 6 files of 64 flipped bits each: no crash"
+	# bytes flipped throughout: never a crash
+	flips_no_crash "$name" "the symbol cache" "$file" "$tmp/good"
 done <"$index"
 [ "${#rel_seen[@]}" -gt 0 ] || skip "symcache: no dump with its vmlinux readable"
 
@@ -169,21 +170,7 @@ declare -A cfi_seen
 while tst_next_dump; do
 	[ "$fmt" = kdump-real ] && [ -z "${cfi_seen[$rel]:-}" ] && [ -r "$vml" ] || continue
 	cfi_seen[$rel]=1
-	c=$tmp/cfi-$rel
-	rm -rf "$c"
-	mkdir -p "$c"
-	run "$tmp/cold" "$c" "$core" "$vml"
-	rc0=$rc
-	if [ "$rc0" -ne 0 ] && [ "$rc0" -ne 3 ]; then
-		fail "$name: cold run exit $rc0: $(head -c 200 "$tmp/cold.err")"
-		continue
-	fi
-	file=$(find "$c/cfi" -type f 2>/dev/null | head -n 1)
-	if [ -z "$file" ] || [ ! -s "$file" ]; then
-		fail "$name: no CFI index under $c/cfi"
-		continue
-	fi
-	pass "$name: the cold run kept the CFI index $(basename "$file") ($(stat -c %s "$file") bytes)"
+	cold_kept "$tmp/cfi-$rel" cfi "the CFI index" || continue
 	cp "$file" "$tmp/cfi.good"
 	run "$tmp/warm" "$c" "$core" "$vml"
 	same "$name: the report over the kept CFI index is the listed one's" "$tmp/warm"
@@ -192,25 +179,8 @@ while tst_next_dump; do
 	else
 		fail "$name: the warm run changed the CFI index"
 	fi
-	head -c "$(( $(stat -c %s "$tmp/cfi.good") / 2 ))" "$tmp/cfi.good" >"$file"
-	run "$tmp/cut" "$c" "$core" "$vml"
-	same "$name: a CFI index cut short is refused" "$tmp/cut"
-	if cmp -s "$file" "$tmp/cfi.good"; then
-		pass "$name: the CFI index cut short is made anew"
-	else
-		fail "$name: the CFI index cut short was not made anew"
-	fi
-	bad=0
-	for seed in 1 2 3 4 5 6; do
-		cp "$tmp/cfi.good" "$file"
-		flip "$file" "$seed"
-		run "$tmp/cflip" "$c" "$core" "$vml"
-		if [ "$rc" -ge 128 ] || { [ "$rc" -ne 0 ] && [ "$rc" -ne 3 ] && [ "$rc" -ne 1 ]; }; then
-			fail "$name: a CFI index's flipped bytes (seed $seed): exit $rc: $(tail -c 300 "$tmp/cflip.err")"
-			bad=1
-		fi
-	done
-	[ "$bad" -ne 0 ] || pass "$name: 6 CFI indexes of 64 flipped bits each: no crash"
+	cut_remade "$name" "a CFI index" "$file" "$tmp/cfi.good"
+	flips_no_crash "$name" "the CFI index" "$file" "$tmp/cfi.good"
 done <"$index"
 [ "${#cfi_seen[@]}" -gt 0 ] || skip "symcache: no kdump-real dump with its vmlinux readable"
 exit 0
