@@ -758,6 +758,24 @@ fail:
 	return err;
 }
 
+void oc_dump_close(struct oc_dump *dump)
+{
+	if (!dump)
+		return;
+	if (dump->ctx && !dump->ctx_broken)
+		kf.kdump_free(dump->ctx);
+	if (dump->view_fd >= 0)
+		close(dump->view_fd);
+	if (dump->fd >= 0)
+		close(dump->fd);
+	oc_pcache_destroy(dump->pcache);
+	oc_kdump_pager_destroy(dump->pager);
+	if (!dump->clone)
+		oc_dump_hdr_deinit(&dump->hdr);
+	free(dump->path);
+	free(dump);
+}
+
 /*
  * A second reader of the same file for another thread: its own file
  * description, libkdumpfile context, page cache and page walk (none of
@@ -806,24 +824,6 @@ struct oc_error *oc_dump_clone(struct oc_dump *dump, struct oc_dump **ret)
 fail:
 	oc_dump_close(c);
 	return err;
-}
-
-void oc_dump_close(struct oc_dump *dump)
-{
-	if (!dump)
-		return;
-	if (dump->ctx && !dump->ctx_broken)
-		kf.kdump_free(dump->ctx);
-	if (dump->view_fd >= 0)
-		close(dump->view_fd);
-	if (dump->fd >= 0)
-		close(dump->fd);
-	oc_pcache_destroy(dump->pcache);
-	oc_kdump_pager_destroy(dump->pager);
-	if (!dump->clone)
-		oc_dump_hdr_deinit(&dump->hdr);
-	free(dump->path);
-	free(dump);
 }
 
 const struct oc_vmcoreinfo *oc_dump_vmcoreinfo(const struct oc_dump *dump)

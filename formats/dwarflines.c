@@ -373,6 +373,40 @@ static struct oc_error *dbg_init(struct oc_dwarf *d)
 	return err;
 }
 
+void oc_dwarf_close(struct oc_dwarf *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nr_views; i++)
+		oc_dwarf_close(d->views[i].d);
+	free(d->views);
+	if (d->dbg) {
+		/* dwarf_finish() frees what libdwarf allocated for us (DIEs,
+		 * line contexts, srcfiles). */
+		dwarf_object_finish(d->dbg, NULL);
+	}
+	oc_cfi_destroy(d->cfi);
+	for (size_t i = 0; i < d->nr_globals; i++)
+		free(d->globals[i].name);
+	free(d->globals);
+	for (size_t i = 0; i < d->nr_cus; i++)
+		free(d->cus[i].rows);
+	free(d->cus);
+	free(d->ar);
+	free(d->view_shdrs);
+	if (!d->parent) {	/* a view borrows these */
+		free(d->secaddr);
+		if (d->map) {
+			oc_file_map_forget(d->map);
+			munmap((void *)d->map, d->size ? d->size : 1);
+		}
+		if (d->fd >= 0)
+			close(d->fd);
+		free(d->path);
+	}
+	free(d);
+}
+
 struct oc_error *oc_dwarf_open(const char *path, struct oc_dwarf **ret)
 {
 	struct oc_dwarf *d;
@@ -421,40 +455,6 @@ struct oc_error *oc_dwarf_open(const char *path, struct oc_dwarf **ret)
 fail:
 	oc_dwarf_close(d);
 	return err;
-}
-
-void oc_dwarf_close(struct oc_dwarf *d)
-{
-	if (!d)
-		return;
-	for (size_t i = 0; i < d->nr_views; i++)
-		oc_dwarf_close(d->views[i].d);
-	free(d->views);
-	if (d->dbg) {
-		/* dwarf_finish() frees what libdwarf allocated for us (DIEs,
-		 * line contexts, srcfiles). */
-		dwarf_object_finish(d->dbg, NULL);
-	}
-	oc_cfi_destroy(d->cfi);
-	for (size_t i = 0; i < d->nr_globals; i++)
-		free(d->globals[i].name);
-	free(d->globals);
-	for (size_t i = 0; i < d->nr_cus; i++)
-		free(d->cus[i].rows);
-	free(d->cus);
-	free(d->ar);
-	free(d->view_shdrs);
-	if (!d->parent) {	/* a view borrows these */
-		free(d->secaddr);
-		if (d->map) {
-			oc_file_map_forget(d->map);
-			munmap((void *)d->map, d->size ? d->size : 1);
-		}
-		if (d->fd >= 0)
-			close(d->fd);
-		free(d->path);
-	}
-	free(d);
 }
 
 /* --- CUs and line tables ------------------------------------------- */

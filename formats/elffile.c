@@ -36,6 +36,19 @@ static struct oc_error *elf_err(const struct oc_elf *e, const char *what)
 			     elf_errmsg(-1));
 }
 
+void oc_elf_close(struct oc_elf *e)
+{
+	if (!e)
+		return;
+	if (e->elf)
+		elf_end(e->elf);
+	if (e->fd >= 0)
+		close(e->fd);
+	free(e->build_id);
+	free(e->path);
+	free(e);
+}
+
 struct oc_error *oc_elf_open(const char *path, struct oc_elf **ret)
 {
 	struct oc_elf *e;
@@ -118,19 +131,6 @@ struct oc_error *oc_elf_open(const char *path, struct oc_elf **ret)
 fail:
 	oc_elf_close(e);
 	return err;
-}
-
-void oc_elf_close(struct oc_elf *e)
-{
-	if (!e)
-		return;
-	if (e->elf)
-		elf_end(e->elf);
-	if (e->fd >= 0)
-		close(e->fd);
-	free(e->build_id);
-	free(e->path);
-	free(e);
 }
 
 const char *oc_elf_path(const struct oc_elf *e)

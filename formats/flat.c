@@ -82,6 +82,12 @@ static struct oc_error *check_header(oc_flat_read_fn *read, void *arg,
 	return NULL;
 }
 
+void oc_flat_index_deinit(struct oc_flat_index *index)
+{
+	free(index->records);
+	memset(index, 0, sizeof(*index));
+}
+
 struct oc_error *oc_flat_index(oc_flat_read_fn *read, void *arg,
 			       uint64_t file_size, struct oc_flat_index *ret)
 {
@@ -149,12 +155,6 @@ struct oc_error *oc_flat_index(oc_flat_read_fn *read, void *arg,
 fail:
 	oc_flat_index_deinit(ret);
 	return err;
-}
-
-void oc_flat_index_deinit(struct oc_flat_index *index)
-{
-	free(index->records);
-	memset(index, 0, sizeof(*index));
 }
 
 /* All of @len bytes at @offset, EINTR retried; the end of the file is

@@ -78,6 +78,14 @@ static struct oc_error *section(struct oc_orc_elf *e, const char *name,
 	return err;
 }
 
+void oc_orc_elf_close(struct oc_orc_elf *e)
+{
+	if (!e)
+		return;
+	oc_elf_close(e->elf);
+	free(e);
+}
+
 struct oc_error *oc_orc_elf_open(const char *path, struct oc_orc_elf **ret)
 {
 	struct oc_orc_elf *e;
@@ -119,14 +127,6 @@ struct oc_error *oc_orc_elf_open(const char *path, struct oc_orc_elf **ret)
 fail:
 	oc_orc_elf_close(e);
 	return err;
-}
-
-void oc_orc_elf_close(struct oc_orc_elf *e)
-{
-	if (!e)
-		return;
-	oc_elf_close(e->elf);
-	free(e);
 }
 
 const struct oc_orc_elf_info *oc_orc_elf_info(const struct oc_orc_elf *e)

@@ -212,6 +212,13 @@ static struct oc_error *read_vmlinux(struct oc_kernel *k, const char *vmlinux)
 		if (!err && sec.addr)
 			oc_symtab_relocate(&k->percpu_syms, k->kaslr_offset);
 		oc_error_destroy(err);
+		/* where vmlinux_cfi() finds it, from any thread: libelf's
+		 * mapping, nothing read now */
+		if (oc_ok(oc_elf_section(k->elf, ".debug_frame", &sec)) &&
+		    sec.data && sec.size) {
+			k->debug_frame = sec.data;
+			k->debug_frame_size = sec.size;
+		}
 	}
 	return NULL;
 }
@@ -557,16 +564,16 @@ static const struct oc_cfi *vmlinux_cfi(const struct oc_kernel *ck)
 {
 	/* the model's one part made lazily: k is the caller's own model */
 	struct oc_kernel *k = (struct oc_kernel *)ck;
-	struct oc_elf_section sec;
+	const uint8_t *sec = k->debug_frame;
+	size_t size = k->debug_frame_size;
 
 	pthread_mutex_lock(&cfi_lock);
 	if (!k->cfi_read) {
 		k->cfi_read = true;
-		if (k->elf && oc_ok(oc_elf_section(k->elf, ".debug_frame", &sec)) &&
-		    sec.data && sec.size &&
-		    !oc_cficache_load(k->elf, sec.data, sec.size, &k->cfi,
-				      &k->cficache) &&
-		    oc_ok(oc_cfi_create(sec.data, sec.size, &k->cfi, NULL)))
+		/* (no libelf here: the section was found at the open) */
+		if (sec && !oc_cficache_load(k->elf, sec, size, &k->cfi,
+					     &k->cficache) &&
+		    oc_ok(oc_cfi_create(sec, size, &k->cfi, NULL)))
 			oc_cficache_save(k->elf, k->cfi);
 	}
 	pthread_mutex_unlock(&cfi_lock);
@@ -738,6 +745,46 @@ void oc_kmodel_explain_missing(struct oc_kernel *k,
 			       nr_anon, n);
 }
 
+void oc_kernel_close(struct oc_kernel *k)
+{
+	if (!k)
+		return;
+	oc_kmodel_tasks_stop(k);	/* before the dump: its reader is a clone */
+	if (k->orc_job)		/* an open that failed before orc_end() */
+		oc_error_destroy(orc_end(k));
+	for (size_t i = 0; i < k->nr_modules; i++) {
+		oc_orc_table_deinit(&k->modules[i].orc);
+		oc_symtab_deinit(&k->modules[i].syms);
+		oc_types_destroy(k->modules[i].btf);
+	}
+	free(k->modules);
+	free(k->tasks);
+	free(k->cpus);
+	free(k->stacks.cpus);
+	oc_orc_table_deinit(&k->orc);
+	oc_symtab_deinit(&k->syms);
+	oc_symtab_deinit(&k->percpu_syms);
+	oc_cache_unmap(&k->symcache);
+	/* the answers this run added, for the next (src/typecache.c) */
+	if (k->btf_data) {
+		if (getenv("ORCCRASH_TYPES_DEBUG")) {
+			size_t answered, asked;
+			bool loaded;
+
+			oc_types_memo_stats(k->types, &answered, &asked, &loaded);
+			fprintf(stderr, "orccrash: types memo: %zu answers kept, %zu asked of the BTF (%s)\n",
+				answered, asked, loaded ? "opened" : "not opened");
+		}
+		oc_typecache_close(k->typecache, k->types);
+	}
+	oc_types_destroy(k->types);
+	oc_cfi_destroy(k->cfi);
+	oc_cache_unmap(&k->cficache);
+	oc_elf_close(k->elf);
+	oc_dump_close(k->dump);
+	free(k);
+}
+
 struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 				const struct oc_kernel_options *opts,
 				struct oc_kernel **ret)
@@ -858,46 +905,6 @@ struct oc_error *oc_kernel_open(const char *vmcore, const char *vmlinux,
 fail:
 	oc_kernel_close(k);
 	return err;
-}
-
-void oc_kernel_close(struct oc_kernel *k)
-{
-	if (!k)
-		return;
-	oc_kmodel_tasks_stop(k);	/* before the dump: its reader is a clone */
-	if (k->orc_job)		/* an open that failed before orc_end() */
-		oc_error_destroy(orc_end(k));
-	for (size_t i = 0; i < k->nr_modules; i++) {
-		oc_orc_table_deinit(&k->modules[i].orc);
-		oc_symtab_deinit(&k->modules[i].syms);
-		oc_types_destroy(k->modules[i].btf);
-	}
-	free(k->modules);
-	free(k->tasks);
-	free(k->cpus);
-	free(k->stacks.cpus);
-	oc_orc_table_deinit(&k->orc);
-	oc_symtab_deinit(&k->syms);
-	oc_symtab_deinit(&k->percpu_syms);
-	oc_cache_unmap(&k->symcache);
-	/* the answers this run added, for the next (src/typecache.c) */
-	if (k->btf_data) {
-		if (getenv("ORCCRASH_TYPES_DEBUG")) {
-			size_t answered, asked;
-			bool loaded;
-
-			oc_types_memo_stats(k->types, &answered, &asked, &loaded);
-			fprintf(stderr, "orccrash: types memo: %zu answers kept, %zu asked of the BTF (%s)\n",
-				answered, asked, loaded ? "opened" : "not opened");
-		}
-		oc_typecache_close(k->typecache, k->types);
-	}
-	oc_types_destroy(k->types);
-	oc_cfi_destroy(k->cfi);
-	oc_cache_unmap(&k->cficache);
-	oc_elf_close(k->elf);
-	oc_dump_close(k->dump);
-	free(k);
 }
 
 /* ---- queries --------------------------------------------------------- */

@@ -147,6 +147,9 @@ struct oc_kernel {
 	 * when it has none (stripped, or no vmlinux) */
 	struct oc_cfi *cfi;	/* made on first use (src/kernel.c vmlinux_cfi()) */
 	struct oc_cache_map cficache;	/* the file k->cfi is over, if any */
+	/* the vmlinux's .debug_frame (libelf's mapping), or NULL */
+	const uint8_t *debug_frame;
+	size_t debug_frame_size;
 	bool cfi_read;
 	struct oc_stack_map stacks;
 	uint64_t thread_size;

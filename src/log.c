@@ -840,6 +840,17 @@ static struct oc_error *read_legacy(const struct oc_log_env *env,
 
 /* ---- API ------------------------------------------------------------- */
 
+void oc_log_deinit(struct oc_log *log)
+{
+	if (!log)
+		return;
+	free(log->records);
+	free(log->pool);
+	log->records = NULL;
+	log->pool = NULL;
+	log->nr = 0;
+}
+
 struct oc_error *oc_log_read(const struct oc_log_env *env, struct oc_log *ret)
 {
 	struct oc_error *err;
@@ -860,17 +871,6 @@ struct oc_error *oc_log_read(const struct oc_log_env *env, struct oc_log *ret)
 	if (err)
 		oc_log_deinit(ret);
 	return err;
-}
-
-void oc_log_deinit(struct oc_log *log)
-{
-	if (!log)
-		return;
-	free(log->records);
-	free(log->pool);
-	log->records = NULL;
-	log->pool = NULL;
-	log->nr = 0;
 }
 
 size_t oc_log_format_time(uint64_t ts_nsec, char *buf, size_t size)
