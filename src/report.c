@@ -43,20 +43,6 @@ static void put_str(char **p, char *end, const char *s)
 	*p += n;
 }
 
-/* @v in lowercase hex without leading zeros, as "%" PRIx64 */
-static void put_hex(char **p, char *end, uint64_t v)
-{
-	char digits[16];
-	int n = 0;
-
-	do {
-		digits[n++] = "0123456789abcdef"[v & 15];
-		v >>= 4;
-	} while (v);
-	while (n && *p < end)
-		*(*p)++ = digits[--n];
-}
-
 /* @v in lowercase hex, @width digits with leading zeros, as "%016" PRIx64 */
 static void put_hex_width(char **p, char *end, uint64_t v, int width)
 {
@@ -71,6 +57,12 @@ static void put_hex_width(char **p, char *end, uint64_t v, int width)
 		*(*p)++ = '0';
 	while (n && *p < end)
 		*(*p)++ = digits[--n];
+}
+
+/* @v in lowercase hex without leading zeros, as "%" PRIx64 */
+static void put_hex(char **p, char *end, uint64_t v)
+{
+	put_hex_width(p, end, v, 0);
 }
 
 /* @v in decimal, as "%lld"; then spaces up to @width characters from
