@@ -42,6 +42,7 @@ import statistics
 import struct
 import subprocess
 import sys
+import threading
 import tempfile
 import time
 
@@ -99,7 +100,10 @@ def timed(cmd, count_re=None, err_re=None, stdin=subprocess.DEVNULL, timeout=PEE
     report that reader took ~0.07 s on this machine's two cores, longer
     than orccrash took to write them, so the bench measured its own reader
     (docs/benchmarks.md, "The bench's own reader").  The first byte's time
-    (ttfb) is seen by polling the file's size every 2 ms until it grows."""
+    (ttfb) is seen by a thread polling the file's size every 2 ms until it
+    grows; the exit by a blocking wait() (Popen.wait(timeout=...) polls
+    with a delay that doubles up to 50 ms: the exit seen that late), the
+    timeout by a timer that kills."""
     r = Result()
     shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
     with tempfile.NamedTemporaryFile("r") as tf, tempfile.TemporaryFile("w+") as ef, \
@@ -107,20 +111,24 @@ def timed(cmd, count_re=None, err_re=None, stdin=subprocess.DEVNULL, timeout=PEE
         full = ["/usr/bin/time", "-f", "%M %U %S", "-o", tf.name] + cmd
         t0 = time.monotonic()
         p = subprocess.Popen(full, stdin=stdin, stdout=of, stderr=ef)
-        deadline = t0 + timeout
-        while r.ttfb is None and p.poll() is None:
-            if os.fstat(of.fileno()).st_size:
-                r.ttfb = time.monotonic() - t0
-                break
-            if time.monotonic() > deadline:
-                break
-            time.sleep(0.002)
-        try:
-            r.rc = p.wait(timeout=max(deadline - time.monotonic(), 0.001))
-        except subprocess.TimeoutExpired:
-            p.kill()
-            r.rc = p.wait()
+        stop = threading.Event()
+
+        def watch():
+            while not stop.is_set():
+                if os.fstat(of.fileno()).st_size:
+                    r.ttfb = time.monotonic() - t0
+                    return
+                stop.wait(0.002)
+
+        watcher = threading.Thread(target=watch, daemon=True)
+        killer = threading.Timer(timeout, p.kill)
+        watcher.start()
+        killer.start()
+        r.rc = p.wait()
         r.wall = time.monotonic() - t0
+        killer.cancel()
+        stop.set()
+        watcher.join()
         size = os.fstat(of.fileno()).st_size
         if r.ttfb is None and size:
             r.ttfb = r.wall		# it wrote all at once, at its end
