@@ -269,16 +269,16 @@ struct oc_error *oc_orc_table_parse_borrowed(struct oc_orc_table *tab,
 /*
  * Whether the nr ips at @ip_data (orc_ip()'s, @ip_addr their first's
  * address) ascend, as a table sorted at build time does (the kernel's
- * scripts/sorttable since 5.6).  oc_orc_table_ip()'s sum inline: the
- * check reads a vmlinux's 370,000 at every open.
+ * scripts/sorttable since 5.6).  orc_abi_ip() inline, not a call of
+ * oc_orc_table_ip() per entry: the check reads a vmlinux's 370,000 at
+ * every open.
  */
 static bool ips_sorted(const void *ip_data, uint64_t ip_addr, size_t nr)
 {
-	uint64_t prev = ip_addr + (uint64_t)(int64_t)orc_abi_ip_rel(ip_data, 0);
+	uint64_t prev = orc_abi_ip(ip_data, ip_addr, 0);
 
 	for (size_t i = 1; i < nr; i++) {
-		uint64_t ip = ip_addr + ORC_ABI_IP_SIZE * (uint64_t)i +
-			      (uint64_t)(int64_t)orc_abi_ip_rel(ip_data, i);
+		uint64_t ip = orc_abi_ip(ip_data, ip_addr, i);
 
 		if (ip < prev)
 			return false;

@@ -211,4 +211,16 @@ static inline int32_t orc_abi_ip_rel(const void *ip_data, size_t i)
 			 (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
 }
 
+/*
+ * The kernel's orc_ip(): "return (unsigned long)ip + *ip;" of entry @i,
+ * the table's first ip slot at @ip_addr (relocated by the caller: KASLR,
+ * or a module's load address).
+ */
+static inline uint64_t orc_abi_ip(const void *ip_data, uint64_t ip_addr,
+				  size_t i)
+{
+	return ip_addr + ORC_ABI_IP_SIZE * (uint64_t)i +
+	       (uint64_t)(int64_t)orc_abi_ip_rel(ip_data, i);
+}
+
 #endif /* OC_ORC_ABI_H */

@@ -88,13 +88,12 @@ void oc_orc_table_deinit(struct oc_orc_table *tab)
 	oc_orc_table_init(tab);
 }
 
-/* orc_ip(): "return (unsigned long)ip + *ip;", relocated */
+/* orc_ip() (formats/orc_abi.h), or the ips sorted here */
 static inline uint64_t table_ip(const struct oc_orc_table *tab, size_t i)
 {
 	if (tab->ips)
 		return tab->ips[i];
-	return tab->ip_addr + ORC_ABI_IP_SIZE * i +
-	       (uint64_t)(int64_t)orc_abi_ip_rel(tab->ip_raw, i);
+	return orc_abi_ip(tab->ip_raw, tab->ip_addr, i);
 }
 
 uint64_t oc_orc_table_ip(const struct oc_orc_table *tab, size_t i)

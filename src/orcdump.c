@@ -199,11 +199,8 @@ struct oc_error *oc_orcdump_elf(const char *path, FILE *out)
 				 (unsigned long long)addend);
 		} else {
 			snprintf(loc, sizeof(loc), "%llx",
-				 (unsigned long long)(info->ip_addr +
-						      ORC_ABI_IP_SIZE * i +
-						      (int64_t)orc_abi_ip_rel(
-							      info->ip_data,
-							      i)));
+				 (unsigned long long)orc_abi_ip(info->ip_data,
+								info->ip_addr, i));
 		}
 		oc_orc_entry_decode(style.version,
 				    (const uint8_t *)info->orc_data +
