@@ -161,6 +161,35 @@ bool oc_cache_map_made_of(struct oc_elf *elf, const char *kind,
 	return ok;
 }
 
+struct made_of {
+	const struct oc_cache_head *h;
+	bool (*write_body)(FILE *fp, void *arg);
+	void *arg;
+};
+
+static bool write_made_of(FILE *fp, void *arg)
+{
+	const struct made_of *m = arg;
+
+	return fwrite(m->h, sizeof(*m->h), 1, fp) == 1 &&
+	       m->write_body(fp, m->arg);
+}
+
+void oc_cache_write_made_of(struct oc_elf *elf, const char *kind,
+			    const char *suffix, const char magic[8],
+			    uint32_t keep,
+			    bool (*write_body)(FILE *fp, void *arg), void *arg)
+{
+	struct oc_cache_head h;
+	struct made_of m = { .h = &h, .write_body = write_body, .arg = arg };
+	char *path;
+
+	if (!oc_cache_head_of(elf, kind, suffix, magic, keep, &h, &path))
+		return;
+	oc_cache_write(path, write_made_of, &m);
+	free(path);
+}
+
 bool oc_cache_write(const char *path, bool (*write)(FILE *fp, void *arg),
 		    void *arg)
 {

@@ -95,5 +95,14 @@ bool oc_cache_map_made_of(struct oc_elf *elf, const char *kind,
 			  uint32_t keep, off_t max_size,
 			  struct oc_cache_map *map, const uint8_t **body_ret,
 			  size_t *len_ret);
+/*
+ * Write that file anew (oc_cache_write()): its head, then what
+ * @write_body(fp, @arg) writes.  Quietly nothing when @elf has no
+ * build-id, or the file cannot be written.
+ */
+void oc_cache_write_made_of(struct oc_elf *elf, const char *kind,
+			    const char *suffix, const char magic[8],
+			    uint32_t keep,
+			    bool (*write_body)(FILE *fp, void *arg), void *arg);
 
 #endif /* OC_CACHEFILE_H */

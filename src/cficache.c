@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The per-build cache of the vmlinux's CFI index (see cficache.h). */
-#include <stdlib.h>
-#include <string.h>
-
 #include "cficache.h"
 
 /* the file's layout: a change of it, or of formats/dwarfcfi.c's entries,
@@ -31,27 +28,13 @@ bool oc_cficache_load(struct oc_elf *elf, const uint8_t *sec, size_t size,
 	return false;
 }
 
-struct save {
-	const struct oc_cache_head *h;
-	struct oc_cfi *cfi;
-};
-
 static bool write_index(FILE *fp, void *arg)
 {
-	const struct save *s = arg;
-
-	return fwrite(s->h, sizeof(*s->h), 1, fp) == 1 &&
-	       oc_ok(oc_cfi_write_index(s->cfi, fp));
+	return oc_ok(oc_cfi_write_index(arg, fp));
 }
 
 void oc_cficache_save(struct oc_elf *elf, struct oc_cfi *cfi)
 {
-	struct oc_cache_head h;
-	struct save s = { .h = &h, .cfi = cfi };
-	char *path;
-
-	if (!oc_cache_head_of(elf, "cfi", file_suffix, magic, 0, &h, &path))
-		return;
-	oc_cache_write(path, write_index, &s);
-	free(path);
+	oc_cache_write_made_of(elf, "cfi", file_suffix, magic, 0, write_index,
+			       cfi);
 }

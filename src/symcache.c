@@ -47,21 +47,17 @@ bool oc_symcache_load(struct oc_elf *elf, unsigned int keep,
 	return false;
 }
 
-struct save {
-	const struct oc_cache_head *h;
+struct tables {
 	const struct oc_symtab *syms, *percpu;
 };
 
 static bool write_tables(FILE *fp, void *arg)
 {
-	const struct save *s = arg;
-	struct oc_error *err;
+	const struct tables *t = arg;
+	struct oc_error *err = oc_symtab_write(t->syms, fp);
 
-	if (fwrite(s->h, sizeof(*s->h), 1, fp) != 1)
-		return false;
-	err = oc_symtab_write(s->syms, fp);
 	if (!err)
-		err = oc_symtab_write(s->percpu, fp);
+		err = oc_symtab_write(t->percpu, fp);
 	if (err) {
 		oc_error_destroy(err);
 		return false;
@@ -73,12 +69,8 @@ void oc_symcache_save(struct oc_elf *elf, unsigned int keep,
 		      const struct oc_symtab *syms,
 		      const struct oc_symtab *percpu)
 {
-	struct oc_cache_head h;
-	struct save s = { .h = &h, .syms = syms, .percpu = percpu };
-	char *path;
+	struct tables t = { .syms = syms, .percpu = percpu };
 
-	if (!oc_cache_head_of(elf, "syms", file_suffix, magic, keep, &h, &path))
-		return;
-	oc_cache_write(path, write_tables, &s);
-	free(path);
+	oc_cache_write_made_of(elf, "syms", file_suffix, magic, keep,
+			       write_tables, &t);
 }
