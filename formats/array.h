@@ -9,9 +9,25 @@
 #define OC_FORMATS_ARRAY_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
+/* The number of elements of the array @a (an array, not a pointer). */
+#define OC_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * Append a line snprintf()'d from the format and arguments to @lines, a
+ * fixed array of char[N] of which @nr are used: a full array drops it
+ * (a model's notes, a crash summary's details).
+ */
+#define OC_APPEND_LINE(lines, nr, ...)                                     \
+	do {                                                               \
+		if ((nr) < OC_ARRAY_LEN(lines))                            \
+			snprintf((lines)[(nr)++], sizeof((lines)[0]),      \
+				 __VA_ARGS__);                             \
+	} while (0)
 
 /*
  * Room for @more elements of @size bytes after the @nr used in @p, which

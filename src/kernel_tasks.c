@@ -12,7 +12,6 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -327,19 +326,7 @@ struct task_reader {
 	bool pids_known;
 };
 
-static void note(struct task_reader *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void note(struct task_reader *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (r->nr_notes >= sizeof(r->notes) / sizeof(r->notes[0]))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->notes[r->nr_notes++], sizeof(r->notes[0]), fmt, ap);
-	va_end(ap);
-}
+#define note(r, ...) OC_APPEND_LINE((r)->notes, (r)->nr_notes, __VA_ARGS__)
 
 static struct oc_error *over_budget(const struct task_reader *r)
 {

@@ -14,11 +14,11 @@
  * here it is matched against the unwound frames, not a log.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "framevars.h"
 #include "log.h"
 #include "triage.h"
@@ -44,9 +44,8 @@ static const char *const kind_names[] = {
 
 const char *oc_crash_kind_name(enum oc_crash_kind kind)
 {
-	if ((size_t)kind >= sizeof(kind_names) / sizeof(kind_names[0]))
-		return "unknown";
-	return kind_names[kind];
+	return (size_t)kind < OC_ARRAY_LEN(kind_names) ? kind_names[kind]
+						       : "unknown";
 }
 
 /*
@@ -301,18 +300,7 @@ void oc_triage_signature(enum oc_crash_kind kind,
 	snprintf(buf, 17, "%016" PRIx64, h);
 }
 
-static void detail(struct oc_crash *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void detail(struct oc_crash *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->nr_details >= sizeof(c->details) / sizeof(c->details[0]))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(c->details[c->nr_details++], sizeof(c->details[0]), fmt, ap);
-	va_end(ap);
-}
+#define detail(c, ...) OC_APPEND_LINE((c)->details, (c)->nr_details, __VA_ARGS__)
 
 /* Printable ASCII only: dump bytes never reach the terminal raw. */
 static void sanitize(char *s)

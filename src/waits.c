@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "framevars.h"
 #include "kernel.h"
 #include "strutil.h"
@@ -48,9 +49,7 @@ static const char *const kind_names[] = {
 
 const char *oc_wait_kind_name(enum oc_wait_kind kind)
 {
-	if ((size_t)kind >= sizeof(kind_names) / sizeof(kind_names[0]))
-		return NULL;
-	return kind_names[kind];
+	return (size_t)kind < OC_ARRAY_LEN(kind_names) ? kind_names[kind] : NULL;
 }
 
 struct wait_rule {

@@ -24,6 +24,12 @@ orccrash, the next peer, ... so that noise hits them alike):
   - startup: orccrash's browser until its first screen (in a pty), warm
     and cold (echo 3 > /proc/sys/vm/drop_caches); crash until it has read
     the dump and quits, drgn until its first line of output, warm.
+  - "warm" means in the page cache: before each warm run of any tool the
+    bench reads the files that run will read (the dump, the vmlinux, the
+    tool's program and libraries, orccrash's caches of this vmlinux), the
+    same way for every tool.  This machine's kernel pages out page cache
+    that has not been touched for a minute (DAMON_RECLAIM), so without it a
+    run after a long peer run found its files on disk (warm_files()).
   - in process (build/tests/ubench): unwinding frames/s, ORC lookups/s
     against a bare binary search, and the physical floor: distinct pages
     read, the cost of one page read and of one inflate.
@@ -210,6 +216,52 @@ def drop_caches():
         return False
 
 
+_WARM_BUF = bytearray(1 << 20)
+
+
+def warm(paths):
+    """Read every file of paths (directories: the files below them) into
+    the page cache.  A warm run is one whose files are resident: this
+    machine's kernel runs DAMON_RECLAIM (kdamond, action pageout, min age
+    12 x 5 s), which drops page cache nobody touched for a minute, so a
+    run that follows a 40-90 s peer run otherwise reads part of its
+    program, libraries and caches from disk (measured 2026-12-07: the
+    vmlinux's resident pages 24.8 -> 19.4 MB, orccrash's binary 2.4 ->
+    1.0 MB after two idle minutes).  Done the same way before each warm
+    run of every tool; the reading is not timed."""
+    for p in paths:
+        if os.path.isdir(p):
+            warm(os.path.join(d, f) for d, _, fs in os.walk(p) for f in fs)
+            continue
+        try:
+            with open(p, "rb", buffering=0) as f:
+                while f.readinto(_WARM_BUF):
+                    pass
+        except OSError:
+            pass
+
+
+def elf_libs(exe, prefix=None):
+    """exe's shared libraries, by ldd (run in the sid chroot for a sid
+    program: prefix is the command that runs it there, root its path)."""
+    cmd = (prefix or []) + ["ldd", exe]
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return re.findall(r"(/\S+) \(0x", out)
+
+
+def build_id(vmlinux):
+    try:
+        out = subprocess.run(["readelf", "-n", vmlinux], capture_output=True,
+                             text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    m = re.search(r"Build ID: ([0-9a-f]+)", out)
+    return m.group(1) if m else None
+
+
 def dumps(all_formats, large):
     """[(label, release, vmcore, vmlinux, fmt, peers)]: peers False for a
     large dump's second format (the same workload, another boot)"""
@@ -273,6 +325,7 @@ class Peer:
         self.key, self.tool, self.gen = key, tool, gen
         self.prefix, self.version = prefix, version
         self.label = "%s %s" % (tool, version)
+        self.files = []		# what warm() reads before its runs
 
     def to_json(self):
         return dict(key=self.key, tool=self.tool, gen=self.gen,
@@ -300,8 +353,42 @@ def find_peers():
                           v.get("drgn", "?")))
     else:
         log("no sid chroot (make bench-sid): Debian 12's peers only")
+    for p in peers:
+        p.files = peer_files(p)
     # crash, crash, drgn, drgn: each tool's generations side by side
     return sorted(peers, key=lambda p: (p.tool, p.gen != "Debian 12"))
+
+
+def peer_files(peer):
+    """The program files a peer's run reads: crash's binary, drgn's python
+    with its standard library and drgn's package (Debian 12's on this
+    system, sid's in the chroot), with their shared libraries."""
+    sid = peer.gen == "sid"
+    root = ""
+    if sid:
+        root = subprocess.run([SID, "root"], capture_output=True,
+                              text=True).stdout.strip()
+    run = [SID, "run"] if sid else []
+    if peer.tool == "crash":
+        exes = ["/usr/bin/crash"]
+        mods = []
+    else:
+        exes = ["/usr/bin/python3"]
+        try:
+            out = subprocess.run(run + ["python3" if sid else "/usr/bin/python3", "-c",
+                                        "import drgn, _drgn, os; print(drgn.__file__); "
+                                        "print(_drgn.__file__); print(os.path.dirname(os.__file__))"],
+                                 capture_output=True, text=True, timeout=120).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            out = ""
+        mods = out.split()
+        exes += [m for m in mods if m.endswith(".so")]
+        mods = [os.path.dirname(m) if m.endswith("__init__.py") else m for m in mods]
+    files = []
+    for e in exes:
+        files += [e] + elf_libs(e, run)
+    files += mods + (["/usr/bin/drgn"] if peer.tool == "drgn" else [])
+    return [root + f if sid else f for f in dict.fromkeys(files)]
 
 
 def peer_reason(r):
@@ -330,6 +417,9 @@ class Bench:
         self.a = args
         self.orccrash = os.path.join(args.build, "orccrash")
         self.ubench = os.path.join(args.build, "tests", "ubench")
+        self.orc_files = [self.orccrash] + elf_libs(self.orccrash)
+        self.dump_files = []	# this row's dump and vmlinux (one())
+        self.cache_files = []	# orccrash's caches of this row's vmlinux
         self.peers = find_peers() if args.peers else []
         self.run_peers = list(self.peers)	# the tables may name more (--keep)
         self.foreach = crash_cmdfile(["foreach bt"])
@@ -347,18 +437,36 @@ class Bench:
             first_line_of(["git", "-C", TOP, "describe", "--always", "--dirty"])
 
     # -- one tool, one dump --------------------------------------------------
+    def warm_orccrash(self):
+        warm(self.dump_files + self.orc_files + self.cache_files)
+
+    def row_files(self, core, vmlinux):
+        """The files every tool's run on this dump reads, and orccrash's
+        caches made for its vmlinux (named by its build-id)."""
+        self.dump_files = [core, vmlinux]
+        bid = build_id(vmlinux)
+        self.cache_files = []
+        for d in ("syms", "cfi", "lines"):
+            dd = os.path.join(CACHE, d)
+            if bid and os.path.isdir(dd):
+                self.cache_files += [os.path.join(dd, f) for f in sorted(os.listdir(dd))
+                                     if f.startswith(bid)]
+
     def run_orccrash(self, core, vmlinux, json_=False):
+        self.warm_orccrash()
         if json_:
             return timed([self.orccrash, "--all-tasks", "--json", core, vmlinux])
         return timed([self.orccrash, "--all-tasks", core, vmlinux], PID_RE)
 
     def run_peer(self, peer, core, vmlinux):
+        warm(self.dump_files + peer.files)
         if peer.tool == "crash":
             return timed(peer.prefix + ["-s", "-i", self.foreach, vmlinux, core], PID_RE)
         return timed(peer.prefix + ["-q", "-c", core, "-s", vmlinux,
                                     os.path.join(HERE, "drgn-all.py")], PID_RE, DRGN_ERR_RE)
 
     def peer_startup(self, peer, core, vmlinux):
+        warm(self.dump_files + peer.files)
         if peer.tool == "crash":
             r = timed(peer.prefix + ["-s", "-i", self.quit, vmlinux, core])
             return r.wall if r.rc == 0 else None
@@ -373,6 +481,8 @@ class Bench:
                 self.cold_ok = ok
             if not ok:
                 return None
+        else:
+            self.warm_orccrash()
         return first_screen([self.orccrash, core, vmlinux], SCREEN_RE)
 
     def micro(self, core, vmlinux, tasks):
@@ -399,6 +509,7 @@ class Bench:
         log("%s %s %s" % (rel, label, fmt))
         row = {"label": label, "rel": rel, "fmt": fmt, "core": core,
                "o": [], "j": [], "p": {}, "why": {}, "warm": {}, "cold": {}}
+        self.row_files(core, vmlinux)
         first = self.run_orccrash(core, vmlinux)
         tasks = first.traces
         peers = self.run_peers

@@ -699,6 +699,18 @@ TEST(cfi_scan_agrees_with_index)
 	CHECK(found > 100);	/* not all ambiguous */
 }
 
+/* The index made of @b lists @nr_fdes FDEs and counts @nr_bad bad ones. */
+static void check_counts(const struct buf *b, size_t nr_fdes, size_t nr_bad)
+{
+	struct oc_cfi *cfi = NULL;
+	size_t bad = 9;
+
+	CHECK_OK(oc_cfi_create(b->b, b->n, &cfi, &bad));
+	CHECK_EQ(oc_cfi_nr_fdes(cfi), nr_fdes);
+	CHECK_EQ(bad, nr_bad);
+	oc_cfi_destroy(cfi);
+}
+
 /*
  * The FDEs' entries (formats/dwarfcfi.c): 32-bit addresses counted from
  * the 4 GB below the first FDE, while every FDE lies in that window;
@@ -709,8 +721,6 @@ TEST(cfi_scan_agrees_with_index)
 TEST(cfi_entry_widths)
 {
 	struct buf b = { .n = 0 };
-	size_t nr_bad = 9;
-	struct oc_cfi *cfi = NULL;
 
 	/* narrow: the window from 0x100000000 (the first FDE's), an FDE
 	 * at its first byte, one ending at its last */
@@ -727,10 +737,7 @@ TEST(cfi_entry_widths)
 		    { 0x100000020, 0, 0 }, { 0xffffffff, 0, 0 },
 		    { 0x1ffffffff, 0, 0 }, { 0x10, 0, 0 },
 		    { 0x200000010, 0, 0 }, { 0x2ffffff00, 0, 0 });
-	CHECK_OK(oc_cfi_create(b.b, b.n, &cfi, &nr_bad));
-	CHECK_EQ(oc_cfi_nr_fdes(cfi), 3);
-	CHECK_EQ(nr_bad, 0);
-	oc_cfi_destroy(cfi);
+	check_counts(&b, 3, 0);
 
 	/* a range of 4 GB, with an FDE nested in it, and one past it; an
 	 * FDE whose CIE pointer is wrong, counted once */
@@ -750,10 +757,7 @@ TEST(cfi_entry_widths)
 		    { 0x200000000, 0x200000000, 0x200000010 },
 		    { 0xfff, 0, 0 }, { 0x100001000, 0, 0 },
 		    { 0x200000010, 0, 0 });
-	CHECK_OK(oc_cfi_create(b.b, b.n, &cfi, &nr_bad));
-	CHECK_EQ(oc_cfi_nr_fdes(cfi), 3);
-	CHECK_EQ(nr_bad, 1);
-	oc_cfi_destroy(cfi);
+	check_counts(&b, 3, 1);
 
 	/* a start below the first FDE's window */
 	b.n = 0;
