@@ -390,6 +390,26 @@ static void put_empty_fde(struct buf *b, uint32_t cie, uint64_t lo,
 	end_entry(b, put_fde_head(b, cie, lo, len));
 }
 
+/* An empty FDE: its CIE pointer, its range [lo, lo + len). */
+struct fde_spec {
+	uint32_t cie;
+	uint64_t lo, len;
+};
+
+/* @b anew: the CIE, then an empty FDE for each of @f. */
+static void put_fdes(struct buf *b, const struct fde_spec *f, size_t nr)
+{
+	b->n = 0;
+	put_cie(b);
+	for (size_t i = 0; i < nr; i++)
+		put_empty_fde(b, f[i].cie, f[i].lo, f[i].len);
+}
+
+#define PUT_FDES(b, ...)                                                    \
+	put_fdes(b, (const struct fde_spec[]){ __VA_ARGS__ },               \
+		 sizeof((const struct fde_spec[]){ __VA_ARGS__ }) /         \
+			 sizeof(struct fde_spec))
+
 static enum oc_cfi_status find(const struct buf *b, uint64_t pc,
 			       struct oc_cfi_row *row)
 {
@@ -724,10 +744,8 @@ TEST(cfi_entry_widths)
 
 	/* narrow: the window from 0x100000000 (the first FDE's), an FDE
 	 * at its first byte, one ending at its last */
-	put_cie(&b);
-	put_empty_fde(&b, 0, 0x100000010, 0x10);
-	put_empty_fde(&b, 0, 0x100000000, 0x10);
-	put_empty_fde(&b, 0, 0x1ffffff00, 0xff);
+	PUT_FDES(&b, { 0, 0x100000010, 0x10 }, { 0, 0x100000000, 0x10 },
+		 { 0, 0x1ffffff00, 0xff });
 	CHECK_WANTS(&b,
 		    { 0x100000000, 0x100000000, 0x100000010 },
 		    { 0x10000000f, 0x100000000, 0x100000010 },
@@ -741,12 +759,8 @@ TEST(cfi_entry_widths)
 
 	/* a range of 4 GB, with an FDE nested in it, and one past it; an
 	 * FDE whose CIE pointer is wrong, counted once */
-	b.n = 0;
-	put_cie(&b);
-	put_empty_fde(&b, 0, 0x1000, 0x100000000);
-	put_empty_fde(&b, 0, 0x80000000, 0x10);
-	put_empty_fde(&b, 0x7777, 0x3000, 0x10);
-	put_empty_fde(&b, 0, 0x200000000, 0x10);
+	PUT_FDES(&b, { 0, 0x1000, 0x100000000 }, { 0, 0x80000000, 0x10 },
+		 { 0x7777, 0x3000, 0x10 }, { 0, 0x200000000, 0x10 });
 	CHECK_WANTS(&b,
 		    { 0x1000, 0x1000, 0x100001000 },
 		    { 0x7fffffff, 0x1000, 0x100001000 },
@@ -760,21 +774,15 @@ TEST(cfi_entry_widths)
 	check_counts(&b, 3, 1);
 
 	/* a start below the first FDE's window */
-	b.n = 0;
-	put_cie(&b);
-	put_empty_fde(&b, 0, 0x100000000, 0x10);
-	put_empty_fde(&b, 0, 0xfff0, 0x10);
+	PUT_FDES(&b, { 0, 0x100000000, 0x10 }, { 0, 0xfff0, 0x10 });
 	CHECK_WANTS(&b,
 		    { 0x100000000, 0x100000000, 0x100000010 },
 		    { 0xfff0, 0xfff0, 0x10000 },
 		    { 0x10000, 0, 0 }, { 0x100000010, 0, 0 });
 
 	/* a vmlinux's text and a module layout's low addresses */
-	b.n = 0;
-	put_cie(&b);
-	put_empty_fde(&b, 0, 0xffffffff81000000, 0x100);
-	put_empty_fde(&b, 0, 0x1000, 0x100);
-	put_empty_fde(&b, 0, 0xffffffff81000080, 0x100);
+	PUT_FDES(&b, { 0, 0xffffffff81000000, 0x100 }, { 0, 0x1000, 0x100 },
+		 { 0, 0xffffffff81000080, 0x100 });
 	CHECK_WANTS(&b,
 		    { 0xffffffff81000000, 0xffffffff81000000, 0xffffffff81000100 },
 		    { 0xffffffff81000100, 0xffffffff81000080, 0xffffffff81000180 },
