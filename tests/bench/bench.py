@@ -29,7 +29,7 @@ orccrash, the next peer, ... so that noise hits them alike):
     tool's program and libraries, orccrash's caches of this vmlinux), the
     same way for every tool.  This machine's kernel pages out page cache
     that has not been touched for a minute (DAMON_RECLAIM), so without it a
-    run after a long peer run found its files on disk (warm_files()).
+    run after a long peer run found its files on disk (warm()).
   - in process (build/tests/ubench): unwinding frames/s, ORC lookups/s
     against a bare binary search, and the physical floor: distinct pages
     read, the cost of one page read and of one inflate.
@@ -242,14 +242,26 @@ def warm(paths):
 
 
 def elf_libs(exe, prefix=None):
-    """exe's shared libraries, by ldd (run in the sid chroot for a sid
-    program: prefix is the command that runs it there, root its path)."""
+    """exe's shared libraries, by ldd (for a sid program, prefix is the
+    command that runs ldd in the chroot: the paths are the chroot's own)."""
     cmd = (prefix or []) + ["ldd", exe]
     try:
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=60).stdout
     except (OSError, subprocess.TimeoutExpired):
         return []
     return re.findall(r"(/\S+) \(0x", out)
+
+
+def orc_cache_root():
+    """Where orccrash keeps its caches: oc_cache_path()'s rule
+    (src/cachefile.c), which XDG_CACHE_HOME moves and CACHE (the samples')
+    does not."""
+    if os.environ.get("ORCCRASH_CACHE"):
+        return os.environ["ORCCRASH_CACHE"]
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    if xdg.startswith("/"):
+        return os.path.join(xdg, "orccrash")
+    return os.path.expanduser("~/.cache/orccrash")
 
 
 def build_id(vmlinux):
@@ -440,6 +452,9 @@ class Bench:
     def warm_orccrash(self):
         warm(self.dump_files + self.orc_files + self.cache_files)
 
+    def warm_peer(self, peer):
+        warm(self.dump_files + peer.files)
+
     def row_files(self, core, vmlinux):
         """The files every tool's run on this dump reads, and orccrash's
         caches made for its vmlinux (named by its build-id)."""
@@ -447,7 +462,7 @@ class Bench:
         bid = build_id(vmlinux)
         self.cache_files = []
         for d in ("syms", "cfi", "lines"):
-            dd = os.path.join(CACHE, d)
+            dd = os.path.join(orc_cache_root(), d)
             if bid and os.path.isdir(dd):
                 self.cache_files += [os.path.join(dd, f) for f in sorted(os.listdir(dd))
                                      if f.startswith(bid)]
@@ -459,14 +474,14 @@ class Bench:
         return timed([self.orccrash, "--all-tasks", core, vmlinux], PID_RE)
 
     def run_peer(self, peer, core, vmlinux):
-        warm(self.dump_files + peer.files)
+        self.warm_peer(peer)
         if peer.tool == "crash":
             return timed(peer.prefix + ["-s", "-i", self.foreach, vmlinux, core], PID_RE)
         return timed(peer.prefix + ["-q", "-c", core, "-s", vmlinux,
                                     os.path.join(HERE, "drgn-all.py")], PID_RE, DRGN_ERR_RE)
 
     def peer_startup(self, peer, core, vmlinux):
-        warm(self.dump_files + peer.files)
+        self.warm_peer(peer)
         if peer.tool == "crash":
             r = timed(peer.prefix + ["-s", "-i", self.quit, vmlinux, core])
             return r.wall if r.rc == 0 else None
