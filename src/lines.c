@@ -2,21 +2,20 @@
 /*
  * Source lines with a per-build-id cache (see lines.h).
  *
- * The cache is a text file, one record per address looked up:
- *
- *	orccrash-lines 1 <build-id hex>
- *	<link address, hex> <n>
- *	\t<line>\t<inlined 0|1>\t<function>\t<file>	(n times, innermost first)
- *
- * An empty function or file means unknown; n = 0 means the DWARF has
- * nothing for the address (remembered too, so it is not searched again).
- * The file is rewritten whole (temporary + rename) when a run added
- * addresses.  A file that does not parse is ignored and replaced.
+ * The cache is a file per build-id of every address looked up and its
+ * chain (innermost first); a chain of none means the DWARF has nothing
+ * for the address (remembered too, so it is not searched again).  It is
+ * mapped read-only and searched where it lies (struct lines_head, below,
+ * draws its layout); what a run adds is kept in memory, and at close the
+ * file is written anew (temporary + rename) with both.  A file of another
+ * layout or build-id, cut short or out of order, is ignored and replaced;
+ * a record that does not check out (a chain out of the file, a string
+ * with a control character) is a miss, and is left out of the next file.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,13 +37,28 @@ struct lines_rec {
 	uint32_t first, nr;
 };
 
+/* The cache file as read, mapped (see file_map()). */
+struct lines_file {
+	struct oc_cache_map map;
+	const struct lines_rec *recs;
+	size_t nr_recs;
+	const struct lines_entry *entries;
+	size_t nr_entries;
+	const char *strs;
+	size_t strs_len;
+};
+
 struct oc_lines {
 	char *vmlinux;
 	char *cache_path;	/* NULL: no cache */
 	char *build_id_hex;	/* NULL with oc_lines_open_cache() */
+	uint8_t build_id[64];
+	size_t build_id_len;
+	struct lines_file file;
 	bool dirty;
 
-	/* open addressing over recs, keyed by addr; slots hold index + 1 */
+	/* what this run added (and, before a write, the file's records):
+	 * open addressing over recs, keyed by addr; slots hold index + 1 */
 	uint32_t *slots;
 	size_t nr_slots;
 	struct lines_rec *recs;
@@ -140,6 +154,19 @@ static struct oc_error *str_grow(struct oc_lines *l)
 	return NULL;
 }
 
+/* The slot of @s in the strings' table: where it is, or the free one
+ * where it goes (the table is never full: str_intern() grows it). */
+static size_t str_slot(const struct oc_lines *l, const char *s)
+{
+	size_t j;
+
+	for (j = hash_str(s) & (l->cap_strs - 1); l->strs[j];
+	     j = (j + 1) & (l->cap_strs - 1))
+		if (!strcmp(l->strs[j], s))
+			break;
+	return j;
+}
+
 /* The interned copy of @s (NULL stays NULL). */
 static struct oc_error *str_intern(struct oc_lines *l, const char *s,
 				   const char **ret)
@@ -155,12 +182,11 @@ static struct oc_error *str_intern(struct oc_lines *l, const char *s,
 		if (err)
 			return err;
 	}
-	for (j = hash_str(s) & (l->cap_strs - 1); l->strs[j];
-	     j = (j + 1) & (l->cap_strs - 1))
-		if (!strcmp(l->strs[j], s)) {
-			*ret = l->strs[j];
-			return NULL;
-		}
+	j = str_slot(l, s);
+	if (l->strs[j]) {
+		*ret = l->strs[j];
+		return NULL;
+	}
 	l->strs[j] = strdup(s);
 	if (!l->strs[j])
 		return &oc_enomem;
@@ -246,47 +272,112 @@ static struct oc_error *rec_add(struct oc_lines *l, uint64_t addr,
 	return NULL;
 }
 
-static void recs_clear(struct oc_lines *l)
-{
-	if (l->slots)
-		memset(l->slots, 0, l->nr_slots * sizeof(*l->slots));
-	l->nr_recs = 0;
-	l->nr_infos = 0;
-}
-
 /* --- the cache file ---------------------------------------------------- */
 
-/* Split @s at tabs into at most @max fields; returns how many. */
-static size_t split_tabs(char *s, char **fields, size_t max)
-{
-	size_t n = 0;
+/*
+ * The file (native byte order, like the symbol cache): the head, the
+ * records sorted by address (struct lines_rec, first counting entries
+ * from 0), every chain's entries (struct lines_entry) and the strings,
+ * each ending in '\0'.  A run maps it and looks addresses up where they
+ * are: a report needs a few dozen of its thousands of records.
+ */
+struct lines_head {
+	char magic[8];
+	uint32_t build_id_len;	/* 0: a cache of oc_lines_open_cache() */
+	uint8_t build_id[64];
+	uint32_t pad;
+	/* what follows; not part of what names the file */
+	uint32_t nr_recs, nr_entries, strs_len, pad2;
+};
+/* an entry of a chain: its strings as offsets in the string table */
+struct lines_entry {
+	uint32_t line, inlined, function, file;
+};
+enum { LINES_NO_STR = UINT32_MAX };
+/* a change of the layout is a new magic (and a new file name, below) */
+static const char lines_magic[8] = "OCLINES2";
+#define LINES_HEAD_ID_LEN offsetof(struct lines_head, nr_recs)
+_Static_assert(sizeof(struct lines_head) % 8 == 0 &&
+	       sizeof(struct lines_rec) == 16 &&
+	       sizeof(struct lines_entry) == 16, "lines cache layout");
 
-	while (n < max) {
-		fields[n++] = s;
-		s = strchr(s, '\t');
-		if (!s)
-			break;
-		*s++ = '\0';
-	}
-	return s ? max + 1 : n;
+static void head_of(const struct oc_lines *l, struct lines_head *h)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, lines_magic, sizeof(h->magic));
+	h->build_id_len = l->build_id_len;
+	memcpy(h->build_id, l->build_id, l->build_id_len);
 }
 
-static bool parse_u64(const char *s, int base, uint64_t max, uint64_t *ret)
+static void file_unmap(struct lines_file *f)
 {
-	char *end;
-	unsigned long long v;
+	oc_cache_unmap(&f->map);
+	memset(f, 0, sizeof(*f));
+}
 
-	if (!*s || *s == '-' || *s == ' ')
+/* Map @path into @f.  false (nothing mapped) when there is no file the
+ * cache rules accept; *@bad when there is a file, but not of this
+ * layout and build-id, cut short, or out of order. */
+static bool file_map(const struct oc_lines *l, const char *path,
+		     struct lines_file *f, bool *bad)
+{
+	const struct lines_head *h;
+	struct lines_head want;
+	const uint8_t *p;
+
+	memset(f, 0, sizeof(*f));
+	*bad = false;
+	if (!oc_cache_map_read(path, max_cache_size, &f->map))
 		return false;
-	errno = 0;
-	v = strtoull(s, &end, base);
-	if (errno || *end || v > max)
+	head_of(l, &want);
+	h = f->map.base;
+	p = (const uint8_t *)f->map.base + sizeof(*h);
+	if (f->map.len < sizeof(*h) || memcmp(h, &want, LINES_HEAD_ID_LEN) ||
+	    f->map.len != sizeof(*h) + (size_t)h->nr_recs * sizeof(*f->recs) +
+			  (size_t)h->nr_entries * sizeof(*f->entries) +
+			  h->strs_len ||
+	    (h->strs_len && p[f->map.len - sizeof(*h) - 1] != '\0')) {
+		oc_cache_unmap(&f->map);
+		*bad = true;
 		return false;
-	*ret = v;
+	}
+	f->recs = (const struct lines_rec *)p;
+	f->nr_recs = h->nr_recs;
+	f->entries = (const struct lines_entry *)(f->recs + f->nr_recs);
+	f->nr_entries = h->nr_entries;
+	f->strs = (const char *)(f->entries + f->nr_entries);
+	f->strs_len = h->strs_len;
+	/* each address once, in order: the search finds the one record a
+	 * rewrite keeps (16 bytes a record, a few thousand of them) */
+	for (size_t i = 1; i < f->nr_recs; i++)
+		if (f->recs[i - 1].addr >= f->recs[i].addr) {
+			file_unmap(f);
+			*bad = true;
+			return false;
+		}
 	return true;
 }
 
-/* A cache string as cache_print() writes them: no control character. */
+/* @addr's record in @f (NULL: none). */
+static const struct lines_rec *file_find(const struct lines_file *f,
+					 uint64_t addr)
+{
+	size_t lo = 0, hi = f->nr_recs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->recs[mid].addr == addr)
+			return &f->recs[mid];
+		if (f->recs[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* A cache string as the writer writes them: no control character. */
 static bool plain_field(const char *s)
 {
 	for (; *s; s++)
@@ -295,178 +386,195 @@ static bool plain_field(const char *s)
 	return true;
 }
 
-/*
- * Load @fp's records.  false when the file does not parse (or names
- * another build-id); the records loaded so far are then dropped.  With
- * @merge (another run wrote the file since we read it), addresses we
- * already have are skipped and a bad record only ends the merge.
- */
-static struct oc_error *cache_parse(struct oc_lines *l, FILE *fp, bool merge,
-				    bool *ok)
+/* A string of @f at @off: false when it is out of the table, too long or
+ * holds a control character (not what the writer writes). */
+static bool file_str(const struct lines_file *f, uint32_t off,
+		     const char **ret)
 {
-	struct oc_error *err = NULL;
-	char *buf = NULL, *nl;
-	size_t cap = 0;
-	ssize_t len;
-	char want[160];
+	const char *s;
 
-	*ok = false;
-	snprintf(want, sizeof(want), "orccrash-lines 1 %s",
-		 l->build_id_hex ? l->build_id_hex : "-");
-	if ((len = getline(&buf, &cap, fp)) <= 0)
-		goto out;
-	if ((nl = strchr(buf, '\n')))
-		*nl = '\0';
-	if (strcmp(buf, want))
-		goto out;
-	while ((len = getline(&buf, &cap, fp)) > 0) {
-		struct oc_line_info chain[LINES_MAX_CHAIN];
-		char *sp, *fields[5];
-		uint64_t addr, nr;
-
-		if (buf[len - 1] != '\n')
-			goto out;
-		buf[len - 1] = '\0';
-		sp = strchr(buf, ' ');
-		if (!sp)
-			goto out;
-		*sp = '\0';
-		if (!parse_u64(buf, 16, UINT64_MAX, &addr) ||
-		    !parse_u64(sp + 1, 10, LINES_MAX_CHAIN, &nr))
-			goto out;
-		bool have = rec_find(l, addr) != NULL;
-
-		if (have && !merge)
-			goto out;
-		/* the chain's strings are interned by rec_add() before buf
-		 * is reused, so keep every line's copy until then */
-		char *lines[LINES_MAX_CHAIN] = { 0 };
-		bool good = true;
-
-		for (uint64_t i = 0; i < nr && good; i++) {
-			uint64_t line, inl;
-
-			good = false;
-			if ((len = getline(&buf, &cap, fp)) <= 1 ||
-			    buf[len - 1] != '\n' || buf[0] != '\t' ||
-			    len > LINES_MAX_STRING)
-				break;
-			buf[len - 1] = '\0';
-			lines[i] = strdup(buf + 1);
-			if (!lines[i]) {
-				err = &oc_enomem;
-				break;
-			}
-			if (split_tabs(lines[i], fields, 4) != 4 ||
-			    !parse_u64(fields[0], 10, UINT32_MAX, &line) ||
-			    !parse_u64(fields[1], 10, 1, &inl) ||
-			    !plain_field(fields[2]) || !plain_field(fields[3]))
-				break;
-			chain[i].line = line;
-			chain[i].inlined = inl;
-			chain[i].function = *fields[2] ? fields[2] : NULL;
-			chain[i].file = *fields[3] ? fields[3] : NULL;
-			good = true;
-		}
-		if (good && !have)
-			err = rec_add(l, addr, chain, nr);
-		for (uint64_t i = 0; i < nr; i++)
-			free(lines[i]);
-		if (err || !good)
-			goto out;
-	}
-	*ok = !ferror(fp);
-out:
-	free(buf);
-	if (!*ok && !merge)
-		recs_clear(l);
-	return err;
-}
-
-static void put_field(FILE *fp, const char *s)
-{
-	/* the format's separators cannot appear inside a field */
-	for (; s && *s; s++)
-		fputc(*s == '\t' || *s == '\n' ? '?' : *s, fp);
-}
-
-/* The cache text of every record, to @fp. */
-static void cache_print(const struct oc_lines *l, FILE *fp)
-{
-	fprintf(fp, "orccrash-lines 1 %s\n",
-		l->build_id_hex ? l->build_id_hex : "-");
-	for (size_t i = 0; i < l->nr_recs; i++) {
-		const struct lines_rec *r = &l->recs[i];
-
-		fprintf(fp, "%" PRIx64 " %" PRIu32 "\n", r->addr, r->nr);
-		for (uint32_t k = 0; k < r->nr; k++) {
-			const struct oc_line_info *info = &l->infos[r->first + k];
-
-			fprintf(fp, "\t%u\t%d\t", info->line, info->inlined);
-			put_field(fp, info->function);
-			fputc('\t', fp);
-			put_field(fp, info->file);
-			fputc('\n', fp);
-		}
-	}
-}
-
-static bool print_cache(FILE *fp, void *arg)
-{
-	cache_print(arg, fp);
+	*ret = NULL;
+	if (off == LINES_NO_STR)
+		return true;
+	if (off >= f->strs_len)
+		return false;
+	s = f->strs + off;	/* the table ends in '\0' (file_map()) */
+	if (strnlen(s, LINES_MAX_STRING) >= LINES_MAX_STRING || !plain_field(s))
+		return false;
+	*ret = s;
 	return true;
+}
+
+/* @r's chain as the writer wrote it, its strings in @f's mapping; false
+ * (a bad record: treated as absent) when it is not. */
+static bool file_chain(const struct lines_file *f, const struct lines_rec *r,
+		       struct oc_line_info chain[LINES_MAX_CHAIN])
+{
+	if (r->nr > LINES_MAX_CHAIN || r->first > f->nr_entries ||
+	    r->nr > f->nr_entries - r->first)
+		return false;
+	for (uint32_t i = 0; i < r->nr; i++) {
+		const struct lines_entry *e = &f->entries[r->first + i];
+
+		if (e->inlined > 1 ||
+		    !file_str(f, e->function, &chain[i].function) ||
+		    !file_str(f, e->file, &chain[i].file))
+			return false;
+		chain[i].line = chain[i].file ? e->line : 0;
+		chain[i].inlined = e->inlined;
+	}
+	return true;
+}
+
+/* @f's good records that @l lacks, added to @l (before a write). */
+static struct oc_error *file_merge(struct oc_lines *l,
+				   const struct lines_file *f)
+{
+	struct oc_line_info chain[LINES_MAX_CHAIN];
+	struct oc_error *err;
+
+	for (size_t i = 0; i < f->nr_recs; i++) {
+		const struct lines_rec *r = &f->recs[i];
+
+		if (rec_find(l, r->addr) || !file_chain(f, r, chain))
+			continue;
+		err = rec_add(l, r->addr, chain, r->nr);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct lines_rec *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* An interned string's offset in the file's table (str_offs by slot). */
+static uint32_t str_offset(const struct oc_lines *l, const uint32_t *str_offs,
+			   const char *s)
+{
+	return s ? str_offs[str_slot(l, s)] : LINES_NO_STR;
+}
+
+/* The file of every record of @arg (an oc_lines), to @fp. */
+static bool write_cache(FILE *fp, void *arg)
+{
+	const struct oc_lines *l = arg;
+	struct lines_rec *sorted = NULL;
+	uint32_t *str_offs = NULL;
+	struct lines_head h;
+	uint64_t off = 0;
+	uint32_t first = 0;
+	bool ok = false;
+
+	head_of(l, &h);
+	h.nr_recs = l->nr_recs;
+	h.nr_entries = l->nr_infos;
+	str_offs = calloc(l->cap_strs ? l->cap_strs : 1, sizeof(*str_offs));
+	sorted = malloc((l->nr_recs ? l->nr_recs : 1) * sizeof(*sorted));
+	if (!str_offs || !sorted)
+		goto out;
+	for (size_t j = 0; j < l->cap_strs; j++) {
+		if (!l->strs[j])
+			continue;
+		str_offs[j] = off;
+		off += strlen(l->strs[j]) + 1;
+		if (off > (uint64_t)max_cache_size)
+			goto out;
+	}
+	h.strs_len = off;
+	if (l->nr_recs) {
+		memcpy(sorted, l->recs, l->nr_recs * sizeof(*sorted));
+		qsort(sorted, l->nr_recs, sizeof(*sorted), rec_cmp);
+	}
+	if (fwrite(&h, sizeof(h), 1, fp) != 1)
+		goto out;
+	for (size_t i = 0; i < l->nr_recs; i++) {
+		struct lines_rec r = { sorted[i].addr, first, sorted[i].nr };
+
+		fwrite(&r, sizeof(r), 1, fp);
+		first += r.nr;
+	}
+	for (size_t i = 0; i < l->nr_recs; i++)
+		for (uint32_t k = 0; k < sorted[i].nr; k++) {
+			const struct oc_line_info *info =
+				&l->infos[sorted[i].first + k];
+			struct lines_entry e = {
+				.line = info->line,
+				.inlined = info->inlined,
+				.function = str_offset(l, str_offs, info->function),
+				.file = str_offset(l, str_offs, info->file),
+			};
+
+			fwrite(&e, sizeof(e), 1, fp);
+		}
+	for (size_t j = 0; j < l->cap_strs; j++)
+		if (l->strs[j])
+			fwrite(l->strs[j], strlen(l->strs[j]) + 1, 1, fp);
+	ok = !ferror(fp);
+out:
+	free(sorted);
+	free(str_offs);
+	return ok;
 }
 
 static void cache_write(struct oc_lines *l)
 {
-	FILE *fp;
-	bool ok;
+	struct lines_file now;
+	struct oc_error *err;
+	bool bad;
 
-	/* Another run on the same kernel may have written the file since we
-	 * read it: keep its addresses too (a rename by a third run between
-	 * this read and ours can still lose some; they are looked up again). */
-	fp = oc_cache_open_read(l->cache_path, max_cache_size);
-	if (fp) {
-		oc_error_destroy(cache_parse(l, fp, true, &ok));
-		fclose(fp);
+	/* The records of the file we read, and of the file there is now:
+	 * another run on the same kernel may have written it since (a
+	 * rename by a third run between this read and ours can still lose
+	 * some; they are looked up again). */
+	err = file_merge(l, &l->file);
+	if (!err && file_map(l, l->cache_path, &now, &bad)) {
+		err = file_merge(l, &now);
+		file_unmap(&now);
 	}
-	oc_cache_write(l->cache_path, print_cache, l);
+	if (err) {
+		oc_error_destroy(err);
+		return;
+	}
+	oc_cache_write(l->cache_path, write_cache, l);
 }
 
 /* --- open, lookup, close ------------------------------------------------ */
 
 static struct oc_error *lines_create(const char *vmlinux,
 				     const char *cache_path,
-				     const char *build_id_hex,
+				     const uint8_t *build_id, size_t build_id_len,
 				     struct oc_lines **ret)
 {
 	struct oc_lines *l = calloc(1, sizeof(*l));
-	struct oc_error *err = NULL;
-	FILE *fp;
+	char hex[2 * 64 + 1];
+	bool bad;
 
 	*ret = NULL;	/* on every error: a caller may close what it got */
 	if (!l)
 		return &oc_enomem;
+	if (build_id_len) {
+		l->build_id_len = build_id_len;
+		memcpy(l->build_id, build_id, build_id_len);
+		oc_hex_string(build_id, build_id_len, hex, sizeof(hex));
+	}
 	l->vmlinux = strdup(vmlinux ? vmlinux : "");
 	l->cache_path = cache_path ? strdup(cache_path) : NULL;
-	l->build_id_hex = build_id_hex ? strdup(build_id_hex) : NULL;
+	l->build_id_hex = build_id_len ? strdup(hex) : NULL;
 	if (!l->vmlinux || (cache_path && !l->cache_path) ||
-	    (build_id_hex && !l->build_id_hex)) {
+	    (build_id_len && !l->build_id_hex)) {
 		oc_lines_close(l);
 		return &oc_enomem;
 	}
-	if (l->cache_path && (fp = oc_cache_open_read(l->cache_path, max_cache_size))) {
-		bool ok;
-
-		err = cache_parse(l, fp, false, &ok);
-		fclose(fp);
-		if (err) {
-			oc_lines_close(l);
-			return err;
-		}
+	if (l->cache_path) {
+		file_map(l, l->cache_path, &l->file, &bad);
 		/* a bad file is replaced at close */
-		l->dirty = !ok;
-		l->stats.cached = l->nr_recs;
+		l->dirty = bad;
+		l->stats.cached = l->file.nr_recs;
 	}
 	*ret = l;
 	return NULL;
@@ -476,20 +584,21 @@ struct oc_error *oc_lines_open_cache(const char *vmlinux,
 				     const char *cache_path,
 				     struct oc_lines **ret)
 {
-	return lines_create(vmlinux, cache_path, NULL, ret);
+	return lines_create(vmlinux, cache_path, NULL, 0, ret);
 }
 
 struct oc_error *oc_lines_open(const char *vmlinux, const uint8_t *build_id,
 			       size_t len, struct oc_lines **ret)
 {
 	struct oc_error *err;
-	char hex[2 * 64 + 1], *path;
+	char hex[2 * 64 + 3], *path;
 
 	if (!build_id || !len || len > 64)
-		return lines_create(vmlinux, NULL, NULL, ret);
+		return lines_create(vmlinux, NULL, NULL, 0, ret);
 	oc_hex_string(build_id, len, hex, sizeof(hex));
-	path = oc_cache_path("lines", hex);
-	err = lines_create(vmlinux, path, hex, ret);
+	/* -2: the binary layout; an older build keeps its text file */
+	path = oc_cache_path("lines", strcat(hex, "-2"));
+	err = lines_create(vmlinux, path, build_id, len, ret);
 	free(path);
 	return err;
 }
@@ -608,6 +717,17 @@ struct oc_error *oc_lines_lookup(struct oc_lines *l, uint64_t link_addr,
 		copy_out(l, r, chain, max, nr_ret);
 		return NULL;
 	}
+	r = file_find(&l->file, link_addr);
+	if (r) {
+		if (file_chain(&l->file, r, tmp)) {
+			l->stats.hits++;
+			nr = r->nr < max ? r->nr : max;
+			memcpy(chain, tmp, nr * sizeof(*chain));
+			*nr_ret = nr;
+			return NULL;
+		}
+		l->dirty = true;	/* a bad record: the file is written anew */
+	}
 	if (!l->dwarf_tried)
 		lines_open_dwarf(l);
 	if (!l->dwarf)
@@ -647,6 +767,7 @@ void oc_lines_close(struct oc_lines *l)
 		return;
 	if (l->dirty && l->cache_path)
 		cache_write(l);
+	file_unmap(&l->file);
 	oc_dwarf_close(l->dwarf);
 	for (size_t i = 0; i < l->nr_mods; i++) {
 		oc_lines_close(l->mods[i].sub);
@@ -868,7 +989,7 @@ static struct oc_error *module_open(struct oc_lines *l, struct lines_module *m)
 			return NULL;
 		}
 	}
-	err = lines_create(chosen, NULL, NULL, &m->sub);
+	err = lines_create(chosen, NULL, NULL, 0, &m->sub);
 	if (err)
 		return err;
 	lines_open_dwarf(m->sub);

@@ -11,7 +11,7 @@ FUZZ_O ?= build/fuzz
 FUZZ_CC ?= clang
 FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS ?= 5
-FUZZ_TARGETS ?= orc unwind log kallsyms flat elf dump report dwexpr cfi lineprog strutil model symcache typememo
+FUZZ_TARGETS ?= orc unwind log kallsyms flat elf dump report dwexpr cfi lineprog strutil model symcache typememo lines
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN) \
 	-std=gnu11 -D_GNU_SOURCE $(filter-out -Werror,$(WARN)) \

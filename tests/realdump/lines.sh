@@ -373,19 +373,19 @@ if [ -n "$first_rel" ]; then
 		fail "$first_rel: line cache place: no build-id in $vml"
 	else
 		got=$(where XDG_CACHE_HOME="$d/xdg")
-		[ "$got" = "./xdg/orccrash/lines/$bid " ] &&
+		[ "$got" = "./xdg/orccrash/lines/$bid-2 " ] &&
 			pass "$first_rel: line cache in \$XDG_CACHE_HOME/orccrash/lines/BUILD-ID" ||
 			fail "$first_rel: with XDG_CACHE_HOME=$d/xdg the line cache went to: ${got:-nowhere}"
 		got=$(where XDG_CACHE_HOME=rel/x)
-		[ "$got" = "./home/.cache/orccrash/lines/$bid " ] &&
+		[ "$got" = "./home/.cache/orccrash/lines/$bid-2 " ] &&
 			pass "$first_rel: a relative XDG_CACHE_HOME is ignored: ~/.cache/orccrash/lines/BUILD-ID" ||
 			fail "$first_rel: with XDG_CACHE_HOME=rel/x the line cache went to: ${got:-nowhere}"
 		got=$(where -u XDG_CACHE_HOME)
-		[ "$got" = "./home/.cache/orccrash/lines/$bid " ] &&
+		[ "$got" = "./home/.cache/orccrash/lines/$bid-2 " ] &&
 			pass "$first_rel: no XDG_CACHE_HOME: ~/.cache/orccrash/lines/BUILD-ID" ||
 			fail "$first_rel: without XDG_CACHE_HOME the line cache went to: ${got:-nowhere}"
 		got=$(where ORCCRASH_CACHE="$d/oc" XDG_CACHE_HOME="$d/xdg")
-		[ "$got" = "./oc/lines/$bid " ] &&
+		[ "$got" = "./oc/lines/$bid-2 " ] &&
 			pass "$first_rel: ORCCRASH_CACHE comes before XDG_CACHE_HOME" ||
 			fail "$first_rel: with ORCCRASH_CACHE and XDG_CACHE_HOME the line cache went to: ${got:-nowhere}"
 	fi

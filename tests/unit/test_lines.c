@@ -9,47 +9,134 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "elffile.h"
 #include "lines.h"
 #include "symtab.h"
 #include "test.h"
 #include "unwind.h"
 
-static char *read_all(const char *path)
+/* --- the cache file alone -------------------------------------------- */
+
+/*
+ * Cache files made here after docs/lines.md's layout, not by src/lines.c:
+ * a head (magic "OCLINES2", the build-id's length and 64 bytes of it, 4
+ * bytes of padding, the numbers of records and entries and the strings'
+ * length, 4 more bytes), the records (address, first entry, count; sorted
+ * by address), the entries (line, inlined, function and file as string
+ * offsets, ~0 for none), the strings.
+ */
+struct t_ent {
+	uint32_t line, inlined;
+	const char *function, *file;
+};
+
+struct t_rec {
+	uint64_t addr;
+	uint32_t nr;
+	struct t_ent ents[3];
+};
+
+enum { T_HEAD = 96, T_NONE = 0xffffffff };
+
+struct t_file {
+	uint8_t b[4096];
+	size_t len;
+};
+
+static void put32(uint8_t *p, uint32_t v)
 {
-	static char buf[65536];
+	memcpy(p, &v, 4);
+}
+
+static uint32_t t_str(struct t_file *f, size_t strs, size_t *strs_len,
+		      const char *s)
+{
+	uint32_t off = *strs_len;
+
+	if (!s)
+		return T_NONE;
+	memcpy(f->b + strs + off, s, strlen(s) + 1);
+	*strs_len += strlen(s) + 1;
+	return off;
+}
+
+/* The file of @nr @recs for build-id @id (@id_len bytes, 0: none). */
+static struct t_file t_cache(const uint8_t *id, size_t id_len,
+			     const struct t_rec *recs, size_t nr)
+{
+	struct t_file f;
+	size_t nr_ents = 0, strs, strs_len = 0, e;
+
+	memset(&f, 0, sizeof(f));
+	for (size_t i = 0; i < nr; i++)
+		nr_ents += recs[i].nr;
+	memcpy(f.b, "OCLINES2", 8);
+	put32(f.b + 8, id_len);
+	memcpy(f.b + 12, id, id_len);
+	put32(f.b + 80, nr);
+	put32(f.b + 84, nr_ents);
+	strs = T_HEAD + 16 * nr + 16 * nr_ents;
+	e = T_HEAD + 16 * nr;
+	for (size_t i = 0, first = 0; i < nr; i++) {
+		uint8_t *r = f.b + T_HEAD + 16 * i;
+
+		memcpy(r, &recs[i].addr, 8);
+		put32(r + 8, first);
+		put32(r + 12, recs[i].nr);
+		for (uint32_t k = 0; k < recs[i].nr; k++, e += 16) {
+			const struct t_ent *te = &recs[i].ents[k];
+
+			put32(f.b + e, te->line);
+			put32(f.b + e + 4, te->inlined);
+			put32(f.b + e + 8, t_str(&f, strs, &strs_len, te->function));
+			put32(f.b + e + 12, t_str(&f, strs, &strs_len, te->file));
+		}
+		first += recs[i].nr;
+	}
+	put32(f.b + 88, strs_len);
+	f.len = strs + strs_len;
+	return f;
+}
+
+static void t_write(const char *path, const struct t_file *f)
+{
+	oc_test_write_file(path, f->b, f->len);
+}
+
+/* @path holds exactly @f. */
+static bool same_file(const char *path, const struct t_file *f)
+{
+	static uint8_t buf[8192];
 	FILE *fp = fopen(path, "r");
 	size_t n;
 
 	if (!fp)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, fp);
-	buf[n] = '\0';
+		return false;
+	n = fread(buf, 1, sizeof(buf), fp);
 	fclose(fp);
-	return buf;
+	return n == f->len && !memcmp(buf, f->b, n);
 }
 
-/* --- the cache file alone -------------------------------------------- */
-
-static const char good_cache[] =
-	"orccrash-lines 1 -\n"
-	"ffffffff81000010 3\n"
-	"\t58\t1\tnative_halt\t/src/arch/x86/include/asm/irqflags.h\n"
-	"\t103\t1\t__clear_user\t/src/arch/x86/include/asm/uaccess_64.h\n"
-	"\t808\t0\tstop_this_cpu\t/src/arch/x86/kernel/process.c\n"
-	"ffffffff81000020 0\n"
-	"ffffffff81000030 1\n"
-	"\t0\t0\tasm_label\t\n";
+static const struct t_rec good_recs[] = {
+	{ 0xffffffff81000010, 3, {
+		{ 58, 1, "native_halt", "/src/arch/x86/include/asm/irqflags.h" },
+		{ 103, 1, "__clear_user", "/src/arch/x86/include/asm/uaccess_64.h" },
+		{ 808, 0, "stop_this_cpu", "/src/arch/x86/kernel/process.c" } } },
+	{ 0xffffffff81000020, 0, { { 0 } } },
+	{ 0xffffffff81000030, 1, { { 0, 0, "asm_label", NULL } } },
+};
 
 TEST(lines_cache_chain_order)
 {
+	struct t_file good = t_cache(NULL, 0, good_recs, 3);
 	struct oc_line_info chain[8];
 	struct oc_lines *l;
 	struct oc_lines_stats st;
 	const char *path = oc_test_tmp_path("cache-good");
 	size_t nr = 99;
 
-	oc_test_write_text(path, good_cache);
+	t_write(path, &good);
 	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
 	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000010, chain, 8, &nr));
 	CHECK_EQ(nr, 3);
@@ -72,7 +159,7 @@ TEST(lines_cache_chain_order)
 	/* "no line here" is remembered as such */
 	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000020, chain, 8, &nr));
 	CHECK_EQ(nr, 0);
-	/* an empty file field is an unknown file, line 0 */
+	/* no file: an unknown file, line 0 */
 	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000030, chain, 8, &nr));
 	CHECK_EQ(nr, 1);
 	CHECK(chain[0].file == NULL);
@@ -86,55 +173,106 @@ TEST(lines_cache_chain_order)
 	/* an address the cache lacks needs the DWARF, which is missing */
 	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000040, chain, 8, &nr));
 	CHECK_EQ(nr, 0);
+	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000000, chain, 8, &nr));
+	CHECK_EQ(nr, 0);
 	CHECK(oc_lines_unavailable(l) != NULL);
 	oc_lines_close(l);
 	/* nothing was added (an unavailable DWARF is not remembered): the
 	 * file is left as it was */
-	CHECK_STR(read_all(path), good_cache);
+	CHECK(same_file(path, &good));
+}
+
+/* The line the cache file @path gives for 0xffffffff81000010, or 0. */
+static unsigned cached_line_at(const char *path)
+{
+	struct oc_line_info chain[4];
+	struct oc_lines *l;
+	size_t nr = 0;
+
+	if (oc_lines_open_cache("/nonexistent/vmlinux", path, &l))
+		return 0;
+	oc_error_destroy(oc_lines_lookup(l, 0xffffffff81000010, chain, 4, &nr));
+	oc_lines_close(l);
+	return nr ? chain[0].line : 0;
+}
+
+/* Bytes @off.. of @f set to @v (4 of them). */
+static struct t_file t_patch(struct t_file f, size_t off, uint32_t v)
+{
+	put32(f.b + off, v);
+	return f;
 }
 
 TEST(lines_cache_corrupt_ignored)
 {
-	static const char *const bad[] = {
-		"orccrash-lines 2 -\nffffffff81000010 0\n",	/* version */
-		"orccrash-lines 1 0123\nffffffff81000010 0\n", /* build-id */
-		"orccrash-lines 1 -\nffffffff81000010 1\n",	/* truncated */
-		"orccrash-lines 1 -\nzzzz 0\n",			/* address */
-		"orccrash-lines 1 -\nffffffff81000010 -1\n",	/* count */
-		"orccrash-lines 1 -\nffffffff81000010 99999\n",
-		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t0\tf\n", /* fields */
-		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t0\tf\tx\ty\n",
-		"orccrash-lines 1 -\nffffffff81000010 1\n\tx\t0\tf\tx\n",
-		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t2\tf\tx\n",
-		"orccrash-lines 1 -\nffffffff81000010 0\nffffffff81000010 0\n",
-		"orccrash-lines 1 -\nffffffff81000010 0",	/* no newline */
-		"",
-		/* a control character in a name: not what cache_print() writes */
-		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t0\tf\x1b[2J\tx\n",
-		"orccrash-lines 1 -\nffffffff81000010 1\n\t1\t0\tf\tx\x7f\n",
+	static const uint8_t id[] = { 0x01, 0x23 };
+	static const struct t_rec one[] = {
+		{ 0xffffffff81000010, 1, { { 7, 0, "f", "/x.c" } } },
+	};
+	static const struct t_rec twice[] = {
+		{ 0xffffffff81000010, 1, { { 7, 0, "f", "/x.c" } } },
+		{ 0xffffffff81000010, 0, { { 0 } } },
+		{ 0xffffffff81000008, 0, { { 0 } } },
+	};
+	static const struct t_rec ctl[] = {
+		{ 0xffffffff81000010, 1, { { 1, 0, "f\x1b[2J", "x" } } },
+		{ 0xffffffff81000010, 1, { { 1, 0, "f", "x\x7f" } } },
+	};
+	struct t_file good = t_cache(NULL, 0, one, 1);
+	struct t_file empty = t_cache(NULL, 0, NULL, 0);
+	/* the entry of the record, its strings after it */
+	size_t rec = T_HEAD, ent = T_HEAD + 16;
+	struct t_file text = { "orccrash-lines 1 -\nffffffff81000010 0\n", 38 };
+	struct {
+		struct t_file f;
+		bool head_ok;	/* the head is good, a record is not */
+	} bad[] = {
+		{ t_patch(good, 0, 0x4e494c43), false },	/* magic */
+		{ t_cache(id, sizeof(id), one, 1), false },	/* build-id */
+		{ text, false },				/* the old layout */
+		{ t_patch(good, 80, 2), false },		/* records past the end */
+		{ t_patch(good, 88, good.len), false },	/* strings past the end */
+		{ t_patch(good, good.len - 4, 0x41414141), false }, /* no last '\0' */
+		/* an address twice, addresses out of order */
+		{ t_cache(NULL, 0, twice, 2), false },
+		{ t_cache(NULL, 0, twice + 1, 2), false },
+		{ t_patch(good, rec + 12, 65), true },	/* chain too long */
+		{ t_patch(good, rec + 8, 1), true },	/* chain out of the file */
+		{ t_patch(good, rec + 8, 0xffffffff), true },
+		{ t_patch(good, ent + 4, 2), true },	/* inlined 2 */
+		{ t_patch(good, ent + 8, 1000), true },	/* string out of the table */
+		{ t_patch(good, ent + 12, 0xfffffffe), true },
+		/* a control character in a name: not what the writer writes */
+		{ t_cache(NULL, 0, ctl, 1), true },
+		{ t_cache(NULL, 0, ctl + 1, 1), true },
 	};
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	good.len--;	/* cut short: the last case */
+	for (size_t i = 0; i < OC_ARRAY_LEN(bad) + 1; i++) {
+		const struct t_file *f = i < OC_ARRAY_LEN(bad) ? &bad[i].f : &good;
+		bool head_ok = i < OC_ARRAY_LEN(bad) && bad[i].head_ok;
 		struct oc_line_info chain[4];
 		struct oc_lines *l;
 		struct oc_lines_stats st;
 		const char *path = oc_test_tmp_path("cache-bad");
 		size_t nr = 99;
 
-		oc_test_write_text(path, bad[i]);
+		t_write(path, f);
 		CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
 		oc_lines_get_stats(l, &st);
-		if (st.cached)
-			FAIL_AT("bad cache %zu: %zu records loaded", i, st.cached);
+		if (st.cached != head_ok)
+			FAIL_AT("bad cache %zu: %zu records", i, st.cached);
 		CHECK_OK(oc_lines_lookup(l, 0xffffffff81000010, chain, 4, &nr));
-		CHECK_EQ(nr, 0);
+		if (nr)
+			FAIL_AT("bad cache %zu: a chain of %zu", i, nr);
 		oc_lines_close(l);
-		/* replaced by a valid cache: empty, except that the merge at
-		 * close keeps a valid first record of the duplicate case */
-		CHECK_STR(read_all(path), i == 10 ?
-			  "orccrash-lines 1 -\nffffffff81000010 0\n" :
-			  "orccrash-lines 1 -\n");
+		/* replaced by a valid cache, without the bad record */
+		if (!same_file(path, &empty))
+			FAIL_AT("bad cache %zu: not replaced", i);
 	}
+	/* an empty file is no cache: nothing to replace it with */
+	oc_test_write_file(oc_test_tmp_path("cache-bad"), "", 0);
+	CHECK(cached_line_at(oc_test_tmp_path("cache-bad")) == 0);
 }
 
 /*
@@ -144,10 +282,13 @@ TEST(lines_cache_corrupt_ignored)
  */
 TEST(lines_cache_not_redirected)
 {
-	static const char valid[] = "orccrash-lines 1 -\nffffffff81000010 1\n"
-				    "\t7\t0\tf\t/x.c\n";
+	static const struct t_rec one[] = {
+		{ 0xffffffff81000010, 1, { { 7, 0, "f", "/x.c" } } },
+	};
+	struct t_file valid = t_cache(NULL, 0, one, 1);
 	/* a bad cache is replaced at close: each case below makes a write */
-	static const char bad[] = "orccrash-lines 1 -\nzzzz 0\n";
+	struct t_file bad = t_patch(valid, 0, 0x4e494c43);
+	struct t_file empty = t_cache(NULL, 0, NULL, 0);
 	const char *dir = oc_test_tmp_path("shared");
 	const char *victim = oc_test_tmp_path("victim");
 	char path[256], tmp[300];
@@ -160,21 +301,25 @@ TEST(lines_cache_not_redirected)
 	mkdir(dir, 0700);
 	CHECK(chmod(dir, 0777) == 0);
 	snprintf(path, sizeof(path), "%s/cache", dir);
-	oc_test_write_text(path, bad);
+	t_write(path, &bad);
 	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
 	oc_lines_close(l);
-	CHECK_STR(read_all(path), bad);
+	CHECK(same_file(path, &bad));
+	t_write(path, &valid);
+	CHECK_EQ(cached_line_at(path), 0);
 	CHECK(chmod(dir, 0700) == 0);
+	CHECK_EQ(cached_line_at(path), 7);
+	t_write(path, &bad);
 
 	/* our own directory, a link planted where the temporary file of
 	 * this process would have been named <path>.tmp.<pid> */
-	oc_test_write_text(victim, valid);
+	t_write(victim, &valid);
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
 	CHECK(symlink(victim, tmp) == 0);
 	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
 	oc_lines_close(l);
-	CHECK_STR(read_all(victim), valid);
-	CHECK_STR(read_all(path), "orccrash-lines 1 -\n");
+	CHECK(same_file(victim, &valid));
+	CHECK(same_file(path, &empty));
 	CHECK(lstat(path, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	      (sb.st_mode & 0777) == 0600);
 	unlink(tmp);
@@ -186,12 +331,24 @@ TEST(lines_cache_not_redirected)
 	oc_lines_get_stats(l, &st);
 	CHECK_EQ(st.cached, 0);
 	oc_lines_close(l);
-	CHECK_STR(read_all(victim), valid);
+	CHECK(same_file(victim, &valid));
+}
+
+static const uint8_t cache_id[] = { 0x01, 0xd2, 0x64, 0xff };
+
+/* A cache for cache_id whose chain for 0xffffffff81000010 has @line. */
+static void write_cache_of_id(const char *path, uint32_t line)
+{
+	const struct t_rec one[] = {
+		{ 0xffffffff81000010, 1, { { line, 0, "f", "/x.c" } } },
+	};
+	struct t_file f = t_cache(cache_id, sizeof(cache_id), one, 1);
+
+	t_write(path, &f);
 }
 
 TEST(lines_cache_path_from_build_id)
 {
-	static const uint8_t id[] = { 0x01, 0xd2, 0x64, 0xff };
 	struct oc_line_info chain[4];
 	struct oc_lines *l;
 	const char *old = getenv("ORCCRASH_CACHE");
@@ -200,11 +357,10 @@ TEST(lines_cache_path_from_build_id)
 
 	mkdir(oc_test_tmp_path("c"), 0755);
 	mkdir(oc_test_tmp_path("c/lines"), 0755);
-	oc_test_write_text(oc_test_tmp_path("c/lines/01d264ff"),
-			   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
-			   "\t7\t0\tf\t/x.c\n");
+	write_cache_of_id(oc_test_tmp_path("c/lines/01d264ff-2"), 7);
 	setenv("ORCCRASH_CACHE", oc_test_tmp_path("c"), 1);
-	CHECK_OK(oc_lines_open("/nonexistent/vmlinux", id, sizeof(id), &l));
+	CHECK_OK(oc_lines_open("/nonexistent/vmlinux", cache_id,
+			       sizeof(cache_id), &l));
 	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000010, chain, 4, &nr));
 	CHECK_EQ(nr, 1);
 	CHECK_EQ(nr ? chain[0].line : 0, 7);
@@ -243,15 +399,15 @@ static void env_restore(struct saved_env *e)
 	free(e->value);
 }
 
-/* The line a cache at @dir/01d264ff gives for 0xffffffff81000010, or 0. */
+/* The line the cache of cache_id gives for 0xffffffff81000010, or 0. */
 static unsigned cached_line(void)
 {
-	static const uint8_t id[] = { 0x01, 0xd2, 0x64, 0xff };
 	struct oc_line_info chain[4];
 	struct oc_lines *l;
 	size_t nr = 0;
 
-	if (oc_lines_open("/nonexistent/vmlinux", id, sizeof(id), &l))
+	if (oc_lines_open("/nonexistent/vmlinux", cache_id, sizeof(cache_id),
+			  &l))
 		return 0;
 	oc_error_destroy(oc_lines_lookup(l, 0xffffffff81000010, chain, 4, &nr));
 	oc_lines_close(l);
@@ -276,12 +432,9 @@ TEST(lines_cache_path_xdg)
 
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++)
 		mkdir(oc_test_tmp_path(dirs[i]), 0755);
-	oc_test_write_text(oc_test_tmp_path("xdg/orccrash/lines/01d264ff"),
-			   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
-			   "\t11\t0\tf\t/x.c\n");
-	oc_test_write_text(oc_test_tmp_path("home/.cache/orccrash/lines/01d264ff"),
-			   "orccrash-lines 1 01d264ff\nffffffff81000010 1\n"
-			   "\t22\t0\tf\t/x.c\n");
+	write_cache_of_id(oc_test_tmp_path("xdg/orccrash/lines/01d264ff-2"), 11);
+	write_cache_of_id(oc_test_tmp_path("home/.cache/orccrash/lines/01d264ff-2"),
+			  22);
 	CHECK_EQ(cached_line(), 11);
 	setenv("XDG_CACHE_HOME", "relative/cache", 1);
 	CHECK_EQ(cached_line(), 22);
