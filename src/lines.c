@@ -719,11 +719,14 @@ struct oc_error *oc_lines_lookup(struct oc_lines *l, uint64_t link_addr,
 	}
 	r = file_find(&l->file, link_addr);
 	if (r) {
+		/* checked once, then kept with this run's records: a report
+		 * of many tasks looks the same few hundred addresses up */
 		if (file_chain(&l->file, r, tmp)) {
+			err = rec_add(l, link_addr, tmp, r->nr);
+			if (err)
+				return err;
 			l->stats.hits++;
-			nr = r->nr < max ? r->nr : max;
-			memcpy(chain, tmp, nr * sizeof(*chain));
-			*nr_ret = nr;
+			copy_out(l, &l->recs[l->nr_recs - 1], chain, max, nr_ret);
 			return NULL;
 		}
 		l->dirty = true;	/* a bad record: the file is written anew */
