@@ -50,6 +50,18 @@ extern int oc_test_failed_now;
 			FAIL_AT("%s == %s: 0x%llx != 0x%llx", #a, #b, _a, _b); \
 	} while (0)
 
+/* CHECK_EQ() as a condition, true when @a equals @b: a count checked,
+ * then the entries looked at only if it is right ("if (CHECKED_EQ(nr,
+ * 3)) { ... chain[2] ... }"). */
+#define CHECKED_EQ(a, b)                                                    \
+	({                                                                  \
+		unsigned long long _a = (unsigned long long)(a);            \
+		unsigned long long _b = (unsigned long long)(b);            \
+		if (_a != _b)                                               \
+			FAIL_AT("%s == %s: 0x%llx != 0x%llx", #a, #b, _a, _b); \
+		_a == _b;                                                   \
+	})
+
 #define CHECK_STR(a, b)                                                     \
 	do {                                                                \
 		const char *_a = (a), *_b = (b);                            \

@@ -232,8 +232,7 @@ static void prog_test(const char *flags, const char *name)
 		CHECK_ENTRY(dv, sc, "b", 1);
 		v = var(sc, "c");
 		if (v) {
-			CHECK_EQ(v->nr_enums, 3);
-			if (v->nr_enums == 3) {
+			if (CHECKED_EQ(v->nr_enums, 3)) {
 				CHECK_STR(v->enums[1].name, "GREEN");
 				CHECK_EQ(v->enums[1].value, 5);
 				CHECK_EQ(v->enums[2].value, 6);

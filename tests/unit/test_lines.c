@@ -139,8 +139,7 @@ TEST(lines_cache_chain_order)
 	t_write(path, &good);
 	CHECK_OK(oc_lines_open_cache("/nonexistent/vmlinux", path, &l));
 	CHECK_OK(oc_lines_lookup(l, 0xffffffff81000010, chain, 8, &nr));
-	CHECK_EQ(nr, 3);
-	if (nr == 3) {
+	if (CHECKED_EQ(nr, 3)) {
 		/* innermost first, the containing function last */
 		CHECK_STR(chain[0].function, "native_halt");
 		CHECK_EQ(chain[0].line, 58);
@@ -522,8 +521,7 @@ static void check_prog_chains(struct oc_lines *l, uint64_t inner,
 	size_t nr = 0;
 
 	CHECK_OK(oc_lines_lookup(l, inner, chain, 8, &nr));
-	CHECK_EQ(nr, 3);
-	if (nr == 3) {
+	if (CHECKED_EQ(nr, 3)) {
 		CHECK_STR(chain[0].function, "inner");
 		CHECK_EQ(chain[0].line, 4);
 		CHECK(chain[0].inlined);
@@ -539,8 +537,7 @@ static void check_prog_chains(struct oc_lines *l, uint64_t inner,
 		CHECK_STR(chain[2].file, src);
 	}
 	CHECK_OK(oc_lines_lookup(l, outer, chain, 8, &nr));
-	CHECK_EQ(nr, 1);
-	if (nr == 1) {
+	if (CHECKED_EQ(nr, 1)) {
 		CHECK_STR(chain[0].function, "outer");
 		CHECK_EQ(chain[0].line, 14);
 		CHECK(!chain[0].inlined);
@@ -664,8 +661,7 @@ TEST(lines_module_ko)
 	/* '-' in the file name, '_' in the kernel's module name */
 	CHECK_OK(oc_lines_lookup_module(l, "test_prog", "mark_inner", 0, true,
 					chain, 8, &nr));
-	CHECK_EQ(nr, 3);
-	if (nr == 3) {
+	if (CHECKED_EQ(nr, 3)) {
 		CHECK_STR(chain[0].function, "inner");
 		CHECK_EQ(chain[0].line, 4);
 		CHECK_STR(chain[0].file, src);
@@ -768,8 +764,7 @@ TEST(lines_dwarf5_initial_file)
 	CHECK_OK(oc_lines_open_cache(bin, NULL, &l));
 	if (mark)
 		CHECK_OK(oc_lines_lookup(l, mark, chain, 4, &nr));
-	CHECK_EQ(nr, 1);
-	if (nr == 1) {
+	if (CHECKED_EQ(nr, 1)) {
 		CHECK_STR(chain[0].file, hdr);
 		CHECK_EQ(chain[0].line, 3);
 		CHECK_STR(chain[0].function, "from_header");

@@ -174,8 +174,7 @@ static void program(struct buf *b)
 
 static void check_program(const struct rows *r)
 {
-	CHECK_EQ(r->nr, 7);
-	if (r->nr != 7)
+	if (!CHECKED_EQ(r->nr, 7))
 		return;
 	CHECK_ROW(*r, 0, 0xffffffff81000000, 10, 1, false);
 	CHECK_ROW(*r, 1, 0xffffffff81000004, 8, 1, false);

@@ -442,8 +442,7 @@ TEST(log_prb_symbol_from_vmcoreinfo)
 	f.env.vmcoreinfo = vmci(vmci_text);
 	f.env.symbol = NULL;
 	CHECK_OK(oc_log_read(&f.env, &log));
-	CHECK_EQ(log.nr, 1);
-	if (log.nr == 1)
+	if (CHECKED_EQ(log.nr, 1))
 		CHECK(rec_is(&log.records[0], "hello"));
 	oc_log_deinit(&log);
 	free(vmci_text);
@@ -526,8 +525,7 @@ TEST(log_prb_layout_from_types)
 	f.env.types = &types;
 	f.env.vmcoreinfo = vmci("OFFSET(printk_info.seq)=999\n");	/* types win */
 	CHECK_OK(oc_log_read(&f.env, &log));
-	CHECK_EQ(log.nr, 2);
-	if (log.nr == 2) {
+	if (CHECKED_EQ(log.nr, 2)) {
 		CHECK(rec_is(&log.records[0], "<4>warning"));
 		CHECK_EQ(log.records[0].level, 4);
 		CHECK_EQ(log.records[0].flags, 2);
@@ -849,8 +847,7 @@ TEST(log_legacy_wrapped_buffer)
 	CHECK_OK(oc_log_read(&l.env, &log));
 	CHECK_EQ(log.format, OC_LOG_LEGACY);
 	CHECK_EQ(log.nr_bad, 0);
-	CHECK_EQ(log.nr, 5);
-	if (log.nr == 5) {
+	if (CHECKED_EQ(log.nr, 5)) {
 		CHECK(rec_is(&log.records[0], "second: the oldest that survives"));
 		CHECK_EQ(log.records[0].seq, 41);
 		CHECK(rec_is(&log.records[1], "third"));

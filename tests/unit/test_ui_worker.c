@@ -130,8 +130,7 @@ TEST(order_front_and_promote)
 			j = next;
 		}
 	}
-	CHECK_EQ(n, 4);
-	if (n == 4) {
+	if (CHECKED_EQ(n, 4)) {
 		CHECK_EQ(seen[0], 10);
 		CHECK_EQ(seen[1], 11);
 		CHECK_EQ(seen[2], 30);

@@ -378,8 +378,7 @@ TEST(unwind_call_chain_every_version)
 		build_chain(w, &r);
 		CHECK_STR(run_regs(w, &r, NULL), "end of stack");
 		CHECK(w->trace.reliable);
-		CHECK_EQ(w->trace.nr, 4);
-		if (w->trace.nr != 4) {
+		if (!CHECKED_EQ(w->trace.nr, 4)) {
 			printf("  version %s\n",
 			       oc_orc_version_name(all_versions[i]));
 			world_free(w);
@@ -419,8 +418,7 @@ TEST(unwind_blocked_task)
 	put(w, tsp + 56 + 24, T + F_END + 0x10);
 	CHECK_OK(oc_unwind_blocked(&w->t, tsp, NULL, &w->trace));
 	CHECK_EQ(w->trace.stop, OC_STOP_END_OF_STACK);
-	CHECK_EQ(w->trace.nr, 2);
-	if (w->trace.nr == 2) {
+	if (CHECKED_EQ(w->trace.nr, 2)) {
 		CHECK_EQ(w->trace.frames[0].ip, T + F_C + 0x30);
 		CHECK_EQ(w->trace.frames[0].sp, tsp + 56);
 		CHECK_EQ(w->trace.frames[0].bp, 0xb0b0);
@@ -486,8 +484,7 @@ TEST(unwind_irq_to_task_via_link_word)
 		const uint64_t p = build_link_word(w, &r);
 
 		CHECK_STR(run_regs(w, &r, NULL), "end of stack");
-		CHECK_EQ(w->trace.nr, 4);
-		if (w->trace.nr == 4) {
+		if (CHECKED_EQ(w->trace.nr, 4)) {
 			CHECK_EQ(w->trace.frames[0].stack, OC_STACK_IRQ);
 			CHECK_EQ(w->trace.frames[1].ip, T + F_IND + 0x10);
 			CHECK_EQ(w->trace.frames[1].stack, OC_STACK_IRQ);
@@ -543,8 +540,7 @@ TEST(unwind_bp_indirect)
 	};
 	struct world *w = WALK(OC_ORC_V_6_4, words, &r, "end of stack");
 
-	CHECK_EQ(w->trace.nr, 2);
-	if (w->trace.nr == 2) {
+	if (CHECKED_EQ(w->trace.nr, 2)) {
 		CHECK_EQ(w->trace.frames[1].sp, S + 0x90);
 		CHECK_EQ(w->trace.frames[1].bp, 0xbeef);
 	}
@@ -585,8 +581,7 @@ TEST(unwind_exception_stack_regs_to_task)
 
 		put(w, p + 16, 0x7777);
 		CHECK_STR(run_regs(w, &r, NULL), "end of stack");
-		CHECK_EQ(w->trace.nr, 4);
-		if (w->trace.nr != 4) {
+		if (!CHECKED_EQ(w->trace.nr, 4)) {
 			world_free(w);
 			continue;
 		}
@@ -667,8 +662,7 @@ TEST(unwind_iret_frame_and_prev_regs)
 				  "error: missing DX value at 0xffffffff81000b04");
 		} else {
 			CHECK_STR(w->stop, "end of stack");
-			CHECK_EQ(w->trace.nr, 3);
-			if (w->trace.nr == 3)
+			if (CHECKED_EQ(w->trace.nr, 3))
 				CHECK_EQ(w->trace.frames[2].sp, S + 0x200);
 		}
 		world_free(w);
@@ -764,8 +758,7 @@ TEST(unwind_no_orc_entry)
 	CHECK_STR(run_regs(w, &r, NULL),
 		  "end of stack (no ORC entry for 0xffffffff80fff000: the kernel's frame-pointer guess from there)");
 	CHECK(!w->trace.reliable);
-	CHECK_EQ(w->trace.nr, 3);
-	if (w->trace.nr == 3) {
+	if (CHECKED_EQ(w->trace.nr, 3)) {
 		CHECK_EQ(w->trace.frames[1].how, OC_HOW_FP);
 		CHECK_EQ(w->trace.frames[1].ip, T + F_C + 0x30);
 		CHECK_EQ(w->trace.frames[1].sp, S + 0x30);
@@ -852,8 +845,7 @@ TEST(unwind_scan_lists_unreliable_addresses)
 	CHECK_STR(run_regs(w, &r, &(struct oc_unwind_options){ .scan = true }),
 		  "end of stack");
 	CHECK(w->trace.reliable);
-	CHECK_EQ(w->trace.nr, 6);
-	if (w->trace.nr != 6)
+	if (!CHECKED_EQ(w->trace.nr, 6))
 		goto out;
 	f = w->trace.frames;
 	CHECK(!f[0].scanned && f[0].ip == T + F_A + 0x10);
@@ -908,8 +900,7 @@ TEST(unwind_scan_regs_before_their_words)
 
 	CHECK_STR(run_regs(w, &r, &(struct oc_unwind_options){ .scan = true }),
 		  "end of stack");
-	CHECK_EQ(w->trace.nr, 5);
-	if (w->trace.nr != 5)
+	if (!CHECKED_EQ(w->trace.nr, 5))
 		goto out;
 	f = w->trace.frames;
 	CHECK(!f[0].scanned && f[0].ip == T + F_A + 4);
@@ -944,8 +935,7 @@ TEST(unwind_resync_after_undefined_start)
 	CHECK_STR(run_regs(w, &r, &o),
 		  "end of stack (resynchronised at 0xffffc90000012028, after: undefined ORC entry for 0xffffffff81000804)");
 	CHECK(!w->trace.reliable && w->trace.resynced);
-	CHECK_EQ(w->trace.nr, 3);
-	if (w->trace.nr == 3) {
+	if (CHECKED_EQ(w->trace.nr, 3)) {
 		f = w->trace.frames;
 		CHECK_EQ(f[1].ip, T + F_C + 0x30);
 		CHECK_EQ(f[1].ip_addr, S + 0x28);
@@ -1007,8 +997,7 @@ static void check_crash_kexec(struct world *w, enum oc_frame_how how)
 {
 	const struct oc_frame *f = w->trace.frames;
 
-	CHECK_EQ(w->trace.nr, 3);
-	if (w->trace.nr != 3)
+	if (!CHECKED_EQ(w->trace.nr, 3))
 		return;
 	CHECK_EQ(f[0].how, OC_HOW_START);
 	CHECK_EQ(f[1].ip, T + F_C + 0x30);
@@ -1175,8 +1164,7 @@ TEST(unwind_nmi_stopped_cpu)
 				       &found));
 	CHECK(found);
 	CHECK(w->trace.reliable && w->trace.stop == OC_STOP_END_OF_STACK);
-	CHECK_EQ(w->trace.nr, 6);
-	if (w->trace.nr == 6) {
+	if (CHECKED_EQ(w->trace.nr, 6)) {
 		f = w->trace.frames;
 		CHECK_EQ(f[0].ip, T + F_A + 0x20);
 		CHECK_EQ(f[0].ip_addr, n0);
@@ -1234,8 +1222,7 @@ TEST(unwind_guard_page)
 			       "end of stack (sp 0xffffc9000000fff0 is below the TASK stack (its guard page): went on at 0xffffc90000010000 as the kernel does)");
 
 	CHECK(!w->trace.reliable);
-	CHECK_EQ(w->trace.nr, 2);
-	if (w->trace.nr == 2) {
+	if (CHECKED_EQ(w->trace.nr, 2)) {
 		CHECK_EQ(w->trace.frames[0].stack, OC_STACK_TASK);
 		CHECK_EQ(w->trace.frames[1].ip, T + F_END + 8);
 		CHECK_EQ(w->trace.frames[1].stack, OC_STACK_TASK);

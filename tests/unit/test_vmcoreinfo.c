@@ -179,8 +179,7 @@ TEST(vmcoreinfo_malformed_lines)
 	CHECK_EQ(oc_vmcoreinfo_nr_malformed(vi, &first), 6);
 	CHECK_EQ(first, 2);
 	/* the well-formed ones, in order */
-	CHECK_EQ(oc_vmcoreinfo_nr(vi), 3);
-	if (oc_vmcoreinfo_nr(vi) == 3) {
+	if (CHECKED_EQ(oc_vmcoreinfo_nr(vi), 3)) {
 		const char *k = NULL;
 
 		oc_vmcoreinfo_line(vi, 0, &k, &v);

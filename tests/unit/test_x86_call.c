@@ -28,8 +28,7 @@ static const struct oc_call_insn *one_(const uint8_t *bytes, size_t len,
 	static struct oc_call_insn forms[OC_CALL_MAX_FORMS];
 	size_t n = decode(bytes, len, forms);
 
-	CHECK_EQ(n, 1);
-	if (n != 1)
+	if (!CHECKED_EQ(n, 1))
 		return NULL;
 	CHECK_EQ(forms[0].kind, kind);
 	CHECK_EQ(forms[0].len, len);
