@@ -73,7 +73,8 @@ static struct t_file t_cache(const uint8_t *id, size_t id_len,
 		nr_ents += recs[i].nr;
 	memcpy(f.b, "OCLINES2", 8);
 	put32(f.b + 8, id_len);
-	memcpy(f.b + 12, id, id_len);
+	if (id_len)
+		memcpy(f.b + 12, id, id_len);
 	put32(f.b + 80, nr);
 	put32(f.b + 84, nr_ents);
 	strs = T_HEAD + 16 * nr + 16 * nr_ents;
