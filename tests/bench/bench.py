@@ -58,6 +58,8 @@ CACHE = os.environ.get("ORCCRASH_CACHE") or os.path.expanduser("~/.cache/orccras
 BEGIN = "<!-- bench:begin (tests/bench/bench.py writes from here) -->"
 END = "<!-- bench:end -->"
 PEER_TIMEOUT = 900
+# orccrash text and --json runs per dump, at least (see Bench.one())
+ORC_RUNS = 5
 SID = os.path.join(HERE, "sid-chroot.sh")
 
 
@@ -551,8 +553,13 @@ class Bench:
                     row["why"][p.key] = peer_reason(r)
                 row["o"].append(self.run_orccrash(core, vmlinux))
             row["j"].append(self.run_orccrash(core, vmlinux, json_=True))
-        while len(row["o"]) < 3:
+        # orccrash's runs are cheap (at most ~2 s): at least ORC_RUNS of each,
+        # so that a figure is a median of five, not of two or three (the
+        # 100,000-task dumps' single runs spread over 1.03-1.30 s)
+        while len(row["o"]) < ORC_RUNS:
             row["o"].append(self.run_orccrash(core, vmlinux))
+        while len(row["j"]) < ORC_RUNS:
+            row["j"].append(self.run_orccrash(core, vmlinux, json_=True))
         # startup: the browser warm (3 times) and cold; peers warm
         row["warm"]["orccrash"] = [self.browser(core, vmlinux, False) for _ in range(3)]
         if not self.a.quick:
@@ -649,8 +656,8 @@ class Bench:
                  "(other work shared the machine; CPU seconds are less sensitive "
                  "to it than wall time)" % (self.load0, self.load1))
         L.append("- Runs per dump: %d of each peer, orccrash text after each peer run "
-                 "(at least 3), orccrash --json %d; figures are medians." %
-                 (self.a.runs, self.a.runs + 1))
+                 "and --json after each round, at least %d of each; figures are "
+                 "medians." % (self.a.runs, ORC_RUNS))
         L.append("")
         self.md_ratios(L)
         self.md_detail(L)
