@@ -336,11 +336,8 @@ static bool file_map(const struct oc_lines *l, const char *path,
 	    f->map.len != sizeof(*h) + (size_t)h->nr_recs * sizeof(*f->recs) +
 			  (size_t)h->nr_entries * sizeof(*f->entries) +
 			  h->strs_len ||
-	    (h->strs_len && p[f->map.len - sizeof(*h) - 1] != '\0')) {
-		oc_cache_unmap(&f->map);
-		*bad = true;
-		return false;
-	}
+	    (h->strs_len && p[f->map.len - sizeof(*h) - 1] != '\0'))
+		goto bad;
 	f->recs = (const struct lines_rec *)p;
 	f->nr_recs = h->nr_recs;
 	f->entries = (const struct lines_entry *)(f->recs + f->nr_recs);
@@ -350,12 +347,13 @@ static bool file_map(const struct oc_lines *l, const char *path,
 	/* each address once, in order: the search finds the one record a
 	 * rewrite keeps (16 bytes a record, a few thousand of them) */
 	for (size_t i = 1; i < f->nr_recs; i++)
-		if (f->recs[i - 1].addr >= f->recs[i].addr) {
-			file_unmap(f);
-			*bad = true;
-			return false;
-		}
+		if (f->recs[i - 1].addr >= f->recs[i].addr)
+			goto bad;
 	return true;
+bad:
+	file_unmap(f);
+	*bad = true;
+	return false;
 }
 
 /* @addr's record in @f (NULL: none). */
